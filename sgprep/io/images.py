@@ -1,0 +1,62 @@
+"""Image checks at read time: decode once, cheaply, so bad images fail early and clearly."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+from PIL import Image, UnidentifiedImageError
+
+from sgprep.schema import ImageInfo
+
+#: Pillow's own default bomb threshold (about 89.5 megapixels).
+DEFAULT_MAX_PIXELS = 89_478_485
+
+IMAGE_EXTENSIONS = frozenset(
+    {"jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff", "ppm", "pgm", "jp2"}
+)
+
+
+class ImageError(Exception):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInfo:
+    """Check that ``data`` is a whole, decodable image of sane size; say what it is.
+
+    The bytes are never changed: CMYK, 16-bit, palette and 1x1 images are valid and pass.
+    The pixel count is checked from the header, before any decoding, so a decompression
+    bomb costs nothing.
+    """
+    if not data:
+        raise ImageError("image_empty", "image file is empty (0 bytes)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                width, height = img.size
+                if width <= 0 or height <= 0:
+                    raise ImageError("image_corrupt", f"image has no pixels ({width}x{height})")
+                if width * height > max_pixels:
+                    raise ImageError(
+                        "image_too_large",
+                        f"{width}x{height} = {width * height:,} pixels exceeds the limit of "
+                        f"{max_pixels:,} (possible decompression bomb; see --max-image-pixels)",
+                    )
+                info = ImageInfo(width=width, height=height, mode=img.mode, format=img.format)
+                if img.format == "JPEG":
+                    img.draft(img.mode, (max(1, width // 8), max(1, height // 8)))
+                img.load()  # decodes all of it: truncated data fails here
+    except ImageError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageError("image_too_large", f"decompression bomb: {exc}") from None
+    except UnidentifiedImageError:
+        raise ImageError("image_corrupt", "not an image Pillow can identify") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        reason = "image_truncated" if "truncated" in str(exc).lower() else "image_corrupt"
+        raise ImageError(reason, f"cannot decode image: {exc}") from None
+    return info

@@ -1,0 +1,106 @@
+"""Input readers. Each yields :class:`~sgprep.schema.Sample` objects in a stable order.
+
+A reader never raises for one bad record: it yields a sample that already carries a
+failure (stage ``read``), so the record is counted and written to the index.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from sgprep.schema import Sample
+
+#: format -> "module:function(paths) -> Iterator[Sample]"; one line per reader.
+READERS: dict[str, str] = {
+    "table": "sgprep.io.readers.tables:read_tables",
+    "wds": "sgprep.io.readers.tars:read_tars",
+    "coco": "sgprep.io.readers.coco:read_coco",
+    "images": "sgprep.io.readers.folders:read_image_folders",
+}
+ALIASES = {"img2dataset": "wds", "webdataset": "wds", "tar": "wds", "csv": "table",
+           "tsv": "table", "jsonl": "table", "txt": "table", "parquet": "table", "folder": "images"}
+
+TABLE_SUFFIXES = (".txt", ".jsonl", ".csv", ".tsv", ".parquet")
+
+
+class InputError(ValueError):
+    """The --input/--input-format flags name nothing sgprep can read."""
+
+
+def resolve_inputs(spec: str) -> list[Path]:
+    """A file, a directory, or a glob -> the paths it names (sorted, existing)."""
+    if any(ch in spec for ch in "*?["):
+        paths = sorted(Path(p) for p in glob.glob(spec, recursive=True))
+        if not paths:
+            raise InputError(f"--input {spec!r}: the glob matches nothing")
+        return paths
+    path = Path(spec)
+    if not path.exists():
+        raise InputError(f"--input {spec!r}: no such file or directory")
+    if path.is_dir():
+        try:
+            next(path.iterdir(), None)
+        except OSError as exc:
+            raise InputError(f"--input {spec!r}: cannot read the directory: {exc}") from None
+    return [path]
+
+
+def detect_format(paths: list[Path]) -> str:
+    first = paths[0]
+    if first.is_dir():
+        if list(first.glob("annotations/captions_*.json")):
+            return "coco"
+        if any(first.glob("*.tar")):
+            return "wds"
+        if any(p.suffix.lower() in TABLE_SUFFIXES for p in first.iterdir() if p.is_file()):
+            return "table"
+        return "images"
+    suffix = first.suffix.lower()
+    if suffix == ".tar":
+        return "wds"
+    if suffix in TABLE_SUFFIXES:
+        return "table"
+    if suffix == ".json":
+        return "coco"
+    return "images"
+
+
+def canonical_format(name: str) -> str:
+    name = ALIASES.get(name, name)
+    if name not in READERS:
+        choices = ", ".join(sorted(set(READERS) | set(ALIASES)))
+        raise InputError(f"--input-format {name!r} is not known; choose one of {choices}")
+    return name
+
+
+def read_samples(spec: str, input_format: str | None = None) -> Iterator[Sample]:
+    paths = resolve_inputs(spec)
+    fmt = canonical_format(input_format) if input_format else detect_format(paths)
+    module, _, func = READERS[fmt].partition(":")
+    yield from getattr(importlib.import_module(module), func)(paths)
+
+
+def failed_sample(key: str, source: str, reason: str, message: str) -> Sample:
+    return Sample(key=key, source=source).fail("read", reason, message)
+
+
+def decode_text(raw: bytes, what: str) -> tuple[str | None, str | None]:
+    """UTF-8 text, or (None, error message). A BOM is tolerated, other bad bytes are not."""
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        return None, f"{what} is not valid UTF-8: {exc}"
+
+
+def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files with one of ``suffixes``: given directly, or found recursively in directories."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes))
+        else:
+            found.append(path)
+    return found

@@ -1,0 +1,140 @@
+"""WebDataset tar shards, img2dataset's output included (``NNNNN.tar`` + ``NNNNN.parquet``).
+
+Members are grouped into samples the WebDataset way: the key is the member path up to the
+first dot of its file name, and a sample's members are adjacent. The tar is streamed, so a
+truncated tar yields everything before the damage plus one failure for the damaged part.
+Nothing is ever extracted to disk, so member names like ``../x`` cannot escape anywhere;
+they are refused as failures all the same.
+"""
+
+from __future__ import annotations
+
+import json
+import tarfile
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+
+from pydantic import ValidationError
+
+from sgprep.io.images import IMAGE_EXTENSIONS
+from sgprep.io.readers import decode_text, failed_sample, files_under
+from sgprep.schema import Detections, Negatives, Sample, SceneGraph
+
+ANNOTATIONS = {"sg.json": ("sg", SceneGraph), "det.json": ("det", Detections),
+               "neg.json": ("neg", Negatives)}
+
+
+def split_member(name: str) -> tuple[str, str]:
+    """'dir/abc.sg.json' -> ('dir/abc', 'sg.json')."""
+    parent, _, base = name.rpartition("/")
+    stem, _, ext = base.partition(".")
+    return (f"{parent}/{stem}" if parent else stem), ext.lower()
+
+
+def _unsafe(name: str) -> bool:
+    path = PurePosixPath(name)
+    return path.is_absolute() or ".." in path.parts or "\\" in name
+
+
+def read_tars(paths: list[Path]) -> Iterator[Sample]:
+    for path in files_under(paths, (".tar",)):
+        yield from _read_tar(path)
+        yield from _img2dataset_failures(path)
+
+
+def _read_tar(path: Path) -> Iterator[Sample]:
+    key: str | None = None
+    members: dict[str, bytes] = {}
+    problems: list[tuple[str, str]] = []
+
+    def flush() -> Sample:
+        return _assemble(key or "", f"{path}:{key}", members, problems)
+
+    try:
+        with tarfile.open(path, mode="r|*") as tar:
+            for info in tar:
+                if not info.isfile():
+                    continue
+                name_key, ext = split_member(info.name)
+                if name_key != key:
+                    if key is not None:
+                        yield flush()
+                    key, members, problems = name_key, {}, []
+                if _unsafe(info.name):
+                    problems.append(("unsafe_name", f"tar member name {info.name!r} escapes the shard"))
+                    continue
+                data = tar.extractfile(info).read()
+                if ext in members:
+                    problems.append(("duplicate_member", f"member {info.name!r} appears twice"))
+                members[ext] = data
+        if key is not None:
+            yield flush()
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        message = f"{path} is truncated or corrupt: {exc}"
+        if key is not None:
+            problems.insert(0, ("tar_truncated", message + f" (while reading sample {key!r})"))
+            yield flush()
+        else:
+            yield failed_sample("", f"{path}:<unreadable>", "tar_truncated", message)
+        return
+
+
+def _assemble(key: str, source: str, members: dict[str, bytes],
+              problems: list[tuple[str, str]]) -> Sample:
+    sample = Sample(key=key, source=source)
+    if problems:
+        reason, message = problems[0]
+        return sample.fail("read", reason, message)
+    for ext, data in members.items():
+        if ext in IMAGE_EXTENSIONS and sample.image is None:
+            sample.image, sample.image_ext = data, ext
+    if "json" in members:
+        text, error = decode_text(members["json"], f"{key}.json")
+        try:
+            meta = json.loads(text) if error is None else None
+        except json.JSONDecodeError as exc:
+            error = f"{key}.json is not JSON: {exc}"
+        if error:
+            return sample.fail("read", "bad_metadata", error)
+        sample.meta = meta if isinstance(meta, dict) else {"json": meta}
+    for ext in ("txt", "caption", "text"):
+        if ext in members:
+            sample.caption, error = decode_text(members[ext], f"{key}.{ext}")
+            if error:
+                return sample.fail("read", "caption_encoding", error)
+            break
+    else:
+        if isinstance(sample.meta.get("caption"), str):
+            sample.caption = sample.meta["caption"]
+    for ext, (field, model) in ANNOTATIONS.items():
+        if ext in members:
+            try:
+                setattr(sample, field, model.model_validate_json(members[ext]))
+            except ValidationError as exc:
+                return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
+    return sample
+
+
+def _img2dataset_failures(tar_path: Path) -> Iterator[Sample]:
+    """img2dataset lists the samples it failed to download in the shard's parquet."""
+    index = tar_path.with_suffix(".parquet")
+    if not index.exists():
+        return
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(index)
+    except Exception as exc:  # a broken index must not stop the run
+        yield failed_sample("", str(index), "bad_index", f"cannot read {index}: {exc}")
+        return
+    if "status" not in table.column_names:
+        return
+    for row in table.to_pylist():
+        if row.get("status") in (None, "success", "ok"):  # img2dataset's and sgprep's own
+            continue
+        message = row.get("error_message") or row.get("error") or row["status"]
+        sample = failed_sample(str(row.get("key") or ""), f"{index}:{row.get('key')}",
+                               "source_failed", str(message))
+        sample.caption = row.get("caption")
+        sample.meta = {k: v for k, v in row.items() if isinstance(v, (str, int, float, type(None)))}
+        yield sample

@@ -1,0 +1,84 @@
+"""How a sample is written: tar members, an index row, a JSONL record, shard stats.
+
+One place decides the encoding, so every writer and ``sgprep validate`` agree on it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from sgprep.schema import Record, Sample, ShardStats
+
+ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
+
+INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
+                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg"]
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, UTF-8 kept as is."""
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def to_record(sample: Sample) -> Record:
+    failure = sample.failure
+    return Record(
+        key=sample.key, caption=sample.caption, source=sample.source,
+        status="ok" if failure is None else "failed",
+        stage=failure and failure.stage, reason=failure and failure.reason,
+        error=failure and failure.message, image=sample.image_info, meta=sample.meta,
+        sg=sample.sg, det=sample.det, neg=sample.neg,
+    )
+
+
+def _annotation_json(sample: Sample, field: str) -> str | None:
+    value = getattr(sample, field)
+    return None if value is None else dumps(value.model_dump(mode="json"))
+
+
+def tar_members(sample: Sample) -> dict[str, bytes | str]:
+    """The WebDataset sample dict of an ok sample: image bytes unchanged, text as UTF-8."""
+    members: dict[str, bytes | str] = {"__key__": sample.key}
+    if sample.image is not None:
+        members[sample.image_ext or "jpg"] = sample.image
+    if sample.caption is not None:
+        members["txt"] = sample.caption.encode("utf-8")
+    image = sample.image_info.model_dump(mode="json") if sample.image_info else None
+    members["json"] = dumps({"key": sample.key, "source": sample.source, "image": image,
+                             "meta": sample.meta}).encode("utf-8")
+    for field, ext in ANNOTATION_MEMBERS.items():
+        text = _annotation_json(sample, field)
+        if text is not None:
+            members[ext] = text.encode("utf-8")
+    return members
+
+
+def index_row(sample: Sample) -> dict[str, Any]:
+    failure, info = sample.failure, sample.image_info
+    return {
+        "key": sample.key, "caption": sample.caption, "source": sample.source,
+        "status": "ok" if failure is None else "failed",
+        "stage": failure and failure.stage, "reason": failure and failure.reason,
+        "error": failure and failure.message,
+        "image_width": info and info.width, "image_height": info and info.height,
+        "image_mode": info and info.mode, "meta": dumps(sample.meta),
+        "sg": _annotation_json(sample, "sg"), "det": _annotation_json(sample, "det"),
+        "neg": _annotation_json(sample, "neg"),
+    }
+
+
+def shard_stats(name: str, samples: list[Sample]) -> ShardStats:
+    failures = Counter(f"{s.failure.stage}/{s.failure.reason}" for s in samples if s.failure)
+    graphs = [s.sg for s in samples if s.ok and s.sg is not None]
+    return ShardStats(
+        shard=name, samples=len(samples), ok=sum(s.ok for s in samples),
+        failed=sum(not s.ok for s in samples), failures=dict(sorted(failures.items())),
+        parsers=dict(sorted(Counter(g.parser for g in graphs).items())),
+        retries=sum(g.retries for g in graphs),
+        fallbacks=sum(g.fallback_from is not None for g in graphs),
+        entities=sum(len(g.entities) for g in graphs),
+        relations=sum(len(g.relations) for g in graphs),
+        attributes=sum(len(e.attributes) for g in graphs for e in g.entities),
+    )

