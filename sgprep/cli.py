@@ -36,7 +36,7 @@ EXECUTOR = typer.Option("local", help="local (one process). ray comes with the R
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}")
+    console.print(f"[bold red]error:[/] {message}", soft_wrap=True, highlight=False)
     raise typer.Exit(code)
 
 

@@ -55,7 +55,12 @@ def detect_format(paths: list[Path]) -> str:
             return "coco"
         if any(first.glob("*.tar")):
             return "wds"
-        if any(p.suffix.lower() in TABLE_SUFFIXES for p in first.iterdir() if p.is_file()):
+        from sgprep.io.images import IMAGE_EXTENSIONS
+
+        suffixes = {p.suffix.lower().lstrip(".") for p in first.iterdir() if p.is_file()}
+        if suffixes & IMAGE_EXTENSIONS:  # images with .txt captions beside them
+            return "images"
+        if {f".{s}" for s in suffixes} & set(TABLE_SUFFIXES):
             return "table"
         return "images"
     suffix = first.suffix.lower()

@@ -1,0 +1,87 @@
+"""Write shards, read them back with real WebDataset and pyarrow readers, and compare."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow.parquet as pq
+import webdataset as wds
+
+from sgprep.schema import Record, SceneGraph
+from tests.conftest import index_rows, run_cli
+
+CAPTIONS = {
+    "astronaut": "A woman in an orange spacesuit next to a black helmet",
+    "coffee": "A cup of coffee on a saucer with a spoon",
+    "chelsea": "An orange cat with a white chin",
+    "rocket": "A rocket standing on a launch pad under a blue sky",
+}
+
+
+def _image_folder(tmp_path, photos):
+    folder = tmp_path / "imgs"
+    folder.mkdir()
+    for name, caption in CAPTIONS.items():
+        (folder / f"{name}.jpg").write_bytes(photos[name])
+        (folder / f"{name}.txt").write_text(caption)
+    return folder
+
+
+def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
+    out = tmp_path / "out"
+    run_cli("parse", "--input", _image_folder(tmp_path, photos), "--output", out,
+            "--shard-size", "3", "--no-progress")
+    assert sorted(p.name for p in out.iterdir()) == [
+        "00000.parquet", "00000.tar", "00000_stats.json",
+        "00001.parquet", "00001.tar", "00001_stats.json", "_meta"]
+
+    dataset = wds.WebDataset(sorted(str(p) for p in out.glob("*.tar")), shardshuffle=False)
+    samples = {s["__key__"]: s for s in dataset}
+    assert set(samples) == set(CAPTIONS)
+    rows = {r["key"]: r for r in index_rows(out)}
+    for key, sample in samples.items():
+        assert sample["jpg"] == photos[key], "image bytes pass through unchanged"
+        assert sample["txt"].decode() == CAPTIONS[key]
+        meta = json.loads(sample["json"])
+        assert meta["key"] == key and meta["image"]["width"] > 0
+        graph = SceneGraph.model_validate_json(sample["sg.json"])
+        assert graph.entities and graph.parser == "spacy"
+        row = rows[key]
+        assert row["status"] == "ok" and row["caption"] == CAPTIONS[key]
+        assert SceneGraph.model_validate_json(row["sg"]) == graph
+        assert (row["image_width"], row["image_height"]) == (meta["image"]["width"],
+                                                           meta["image"]["height"])
+    run_meta = json.loads((out / "_meta" / "run.json").read_text())
+    assert run_meta["config"]["parser"] == "spacy" and run_meta["sgprep_version"]
+    schema = pq.read_schema(out / "00000.parquet")
+    for column in ("key", "caption", "status", "stage", "error", "sg", "det", "neg"):
+        assert column in schema.names
+    assert run_cli("validate", out).exit_code == 0
+
+
+def test_jsonl_output_has_one_record_per_input(tmp_path, photos):
+    out = tmp_path / "graphs.jsonl"
+    folder = _image_folder(tmp_path, photos)
+    (folder / "broken.jpg").write_bytes(b"\xff\xd8 not really")
+    run_cli("parse", "--input", folder, "--output", out, "--no-progress", "--shard-size", "2")
+    records = [Record.model_validate_json(line) for line in out.read_text().splitlines()]
+    assert sorted(r.key for r in records) == sorted([*CAPTIONS, "broken"])
+    broken = next(r for r in records if r.key == "broken")
+    assert (broken.status, broken.stage, broken.reason) == ("failed", "read", "image_corrupt")
+    assert all(r.sg is not None for r in records if r.status == "ok")
+    assert not out.with_name(out.name + ".parts").exists()
+    # A rerun of the finished run is a no-op, not an error.
+    before = out.read_bytes()
+    run_cli("parse", "--input", folder, "--output", out, "--no-progress", "--shard-size", "2")
+    assert out.read_bytes() == before
+
+
+def test_validate_finds_tampering(tmp_path, photos):
+    out = tmp_path / "out"
+    run_cli("parse", "--input", _image_folder(tmp_path, photos), "--output", out, "--no-progress")
+    stats = out / "00000_stats.json"
+    data = json.loads(stats.read_text())
+    data["ok"] += 1
+    stats.write_text(json.dumps(data))
+    result = run_cli("validate", out, ok=False)
+    assert result.exit_code == 1 and "disagree with the index" in result.output
