@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
+from sgprep.io.tar import TarWriter
 from sgprep.io.records import INDEX_COLUMNS, dumps, index_row, shard_stats, tar_members, to_record
 from sgprep.schema import Sample, ShardStats
 
@@ -109,15 +110,14 @@ class ShardWriter(Writer):
     def _write_data(self, index: int, samples: list[Sample]) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
-        from webdataset import TarWriter
 
         name = shard_name(index)
         buffer = io.BytesIO()
-        with TarWriter(buffer, user="", group="", mode=0o644, encoder=False,
-                       mtime=FIXED_MTIME) as tar:
-            for sample in samples:
-                if sample.ok:
-                    tar.write(tar_members(sample))
+        tar = TarWriter(buffer, mtime=FIXED_MTIME)
+        for sample in samples:
+            if sample.ok:
+                tar.write_sample(tar_members(sample))
+        tar.close()
         atomic_write(self.root / f"{name}.tar", buffer.getvalue())
 
         rows = [index_row(s) for s in samples]
