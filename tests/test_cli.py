@@ -1,0 +1,45 @@
+"""The CLI surface: pipelines from YAML, stats, and commands whose stage comes later."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import index_rows, run_cli
+
+
+def test_run_pipeline_yaml_resolves_paths_relative_to_the_file(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "c.txt").write_text("a red cube and a blue sphere\na dog under a table\n")
+    pipe = tmp_path / "pipes" / "p.yaml"
+    pipe.parent.mkdir()
+    pipe.write_text("input: ../data/c.txt\noutput: ../out\nshard_size: 1\n"
+                    "stages:\n  parse: {parser: spacy, batch_size: 8}\n")
+    run_cli("run", pipe, "--no-progress")
+    rows = index_rows(tmp_path / "out")
+    assert [r["caption"] for r in rows] == ["a red cube and a blue sphere", "a dog under a table"]
+    meta = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())
+    assert meta["config"]["parse"]["batch_size"] == 8 and meta["config"]["shard_size"] == 1
+
+
+def test_pipeline_with_a_stage_not_built_yet_is_refused(tmp_path):
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text("input: x.txt\noutput: out\nstages:\n  detect: {}\n")
+    result = run_cli("run", pipe, ok=False)
+    assert result.exit_code == 2 and "not available yet" in result.output
+
+
+def test_stats_reports_totals_and_caption_properties(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a red cube and a blue sphere\n\na cat\n")
+    out = tmp_path / "out"
+    run_cli("parse", "--input", table, "--output", out, "--no-progress")
+    result = run_cli("stats", out)
+    text = result.output
+    assert "samples" in text and "read/caption_empty" in text
+    assert "multi-object captions" in text and "50.0%" in text  # 1 of the 2 parsed captions
+
+
+def test_later_stages_say_so(tmp_path):
+    for args in (["detect", "--images", str(tmp_path)], ["negatives", "--input", str(tmp_path)]):
+        result = run_cli(*args, ok=False)
+        assert result.exit_code == 3 and "not built yet" in result.output
