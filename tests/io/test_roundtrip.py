@@ -85,3 +85,13 @@ def test_validate_finds_tampering(tmp_path, photos):
     stats.write_text(json.dumps(data))
     result = run_cli("validate", out, ok=False)
     assert result.exit_code == 1 and "disagree with the index" in result.output
+
+
+def test_sgprep_output_is_valid_input_and_keeps_annotations(tmp_path, photos):
+    first = tmp_path / "first"
+    run_cli("parse", "--input", _image_folder(tmp_path, photos), "--output", first, "--no-progress")
+    second = tmp_path / "second.jsonl"
+    run_cli("parse", "--input", first, "--output", second, "--no-progress", "--parser", "spacy")
+    records = [Record.model_validate_json(line) for line in second.read_text().splitlines()]
+    assert sorted(r.key for r in records) == sorted(CAPTIONS)
+    assert all(r.status == "ok" and r.meta == {"path": r.key} for r in records)

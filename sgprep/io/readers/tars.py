@@ -20,6 +20,7 @@ from sgprep.io.images import IMAGE_EXTENSIONS
 from sgprep.io.readers import decode_text, failed_sample, files_under
 from sgprep.schema import Detections, Negatives, Sample, SceneGraph
 
+SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
 ANNOTATIONS = {"sg.json": ("sg", SceneGraph), "det.json": ("det", Detections),
                "neg.json": ("neg", Negatives)}
 
@@ -96,6 +97,8 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
             error = f"{key}.json is not JSON: {exc}"
         if error:
             return sample.fail("read", "bad_metadata", error)
+        if isinstance(meta, dict) and set(meta) == SGPREP_META:  # an earlier sgprep run's own
+            meta = meta["meta"]
         sample.meta = meta if isinstance(meta, dict) else {"json": meta}
     for ext in ("txt", "caption", "text"):
         if ext in members:
