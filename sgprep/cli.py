@@ -56,6 +56,7 @@ def _execute(config) -> None:
     from sgprep.exec.local import LocalExecutor
     from sgprep.io.readers import InputError
     from sgprep.io.writers import OutputConflict
+    from sgprep.parse.base import ModelUnavailable
     from sgprep.pipeline import build_stages
 
     if config.executor != "local":
@@ -63,7 +64,7 @@ def _execute(config) -> None:
     try:
         stages = build_stages(config)
         summary = LocalExecutor(config, stages, console).run()
-    except (InputError, OutputConflict, ValueError) as exc:
+    except (InputError, OutputConflict, ModelUnavailable, ValueError) as exc:
         _fail(str(exc))
     _print_summary(config, summary)
 
@@ -110,6 +111,8 @@ def parse(
     max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
     timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
     max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
+    num_beams: int = typer.Option(5, min=1, help="t5: beam search width."),
+    device: Optional[str] = typer.Option(None, help="t5: cuda, cpu, ... (default: cuda if available)."),
     input_format: Optional[str] = INPUT_FORMAT,
     shard_size: int = SHARD_SIZE,
     overwrite: bool = OVERWRITE,
@@ -132,7 +135,8 @@ def parse(
     settings = ParserSettings(
         spacy_model=spacy_model, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
         batch_size=batch_size, tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
-        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed)
+        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
+        num_beams=num_beams, device=device)
     config = _config(
         "parse", input=input, input_format=input_format, output=output, shard_size=shard_size,
         overwrite=overwrite, seed=seed, limit=limit, max_caption_chars=max_caption_chars,

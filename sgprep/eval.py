@@ -54,7 +54,7 @@ KINDS = ("objects", "attributes", "relations")
 ARTICLES = {"a", "an", "the"}
 FACTUAL_COLUMNS = ("caption", "scene_graph")
 
-Tuple = tuple[str, ...]
+Fact = tuple[str, ...]  # one SPICE tuple: (e), (e, a) or (s, p, o)
 
 
 class GoldItem(BaseModel):
@@ -81,7 +81,7 @@ class TupleScore(BaseModel):
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    def add(self, predicted: set[Tuple], gold: set[Tuple]) -> None:
+    def add(self, predicted: set[Fact], gold: set[Fact]) -> None:
         self.matched += len(predicted & gold)
         self.predicted += len(predicted)
         self.gold += len(gold)
@@ -168,10 +168,10 @@ class Normaliser:
         return " ".join(words) or text
 
 
-def raw_tuples(graph: SceneGraph) -> dict[str, set[Tuple]]:
+def raw_tuples(graph: SceneGraph) -> dict[str, set[Fact]]:
     """Un-normalised SPICE tuples of a graph, by kind."""
     names = [entity_name(e) for e in graph.entities]
-    tuples: dict[str, set[Tuple]] = {kind: set() for kind in KINDS}
+    tuples: dict[str, set[Fact]] = {kind: set() for kind in KINDS}
     for name, entity in zip(names, graph.entities, strict=True):
         tuples["objects"].add((name,))
         tuples["attributes"].update((name, a) for a in entity.attributes)
@@ -183,7 +183,7 @@ def raw_tuples(graph: SceneGraph) -> dict[str, set[Tuple]]:
     return tuples
 
 
-def graph_tuples(graph: SceneGraph | None, normalise: Normaliser) -> dict[str, set[Tuple]]:
+def graph_tuples(graph: SceneGraph | None, normalise: Normaliser) -> dict[str, set[Fact]]:
     if graph is None:
         return {kind: set() for kind in KINDS}
     return {
@@ -192,7 +192,7 @@ def graph_tuples(graph: SceneGraph | None, normalise: Normaliser) -> dict[str, s
     }
 
 
-def _caption_f1(predicted: set[Tuple], gold: set[Tuple]) -> float:
+def _caption_f1(predicted: set[Fact], gold: set[Fact]) -> float:
     if not predicted and not gold:
         return 1.0
     score = TupleScore()

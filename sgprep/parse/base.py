@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from sgprep.schema import SceneGraph
 
 
+class ModelUnavailable(RuntimeError):
+    """A model (spaCy pipeline, checkpoint, LLM weights) cannot be loaded; the message names it
+    and says how to supply it offline."""
+
+
 class ParseError(Exception):
     """A caption this parser could not turn into a valid graph."""
 
@@ -34,6 +39,10 @@ class ParserSettings:
     timeout: float = 60.0
     max_retries: int = 3
     seed: int = 0
+    num_beams: int = 5  # t5: beam search width
+    max_length: int = 256  # t5: longest generated graph, in tokens
+    max_input_length: int = 256  # t5: longest caption fed to the model, in tokens
+    device: str | None = None  # t5: cuda if available, else cpu
 
 
 class Parser(ABC):
