@@ -53,18 +53,24 @@ def _empty(lineno: int) -> tuple[int, None, tuple[str, str]]:
     return lineno, None, ("bad_row", f"line {lineno} is empty")
 
 
+def _record_lines(path: Path) -> Iterator[tuple[int, str | None, tuple[str, str] | None]]:
+    """Lines that must each hold a record: undecodable and blank ones come as errors."""
+    for lineno, text, error in _lines(path):
+        if error is None and not text.strip():
+            yield _empty(lineno)
+        else:
+            yield lineno, text, error
+
+
 def _txt_rows(path: Path) -> Iterator[Row]:
     for lineno, text, error in _lines(path):
         yield lineno, (None if error else {"caption": text}), error
 
 
 def _jsonl_rows(path: Path) -> Iterator[Row]:
-    for lineno, text, error in _lines(path):
+    for lineno, text, error in _record_lines(path):
         if error:
             yield lineno, None, error
-            continue
-        if not text.strip():
-            yield _empty(lineno)
             continue
         try:
             row = json.loads(text)
@@ -80,12 +86,9 @@ def _jsonl_rows(path: Path) -> Iterator[Row]:
 def _tsv_rows(path: Path) -> Iterator[Row]:
     """Tab-separated, no quoting (CC12M captions contain quotes). Header optional."""
     header: list[str] | None = None
-    for lineno, text, error in _lines(path):
+    for lineno, text, error in _record_lines(path):
         if error:
             yield lineno, None, error
-            continue
-        if not text.strip():
-            yield _empty(lineno)
             continue
         cells = text.split("\t")
         if header is None:
