@@ -9,7 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import (BarColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn,
+                           TimeElapsedColumn)
+from rich.text import Text
 
 from sgprep.config import RunConfig
 from sgprep.exec.intake import Intake
@@ -30,6 +32,12 @@ class RunSummary:
     failed: int = 0
     failures: Counter = field(default_factory=Counter)
     stage_stats: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class RateColumn(ProgressColumn):
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} samples/s" if speed else "- samples/s", style="cyan")
 
 
 def chunks(samples: Iterator[Sample], size: int) -> Iterator[list[Sample]]:
@@ -62,12 +70,12 @@ class LocalExecutor:
         progress = Progress(
             SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
             TextColumn("{task.completed:,} samples"),
-            TextColumn("{task.fields[rate]} samples/s"), TextColumn("shard {task.fields[shard]}"),
+            RateColumn(), TextColumn("shard {task.fields[shard]}"),
             TimeElapsedColumn(), console=self.console, disable=not config.progress, transient=False)
         position = 0
         try:
             with progress:
-                task = progress.add_task(config.command, total=config.limit, rate="-", shard="-")
+                task = progress.add_task(config.command, total=config.limit, shard="-")
                 for index, shard in enumerate(chunks(samples, config.shard_size)):
                     done = writer.is_done(index)
                     for sample in shard:
@@ -80,17 +88,22 @@ class LocalExecutor:
                         progress.advance(task, len(shard))
                         continue
                     self._setup()
-                    for stage in self.stages:
-                        stage.run(shard)
+                    shown = 0
+
+                    def advance(n: int) -> None:
+                        nonlocal shown
+                        shown += n
+                        progress.advance(task, n)
+
+                    for i, stage in enumerate(self.stages):
+                        stage.run(shard, on_batch=advance if i == len(self.stages) - 1 else None)
                     stats = writer.write(index, shard)
                     summary.shards_written += 1
                     summary.samples += stats.samples
                     summary.ok += stats.ok
                     summary.failed += stats.failed
                     summary.failures.update(stats.failures)
-                    progress.advance(task, len(shard))
-                    speed = progress.tasks[0].speed
-                    progress.update(task, rate=f"{speed:,.0f}" if speed else "-")
+                    progress.advance(task, len(shard) - shown)  # samples no stage processed
             writer.finish()
         finally:
             for stage in self.stages if self._ready else []:

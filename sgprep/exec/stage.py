@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 
 from pydantic import BaseModel
 
@@ -41,8 +42,10 @@ class Stage(ABC):
         """Counters for the run summary."""
         return {}
 
-    def run(self, samples: list[Sample]) -> list[Sample]:
-        """Process the samples that are still ok, in batches; failed ones pass through."""
+    def run(self, samples: list[Sample],
+            on_batch: Callable[[int], None] | None = None) -> list[Sample]:
+        """Process the samples that are still ok, in batches; failed ones pass through.
+        ``on_batch(n)`` is told after each batch of ``n`` samples (for progress bars)."""
         todo = [s for s in samples if s.ok]
         for start in range(0, len(todo), self.batch_size):
             batch = todo[start:start + self.batch_size]
@@ -54,4 +57,6 @@ class Stage(ABC):
                 log.exception("stage %s failed on a batch of %d samples", self.name, len(batch))
                 for sample in batch:
                     sample.fail(self.name, "stage_error", f"{type(exc).__name__}: {exc}")
+            if on_batch is not None:
+                on_batch(len(batch))
         return samples
