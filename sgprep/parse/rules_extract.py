@@ -1,0 +1,323 @@
+"""Dependency rules: one spaCy ``Doc`` -> entity drafts and relations between them.
+This module holds the entity, attribute and reference rules; the relation rules are in
+:mod:`sgprep.parse.rules_relations`.
+
+The rules read spaCy's dependency parse (English, ClearNLP labels as in ``en_core_web_*``):
+- an entity is a noun that is not a compound modifier, not a position in a multi-word
+  preposition ("the left" in "on the left of"), not a quantity ("pair" in "a pair of
+  scissors": the entity is "scissors") and not a colour after "in" ("a woman in red");
+- attributes are its adjective / participle / material / colour modifiers (with their
+  conjuncts: "black and white cat"), "in <colour>" and predicative adjectives ("X is red");
+  numbers go to ``count``;
+- relations come from prepositions (attached to a noun, a verb or a copula), direct objects,
+  possessives ("man's hand" -> man have hand) and "X of Y" (part, container, quantity);
+- pronouns are resolved to a preceding entity (agreement first, then nearness; never the other
+  end of the relation), relative pronouns to the noun their clause modifies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spacy.tokens import Doc, Token
+
+from sgprep.parse import rules_lexicon as lex
+from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
+from sgprep.parse.rules_relations import RelationRules
+
+#: Left dependents that belong to an entity's text ("two big red fire hydrants").
+TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
+ATTRIBUTE_DEPS = {"amod", "compound", "nmod", "npadvmod"}
+
+
+@dataclass
+class EntityDraft:
+    head: Token
+    attributes: list[str] = field(default_factory=list)
+    count: int | None = None
+    start: int = 0  # first token of the entity text
+    end: int = 0  # last token of the entity text (inclusive)
+
+    def add_attribute(self, word: str) -> None:
+        word = word.lower().strip()
+        if word and word not in self.attributes:
+            self.attributes.append(word)
+
+
+def number_value(token: Token) -> int | None:
+    text = token.lower_.replace(",", "")
+    if text.isdigit():
+        return int(text)
+    return lex.NUMBER_WORDS.get(text)
+
+
+class GraphBuilder(RelationRules):
+    """Applies the rules to one doc. ``build()`` -> (entity drafts, relations by head index).
+    Entities, attributes and reference resolution are here; relations in the base class."""
+
+    def __init__(self, doc: Doc, predicate_form: str = "lemma", skip: int = 0):
+        self.doc = doc
+        self.skip = skip  # tokens of a prefix added before parsing: never entities
+        # what the caption itself became under the prefix ("a photo of [pillows] on a bed")
+        self.prefix_object = self._pobj(doc[skip - 1]) if skip else None
+        self.lemma = predicate_form == "lemma"
+        self.alias: dict[int, int] = {}  # quantity noun -> the noun after "of"
+        self.consumed: set[int] = set()  # prepositions folded into a longer predicate
+        self.entities: dict[int, EntityDraft] = {}
+        self.relations: list[tuple[int, str, int]] = []
+
+    # ---- entities -------------------------------------------------------------------------
+
+    def build(self) -> tuple[list[EntityDraft], list[tuple[int, str, int]]]:
+        for tok in self.doc:
+            target = self._quantity_target(tok)
+            if target is not None:
+                self.alias[tok.i] = target.i
+        for tok in self.doc:
+            if self._is_entity_head(tok):
+                self.entities[tok.i] = self._draft(tok)
+        for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
+            target = self.entities.get(self._follow(j))
+            if target is not None:
+                source = self._draft(self.doc[i])
+                for attr in source.attributes:
+                    target.add_attribute(attr)
+                target.count = target.count if target.count is not None else source.count
+        for tok in self.doc:
+            self._predicative_attributes(tok)
+        for tok in self.doc:
+            self._relations_from(tok)
+        for tok in self.doc:
+            self._object_gap(tok)
+        for tok in self.doc:
+            self._state_attribute(tok)
+        drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
+        return drafts, self._clean_relations()
+
+    def _follow(self, i: int) -> int:
+        seen = set()
+        while i in self.alias and i not in seen:
+            seen.add(i)
+            i = self.alias[i]
+        return i
+
+    def _quantity_target(self, tok: Token) -> Token | None:
+        if tok.pos_ not in NOUNS or tok.lemma_.lower() not in lex.QUANTITY_NOUNS:
+            return None
+        for child in tok.children:
+            if child.dep_ == "prep" and child.lower_ == "of":
+                pobj = self._pobj(child)
+                if pobj is not None and pobj.pos_ in NOUNS:
+                    self.consumed.add(child.i)
+                    return pobj
+        return None
+
+    def _is_entity_head(self, tok: Token) -> bool:
+        if tok.i < self.skip or tok.pos_ not in NOUNS or not any(ch.isalpha() for ch in tok.text):
+            return False
+        if tok.i in self.alias:
+            return False
+        if (
+            tok.dep_ in {"compound", "amod", "nmod"}
+            and tok.head.pos_ in NOUNS
+            and tok.head.i > tok.i
+        ):
+            return False  # part of the next noun's name, or its attribute ("metal fork")
+        if tok.dep_ == "pobj" and self._is_position(tok):
+            return False
+        if (
+            tok.lower_ in {"left", "right", "foreground", "background", "distance"}
+            and tok.dep_ == "pobj"
+        ):
+            return False  # "on the left" with no landmark: a position, not a thing
+        if is_colour(tok) and tok.dep_ == "pobj" and tok.head.lower_ == "in":
+            return False  # "a woman in red": red is her attribute
+        if tok.dep_ == "pobj" and self._in_colour(tok.head):
+            return False  # "green in color"
+        if is_colour(tok) and tok.dep_ == "conj" and self._colour_chain_root(tok) is not None:
+            return False
+        return True
+
+    def _in_colour(self, prep: Token) -> bool:
+        """ "in color" after an adjective ("the roof is green in color") adds nothing."""
+        pobj = self._pobj(prep)
+        return (prep.lower_ == "in" and pobj is not None and prep.head.pos_ == "ADJ"
+                and pobj.lemma_.lower() in {"color", "colour", "shade", "tone"})  # fmt: skip
+
+    def _colour_chain_root(self, tok: Token) -> Token | None:
+        """For "in red and white", the "in" that "white" hangs from through conjunctions."""
+        cur = tok
+        while cur.dep_ == "conj" and is_colour(cur.head):
+            cur = cur.head
+        if cur.dep_ == "pobj" and cur.head.lower_ == "in" and is_colour(cur):
+            return cur.head
+        return None
+
+    def _is_position(self, tok: Token) -> bool:
+        """ "top" in "on top of X": a relational noun followed by "of"/"to" + object."""
+        if tok.lemma_.lower() not in lex.RELATIONAL_NOUNS:
+            return False
+        return any(
+            c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
+            for c in tok.children
+        )
+
+    def _draft(self, head: Token) -> EntityDraft:
+        draft = EntityDraft(head=head, start=head.i, end=head.i)
+        for child in head.children:
+            if child.i < head.i and child.dep_ in TEXT_LEFT_DEPS:
+                if child.lower_ in lex.QUANTIFIERS and child.dep_ != "compound":
+                    continue
+                draft.start = min(draft.start, child.left_edge.i)
+            self._modifier(draft, child)
+        draft.start = max(draft.start, self.skip)
+        while draft.start < head.i and self.doc[draft.start].dep_ in {
+            "det",
+            "punct",
+            "cc",
+            "case",
+            "poss",
+            "predet",
+        }:
+            draft.start += 1
+        return draft
+
+    def _modifier(self, draft: EntityDraft, child: Token) -> None:
+        dep = child.dep_
+        if dep == "nummod" or (dep in {"compound", "quantmod"} and child.like_num):
+            value = number_value(child)
+            if value is not None:
+                draft.count = value
+            return
+        if dep == "det" and child.lower_ in lex.NUMBER_WORDS and child.lower_ != "couple":
+            draft.count = lex.NUMBER_WORDS[child.lower_]
+            return
+        if dep in ATTRIBUTE_DEPS and child.i < draft.head.i:
+            if child.lower_ in lex.QUANTIFIERS or child.like_num:
+                return
+            if dep in {"compound", "nmod", "npadvmod"} and child.pos_ in NOUNS:
+                # the modifiers of a noun modifier are the head's ("red tennis bag": the bag
+                # is red; "white plastic fork": the fork is white)
+                for grandchild in child.children:
+                    if grandchild.i < child.i and grandchild.dep_ in {"amod", "compound", "nummod"}:
+                        self._modifier(draft, grandchild)
+                if not (child.lower_ in lex.MATERIALS or is_colour(child)):
+                    return  # part of the name: "fire hydrant"
+            self._attribute_chain(draft, child)
+            return
+        if dep == "prep" and child.lower_ == "in":
+            pobj = self._pobj(child)
+            if pobj is not None and is_colour(pobj):  # "a woman in red"
+                self._attribute_chain(draft, pobj)
+                draft.end = max(draft.end, child.right_edge.i)
+
+    def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
+        """``word`` and the adjectives/colours coordinated with it ("black and white")."""
+        draft.add_attribute(word.text)
+        for conj in word.children:
+            if conj.dep_ == "conj" and (
+                conj.pos_ in {"ADJ", "VERB"} or is_colour(conj) or conj.lower_ in lex.MATERIALS
+            ):
+                self._attribute_chain(draft, conj)
+
+    def _predicative_attributes(self, tok: Token) -> None:
+        """ "the dress is red" / "the sky looks grey and cloudy"."""
+        if tok.dep_ != "acomp" or tok.head.lemma_ not in lex.LINKING_VERBS:
+            return
+        if any(c.dep_ == "prep" and not self._in_colour(c) for c in tok.children):
+            return  # "adjacent to", "full of": a relation, handled with prepositions
+        for subject in self._subjects(tok.head):
+            draft = self.entities.get(subject)
+            if draft is not None:
+                self._attribute_chain(draft, tok)
+
+    # ---- resolution -----------------------------------------------------------------------
+
+    def _entity(self, tok: Token | None, exclude: int | set[int] | None = None) -> int | None:
+        """The entity (head index) a token stands for, following quantities and pronouns."""
+        if tok is None:
+            return None
+        if tok.lower_ in lex.RELATIVE_PRONOUNS and tok.pos_ in {"PRON", "DET", "SCONJ"}:
+            verb = tok.head  # "the fence that runs ...", "the man who is trying to catch ..."
+            while verb.dep_ in {"xcomp", "conj"} and verb.head is not verb:
+                verb = verb.head
+            return self._entity(verb.head) if verb.dep_ in {"relcl", "acl"} else None
+        if tok.lower_ in lex.ANAPHORA:
+            return self._antecedent(tok, exclude)
+        i = self._follow(tok.i)
+        return i if i in self.entities else None
+
+    def _antecedent(self, pronoun: Token, exclude: int | set[int] | None) -> int | None:
+        excluded = exclude if isinstance(exclude, set) else {exclude}
+        candidates = [
+            i
+            for i, d in self.entities.items()
+            if i < pronoun.i and i not in excluded and not d.start <= pronoun.i <= d.end
+        ]
+        if not candidates:
+            return None
+        word = pronoun.lower_
+        if word in lex.PERSONAL_PRONOUNS:
+            preferred = [i for i in candidates if self._is_person(i)]
+        elif word in lex.NEUTER_PRONOUNS:
+            preferred = [
+                i for i in candidates if not self._is_person(i) and self.doc[i].tag_ != "NNS"
+            ]
+        else:
+            preferred = [
+                i for i in candidates if self.doc[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
+            ]
+        return max(preferred or candidates)
+
+    def _is_person(self, i: int) -> bool:
+        tok = self.doc[i]
+        return tok.lower_ in lex.PERSON_NOUNS or tok.lemma_.lower() in lex.PERSON_NOUNS
+
+    def _subjects(self, verb: Token, depth: int = 0) -> list[int]:
+        """Entities doing what ``verb`` says (with their conjuncts)."""
+        found: list[int] = []
+        subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass", "csubj"}]
+        for child in subjects[-1:]:  # two subjects: an object-gap clause, the last one acts
+            found.extend(self._with_conjuncts(child))
+        expl = any(c.dep_ == "expl" for c in verb.children)
+        if not found and expl:  # "there is a car on the track"
+            for child in verb.children:
+                if child.dep_ in {"attr", "nsubj", "dobj"}:
+                    found.extend(self._with_conjuncts(child))
+        if found:
+            return found
+        if verb.dep_ in {"acl", "relcl"} or (verb.dep_ == "amod" and verb.head.pos_ in NOUNS):
+            return self._with_conjuncts(verb.head, conjuncts=False)
+        if (
+            verb.dep_ in {"xcomp", "advcl", "conj", "ccomp", "pcomp"}
+            and depth < 4
+            and verb.head is not verb
+        ):
+            head = verb.head
+            if head.pos_ in NOUNS:  # a clause hanging from a noun: the noun does it
+                return self._with_conjuncts(head, conjuncts=False)
+            return self._subjects(head, depth + 1)
+        if verb.dep_ == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
+            lefts = [c for c in verb.lefts if c.dep_ in {"npadvmod", "dep", "nmod"}]
+            for child in lefts:
+                found.extend(self._with_conjuncts(child))
+        return found
+
+    def _with_conjuncts(self, tok: Token, conjuncts: bool = True) -> list[int]:
+        out = []
+        ent = self._entity(tok)
+        if ent is not None:
+            out.append(ent)
+        if conjuncts:
+            for conj in tok.conjuncts:
+                ent = self._entity(conj)
+                if ent is not None and ent not in out:
+                    out.append(ent)
+        return out
+
+    @staticmethod
+    def _pobj(prep: Token) -> Token | None:
+        for child in prep.children:
+            if child.dep_ in {"pobj", "pcomp"} and child.pos_ in NOUNS | {"PRON", "NUM", "ADJ"}:
+                return child
+        return None

@@ -1,0 +1,154 @@
+"""Closed word lists the rule parser needs beyond what the dependency parse says.
+
+Each list names a *class* of words that behaves differently in a scene graph; none of them
+is tuned to a benchmark caption. Keep them small, lower-case and commented.
+"""
+
+from __future__ import annotations
+
+NOUNS = frozenset({"NOUN", "PROPN"})
+VERBS = frozenset({"VERB", "AUX"})
+
+#: Colour words: after "in" ("a woman in red") they are the entity's attribute, not an object.
+COLOURS = frozenset(
+    """
+    red blue green yellow orange purple pink brown black white gray grey silver gold golden
+    beige tan maroon navy teal turquoise violet cream ivory khaki crimson scarlet magenta
+    blond blonde bronze copper cyan lavender olive burgundy multicolored multi-colored
+    """.split()
+)
+
+#: Materials: a noun modifier made of one of these is an attribute ("metal fork" -> fork is
+#: metal), not part of the object's name as a compound ("fire hydrant") is.
+MATERIALS = frozenset(
+    """
+    metal wood wooden glass plastic stone brick leather paper steel concrete ceramic cotton
+    wool silk iron marble rubber porcelain tile cardboard denim straw wicker bamboo velvet
+    aluminum aluminium tin chrome granite clay cement lace fur wire canvas cloth
+    """.split()
+)
+
+#: Nouns that name a position relative to another object. As the object of a preposition and
+#: followed by "of" they form a multi-word preposition ("on top of", "to the left of") and are
+#: never entities themselves.
+RELATIONAL_NOUNS = frozenset(
+    """
+    top front left right side middle back bottom center centre edge rear corner end
+    inside outside underside surface base tip part half
+    """.split()
+)
+
+#: Relational nouns that keep their article inside the predicate ("to the left of").
+ARTICLE_KEEPING = frozenset({"left", "right"})
+
+#: Words (adverbs, adjectives, particles) that head a multi-word preposition with the
+#: preposition that follows: "next to", "close to", "out of", "ahead of", "away from".
+PREP_HEADS = frozenset(
+    """
+    next close adjacent near out ahead away apart according up down off inside outside
+    """.split()
+)
+
+#: "a pair of scissors", "a group of people", "a piece of cake" (quantities and partitives):
+#: the entity is the noun after "of".
+QUANTITY_NOUNS = frozenset(
+    """
+    pair pairs group bunch lot lots couple herd flock set number variety kind type sort
+    cluster row line pile stack heap collection bundle handful crowd team series swarm
+    school pack bouquet assortment array selection dozen few
+    piece slice part portion patch roll chunk bit strip scoop half
+    """.split()
+)
+
+#: "a cup of coffee": two entities, the contents are in (or on) the container.
+CONTAINER_NOUNS = frozenset(
+    """
+    cup glass bowl box bottle jar bag basket bucket mug pot can carton pitcher vase crate
+    tub jug barrel sack pan container case tin kettle teapot package packet
+    """.split()
+)
+#: Flat containers hold their contents *on* them ("a plate of food").
+FLAT_CONTAINERS = frozenset({"plate", "tray", "platter", "dish", "board", "sheet"})
+
+#: Worn things: "a man in a black shirt" -> man --wear--> shirt (the preposition "in" means
+#: wearing, not containment, for these).
+CLOTHING = frozenset(
+    """
+    shirt t-shirt tshirt pants trousers jeans shorts jacket coat dress skirt suit uniform
+    sweater sweatshirt hoodie vest jersey top blouse hat cap helmet beanie hood scarf tie
+    glasses sunglasses goggles gloves glove mittens shoes shoe boots boot sneakers sandals
+    socks outfit costume apron robe gown bikini swimsuit wetsuit overalls tank tuxedo
+    raincoat parka cardigan visor headband bandana
+    """.split()
+)
+
+#: Quantifiers: neither attributes nor counts.
+QUANTIFIERS = frozenset(
+    """
+    many several some few other another more most various numerous multiple each every all
+    both any no lots plenty much enough such same different
+    """.split()
+)
+
+NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "twenty": 20,
+    "dozen": 12,
+    "single": 1,
+    "couple": 2,
+}
+
+#: People (and a few animals addressed as he/she): the preferred antecedents of he/she/his/her.
+PERSON_NOUNS = frozenset(
+    """
+    man men woman women person people boy boys girl girls child children kid kids baby lady
+    ladies guy guys player players surfer skier skateboarder snowboarder rider biker cyclist
+    batter catcher pitcher umpire chef cook worker officer policeman father mother son
+    daughter husband wife gentleman adult adults teen teenager student teacher crowd family
+    couple tourist spectator fan fans someone somebody friend friends customer driver pilot
+    soldier skater
+    """.split()
+)
+
+#: Pronouns and the kind of antecedent they prefer.
+PERSONAL_PRONOUNS = frozenset({"he", "him", "his", "himself", "she", "her", "hers", "herself"})
+NEUTER_PRONOUNS = frozenset({"it", "its", "itself"})
+PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
+RELATIVE_PRONOUNS = frozenset({"that", "which", "who", "whom", "whose"})
+ANAPHORA = PERSONAL_PRONOUNS | NEUTER_PRONOUNS | PLURAL_PRONOUNS
+
+#: Verbs of appearance whose adjective complement describes the subject ("the sky looks grey").
+LINKING_VERBS = frozenset(
+    {"be", "look", "appear", "seem", "become", "remain", "stay", "turn", "get"}
+)
+
+#: Fixed multi-word prepositions normalised to one spelling.
+PREP_SYNONYMS = {
+    "adjacent to": "next to",
+    "underneath": "under",
+    "beneath": "under",
+    "inside of": "inside",
+    "outside of": "outside",
+    "on to": "onto",
+    "in to": "into",
+    "alongside of": "alongside",
+}
+
+
+def is_colour(token) -> bool:
+    return token.lower_ in COLOURS

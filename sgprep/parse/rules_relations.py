@@ -1,0 +1,322 @@
+"""Relation rules of :class:`sgprep.parse.rules_extract.GraphBuilder` (a mixin: it uses the
+builder's entities, alias map and resolution helpers).
+
+Relations come from prepositions (attached to a noun, a verb, a copula or an adjective, with
+multi-word prepositions folded into one predicate), direct objects, possessives, "X of Y",
+object-gap relative clauses and reciprocals ("each other"); a participle with no object is a
+state attribute ("a man walking").
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Token
+
+from sgprep.parse import rules_lexicon as lex
+from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
+from sgprep.parse.rules_repair import LEMMA_FIXES
+
+
+class RelationRules:
+    doc: object
+    lemma: bool
+    skip: int
+    prefix_object: Token | None
+    consumed: set[int]
+    entities: dict
+    relations: list[tuple[int, str, int]]
+
+    def _is_prt_with_object(self, tok: Token) -> bool:
+        """ "driving down street": the model calls "down" a particle but it has an object."""
+        return tok.dep_ == "prt" and self._pobj(tok) is not None
+
+    def _verb_predicate(self, verb: Token) -> str:
+        lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
+        words = [lemma if self.lemma else verb.lower_]
+        words += [
+            c.lower_ for c in verb.children if c.dep_ == "prt" and not self._is_prt_with_object(c)
+        ]
+        return " ".join(words)
+
+    def _object_gap(self, verb: Token) -> None:
+        """A relative clause with no relative pronoun is about its noun as an object: "the
+        shirt the man is wearing" (man wear shirt), "the lawn the bears are on" (bears on lawn)."""
+        if verb.pos_ not in VERBS:
+            return
+        nsubjs = [c for c in verb.children if c.dep_ == "nsubj"]
+        if verb.dep_ == "relcl" and verb.head.pos_ in NOUNS:
+            gap = verb.head
+        elif len(nsubjs) >= 2:  # the model's reading of "blue shirt the man is wearing"
+            gap, nsubjs = nsubjs[0], nsubjs[-1:]
+        else:
+            return
+        if any(
+            c.dep_ in {"dobj", "attr"} or c.lower_ in lex.RELATIVE_PRONOUNS for c in verb.children
+        ):
+            return
+        subjects = [self._entity(c) for c in nsubjs]
+        noun = self._entity(gap)
+        stranded = [
+            c
+            for c in verb.children
+            if c.dep_ == "prep"
+            and self._pobj(c) is None
+            and not any(g.dep_ == "prep" for g in c.children)
+        ]
+        if stranded:
+            verb_part = "" if verb.lemma_ == "be" else self._verb_predicate(verb) + " "
+            predicate = verb_part + stranded[0].lower_
+        elif verb.lemma_ == "be" or any(c.dep_ == "prep" for c in verb.children):
+            return
+        else:
+            predicate = self._verb_predicate(verb)
+        for subject in subjects:
+            self._add(subject, predicate, noun)
+
+    def _state_attribute(self, verb: Token) -> None:
+        """ "a man walking", "the floor is tiled": a participle with no object is a state."""
+        if verb.pos_ != "VERB" or verb.tag_ not in {"VBG", "VBN"} or verb.lemma_ == "be":
+            return
+        if verb.dep_ not in {"acl", "ROOT", "relcl", "conj"}:
+            return
+        if sum(c.dep_ == "nsubj" for c in verb.children) >= (1 if verb.dep_ == "relcl" else 2):
+            return  # "the shirt the man is wearing": an object gap, not a state
+        if any(
+            c.dep_
+            in {"dobj", "prep", "agent", "xcomp", "ccomp", "attr", "dative", "acomp", "advcl"}
+            or self._is_prt_with_object(c)
+            for c in verb.children
+        ):
+            return
+        if any(t.dep_ in {"prep", "dobj"} for t in verb.subtree if t.i > verb.i):
+            return  # "standing next to a creek": "to" hangs from "next"
+        words = [verb.lower_] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
+        for subject in self._subjects(verb):
+            self.entities[subject].add_attribute(" ".join(words))
+
+    def _reciprocal(self, obj: Token) -> bool:
+        """ "each other", "one another"."""
+        return obj.lower_ in {"other", "another"} and any(
+            c.lower_ in {"each", "one"} for c in obj.children
+        )
+
+    def _add_reciprocal(self, subjects: list[int], predicate: str) -> None:
+        group = list(subjects)
+        if len(group) == 1:
+            group += [c for c in self._with_conjuncts(self.doc[group[0]]) if c not in group]
+        for a in group:
+            for b in group:
+                self._add(a, predicate, b)
+
+    def _add(self, subject: int | None, predicate: str, obj: int | None) -> None:
+        if subject is None or obj is None or subject == obj or not predicate.strip():
+            return
+        self.relations.append((subject, " ".join(predicate.split()), obj))
+
+    def _relations_from(self, tok: Token) -> None:
+        if (
+            tok.dep_ in {"prep", "agent", "dative"} or self._is_prt_with_object(tok)
+        ) and tok.i not in self.consumed:
+            self._preposition(tok)
+        elif tok.dep_ in {"dobj", "obj"} and tok.head.pos_ in VERBS:
+            verb = tok.head
+            predicate = self._verb_predicate(verb)
+            if self._reciprocal(tok):
+                self._add_reciprocal(self._subjects(verb), predicate)
+                return
+            if verb.lemma_ == "have" and self._locative_pronoun(verb):
+                return  # "the rock has moss on it" says where the moss is: moss on rock
+            for subject in self._subjects(verb):
+                for obj in self._with_conjuncts(tok):
+                    if tok.lower_ in lex.ANAPHORA:
+                        obj = self._entity(tok, exclude=subject)
+                    self._add(subject, predicate, obj)
+        elif tok.dep_ == "poss":
+            owned = tok.head
+            exclude = {self._follow(owned.i)}
+            if owned.dep_ == "pobj" and owned.head.head.pos_ in NOUNS:
+                # "a ball in its mouth": the noun the phrase describes is not the owner
+                exclude.add(self._follow(owned.head.head.i))
+            self._add(self._entity(tok, exclude=exclude), "have", self._entity(owned))
+
+    def _points_back(self, noun: Token) -> bool:
+        """The phrase under ``noun`` ends in a pronoun ("a toy in it", "flowers painted on it")."""
+        return any(
+            t.lower_ in lex.NEUTER_PRONOUNS | lex.PLURAL_PRONOUNS and t.dep_ == "pobj"
+            for t in noun.subtree
+            if t.i > noun.i
+        )
+
+    def _locative_pronoun(self, verb: Token) -> bool:
+        """The verb or its object has a preposition whose object is a pronoun ("has moss on
+        it", "has meat and vegetables on it")."""
+        holders = [verb] + [c for c in verb.children if c.dep_ == "dobj"]
+        holders += [conj for h in holders[1:] for conj in h.conjuncts]
+        return any(
+            c.dep_ == "prep" and (p := self._pobj(c)) is not None and p.lower_ in lex.ANAPHORA
+            for h in holders
+            for c in h.children
+        )
+
+    def _prep_phrase(self, prep: Token) -> tuple[list[str], Token] | None:
+        """Words of a (multi-word) preposition and its object: "on the left of" + dog."""
+        words = [prep.lower_]
+        pobj = self._pobj(prep)
+        if pobj is None:  # "out of": a preposition governing a preposition
+            for child in prep.children:
+                if child.dep_ == "prep" and self._pobj(child) is not None:
+                    self.consumed.add(child.i)
+                    words.append(child.lower_)
+                    pobj = self._pobj(child)
+                    break
+        if pobj is None:
+            return None
+        if pobj.pos_ in NOUNS and self._is_position(pobj):
+            of = next(
+                c
+                for c in pobj.children
+                if c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
+            )
+            self.consumed.add(of.i)
+            mods = [c for c in pobj.children if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
+            keep_article = pobj.lemma_.lower() in lex.ARTICLE_KEEPING or any(
+                m.lower_ in lex.ARTICLE_KEEPING for m in mods
+            )
+            if keep_article and any(c.dep_ == "det" for c in pobj.children):
+                words.append("the")
+            words += [m.lower_ for m in mods] + [pobj.lower_, of.lower_]
+            pobj = self._pobj(of)
+        return words, pobj
+
+    def _preposition(self, prep: Token) -> None:
+        phrase = self._prep_phrase(prep)
+        if phrase is None:
+            return
+        words, pobj = phrase
+        anchor = prep.head
+        if (
+            anchor.lower_ in lex.PREP_HEADS
+            and anchor.pos_ in {"ADV", "ADJ", "ADP", "PART"}
+            and anchor.dep_ != "ROOT"
+        ):
+            words = [anchor.lower_] + words  # "next to", "out of", "close to"
+            anchor = anchor.head
+        if anchor.i < self.skip:  # hung from the prefix: it belongs to the caption's first noun
+            if self.prefix_object is None or self.prefix_object.i == pobj.i:
+                return
+            anchor = self.prefix_object
+        if anchor.pos_ == "ADP":
+            return  # part of a preposition already handled from its head
+        prep_text = " ".join(words)
+        prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
+        objects = self._prep_objects(pobj)
+
+        if anchor.pos_ in NOUNS or anchor.lower_ in lex.ANAPHORA:
+            if words == ["of"]:
+                self._of_relation(anchor, pobj)
+                return
+            if words == ["in"] and pobj.lower_ in lex.CLOTHING:
+                prep_text = "wear"
+            if words == ["with"] and self._points_back(pobj):
+                return  # "a box with a toy in it": the inner phrase is the relation
+            subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
+            # a pronoun here points outside the coordination ("meat and vegetables on it")
+            outside = set(subjects) | set(self._with_conjuncts(anchor))
+            for subject in subjects:
+                for obj_tok in objects:
+                    self._add(subject, prep_text, self._entity(obj_tok, exclude=outside))
+            return
+        if anchor.pos_ in VERBS:
+            self._verb_preposition(anchor, prep, prep_text, objects)
+            return
+        if anchor.pos_ == "ADJ" and not self._in_colour(prep):  # "full of", "close to"
+            subjects = (
+                self._subjects(anchor.head)
+                if anchor.dep_ == "acomp"
+                else self._with_conjuncts(anchor.head, False)
+            )
+            for subject in subjects:
+                for obj_tok in objects:
+                    self._add(
+                        subject,
+                        f"{anchor.lower_} {prep_text}",
+                        self._entity(obj_tok, exclude=subject),
+                    )
+
+    def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
+        """ "pizza and sauce on a plate": a phrase after a coordination describes every
+        conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
+        dog on a bed")."""
+        shared = []
+        for other in noun.conjuncts:
+            if other.i >= prep.i or other.pos_ not in NOUNS:
+                continue
+            if any(
+                c.dep_ in {"prep", "acl", "relcl"} and c.i < prep.i
+                for c in other.children
+                if c.i > other.i
+            ):
+                continue
+            entity = self._entity(other)
+            if entity is not None:
+                shared.append(entity)
+        return shared
+
+    def _prep_objects(self, pobj: Token) -> list[Token]:
+        if is_colour(pobj) and pobj.head.lower_ == "in":
+            return []  # attribute, and its conjuncts are other entities, not other objects
+        return [pobj] + [c for c in pobj.conjuncts if c.pos_ in NOUNS | {"PRON"}]
+
+    def _verb_preposition(
+        self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
+    ) -> None:
+        subjects = self._subjects(verb)
+        passive_agent = prep.dep_ == "agent" or (prep.lower_ == "by" and verb.tag_ == "VBN")
+        if passive_agent and self.lemma:
+            # "a car covered by snow" -> snow --cover--> car: the active form, agent first.
+            for subject in subjects:
+                for obj_tok in objects:
+                    self._add(
+                        self._entity(obj_tok, exclude=subject), self._verb_predicate(verb), subject
+                    )
+            return
+        if verb.lemma_ == "be":
+            predicate = prep_text
+        else:
+            predicate = f"{self._verb_predicate(verb)} {prep_text}"
+        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        for obj_tok in objects:
+            if self._reciprocal(obj_tok):  # "cat and dog looking at each other"
+                self._add_reciprocal(subjects, predicate)
+                continue
+            if obj_tok.lower_ in lex.ANAPHORA and dobj is not None:
+                # "the rock has moss on it": the moss is on the rock.
+                thing = self._entity(dobj)
+                self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
+                continue
+            for subject in subjects:
+                self._add(subject, predicate, self._entity(obj_tok, exclude=subject))
+
+    def _of_relation(self, noun: Token, pobj: Token) -> None:
+        """ "a cup of coffee" (contents in container), "legs of a flamingo" (part)."""
+        whole = self._entity(pobj)
+        part = self._entity(noun)
+        lemma = noun.lemma_.lower()
+        if lemma in lex.CONTAINER_NOUNS:
+            self._add(whole, "in", part)
+        elif lemma in lex.FLAT_CONTAINERS:
+            self._add(whole, "on", part)
+        else:
+            self._add(whole, "have", part)
+        for conj in pobj.conjuncts:
+            self._add(self._entity(conj), "have", part)
+
+    def _clean_relations(self) -> list[tuple[int, str, int]]:
+        seen = set()
+        out = []
+        for rel in self.relations:
+            s, p, o = rel
+            if s == o or s not in self.entities or o not in self.entities or rel in seen:
+                continue
+            seen.add(rel)
+            out.append(rel)
+        return out
