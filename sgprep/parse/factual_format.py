@@ -226,7 +226,7 @@ def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]
         tuples.append((names[rel.subject], rel.predicate, names[rel.object]))
         mentioned.update((rel.subject, rel.object))
     for i, entity in enumerate(graph.entities):
-        if entity.count is not None:
+        if entity.count is not None and entity.count != 1:  # FACTUAL never writes "is 1"
             tuples.append((names[i], "is", str(entity.count)))
             mentioned.add(i)
         for attribute in entity.attributes:
