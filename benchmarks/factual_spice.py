@@ -31,10 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
+from sgprep.parse.factual_format import to_factual  # noqa: E402
+
 log = logging.getLogger("factual_spice")
 
-NUMBER = re.compile(r"^\d+$")
-STOP = {"a", "an", "the", "and", "or", ","}
 
 
 # ---- graph -> FACTUAL string ------------------------------------------------------------
@@ -45,38 +45,8 @@ def _clean(text: str) -> str:
     return " ".join(re.sub(r"[(),]", " ", text).split()).lower()
 
 
-def entity_name(entity) -> str:
-    """The object's name as FACTUAL writes it: the noun with its compounds, as in the caption
-    ("fire hydrant", "trees"), without attributes, numbers, articles or a trailing phrase
-    ("woman in red" -> "woman"; our entity texts end at the head noun or carry only such a
-    phrase)."""
-    words = entity.text.lower().split()
-    tail = next((k for k, w in enumerate(words) if k > 0 and w in TAIL_WORDS), len(words))
-    attrs = {w for a in entity.attributes for w in a.lower().split()}
-    kept = [
-        w
-        for w in words[:tail]
-        if w not in attrs and w not in STOP and not NUMBER.match(w) and w not in NUMBER_WORDS
-    ]
-    return _clean(" ".join(kept)) or _clean(entity.head)
-
-
-TAIL_WORDS = {"in", "with", "of"}
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
-
-
-def sgprep_to_factual(graph) -> str:
-    names = [entity_name(e) for e in graph.entities]
-    facts = []
-    for name, entity in zip(names, graph.entities):
-        facts.append(f"( {name} )")
-        facts += [f"( {name} , is , {_clean(a)} )" for a in entity.attributes if _clean(a)]
-        if entity.count is not None and entity.count >= 2:
-            facts.append(f"( {name} , is , {entity.count} )")
-    for rel in graph.relations:
-        facts.append(f"( {names[rel.subject]} , {_clean(rel.predicate)} , {names[rel.object]} )")
-    return _join(facts)
 
 
 def sng_to_factual(graph: dict, head_key: str = "head") -> str:
@@ -113,18 +83,6 @@ def _join(facts: list[str]) -> str:
             seen.add(fact)
             out.append(fact)
     return " , ".join(out)
-
-
-def shared_converter():
-    """The project's converter, if the module exists and has the function we need."""
-    try:
-        from sgprep.parse import factual_format  # noqa: PLC0415
-    except ImportError:
-        return None
-    for name in ("graph_to_factual", "to_factual", "scene_graph_to_factual", "format_graph"):
-        if hasattr(factual_format, name):
-            return getattr(factual_format, name)
-    return None
 
 
 # ---- parsers ----------------------------------------------------------------------------
@@ -187,22 +145,10 @@ def main(argv: list[str] | None = None) -> int:
 
     outputs: dict[str, list[str]] = {}
     timings: dict[str, float] = {}
-    converter = None
     for name in args.parsers.split(","):
         if name == "spacy":
             graphs, seconds = run_spacy(captions, args.spacy_model, args.batch_size)
-            converter = shared_converter()
-            own = converter is None
-            convert = sgprep_to_factual if own else converter
-            outputs[name] = [convert(g) if hasattr(g, "entities") else "" for g in graphs]
-            log.info(
-                "spacy: converter %s",
-                "private (benchmarks/factual_spice.py)" if own else "sgprep.parse.factual_format",
-            )
-            if not own:  # also show the private converter, for comparison
-                outputs["spacy/private-conv"] = [
-                    sgprep_to_factual(g) if hasattr(g, "entities") else "" for g in graphs
-                ]
+            outputs[name] = [to_factual(g) if hasattr(g, "entities") else "" for g in graphs]
         elif name == "sng":
             graphs, seconds = run_sng(captions, args.spacy_model)
             outputs[name] = [sng_to_factual(g) for g in graphs]
