@@ -43,5 +43,18 @@ test-llm:
 schemas: install
 	$(PY) -m sgprep.schemas_gen
 
-bench: install
-	$(PY) benchmarks/shard_writing.py
+# Benchmarks compare sgprep with an anchor in the same run. FACTUAL's metric code pins old
+# torch, so it is installed without its dependencies in a venv of its own.
+BENCH_VENV ?= .venv-bench
+FACTUAL_CSV ?= ../shared/data/factual_test.csv
+
+$(BENCH_VENV)/.installed: pyproject.toml
+	test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/pip install -q -e ".[sng]" scikit-image nltk tabulate
+	$(BENCH_VENV)/bin/pip install -q --no-deps factualscenegraph
+	touch $@
+
+bench: $(BENCH_VENV)/.installed
+	$(BENCH_VENV)/bin/python benchmarks/shard_writing.py
+	$(BENCH_VENV)/bin/python benchmarks/parser_throughput.py
+	$(BENCH_VENV)/bin/python benchmarks/factual_spice.py --csv $(FACTUAL_CSV)

