@@ -112,6 +112,9 @@ def parse(
     max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
     timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
     max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
+    max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
+    prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
+                                          help="llama3: a prompt file in the prompts/ format."),
     num_beams: int = typer.Option(5, min=1, help="t5: beam search width."),
     device: Optional[str] = typer.Option(None, help="t5: cuda, cpu, ... (default: cuda if available)."),
     input_format: Optional[str] = INPUT_FORMAT,
@@ -139,7 +142,8 @@ def parse(
         spacy_model=spacy_model, predicate_form=predicate_form, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
         batch_size=batch_size, tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
-        num_beams=num_beams, device=device)
+        num_beams=num_beams, device=device, max_model_len=max_model_len,
+        prompt=str(prompt) if prompt else None)
     config = _config(
         "parse", input=input, input_format=input_format, output=output, shard_size=shard_size,
         overwrite=overwrite, seed=seed, limit=limit, max_caption_chars=max_caption_chars,

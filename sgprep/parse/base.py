@@ -41,6 +41,8 @@ class ParserSettings:
     timeout: float = 60.0
     max_retries: int = 3
     seed: int = 0
+    max_model_len: int | None = None  # llm/vllm: context length (default: the model's)
+    prompt: str | None = None  # llm: prompt file (default: the packaged prompts/scene_graph_llm.md)
     num_beams: int = 5  # t5: beam search width
     max_length: int = 256  # t5: longest generated graph, in tokens
     max_input_length: int = 256  # t5: longest caption fed to the model, in tokens

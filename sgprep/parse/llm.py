@@ -1,0 +1,425 @@
+"""The LLM parser (``--parser llama3``, alias ``llm``): caption -> scene graph by an instruct model.
+
+The model answers in a compact JSON form fixed by :data:`OUTPUT_SCHEMA` and enforced at decoding
+time; the answer is then checked like any other input: parsed, validated by our pydantic
+``SceneGraph`` (indices in range, no self-loops, non-empty predicates) and mapped back onto the
+caption (head noun, count, character span). An answer that fails is asked again once with a new
+seed and a little temperature; a caption that fails twice goes to the fallback parser
+(``settings.fallback``, default ``spacy``), so every caption gets a result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from sgprep.parse.base import ParseError, Parser, ParserSettings, make_parser, parser_class
+from sgprep.parse.engines import Conversation, Engine, make_engine
+from sgprep.schema import Entity, Relation, SceneGraph
+
+log = logging.getLogger(__name__)
+
+PROMPT_FILE = Path(__file__).resolve().parents[1] / "prompts" / "scene_graph_llm.md"
+
+#: Retries of an invalid answer before the fallback parser takes over.
+LLM_RETRIES = 1
+RETRY_TEMPERATURE = 0.3
+
+MAX_ENTITIES = 16
+MAX_RELATIONS = 24
+
+#: What the model may answer. Small on purpose: every key is decoded token by token.
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "entities": {
+            "type": "array",
+            "maxItems": MAX_ENTITIES,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string", "minLength": 1, "maxLength": 80},
+                    "attributes": {
+                        "type": "array",
+                        "maxItems": 6,
+                        "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                    },
+                },
+                "required": ["text", "attributes"],
+                "additionalProperties": False,
+            },
+        },
+        "relations": {
+            "type": "array",
+            "maxItems": MAX_RELATIONS,
+            "items": {
+                "type": "array",
+                "prefixItems": [
+                    {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
+                    {"type": "string", "minLength": 1, "maxLength": 40},
+                    {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
+                ],
+                "items": False,
+                "minItems": 3,
+                "maxItems": 3,
+            },
+        },
+    },
+    "required": ["entities", "relations"],
+    "additionalProperties": False,
+}
+
+
+# --- the prompt ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    examples: tuple[tuple[str, str], ...]  # (caption, answer JSON)
+
+    def conversation(self, caption: str) -> Conversation:
+        """System + worked examples (the prefix shared by every caption) + this caption."""
+        messages = [{"role": "system", "content": self.system}]
+        for example_caption, answer in self.examples:
+            messages.append({"role": "user", "content": f"caption: {example_caption}"})
+            messages.append({"role": "assistant", "content": answer})
+        messages.append({"role": "user", "content": f"caption: {caption}"})
+        return messages
+
+
+def load_prompt(path: str | Path = PROMPT_FILE) -> Prompt:
+    """Read a prompt file: a ``## system`` section, then ``## example`` sections.
+
+    Each example holds a ``caption:`` line and a ``graph:`` line; the graph is checked here
+    against :data:`OUTPUT_SCHEMA` and our graph rules, so a broken example fails at start-up.
+    """
+    if not Path(path).is_file():
+        raise FileNotFoundError(
+            f"LLM prompt file {path} not found (the default ships inside the package as "
+            "sgprep/prompts/scene_graph_llm.md; pass another with --prompt FILE)"
+        )
+    text = Path(path).read_text(encoding="utf-8")
+    sections = re.split(r"^## +(\w+)\s*$", text, flags=re.MULTILINE)
+    system, examples = None, []
+    for title, body in zip(sections[1::2], sections[2::2]):
+        if title == "system":
+            system = body.strip()
+        elif title == "example":
+            caption = re.search(r"^caption:\s*(.+)$", body, flags=re.MULTILINE)
+            graph = re.search(r"^graph:\s*(.+)$", body, flags=re.MULTILINE)
+            if not caption or not graph:
+                raise ValueError(f"{path}: an example needs a 'caption:' and a 'graph:' line")
+            answer = json.dumps(json.loads(graph.group(1)), separators=(",", ":"))
+            _LLMAnswer.model_validate_json(answer)
+            examples.append((caption.group(1).strip(), answer))
+    if not system:
+        raise ValueError(f"{path}: no '## system' section")
+    return Prompt(system=system, examples=tuple(examples))
+
+
+# --- the answer -> SceneGraph -------------------------------------------------------------
+
+
+class _LLMEntity(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1)
+    attributes: list[str] = Field(default_factory=list)
+
+
+class _LLMRelation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    subject: int
+    predicate: str
+    object: int
+
+
+class _LLMAnswer(BaseModel):
+    """The model's answer as the schema allows it, plus the lenient forms other servers send."""
+
+    model_config = ConfigDict(extra="forbid")
+    entities: list[_LLMEntity | str]
+    relations: list[tuple[int, str, int] | _LLMRelation]
+
+
+class InvalidAnswer(ValueError):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def graph_from_answer(
+    answer: str | None, caption: str, parser: str, retries: int = 0, heads: HeadFinder | None = None
+) -> SceneGraph:
+    """Turn one raw answer into a validated graph, or raise :class:`InvalidAnswer`."""
+    if answer is None:
+        raise InvalidAnswer("no_answer", "the engine gave no answer")
+    try:
+        parsed = _LLMAnswer.model_validate_json(answer)
+    except ValidationError as exc:
+        reason = (
+            "not_json" if any(e["type"] == "json_invalid" for e in exc.errors()) else "bad_shape"
+        )
+        raise InvalidAnswer(
+            reason, f"{reason}: {exc.errors()[0]['msg']}: {answer[:200]!r}"
+        ) from None
+    if not parsed.entities:
+        raise InvalidAnswer("no_entities", "the answer names no entity")
+    heads = heads or HeadFinder(None)
+    entities, cursor = [], 0
+    try:
+        for item in parsed.entities:
+            text, attrs = (item, []) if isinstance(item, str) else (item.text, item.attributes)
+            text = " ".join(text.split())
+            if not text:
+                raise InvalidAnswer("invalid_graph", "an entity has a blank text")
+            span = find_span(caption, text, cursor)
+            cursor = span[1] if span else cursor
+            head, count = heads(text)
+            attributes = list(dict.fromkeys(a for a in (" ".join(x.split()) for x in attrs) if a))
+            entities.append(
+                Entity(text=text, head=head, attributes=attributes, count=count, span=span)
+            )
+        triples = [
+            (r.subject, r.predicate, r.object) if isinstance(r, _LLMRelation) else r
+            for r in parsed.relations
+        ]
+        relations = [  # duplicates dropped; "and" is never a relation (METHOD.md sec. 1)
+            Relation(subject=s, predicate=p, object=o)
+            for s, p, o in dict.fromkeys(triples)
+            if p.strip().lower() != "and"
+        ]
+        return SceneGraph(entities=entities, relations=relations, parser=parser, retries=retries)
+    except ValidationError as exc:
+        raise InvalidAnswer("invalid_graph", f"invalid graph: {exc.errors()[0]['msg']}") from None
+
+
+def find_span(caption: str, text: str, start: int = 0) -> tuple[int, int] | None:
+    """[start, end) of ``text`` in ``caption``, case- and spacing-insensitive, on word bounds.
+
+    The search begins at ``start`` (after the previous entity, so repeated phrases map in order)
+    and then anywhere; ``None`` when the model paraphrased.
+    """
+    words = text.split()
+    if not words:
+        return None
+    pattern = r"\s+".join(re.escape(w) for w in words)
+    pattern = (r"\b" if words[0][0].isalnum() else "") + pattern
+    pattern += r"\b" if words[-1][-1].isalnum() else ""
+    regex = re.compile(pattern, re.IGNORECASE)
+    match = regex.search(caption, start) or regex.search(caption)
+    return (match.start(), match.end()) if match else None
+
+
+_NUMBERS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve".split()
+    )
+}
+_CUT_WORDS = frozenset(
+    "in on with of at by near under behind wearing holding which that who from for to".split()
+)
+
+
+class HeadFinder:
+    """Entity phrase -> (lemmatised head noun, stated count), with spaCy when it loads."""
+
+    def __init__(self, spacy_model: str | None):
+        self.spacy_model = spacy_model
+        self._cached = lru_cache(maxsize=65536)(self._find)
+
+    def __call__(self, text: str) -> tuple[str, int | None]:
+        return self._cached(text)
+
+    def _find(self, text: str) -> tuple[str, int | None]:
+        nlp = _load_spacy(self.spacy_model) if self.spacy_model else None
+        if nlp is None:
+            return _heuristic_head(text)
+        doc = nlp(text)
+        root = next((t for t in doc if t.dep_ == "ROOT"), doc[-1])
+        nouns = [t for t in doc if t.pos_ in ("NOUN", "PROPN")]
+        if root.pos_ in ("NOUN", "PROPN") or not nouns:
+            head = root
+        else:  # a fragment parsed around a non-noun: the last noun before the first preposition
+            first_adp = next((t.i for t in doc if t.pos_ == "ADP"), len(doc))
+            before = [t for t in nouns if t.i < first_adp]
+            head = before[-1] if before else nouns[0]
+        count = next((_number(c.text) for c in head.children if c.dep_ == "nummod"), None)
+        return (head.lemma_.lower() or head.text.lower()), count
+
+
+@lru_cache(maxsize=4)
+def _load_spacy(name: str) -> Any:
+    """The spaCy pipeline for head finding, loaded once per process on first use."""
+    try:
+        import spacy
+
+        return spacy.load(name, disable=["ner"])
+    except (ImportError, OSError) as exc:
+        log.warning("spaCy model %r unavailable (%s): entity heads by heuristic", name, exc)
+        return None
+
+
+def _number(word: str) -> int | None:
+    word = word.lower().replace(",", "")
+    return int(word) if word.isdecimal() else _NUMBERS.get(word)
+
+
+def _heuristic_head(text: str) -> tuple[str, int | None]:
+    words = text.lower().split()
+    kept: list[str] = []
+    for word in words:
+        if word in _CUT_WORDS and kept:
+            break
+        kept.append(word)
+    count = _number(kept[0]) if kept else None
+    head = kept[-1] if kept else words[-1]
+    if len(head) > 3 and head.endswith("s") and not head.endswith("ss"):
+        head = head[:-1]
+    return head, count
+
+
+# --- the parser ---------------------------------------------------------------------------
+
+
+class LLMParser(Parser):
+    """Batch of captions -> engine (vLLM actors or an OpenAI-compatible server) -> graphs.
+
+    ``engine_options`` go to the engine (e.g. ``max_model_len`` for vLLM, ``backoff`` for the
+    openai engine). ``stats()``: ``llm_ok`` graphs made by the model, ``llm_invalid`` answers
+    rejected (each attempt counts), ``retries`` captions asked again, ``fallbacks`` captions
+    handed to the fallback parser; ``invalid_reasons`` says why answers were rejected and
+    ``engine.stats()`` what the engine saw (requests, endpoint retries, faults).
+    """
+
+    name = "llama3"
+
+    def __init__(
+        self,
+        settings: ParserSettings | None = None,
+        *,
+        engine_options: dict[str, Any] | None = None,
+        prompt_path: str | Path | None = None,
+        max_tokens: int = 512,
+    ):
+        super().__init__(settings)
+        self.engine_options = dict(engine_options or {})
+        self.prompt_path = prompt_path or self.settings.prompt or PROMPT_FILE
+        self.max_tokens = max_tokens
+        self.engine: Engine | None = None
+        self.fallback: Parser | None = None
+        self.counters: Counter[str] = Counter(llm_ok=0, llm_invalid=0, retries=0, fallbacks=0)
+        #: Why answers were rejected: no_answer, not_json, bad_shape, no_entities, invalid_graph.
+        self.invalid_reasons: Counter[str] = Counter()
+
+    def setup(self) -> None:
+        self.prompt = load_prompt(self.prompt_path)
+        self.heads = HeadFinder(self.settings.spacy_model)
+        if self.settings.fallback:
+            if parser_class(self.settings.fallback) is type(self):
+                raise ValueError(
+                    f"the LLM parser cannot fall back to itself ({self.settings.fallback!r})"
+                )
+            self.fallback = make_parser(self.settings.fallback, self.settings)
+            self.fallback.setup()
+        self.engine = make_engine(self.settings.engine, self.settings, **self.engine_options)
+
+    def parse_batch(self, captions: list[str]) -> list[SceneGraph | ParseError]:
+        if self.engine is None:
+            self.setup()
+        results: list[SceneGraph | ParseError | None] = [None] * len(captions)
+        why: dict[int, InvalidAnswer] = {}
+        pending = list(range(len(captions)))
+        for attempt in range(1 + LLM_RETRIES):
+            if not pending:
+                break
+            if attempt:
+                self.counters["retries"] += len(pending)
+            answers = self._generate([captions[i] for i in pending], attempt)
+            still = []
+            for i, answer in zip(pending, answers):
+                try:
+                    results[i] = self._graph(answer, captions[i], attempt)
+                    self.counters["llm_ok"] += 1
+                except InvalidAnswer as exc:
+                    self.counters["llm_invalid"] += 1
+                    self.invalid_reasons[exc.reason] += 1
+                    why[i] = exc
+                    still.append(i)
+            pending = still
+        for i, result in zip(
+            pending, self._fall_back([captions[i] for i in pending], why, pending)
+        ):
+            results[i] = result
+        assert all(r is not None for r in results), "a caption lost its result"
+        return results  # type: ignore[return-value]
+
+    def _graph(self, answer: str | None, caption: str, attempt: int) -> SceneGraph:
+        try:
+            return graph_from_answer(answer, caption, self.name, attempt, self.heads)
+        except InvalidAnswer:
+            raise
+        except Exception as exc:  # a bug must cost this caption its LLM graph, not the batch
+            log.exception("unexpected error reading an LLM answer for %r", caption)
+            raise InvalidAnswer("error", f"{type(exc).__name__}: {exc}") from exc
+
+    def _generate(self, captions: list[str], attempt: int) -> list[str | None]:
+        assert self.engine is not None
+        try:
+            answers = self.engine.generate(
+                [self.prompt.conversation(c) for c in captions],
+                OUTPUT_SCHEMA,
+                max_tokens=self.max_tokens,
+                temperature=RETRY_TEMPERATURE if attempt else 0.0,
+                seed=self.settings.seed + attempt,
+            )
+        except Exception:  # noqa: BLE001 - an engine failure costs this attempt, not the captions
+            log.exception("LLM engine failed on a batch of %d captions", len(captions))
+            return [None] * len(captions)
+        if len(answers) != len(captions):
+            log.error("engine returned %d answers for %d captions", len(answers), len(captions))
+            return [None] * len(captions)
+        return answers
+
+    def _fall_back(
+        self, captions: list[str], why: dict[int, InvalidAnswer], indices: list[int]
+    ) -> list[SceneGraph | ParseError]:
+        if not captions:
+            return []
+        if self.fallback is None:
+            return [
+                ParseError("llm_invalid", f"{why[i]} (after {1 + LLM_RETRIES} attempts)")
+                for i in indices
+            ]
+        self.counters["fallbacks"] += len(captions)
+        results = self.fallback.parse_batch(captions)
+        if len(results) != len(captions):
+            raise RuntimeError(f"fallback parser {self.settings.fallback!r} lost captions")
+        out: list[SceneGraph | ParseError] = []
+        for result in results:
+            if isinstance(result, SceneGraph):
+                result = result.model_copy(
+                    update={"retries": LLM_RETRIES, "fallback_from": self.name}
+                )
+            out.append(result)
+        return out
+
+    def teardown(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+        if self.fallback is not None:
+            self.fallback.teardown()
+            self.fallback = None
+
+    def stats(self) -> dict[str, int]:
+        return dict(self.counters)

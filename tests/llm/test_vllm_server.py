@@ -1,0 +1,175 @@
+"""The openai engine against a real vLLM OpenAI-compatible server on loopback, serving the tiny
+random Llama with guidance-constrained JSON output. The server runs as a subprocess for this
+module and is stopped by its PID; the last test stops it mid-run and checks nothing is lost.
+
+Skips unless vLLM imports (it runs in the venv made by setup_vllm_venv.sh)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from vllm_support import CAPTIONS, need_vllm
+
+need_vllm()
+httpx = pytest.importorskip("httpx")
+
+from sgprep.parse.base import ParserSettings  # noqa: E402
+from sgprep.parse.llm import OUTPUT_SCHEMA, LLMParser  # noqa: E402
+from sgprep.schema import SceneGraph  # noqa: E402
+
+pytestmark = [pytest.mark.vllm, pytest.mark.slow]
+
+START_TIMEOUT = 300.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    def __init__(self, model, log_path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.log_path = log_path
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "VLLM_CPU_KVCACHE_SPACE": "1"}
+        cmd = [
+            sys.executable,
+            "-m",
+            "vllm.entrypoints.openai.api_server",
+            "--model",
+            str(model),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--max-model-len",
+            "2048",
+            "--enforce-eager",
+            "--distributed-executor-backend",
+            "uni",
+            "--structured-outputs-config",
+            '{"backend":"guidance","disable_any_whitespace":true}',
+        ]
+        self.log = open(log_path, "wb")
+        # Own session: stopping it by its PID also stops the engine process it started.
+        self.proc = subprocess.Popen(
+            cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"vLLM server exited with {self.proc.returncode}:\n{self.tail()}")
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(1)
+        self.stop()
+        pytest.fail(f"vLLM server not healthy after {START_TIMEOUT:.0f} s:\n{self.tail()}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)  # the group led by our server's PID
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        self.log.close()
+
+    def tail(self, n: int = 4000) -> str:
+        self.log.flush()
+        return self.log_path.read_bytes()[-n:].decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def server(tiny_llama, tmp_path_factory):
+    server = Server(tiny_llama, tmp_path_factory.mktemp("vllm-server") / "server.log")
+    try:
+        server.wait_healthy()
+        yield server
+    finally:
+        server.stop()
+
+
+def make(server, **overrides) -> LLMParser:
+    settings = ParserSettings(
+        engine="openai",
+        endpoint=server.url,
+        model=str(server_model(server)),
+        fallback="spacy",
+        max_concurrency=8,
+        timeout=60.0,
+        max_retries=2,
+        seed=0,
+    )
+    for key, value in overrides.items():
+        setattr(settings, key, value)
+    parser = LLMParser(settings, engine_options={"backoff": 0.05, "max_backoff": 0.2})
+    parser.name = "llama3"
+    parser.setup()
+    return parser
+
+
+def server_model(server) -> str:
+    return httpx.get(f"{server.url}/models", timeout=10).json()["data"][0]["id"]
+
+
+def test_response_format_keeps_answers_inside_the_schema(server):
+    parser = make(server)
+    try:
+        conversations = [parser.prompt.conversation(c) for c in CAPTIONS]
+        answers = parser.engine.generate(conversations, OUTPUT_SCHEMA, max_tokens=parser.max_tokens)
+    finally:
+        parser.teardown()
+    assert all(a is not None for a in answers)  # the server answered every request
+    complete = [a for a in answers if a.endswith("}")]
+    assert complete, "no answer finished within max_tokens"
+    for answer in complete:
+        assert set(json.loads(answer)) == {"entities", "relations"}
+
+
+def test_every_caption_gets_a_valid_graph_and_invalid_ones_fall_back(server):
+    parser = make(server)
+    try:
+        graphs = parser.parse_batch(CAPTIONS)
+        stats, engine_stats = parser.stats(), parser.engine.stats()
+    finally:
+        parser.teardown()
+    assert len(graphs) == len(CAPTIONS)
+    for graph in graphs:
+        assert isinstance(graph, SceneGraph), graph
+        SceneGraph.model_validate_json(graph.model_dump_json())
+    fell_back = [g for g in graphs if g.fallback_from == "llama3"]
+    assert all(g.parser == "spacy" for g in fell_back)
+    assert stats["fallbacks"] == len(fell_back) >= 1
+    assert stats["llm_ok"] + stats["fallbacks"] == len(CAPTIONS)
+    assert stats["llm_invalid"] == stats["retries"] + stats["fallbacks"]
+    assert engine_stats.get("failed", 0) == 0  # a healthy server: no request was given up
+
+
+def test_server_dying_mid_run_costs_retries_not_captions(server):
+    parser = make(server, timeout=5.0, max_retries=1)
+    try:
+        server.stop()  # last test of the module: the server is gone from here on
+        graphs = parser.parse_batch(CAPTIONS)
+        stats, engine_stats = parser.stats(), parser.engine.stats()
+    finally:
+        parser.teardown()
+    assert len(graphs) == len(CAPTIONS)
+    assert all(isinstance(g, SceneGraph) and g.fallback_from == "llama3" for g in graphs)
+    assert stats["fallbacks"] == len(CAPTIONS)
+    assert engine_stats["failed"] == 2 * len(CAPTIONS)  # two attempts per caption, each given up
+    assert engine_stats["retries"] == 2 * len(CAPTIONS)  # one endpoint retry per attempt
