@@ -160,6 +160,31 @@ def test_every_caption_gets_a_valid_graph_and_invalid_ones_fall_back(server):
     assert engine_stats.get("failed", 0) == 0  # a healthy server: no request was given up
 
 
+def test_cli_parse_through_the_server_writes_valid_shards(server, tmp_path):
+    """`sgprep parse --parser llama3 --engine openai` end to end: shards, index, stats."""
+    import pyarrow.parquet as pq
+    from typer.testing import CliRunner
+
+    from sgprep.cli import app
+
+    table = tmp_path / "captions.txt"
+    table.write_text("\n".join(CAPTIONS) + "\n")
+    out = tmp_path / "out"
+    args = ["parse", "--input", str(table), "--output", str(out), "--parser", "llama3",
+            "--engine", "openai", "--endpoint", server.url, "--model", server_model(server),
+            "--max-concurrency", "8", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rows = pq.read_table(out / "00000.parquet").to_pylist()
+    assert [r["caption"] for r in rows] == CAPTIONS and all(r["status"] == "ok" for r in rows)
+    graphs = [SceneGraph.model_validate_json(r["sg"]) for r in rows]
+    stats = json.loads((out / "00000_stats.json").read_text())
+    fell_back = sum(g.fallback_from == "llama3" for g in graphs)
+    assert stats["fallbacks"] == fell_back and stats["parsers"].get("spacy", 0) == fell_back
+    assert stats["parsers"].get("llama3", 0) == len(CAPTIONS) - fell_back
+    assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
+
+
 def test_server_dying_mid_run_costs_retries_not_captions(server):
     parser = make(server, timeout=5.0, max_retries=1)
     try:
