@@ -43,3 +43,9 @@ def test_later_stages_say_so(tmp_path):
     for args in (["detect", "--images", str(tmp_path)], ["negatives", "--input", str(tmp_path)]):
         result = run_cli(*args, ok=False)
         assert result.exit_code == 3 and "not built yet" in result.output
+
+
+def test_version():
+    from sgprep import __version__
+
+    assert run_cli("--version").output.strip() == __version__
