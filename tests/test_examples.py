@@ -1,0 +1,34 @@
+"""The bundled example: the builder is deterministic, and the main job parses every sample."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import index_rows, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _build(out: Path) -> dict[str, str]:
+    subprocess.run([sys.executable, str(ROOT / "examples" / "build_dataset.py"), "--out", str(out),
+                    "--no-optional"], check=True, capture_output=True)
+    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_example_dataset_builds_identically_and_parses(tmp_path):
+    first, second = _build(tmp_path / "a"), _build(tmp_path / "b")
+    assert first == second and "img2dataset/00000.tar" in first
+    captions = [json.loads(line)["captions"][0]
+                for line in (ROOT / "examples" / "captions.jsonl").read_text().splitlines()]
+    out = tmp_path / "parsed"
+    run_cli("parse", "--input", tmp_path / "a" / "img2dataset", "--output", out, "--no-progress")
+    rows = index_rows(out)
+    assert len(rows) >= 12 and all(r["status"] == "ok" for r in rows)
+    assert {r["caption"] for r in rows} <= set(captions)
+    assert all(json.loads(r["sg"])["entities"] for r in rows)
+    assert run_cli("validate", out).exit_code == 0
