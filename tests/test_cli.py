@@ -49,3 +49,19 @@ def test_version():
     from sgprep import __version__
 
     assert run_cli("--version").output.strip() == __version__
+
+
+def test_missing_models_are_named_with_how_to_supply_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n")
+    cases = [
+        (["--spacy-model", "en_core_web_nonexistent"], "en_core_web_nonexistent", "pip install"),
+        (["--parser", "llama3", "--model", str(tmp_path / "no-such-llama")], "no-such-llama",
+         "--model"),
+    ]
+    for flags, name, hint in cases:
+        result = run_cli("parse", "--input", table, "--output", tmp_path / "o", "--overwrite",
+                         "--no-progress", *flags, ok=False)
+        assert result.exit_code == 2, result.output
+        assert name in result.output and hint in result.output

@@ -13,7 +13,7 @@ import os
 from abc import ABC, abstractmethod
 from typing import Any
 
-from sgprep.parse.base import ParserSettings
+from sgprep.parse.base import ModelUnavailable, ParserSettings
 
 #: A chat conversation: [{"role": "system"|"user"|"assistant", "content": str}, ...]
 Conversation = list[dict[str, str]]
@@ -22,7 +22,7 @@ Conversation = list[dict[str, str]]
 DEFAULT_MODEL = "meta-llama/Meta-Llama-3-8B-Instruct"
 
 
-class ModelNotAvailableError(RuntimeError):
+class ModelNotAvailableError(ModelUnavailable):
     """The model's weights are not on this machine and cannot be fetched."""
 
 
