@@ -56,7 +56,7 @@ class Writer(ABC):
         has_results = any(SHARD_FILE.match(p.name) for p in self._result_files())
         if overwrite:
             self._clear()
-        elif existing is not None and existing != fingerprint:
+        elif existing is not None and existing != fingerprint and has_results:
             raise OutputConflict(
                 f"{self.root} holds the output of a run with other settings "
                 f"(see {self.meta_file}); pass --overwrite to replace it, or choose another --output")

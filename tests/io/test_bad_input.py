@@ -218,3 +218,14 @@ def test_bad_flags_are_usage_errors(tmp_path, flags, message):
     result = run_cli("parse", "--input", table, "--output", tmp_path / "o", "--no-progress",
                      *flags, ok=False)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_a_run_that_failed_to_start_does_not_block_a_corrected_rerun(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n")
+    out = tmp_path / "out"
+    bad = run_cli("parse", "--input", table, "--output", out, "--no-progress",
+                  "--spacy-model", "en_core_web_nonexistent", ok=False)
+    assert bad.exit_code == 2
+    run_cli("parse", "--input", table, "--output", out, "--no-progress")  # no --overwrite needed
+    assert [r["status"] for r in index_rows(out)] == ["ok"]
