@@ -31,7 +31,19 @@ Decisions worth knowing:
   "5") go to ``count``, never to ``attributes``;
 - predicates: multi-word prepositions keep their article only for left/right ("to the left
   of", but "on top of", "on side of", "in middle of"); "underneath"/"beneath" -> "under",
-  "adjacent to" -> "next to"; "in" + a garment -> "wear" ("a man in a black shirt").
+  "adjacent to" -> "next to"; "in" + a garment -> "wear" ("a man in a black shirt");
+- a framing noun as the caption's root ("a black and white photo of coins", "a close-up of a
+  cat", "this is a photo of the beach") is no entity: the caption is about what follows "of",
+  and the frame's modifiers ("black and white") are dropped with it. Elsewhere ("a painting on
+  the wall", "taking a picture of a sunset") it is an object (``picture --of--> sunset``);
+- quantity nouns ("hundreds of", "lots of", "a couple of" -> count 2) give the noun after
+  "of"; a likeness ("a ceramic sculpture of a dog", "a model of a shuttle") is that noun with
+  the likeness as an attribute (FACTUAL's gold convention);
+- "with" keeps its own predicate for parts ("a cat with green eyes" -> ``cat --with--> eye``,
+  as FACTUAL's gold writes it), and a comma list after it continues it ("..., a pink nose and
+  long white whiskers");
+- a quoted string is a name, never entities or attributes ("the printed heading 'Region-based
+  segmentation'" -> entity "printed heading").
 """
 
 from __future__ import annotations
@@ -45,8 +57,12 @@ from sgprep.parse.base import ModelUnavailable, ParseError, Parser, ParserSettin
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
+    repair_participle_after_noun,
+    repair_participle_on_garment,
+    repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
+    repair_with_list,
     word_index,
 )
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -121,6 +137,7 @@ class RuleParser(Parser):
         self.nlp = None
         self._words: tuple[frozenset[str], frozenset[str]] | None = None
         self._prefix_tokens = 0
+        self._lemmatizer = None
         self._counts: Counter[str] = Counter()
 
     def setup(self) -> None:
@@ -129,6 +146,21 @@ class RuleParser(Parser):
         if self._words is None:
             self._words = word_index(self.nlp)
             self._prefix_tokens = len(self.nlp.make_doc(FRAGMENT_PREFIX))
+            if "lemmatizer" in self.nlp.pipe_names:
+                self._lemmatizer = self.nlp.get_pipe("lemmatizer")
+
+    def _verb_lemma(self, token) -> str | None:
+        """The token's lemma read as a verb ("posing" -> "pose"), None without a lemmatizer."""
+        rule_lemmatize = getattr(self._lemmatizer, "rule_lemmatize", None)
+        if rule_lemmatize is None:
+            return None
+        pos = token.pos_
+        token.pos_ = "VERB"
+        try:
+            lemmas = rule_lemmatize(token)
+        finally:
+            token.pos_ = pos
+        return lemmas[0].lower() if lemmas else None
 
     def teardown(self) -> None:
         self.nlp = None
@@ -176,6 +208,10 @@ class RuleParser(Parser):
         try:
             doc = repair_trailing_nouns(merge_hyphenated(doc), *self._words)
             doc = repair_verb_inside_noun_phrase(doc)
+            doc = repair_participle_after_noun(doc, self._verb_lemma)
+            doc = repair_participle_on_garment(doc)
+            doc = repair_quoted(doc)
+            doc = repair_with_list(doc)
             drafts, relations = GraphBuilder(doc, self.predicate_form, skip=skip).build()
             index = {d.head.i: k for k, d in enumerate(drafts)}
             return SceneGraph(

@@ -48,6 +48,9 @@ def number_value(token: Token) -> int | None:
     text = token.lower_.replace(",", "")
     if text.isdigit():
         return int(text)
+    tens, _, units = text.partition("-")  # "twenty-four"
+    if units and lex.NUMBER_WORDS.get(tens, 0) >= 20 and 0 < lex.NUMBER_WORDS.get(units, 0) < 10:
+        return lex.NUMBER_WORDS[tens] + lex.NUMBER_WORDS[units]
     return lex.NUMBER_WORDS.get(text)
 
 
@@ -61,8 +64,11 @@ class GraphBuilder(RelationRules):
         # what the caption itself became under the prefix ("a photo of [pillows] on a bed")
         self.prefix_object = self._pobj(doc[skip - 1]) if skip else None
         self.lemma = predicate_form == "lemma"
-        self.alias: dict[int, int] = {}  # quantity noun -> the noun after "of"
+        self.alias: dict[int, int] = {}  # quantity or framing noun -> the noun after "of"
+        self.frames: set[int] = set()  # framing nouns ("a photo of"): no entity, no attributes
+        self.quoted: set[int] = set(doc.user_data.get("quoted", ()))  # quoted strings: names
         self.consumed: set[int] = set()  # prepositions folded into a longer predicate
+        self.implicit_objects: set[int] = set()  # landmarks of "on the side" (no "of")
         self.entities: dict[int, EntityDraft] = {}
         self.relations: list[tuple[int, str, int]] = []
 
@@ -70,7 +76,11 @@ class GraphBuilder(RelationRules):
 
     def build(self) -> tuple[list[EntityDraft], list[tuple[int, str, int]]]:
         for tok in self.doc:
-            target = self._quantity_target(tok)
+            target = self._frame_target(tok)
+            if target is not None:
+                self.frames.add(tok.i)
+            else:
+                target = self._quantity_target(tok)
             if target is not None:
                 self.alias[tok.i] = target.i
         for tok in self.doc:
@@ -78,11 +88,16 @@ class GraphBuilder(RelationRules):
                 self.entities[tok.i] = self._draft(tok)
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
             target = self.entities.get(self._follow(j))
-            if target is not None:
+            if target is not None and i not in self.frames:  # a photo's attributes are its own
                 source = self._draft(self.doc[i])
+                if self.doc[i].lemma_.lower() in lex.LIKENESS_NOUNS:
+                    target.add_attribute(self.doc[i].lemma_)  # "a model of a shuttle"
                 for attr in source.attributes:
                     target.add_attribute(attr)
-                target.count = target.count if target.count is not None else source.count
+                count = source.count
+                if count is None:  # "a couple of dogs": 2
+                    count = lex.EXACT_QUANTITIES.get(self.doc[i].lower_)
+                target.count = target.count if target.count is not None else count
         for tok in self.doc:
             self._predicative_attributes(tok)
         for tok in self.doc:
@@ -101,8 +116,31 @@ class GraphBuilder(RelationRules):
             i = self.alias[i]
         return i
 
+    def _frame_target(self, tok: Token) -> Token | None:
+        """ "a black and white photo of coins": the caption is about the coins. Only the
+        caption's root noun phrase (or "this is a photo of ...") frames it."""
+        if tok.i < self.skip or tok.pos_ != "NOUN":
+            return None
+        if tok.lower_ not in lex.FRAMING_NOUNS and tok.lemma_.lower() not in lex.FRAMING_NOUNS:
+            return None
+        root = tok.dep_ == "ROOT" or (self.prefix_object is not None and tok == self.prefix_object)
+        if tok.dep_ == "attr" and tok.head.lemma_ == "be":  # "this is a photo of the beach"
+            root = any(
+                c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"} for c in tok.head.children
+            )
+        if not root:
+            return None
+        for child in tok.children:
+            if child.dep_ == "prep" and child.lower_ == "of":
+                pobj = self._pobj(child)
+                if pobj is not None and pobj.pos_ in NOUNS and pobj.i not in self.quoted:
+                    self.consumed.add(child.i)
+                    return pobj
+        return None
+
     def _quantity_target(self, tok: Token) -> Token | None:
-        if tok.pos_ not in NOUNS or tok.lemma_.lower() not in lex.QUANTITY_NOUNS:
+        lemma = tok.lemma_.lower()
+        if tok.pos_ not in NOUNS or lemma not in lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS:
             return None
         for child in tok.children:
             if child.dep_ == "prep" and child.lower_ == "of":
@@ -115,7 +153,7 @@ class GraphBuilder(RelationRules):
     def _is_entity_head(self, tok: Token) -> bool:
         if tok.i < self.skip or tok.pos_ not in NOUNS or not any(ch.isalpha() for ch in tok.text):
             return False
-        if tok.i in self.alias:
+        if tok.i in self.alias or tok.i in self.quoted:
             return False
         if (
             tok.dep_ in {"compound", "amod", "nmod"}
@@ -123,8 +161,10 @@ class GraphBuilder(RelationRules):
             and tok.head.i > tok.i
         ):
             return False  # part of the next noun's name, or its attribute ("metal fork")
-        if tok.dep_ == "pobj" and self._is_position(tok):
-            return False
+        if tok.dep_ == "pobj" and self._is_position(tok) and tok.head.i not in self.consumed:
+            return False  # "on top of"; but "a photo of the surface of the moon" is a thing
+        if self._implicit_landmark(tok) is not None:
+            return False  # "a bowl with markings on the side": the bowl's side
         if (
             tok.lower_ in {"left", "right", "foreground", "background", "distance"}
             and tok.dep_ == "pobj"
@@ -151,6 +191,33 @@ class GraphBuilder(RelationRules):
             cur = cur.head
         if cur.dep_ == "pobj" and cur.head.lower_ == "in" and is_colour(cur):
             return cur.head
+        return None
+
+    def _implicit_landmark(self, tok: Token) -> Token | None:
+        """ "a bowl with markings on the side", "craters and a dark patch near the bottom":
+        a relational noun with "the" and no "of" is a position on the thing the phrase's
+        noun belongs to (markings on side of bowl). That thing: the nearest noun above the
+        phrase's noun, past its coordination."""
+        if (
+            tok.dep_ != "pobj"
+            or tok.lemma_.lower() not in lex.RELATIONAL_NOUNS - lex.ARTICLE_KEEPING
+            or tok.pos_ not in NOUNS
+            or not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+            or any(c.dep_ == "prep" for c in tok.children)
+        ):
+            return None
+        owner = tok.head.head
+        if tok.head.pos_ != "ADP" or owner.pos_ not in NOUNS or owner.i < self.skip:
+            return None
+        cur = owner
+        while cur.dep_ in {"conj", "appos"} and cur.head is not cur:
+            cur = cur.head
+        for _ in range(6):
+            if cur.head is cur:
+                return None
+            cur = cur.head
+            if cur.pos_ in NOUNS:
+                return cur if cur.i != owner.i else None
         return None
 
     def _is_position(self, tok: Token) -> bool:
@@ -184,6 +251,8 @@ class GraphBuilder(RelationRules):
 
     def _modifier(self, draft: EntityDraft, child: Token) -> None:
         dep = child.dep_
+        if child.i in self.quoted:
+            return  # a quoted title is a name, not attributes
         if dep == "nummod" or (dep in {"compound", "quantmod"} and child.like_num):
             value = number_value(child)
             if value is not None:
@@ -214,6 +283,16 @@ class GraphBuilder(RelationRules):
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
         draft.add_attribute(word.text)
+        for mod in word.children:  # "long white whiskers" read as long <- white: long too
+            if (
+                mod.i < word.i
+                and mod.dep_ in {"amod", "advmod"}
+                and mod.pos_ == "ADJ"
+                and mod.lower_ not in lex.SHADES
+                and mod.lower_ not in lex.QUANTIFIERS
+                and mod.i not in self.quoted
+            ):
+                self._attribute_chain(draft, mod)
         for conj in word.children:
             if conj.dep_ == "conj" and (
                 conj.pos_ in {"ADJ", "VERB"} or is_colour(conj) or conj.lower_ in lex.MATERIALS
@@ -267,6 +346,17 @@ class GraphBuilder(RelationRules):
             preferred = [
                 i for i in candidates if self.doc[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
             ]
+        if pronoun.dep_ == "poss" and preferred:
+            # "a rocket standing on a pad at dusk, with lights at its base": the owner is the
+            # nearest agreeing noun above the pronoun, or the subject of the verb above it,
+            # before the nearest noun in the text
+            for up in pronoun.ancestors:
+                if self._follow(up.i) in preferred:
+                    return self._follow(up.i)
+                if up.pos_ in VERBS:
+                    agreeing = [i for i in self._subjects(up) if i in preferred]
+                    if agreeing:
+                        return agreeing[0]
         return max(preferred or candidates)
 
     def _is_person(self, i: int) -> bool:

@@ -56,7 +56,42 @@ QUANTITY_NOUNS = frozenset(
     pair pairs group bunch lot lots couple herd flock set number variety kind type sort
     cluster row line pile stack heap collection bundle handful crowd team series swarm
     school pack bouquet assortment array selection dozen few
-    piece slice part portion patch roll chunk bit strip scoop half
+    dozens hundred hundreds thousand thousands million millions billions plenty loads tons
+    multitude myriad abundance
+    piece slice part portion patch roll chunk bit strip scoop half paragraph
+    """.split()
+)
+
+#: "a ceramic sculpture of a dog", "a model of a space shuttle": one thing, the dog or shuttle
+#: as a likeness. The entity is the noun after "of", with the likeness noun (and its
+#: modifiers) as attributes (FACTUAL's gold: dog is sculpture, dog is ceramic).
+LIKENESS_NOUNS = frozenset("model statue sculpture replica figurine miniature effigy".split())
+
+#: Quantity nouns that give an exact count to the noun after "of" ("a couple of dogs": 2).
+#: "a pair of scissors" is one thing, and "dozens of" is not exact, so neither is here.
+EXACT_QUANTITIES = {"couple": 2, "dozen": 12}
+
+#: Nouns that frame a caption as a picture *of* something ("a black and white photo of
+#: coins", "a close-up of a cat"): as the caption's root noun phrase followed by "of X", the
+#: caption is about X; the frame is no entity and its modifiers ("black and white") describe
+#: the picture, not X. Without "of" ("a painting on the wall") the noun is an object.
+FRAMING_NOUNS = frozenset(
+    """
+    photo photograph picture pic image close-up closeup view shot snapshot screenshot
+    illustration drawing painting sketch scan render rendering portrait depiction micrograph
+    photomicrograph x-ray
+    """.split()
+)
+
+#: Nouns ending in "-ing" that name things ("a brick building"): never re-read as a verb
+#: that the model took for a noun (see rules_repair.repair_participle_after_noun).
+ING_NOUNS = frozenset(
+    """
+    building painting ceiling railing clothing awning frosting icing topping bedding siding
+    stuffing wedding pudding ring king string wing thing evening morning landing opening
+    parking crossing drawing carving wiring plumbing lighting flooring roofing fencing
+    seating shelving housing filling dressing covering marking sibling duckling seedling
+    sapling dumpling stocking earring spring swing living heading
     """.split()
 )
 
@@ -78,8 +113,15 @@ CLOTHING = frozenset(
     sweater sweatshirt hoodie vest jersey top blouse hat cap helmet beanie hood scarf tie
     glasses sunglasses goggles gloves glove mittens shoes shoe boots boot sneakers sandals
     socks outfit costume apron robe gown bikini swimsuit wetsuit overalls tank tuxedo
-    raincoat parka cardigan visor headband bandana
+    raincoat parka cardigan visor headband bandana spacesuit jumpsuit tracksuit
     """.split()
+)
+
+#: Words that grade a colour ("light blue", "bright yellow"): they modify the colour, not the
+#: noun, so they are not an attribute of their own. Any other adjective hung off an attribute
+#: ("long white whiskers": long <- white) is the noun's own attribute.
+SHADES = frozenset(
+    "light dark pale bright deep pastel dull vivid soft muted neon dusty faded rich".split()
 )
 
 #: Quantifiers: neither attributes nor counts.
@@ -107,7 +149,18 @@ NUMBER_WORDS = {
     "thirteen": 13,
     "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
     "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
     "dozen": 12,
     "single": 1,
     "couple": 2,

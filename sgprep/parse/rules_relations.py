@@ -22,6 +22,8 @@ class RelationRules:
     skip: int
     prefix_object: Token | None
     consumed: set[int]
+    quoted: set[int]
+    implicit_objects: set[int]
     entities: dict
     relations: list[tuple[int, str, int]]
 
@@ -117,7 +119,11 @@ class RelationRules:
             tok.dep_ in {"prep", "agent", "dative"} or self._is_prt_with_object(tok)
         ) and tok.i not in self.consumed:
             self._preposition(tok)
-        elif tok.dep_ in {"dobj", "obj"} and tok.head.pos_ in VERBS:
+        elif (
+            tok.dep_ in {"dobj", "obj"}
+            and tok.head.pos_ in VERBS
+            and tok.head.i not in self.quoted
+        ):
             verb = tok.head
             predicate = self._verb_predicate(verb)
             if self._reciprocal(tok):
@@ -185,6 +191,11 @@ class RelationRules:
                 words.append("the")
             words += [m.lower_ for m in mods] + [pobj.lower_, of.lower_]
             pobj = self._pobj(of)
+        elif pobj.pos_ in NOUNS and (landmark := self._implicit_landmark(pobj)) is not None:
+            mods = [c for c in pobj.children if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
+            words += [m.lower_ for m in mods] + [pobj.lower_, "of"]
+            self.implicit_objects.add(landmark.i)
+            pobj = landmark
         return words, pobj
 
     def _preposition(self, prep: Token) -> None:
@@ -204,8 +215,24 @@ class RelationRules:
             if self.prefix_object is None or self.prefix_object.i == pobj.i:
                 return
             anchor = self.prefix_object
-        if anchor.pos_ == "ADP":
-            return  # part of a preposition already handled from its head
+        if (
+            anchor.pos_ in NOUNS
+            and anchor.dep_ == "pobj"
+            and anchor.i not in self.entities
+            and self._is_position(anchor)
+        ):
+            # "in front of shelves with boxes": the model hangs "with" on "front"; a position
+            # is no thing, the phrase is about the landmark
+            landmark = next(
+                self._pobj(c)
+                for c in anchor.children
+                if c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
+            )
+            if landmark.i == pobj.i:
+                return
+            anchor = landmark
+        if anchor.pos_ == "ADP" or anchor.i in self.quoted:
+            return  # part of a preposition already handled from its head; words of a title
         prep_text = " ".join(words)
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
@@ -262,6 +289,8 @@ class RelationRules:
         return shared
 
     def _prep_objects(self, pobj: Token) -> list[Token]:
+        if pobj.i in self.implicit_objects:
+            return [pobj]  # "on the side" of the bowl: the bowl alone, not its conjuncts
         if is_colour(pobj) and pobj.head.lower_ == "in":
             return []  # attribute, and its conjuncts are other entities, not other objects
         return [pobj] + [c for c in pobj.conjuncts if c.pos_ in NOUNS | {"PRON"}]
@@ -305,6 +334,8 @@ class RelationRules:
             self._add(whole, "in", part)
         elif lemma in lex.FLAT_CONTAINERS:
             self._add(whole, "on", part)
+        elif lemma in lex.FRAMING_NOUNS:  # "taking a picture of a sunset": no part of it
+            self._add(part, "of", whole)
         else:
             self._add(whole, "have", part)
         for conj in pobj.conjuncts:

@@ -17,6 +17,8 @@ import numpy
 from spacy.attrs import DEP, HEAD
 from spacy.tokens import Doc
 
+from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS
+
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
 
@@ -123,4 +125,215 @@ def merge_hyphenated(doc: Doc) -> Doc:
         with doc.retokenize() as retokenizer:
             for start, end in spans:
                 retokenizer.merge(doc[start:end])
+    return doc
+
+
+#: Verb-like dependents: a word with one of these on its right acts, it does not name a thing.
+_VERB_LIKE_RIGHT = {"prep", "advmod", "dobj", "npadvmod", "agent"}
+
+
+def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
+    """ "a woman in an orange spacesuit posing between ...": the model reads "spacesuit
+    posing" as one noun (spacesuit/compound posing/NN). Make the noun before it the head
+    again and the "-ing" word the participle clause it is; the clause describes the noun the
+    "in"/"with" phrase hangs from (the woman poses, not the spacesuit), else the noun itself.
+
+    ``verb_lemma(token)`` gives the token's lemma read as a verb, or None if it is no verb.
+    A closed list of "-ing" nouns (``ING_NOUNS``: "brick building") is never touched, and the
+    word must have a verb-like dependent on its right ("posing between", "posing next to").
+    """
+    fixes = []
+    for tok in doc[1:]:
+        prev = doc[tok.i - 1]
+        if not (
+            tok.tag_ == "NN"
+            and tok.lower_.endswith("ing")
+            and tok.lower_ not in ING_NOUNS
+            and prev.pos_ == "NOUN"
+            and prev.dep_ == "compound"
+            and prev.head == tok
+            and any(c.dep_ in _VERB_LIKE_RIGHT for c in tok.rights)
+        ):
+            continue
+        lemma = verb_lemma(tok)
+        if lemma and lemma != tok.lower_:
+            fixes.append((prev.i, tok.i, lemma))
+    if not fixes:
+        return doc
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    for n, v, lemma in fixes:
+        heads[n] = n if heads[v] == v else heads[v]
+        deps[n] = deps[v]
+        for k in range(v):
+            if k != n and heads[k] == v:
+                heads[k] = n  # "an orange": the noun's own determiner and modifiers
+        owner = n
+        prep = doc[heads[n]]
+        if deps[n] == "pobj" and prep.lower_ in {"in", "with"} and doc[heads[prep.i]].pos_ in {
+            "NOUN",
+            "PROPN",
+        }:
+            owner = heads[prep.i]
+        heads[v], deps[v] = owner, "acl"
+        doc[v].pos_, doc[v].tag_, doc[v].lemma_ = "VERB", "VBG", lemma
+    _set_tree(doc, heads, deps)
+    return doc
+
+
+def repair_participle_on_garment(doc: Doc) -> Doc:
+    """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
+    A garment after "in" does not act; the participle is the wearer's."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        garment = tok.head
+        if (
+            tok.tag_ == "VBG"
+            and tok.dep_ == "acl"
+            and garment.i < tok.i
+            and garment.lower_ in CLOTHING
+            and garment.dep_ == "pobj"
+            and garment.head.lower_ == "in"
+            and garment.head.head.pos_ in {"NOUN", "PROPN"}
+            and garment.head.head.i < garment.i
+        ):
+            heads[tok.i] = garment.head.head.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+_QUOTE_PAIRS = {"'": {"'", "’"}, '"': {'"'}, "“": {"”"}, "‘": {"’", "'"}, "`": {"'"}}
+
+
+def quoted_spans(doc: Doc) -> list[tuple[int, int]]:
+    """(opening, closing) token indices of quoted strings ("the heading 'Region-based
+    segmentation'"): an opening quote after a space and glued to the next word, a matching
+    closing quote glued to the word before it."""
+    spans = []
+    i = 0
+    while i < len(doc):
+        tok = doc[i]
+        opening = (
+            tok.text in _QUOTE_PAIRS
+            and (i == 0 or doc[i - 1].whitespace_)
+            and not tok.whitespace_
+            and i + 1 < len(doc)
+        )
+        if opening:
+            for j in range(i + 2, len(doc)):
+                if doc[j].text in _QUOTE_PAIRS[tok.text] and not doc[j - 1].whitespace_:
+                    spans.append((i, j))
+                    i = j
+                    break
+        i += 1
+    return spans
+
+
+def repair_quoted(doc: Doc) -> Doc:
+    """A quoted string is a name or a title, never objects or attributes. When the word
+    before it names what the string is ("the printed heading 'Region-based segmentation'",
+    read by the model as modifiers of "segmentation"), that word becomes the head of the
+    phrase and the string its apposition. The quoted tokens are listed in
+    ``doc.user_data["quoted"]`` so that no rule makes entities or attributes of them."""
+    spans = quoted_spans(doc)
+    quoted: set[int] = set()
+    if not spans:
+        doc.user_data["quoted"] = quoted
+        return doc
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for q1, q2 in spans:
+        inside = set(range(q1 + 1, q2))
+        quoted |= inside | {q1, q2}
+        roots = [k for k in inside if heads[k] not in inside or heads[k] == k]
+        if len(roots) != 1 or q1 == 0:
+            continue
+        root, word = roots[0], q1 - 1
+        if not (
+            heads[word] == root
+            and deps[word] in {"amod", "compound", "nmod"}
+            and doc[word].is_alpha
+        ):
+            continue  # "the word 'STOP'": the word is already the head
+        heads[word] = word if heads[root] == root else heads[root]
+        deps[word] = deps[root]
+        for k in range(len(doc)):
+            if k not in inside and k != word and heads[k] == root:
+                heads[k] = word  # its determiner, adjectives, quotes and phrases
+        heads[root], deps[root] = word, "appos"
+        tok = doc[word]
+        if tok.pos_ not in {"NOUN", "PROPN"}:
+            tok.lemma_ = tok.lower_
+            tok.pos_, tok.tag_ = "NOUN", "NN"
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+    doc.user_data["quoted"] = quoted
+    return doc
+
+
+def _is_person(tok) -> bool:
+    return tok.lower_ in PERSON_NOUNS or tok.lemma_.lower() in PERSON_NOUNS
+
+
+def repair_with_list(doc: Doc) -> Doc:
+    """ "a cat with green eyes, a pink nose and long white whiskers": the model hangs the
+    list after the comma on "cat" as its conjuncts. A comma list right after a "with" phrase
+    continues that phrase: its nouns (without phrases of their own, and not people: "a man
+    with a hat, a woman and a child" lists three people) become conjuncts of the object of
+    "with".
+
+    Likewise "between" needs two things: "posing between a flag on the left and a model"
+    with a lone singular object and an "and"-conjunct hung higher up (on the woman) -> that
+    conjunct is the second object."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for prep in doc:
+        if prep.lower_ == "between" and prep.dep_ == "prep":
+            pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+            if pobj is None or pobj.tag_ != "NN" or any(c.dep_ == "conj" for c in pobj.children):
+                continue
+            ancestors = set(prep.ancestors)
+            for tok in doc[pobj.right_edge.i + 1 :]:
+                if (
+                    tok.dep_ == "conj"
+                    and tok.pos_ in {"NOUN", "PROPN"}
+                    and tok.head in ancestors
+                    and tok not in ancestors
+                ):
+                    if any(t.lower_ == "and" for t in doc[pobj.i + 1 : tok.i]):
+                        heads[tok.i] = pobj.i
+                        changed = True
+                    break
+            continue
+        if prep.lower_ != "with" or prep.dep_ != "prep" or prep.head.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        pobj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if pobj is None:
+            continue
+        end = next((t.i for t in pobj.subtree if t.dep_ == "punct" and t.text == ","), None)
+        if end is not None and _is_person(prep.head) and not _is_person(pobj):
+            for conj in pobj.children:  # the model's own reading of that list, undone
+                if conj.dep_ == "conj" and conj.i > end and _is_person(conj):
+                    heads[conj.i] = prep.head.i
+                    changed = True
+        end = pobj.right_edge.i
+        if end + 1 >= len(doc) or doc[end + 1].text != ",":
+            continue
+        for conj in prep.head.children:
+            if (
+                conj.dep_ == "conj"
+                and conj.i > end
+                and conj.pos_ in {"NOUN", "PROPN"}
+                and not _is_person(conj)
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in conj.children)
+            ):
+                heads[conj.i] = pobj.i
+                changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc

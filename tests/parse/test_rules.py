@@ -313,6 +313,238 @@ def test_synonymous_prepositions_share_one_spelling(parser):
     }
 
 
+# ---- framing nouns, quantities, participles, "with" lists, quoted titles --------------------
+
+
+@pytest.mark.parametrize(
+    ("caption", "expected"),
+    [
+        ("a close-up of a tabby cat", ["cat"]),
+        ("a photograph of a human retina", ["retina"]),
+        ("a microscope image of stained tissue", ["tissue"]),
+        ("this is a photo of the beach", ["beach"]),
+        ("a picture of a dog on a couch", ["couch", "dog"]),
+    ],
+)
+def test_framing_noun_of_the_caption_is_no_entity(parser, caption, expected):
+    # the caption describes what the picture shows, not the picture
+    g = parse(parser, caption)
+    assert sorted(heads(g)) == expected
+
+
+def test_framing_noun_attributes_describe_the_picture(parser):
+    g = parse(parser, "a black and white photo of twenty-four ancient coins arranged in four rows")
+    coin = entity(g, "coin")
+    assert (coin.attributes, coin.count) == (["ancient"], 24)
+    assert "photo" not in heads(g)
+    assert ("coin", "arrange in", "row") in rels(g)
+    assert not any("photo" in triple for triple in rels(g))
+
+
+def test_framing_noun_keeps_the_phrases_of_what_it_shows(parser):
+    g = parse(parser, "a picture of a dog on a couch")
+    assert rels(g) == {("dog", "on", "couch")}
+
+
+@pytest.mark.parametrize(
+    ("caption", "triple"),
+    [
+        ("a painting on the wall", ("painting", "on", "wall")),  # no "of": a real object
+        ("a man holding a photo of a dog", ("man", "hold", "photo")),  # not the caption's root
+    ],
+)
+def test_picture_nouns_that_are_objects_stay(parser, caption, triple):
+    assert triple in rels(parse(parser, caption))
+
+
+def test_photo_of_a_relational_noun(parser):
+    # "surface" is no position here: it is what the photo shows, and it is the moon's
+    g = parse(parser, "a photo of the grey surface of the moon")
+    assert entity(g, "surface").attributes == ["grey"]
+    assert rels(g) == {("moon", "have", "surface")}
+
+
+@pytest.mark.parametrize(
+    ("caption", "head", "count"),
+    [
+        ("hundreds of small galaxies", "galaxy", None),
+        ("dozens of birds on a wire", "bird", None),
+        ("thousands of people in a stadium", "people", None),
+        ("lots of people on a beach", "people", None),
+        ("a lot of cars on a road", "car", None),
+        ("a number of boats in a harbour", "boat", None),
+        ("plenty of apples in a basket", "apple", None),
+        ("a couple of dogs on a couch", "dog", 2),  # exact: two
+    ],
+)
+def test_quantity_nouns_give_the_noun_after_of(parser, caption, head, count):
+    g = parse(parser, caption)
+    e = entity(g, head)
+    assert e.count == count
+    quantity = caption.split(" of ")[0].split()[-1]
+    assert all(quantity not in (e.head, e.text) for e in g.entities)
+    assert len(g.relations) == (0 if caption.startswith("hundreds") else 1)
+
+
+def test_quantity_noun_after_a_verb_preposition(parser):
+    g = parse(parser, "a black sky filled with hundreds of small colourful galaxies")
+    assert sorted(heads(g)) == ["galaxy", "sky"]
+    assert entity(g, "galaxy").attributes == ["small", "colourful"]
+    assert rels(g) == {("sky", "fill with", "galaxy")}
+
+
+def test_participle_after_a_garment_belongs_to_the_wearer(parser):
+    g = parse(
+        parser,
+        "a smiling woman in an orange spacesuit posing between an American flag and a model",
+    )
+    suit = entity(g, "spacesuit")
+    assert (suit.text, suit.attributes) == ("orange spacesuit", ["orange"])
+    assert "posing" not in heads(g) and "pose" not in heads(g)
+    assert {("woman", "wear", "spacesuit"), ("woman", "pose between", "flag")} <= rels(g)
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a woman in a dress posing next to a car",
+        "a smiling woman in an orange spacesuit posing between an American flag on the left",
+        "a man in a black shirt smiling",
+        "trash laying on floor",
+    ],
+)
+def test_entity_text_never_ends_with_a_verb(parser, caption):
+    g = parse(parser, caption)
+    for e in g.entities:
+        assert not e.text.split()[-1].endswith("ing"), e
+
+
+def test_ing_noun_after_a_noun_stays_a_noun(parser):
+    g = parse(parser, "a brick building on the corner of a street")
+    assert entity(g, "building").attributes == ["brick"]
+
+
+def test_comma_list_after_with_continues_the_with_phrase(parser):
+    g = parse(parser, "a tabby cat with green eyes, a pink nose and long white whiskers")
+    assert sorted(heads(g)) == ["cat", "eye", "nose", "whisker"]
+    # FACTUAL's gold graphs write "with" for body parts ("an elephant with large ears")
+    assert rels(g) == {("cat", "with", "eye"), ("cat", "with", "nose"), ("cat", "with", "whisker")}
+    assert sorted(entity(g, "whisker").attributes) == ["long", "white"]
+    assert entity(g, "nose").attributes == ["pink"]
+
+
+def test_close_up_with_a_list_of_parts(parser):
+    g = parse(
+        parser, "a close-up of a tabby cat with green eyes, a pink nose and long white whiskers"
+    )
+    assert rels(g) == {("cat", "with", "eye"), ("cat", "with", "nose"), ("cat", "with", "whisker")}
+
+
+def test_coordination_without_comma_after_with_stays_a_coordination(parser):
+    g = parse(parser, "a man with a hat and a dog")
+    assert ("man", "with", "dog") not in rels(g)
+
+
+def test_people_after_a_with_phrase_are_not_what_the_first_person_has(parser):
+    g = parse(parser, "a man with a hat, a woman and a child")
+    assert ("man", "with", "hat") in rels(g)
+    assert not {("man", "with", "woman"), ("man", "with", "child")} & rels(g)
+
+
+def test_position_without_of_is_on_the_thing_the_phrase_belongs_to(parser):
+    g = parse(parser, "a small bowl with markings on the side")
+    assert sorted(heads(g)) == ["bowl", "marking"]  # "the side" is the bowl's
+    assert rels(g) == {("bowl", "with", "marking"), ("marking", "on side of", "bowl")}
+
+
+def test_adjective_before_an_adjective_is_the_nouns_own(parser):
+    assert sorted(entity(parse(parser, "long white whiskers"), "whisker").attributes) == [
+        "long",
+        "white",
+    ]
+    # a shade grades the colour: "bright yellow" does not make the disc "bright"
+    assert "bright" not in entity(parse(parser, "a bright yellow optic disc"), "disc").attributes
+
+
+def test_quoted_title_is_a_name_not_attributes(parser):
+    g = parse(
+        parser,
+        "a scanned page with the printed heading 'Region-based segmentation' above a paragraph",
+    )
+    heading = entity(g, "heading")
+    assert (heading.text, heading.attributes) == ("printed heading", ["printed"])
+    assert sorted(heads(g)) == ["heading", "page", "paragraph"]
+    assert {("page", "with", "heading"), ("heading", "above", "paragraph")} <= rels(g)
+
+
+def test_quoted_word_is_no_entity(parser):
+    g = parse(parser, 'a red sign with the word "STOP" on a pole')
+    assert "stop" not in heads(g) and "STOP" not in heads(g)
+    assert all("STOP" not in e.attributes and "stop" not in e.attributes for e in g.entities)
+
+
+def test_between_takes_both_coordinated_objects(parser):
+    # "between" needs two things: the conjunct the model hung on the woman is the second
+    g = parse(parser, "a woman posing between an American flag on the left and a tall lamp")
+    assert {("woman", "pose between", "flag"), ("woman", "pose between", "lamp")} <= rels(g)
+
+
+def test_likeness_of_a_thing_is_that_thing_as_a_likeness(parser):
+    # FACTUAL's gold for "a ceramic sculpture of a dog": (dog, is, sculpture), (dog, is, ceramic)
+    g = parse(parser, "a ceramic sculpture of a dog on a table")
+    dog = entity(g, "dog")
+    assert sorted(dog.attributes) == ["ceramic", "sculpture"]
+    assert "sculpture" not in heads(g)
+    assert rels(g) == {("dog", "on", "table")}
+
+
+def test_paragraph_of_text_is_text(parser):
+    g = parse(parser, "a heading above a paragraph of text")
+    assert rels(g) == {("heading", "above", "text")}
+
+
+@pytest.mark.parametrize(
+    ("caption", "triple"),
+    [
+        ("a woman in a wedding dress holding flowers", ("woman", "hold", "flower")),
+        ("a man in a suit walking down a street", ("man", "walk down", "street")),
+    ],
+)
+def test_participle_after_a_worn_garment_is_the_wearers(parser, caption, triple):
+    g = parse(parser, caption)
+    assert triple in rels(g)
+    assert not any(s in {"dress", "suit"} and p != "wear" for s, p, _ in rels(g))
+
+
+def test_picture_that_is_an_object_is_of_what_it_shows(parser):
+    # not part-whole: a sunset does not "have" the picture
+    g = parse(parser, "a man taking a picture of a sunset")
+    assert rels(g) == {("man", "take", "picture"), ("picture", "of", "sunset")}
+
+
+def test_words_inside_quotes_make_no_relations(parser):
+    g = parse(parser, "a book titled 'The Cat Sat On The Mat' on a shelf")
+    assert ("book", "on", "shelf") in rels(g)
+    assert "mat" not in heads(g) and "cat" not in heads(g)
+
+
+def test_its_in_a_phrase_of_the_clause_is_the_subjects(parser):
+    # "its base": the rocket's, not the base of the nearest noun ("dusk")
+    g = parse(
+        parser, "a white rocket standing on a launch pad at dusk, with bright lights at its base"
+    )
+    assert ("rocket", "have", "base") in rels(g)
+    assert ("dusk", "have", "base") not in rels(g)
+
+
+def test_phrase_hung_on_a_position_belongs_to_the_landmark(parser):
+    # the model hangs "with cardboard boxes" on "front" here
+    g = parse(
+        parser, "a red motorcycle in a garage, in front of metal shelves with cardboard boxes"
+    )
+    assert {("motorcycle", "in front of", "shelf"), ("shelf", "with", "box")} <= rels(g)
+
+
 # ---- invariants -------------------------------------------------------------------------------
 
 INVARIANT_CAPTIONS = [
