@@ -61,6 +61,10 @@ class Parser(ABC):
     def __init__(self, settings: ParserSettings | None = None):
         self.settings = settings or ParserSettings()
 
+    def gpus(self) -> float:
+        """GPUs one instance of this parser wants (a scheduler reads it; 0 runs on CPU)."""
+        return 0.0
+
     def setup(self) -> None:
         """Load models. Called once before the first batch."""
 

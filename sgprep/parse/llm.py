@@ -321,6 +321,9 @@ class LLMParser(Parser):
         #: Why answers were rejected: no_answer, not_json, bad_shape, no_entities, invalid_graph.
         self.invalid_reasons: Counter[str] = Counter()
 
+    def gpus(self) -> float:
+        return 1.0 if self.settings.engine == "vllm" else 0.0  # the openai engine runs elsewhere
+
     def setup(self) -> None:
         self.prompt = load_prompt(self.prompt_path)
         self.heads = HeadFinder(self.settings.spacy_model)

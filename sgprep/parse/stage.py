@@ -12,13 +12,11 @@ class ParseStage(Stage):
 
     def __init__(self, parser: str, settings: ParserSettings):
         self.parser_name = parser
-        self.settings = settings
+        self.parser = make_parser(parser, settings)  # cheap: models load in setup()
         self.batch_size = settings.batch_size
-        self.resources = Resources(cpus=1, gpus=1 if parser in ("llama3", "llm") and settings.engine == "vllm" else 0)
-        self.parser = None
+        self.resources = Resources(cpus=1, gpus=self.parser.gpus())
 
     def setup(self) -> None:
-        self.parser = make_parser(self.parser_name, self.settings)
         self.parser.setup()
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
@@ -38,8 +36,7 @@ class ParseStage(Stage):
         return batch
 
     def teardown(self) -> None:
-        if self.parser is not None:
-            self.parser.teardown()
+        self.parser.teardown()
 
     def stats(self) -> dict[str, int]:
-        return self.parser.stats() if self.parser is not None else {}
+        return self.parser.stats()
