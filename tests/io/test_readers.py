@@ -86,3 +86,18 @@ def test_img2dataset_failed_downloads_are_kept(tmp_path, photos):
     assert got[0].caption == "a rocket" and got[0].meta["url"] == "http://x/r.jpg"
     assert (got[1].key, got[1].failure.reason, got[1].failure.message) == (
         "000000001", "source_failed", "HTTP 404")
+
+
+def test_gzipped_shards_are_read(tmp_path):
+    import io
+    import tarfile
+
+    for name in ("00000.tar.gz", "00001.tgz"):
+        with tarfile.open(tmp_path / name, "w:gz") as tar:
+            data = f"caption of {name}".encode()
+            info = tarfile.TarInfo(f"k{name[:5]}.txt")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    assert detect_format(resolve_inputs(str(tmp_path))) == "wds"
+    assert _captions(tmp_path) == [("k00000", "caption of 00000.tar.gz", None),
+                                   ("k00001", "caption of 00001.tgz", None)]

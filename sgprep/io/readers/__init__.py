@@ -24,6 +24,7 @@ ALIASES = {"img2dataset": "wds", "webdataset": "wds", "tar": "wds", "csv": "tabl
            "tsv": "table", "jsonl": "table", "txt": "table", "parquet": "table", "folder": "images"}
 
 TABLE_SUFFIXES = (".txt", ".jsonl", ".csv", ".tsv", ".parquet")
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz")
 
 
 class InputError(ValueError):
@@ -53,7 +54,7 @@ def detect_format(paths: list[Path]) -> str:
     if first.is_dir():
         if list(first.glob("annotations/captions_*.json")):
             return "coco"
-        if any(first.glob("*.tar")):
+        if any(p.name.lower().endswith(TAR_SUFFIXES) for p in first.iterdir()):
             return "wds"
         from sgprep.io.images import IMAGE_EXTENSIONS
 
@@ -64,7 +65,7 @@ def detect_format(paths: list[Path]) -> str:
             return "table"
         return "images"
     suffix = first.suffix.lower()
-    if suffix == ".tar":
+    if first.name.lower().endswith(TAR_SUFFIXES):
         return "wds"
     if suffix in TABLE_SUFFIXES:
         return "table"
@@ -105,7 +106,8 @@ def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes))
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.is_file() and p.name.lower().endswith(suffixes)))
         else:
             found.append(path)
     return found

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import ValidationError
 
 from sgprep.io.images import IMAGE_EXTENSIONS
-from sgprep.io.readers import decode_text, failed_sample, files_under
+from sgprep.io.readers import TAR_SUFFIXES, decode_text, failed_sample, files_under
 from sgprep.schema import Detections, Negatives, Sample, SceneGraph
 
 SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
@@ -38,7 +38,7 @@ def _unsafe(name: str) -> bool:
 
 
 def read_tars(paths: list[Path]) -> Iterator[Sample]:
-    for path in files_under(paths, (".tar",)):
+    for path in files_under(paths, TAR_SUFFIXES):
         yield from _read_tar(path)
         yield from _img2dataset_failures(path)
 
@@ -120,7 +120,8 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
 
 def _img2dataset_failures(tar_path: Path) -> Iterator[Sample]:
     """img2dataset lists the samples it failed to download in the shard's parquet."""
-    index = tar_path.with_suffix(".parquet")
+    stem = tar_path.name[: -len(next(s for s in TAR_SUFFIXES if tar_path.name.lower().endswith(s)))]
+    index = tar_path.with_name(stem + ".parquet")
     if not index.exists():
         return
     import pyarrow.parquet as pq
