@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 #: the shared data folder sits beside the repository
 FACTUAL_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv"
 
-from sgprep.parse.factual_format import to_factual  # noqa: E402
+from sgprep.parse.factual_format import parse_count, to_factual  # noqa: E402
 
 log = logging.getLogger("factual_spice")
 
@@ -47,10 +47,6 @@ log = logging.getLogger("factual_spice")
 def _clean(text: str) -> str:
     """FACTUAL's string form splits on commas and parentheses: keep them out of names."""
     return " ".join(re.sub(r"[(),]", " ", text).split()).lower()
-
-
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
 
 
 def sng_to_factual(graph: dict, head_key: str = "head") -> str:
@@ -66,18 +62,13 @@ def sng_to_factual(graph: dict, head_key: str = "head") -> str:
             if mod["dep"] == "amod":
                 facts.append(f"( {name} , is , {_clean(mod['span'])} )")
             elif mod["dep"] == "nummod":
-                value = _number(mod["span"])
+                value = parse_count(mod["span"])
                 if value is not None and value >= 2:
                     facts.append(f"( {name} , is , {value} )")
     for rel in graph["relations"]:
         subject, obj = names[rel["subject"]], names[rel["object"]]
         facts.append(f"( {subject} , {_clean(rel['lemma_relation'])} , {obj} )")
     return _join(facts)
-
-
-def _number(text: str) -> int | None:
-    text = text.lower()
-    return int(text) if text.isdigit() else NUMBER_WORDS.get(text)
 
 
 def _join(facts: list[str]) -> str:

@@ -38,7 +38,7 @@ def _annotation_json(sample: Sample, field: str) -> str | None:
     return None if value is None else dumps(value.model_dump(mode="json"))
 
 
-def tar_members(sample: Sample) -> dict[str, bytes]:
+def tar_members(sample: Sample) -> dict[str, bytes | str]:
     """The WebDataset sample dict of an ok sample: image bytes unchanged, text as UTF-8."""
     members: dict[str, bytes | str] = {"__key__": sample.key}
     if sample.image is not None:

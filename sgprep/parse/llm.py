@@ -21,7 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sgprep.parse.base import ParseError, Parser, ParserSettings, make_parser, parser_class
+from sgprep.parse.base import (ModelUnavailable, ParseError, Parser, ParserSettings, make_parser,
+                               parser_class)
+from sgprep.parse.factual_format import parse_count
 from sgprep.parse.engines import Conversation, Engine, make_engine
 from sgprep.schema import Entity, Relation, SceneGraph
 
@@ -219,12 +221,6 @@ def find_span(caption: str, text: str, start: int = 0) -> tuple[int, int] | None
     return (match.start(), match.end()) if match else None
 
 
-_NUMBERS = {
-    w: i
-    for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve".split()
-    )
-}
 _CUT_WORDS = frozenset(
     "in on with of at by near under behind wearing holding which that who from for to".split()
 )
@@ -257,21 +253,20 @@ class HeadFinder:
         return (head.lemma_.lower() or head.text.lower()), count
 
 
-@lru_cache(maxsize=4)
 def _load_spacy(name: str) -> Any:
-    """The spaCy pipeline for head finding, loaded once per process on first use."""
+    """The spaCy pipeline for head finding: the rule parser's own (loaded once per process,
+    shared with the ``spacy`` fallback), or None when it cannot load."""
     try:
-        import spacy
+        from sgprep.parse.rules import load_spacy
 
-        return spacy.load(name, disable=["ner"])
-    except (ImportError, OSError) as exc:
+        return load_spacy(name)
+    except (ImportError, ModelUnavailable) as exc:
         log.warning("spaCy model %r unavailable (%s): entity heads by heuristic", name, exc)
         return None
 
 
 def _number(word: str) -> int | None:
-    word = word.lower().replace(",", "")
-    return int(word) if word.isdecimal() else _NUMBERS.get(word)
+    return parse_count(word.replace(",", ""))  # "1,000" -> 1000
 
 
 def _heuristic_head(text: str) -> tuple[str, int | None]:

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from functools import lru_cache
 
 from pydantic import ValidationError
 
@@ -79,7 +80,11 @@ class ModelNotInstalled(ModelUnavailable):
     """The spaCy model named in the settings cannot be loaded."""
 
 
+@lru_cache(maxsize=4)
 def load_spacy(name: str):
+    """The pipeline without the components a scene graph does not need; loaded once per
+    process and shared (nothing here changes it), so the LLM parser's head finder and its
+    spacy fallback hold one copy."""
     import spacy  # heavy import: only when this parser is used
 
     try:
