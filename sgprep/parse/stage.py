@@ -11,7 +11,6 @@ class ParseStage(Stage):
     name = "parse"
 
     def __init__(self, parser: str, settings: ParserSettings):
-        self.parser_name = parser
         self.parser = make_parser(parser, settings)  # cheap: models load in setup()
         self.batch_size = settings.batch_size
         self.resources = Resources(cpus=1, gpus=self.parser.gpus())
@@ -26,7 +25,7 @@ class ParseStage(Stage):
                 sample.fail("parse", "no_caption", "sample has no caption to parse")
         results = self.parser.parse_batch([s.caption for s in need]) if need else []
         if len(results) != len(need):
-            raise RuntimeError(f"parser {self.parser_name} returned {len(results)} results "
+            raise RuntimeError(f"parser {self.parser.name} returned {len(results)} results "
                                f"for {len(need)} captions")
         for sample, result in zip(need, results):
             if isinstance(result, ParseError):
