@@ -16,7 +16,7 @@ def build_stages(config: RunConfig) -> list[Stage]:
     if config.parser:
         from sgprep.parse.stage import ParseStage
 
-        stages.append(ParseStage(config.parser, config.parse))
+        stages.append(ParseStage(config.parse.model_copy(update={"parser": config.parser})))
     return stages
 
 

@@ -1,33 +1,66 @@
 """The stage protocol: every processing step (parse, detect, negatives) is one of these.
 
-A stage declares the resources one instance needs, loads its model once in ``setup()``,
-processes a batch in ``process_batch()`` and releases in ``teardown()``. The same object runs
-under the local executor and, through a thin adapter, on Ray. ``process_batch`` returns one
-sample per input sample, in order; a sample that fails carries a failure and is never dropped.
+A stage class declares its pydantic ``Settings``, what it ``requires`` from earlier stages and
+what it ``provides`` (``"sg"``, ``"det"``, ``"neg"``), and the ``resources`` one instance needs.
+It loads its model once in ``setup()``, processes a batch in ``process_batch()`` and releases in
+``teardown()``. The same object runs under every executor. ``process_batch`` returns one sample
+per input sample, in order; a sample that fails carries a failure and is never dropped.
+
+Counters: ``stats()`` returns the stage's counters since ``setup()`` (ints only, flat keys such
+as ``"llm_invalid/not_json"``). The shard path calls ``take_stats()`` after each shard, which
+gives what was counted during that shard, so per-shard stats add up over shards and resumes.
 """
 
 from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable
+from typing import ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from sgprep.schema import Sample
 
 log = logging.getLogger(__name__)
 
+#: What stages can provide and require: a scene graph, detections, negatives.
+PRODUCTS = ("sg", "det", "neg")
+
 
 class Resources(BaseModel):
+    """What one instance of a stage needs; the executor places it (Ray: actor options)."""
+
     cpus: float = 1.0
     gpus: float = 0.0
 
 
-class Stage(ABC):
-    name: str = "stage"
-    resources: Resources = Resources()
+class StageSettings(BaseModel):
+    """Base of every stage's settings: validated at start-up, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
     batch_size: int = 256
+
+
+class Stage(ABC):
+    name: ClassVar[str] = "stage"
+    Settings: ClassVar[type[StageSettings]] = StageSettings
+    requires: ClassVar[frozenset[str]] = frozenset()
+    provides: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, settings: StageSettings | None = None):
+        self.settings = settings if settings is not None else self.Settings()
+        self._taken: Counter[str] = Counter()
+
+    @property
+    def batch_size(self) -> int:
+        return self.settings.batch_size
+
+    def resources(self) -> Resources:
+        """What one instance needs; cheap (no model loaded)."""
+        return Resources()
 
     def setup(self) -> None:
         """Load models; called once per worker before the first batch."""
@@ -39,8 +72,15 @@ class Stage(ABC):
         """Release what setup() took."""
 
     def stats(self) -> dict[str, int]:
-        """Counters for the run summary."""
+        """Counters since setup(), cumulative (see the module docstring)."""
         return {}
+
+    def take_stats(self) -> dict[str, int]:
+        """The counters added since the last call: one shard's share."""
+        now = Counter({k: int(v) for k, v in self.stats().items()})
+        delta = {k: now[k] - self._taken.get(k, 0) for k in sorted(now)}
+        self._taken = now
+        return {k: v for k, v in delta.items() if v}
 
     def run(self, samples: list[Sample],
             on_batch: Callable[[int], None] | None = None) -> list[Sample]:

