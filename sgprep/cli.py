@@ -32,7 +32,8 @@ LIMIT = typer.Option(None, help="Stop after this many input samples.", min=1)
 MAX_CAPTION = typer.Option(2000, help="Longer captions fail with caption_too_long.", min=1)
 MAX_PIXELS = typer.Option(89_478_485, help="Larger images fail with image_too_large.", min=1)
 PROGRESS = typer.Option(True, help="Show a progress bar.")
-EXECUTOR = typer.Option("local", help="local (one process). ray comes with the Ray issue.")
+EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
+WORKERS = typer.Option(None, min=1, help="local: worker processes (default: one per core).")
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -56,43 +57,49 @@ def main(
                         handlers=[RichHandler(console=console, show_path=False)])
 
 
+EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor"}
+
+
 def _execute(config) -> None:
-    from sgprep.exec.local import LocalExecutor
+    import importlib
+
     from sgprep.io.readers import InputError
     from sgprep.io.writers import OutputConflict
     from sgprep.parse.base import ModelUnavailable
-    from sgprep.pipeline import build_stages
 
-    if config.executor != "local":
-        _fail(f"--executor {config.executor!r} is not available yet; use --executor local")
+    if config.executor not in EXECUTORS:
+        _fail(f"--executor {config.executor!r} is not known; choose one of {', '.join(EXECUTORS)}")
+    module, _, name = EXECUTORS[config.executor].partition(":")
+    executor = getattr(importlib.import_module(module), name)(config, console)
     try:
-        stages = build_stages(config)
-        summary = LocalExecutor(config, stages, console).run()
+        summary = executor.run()
     except (InputError, OutputConflict, ModelUnavailable, ValueError) as exc:
         _fail(str(exc))
     _print_summary(config, summary)
 
 
 def _print_summary(config, summary) -> None:
+    totals = summary.totals
     table = Table(title=f"sgprep {config.command} -> {config.output}", show_header=False)
     table.add_row("shards written", f"{summary.shards_written:,}")
     table.add_row("shards already done", f"{summary.shards_skipped:,}")
-    table.add_row("samples", f"{summary.samples:,}")
-    table.add_row("ok", f"{summary.ok:,}")
-    table.add_row("failed", f"{summary.failed:,}")
-    for reason, count in sorted(summary.failures.items()):
+    table.add_row("workers", f"{summary.workers:,}")
+    table.add_row("samples", f"{totals.samples:,}")
+    table.add_row("ok", f"{totals.ok:,}")
+    table.add_row("failed", f"{totals.failed:,}")
+    for reason, count in totals.failures.items():
         table.add_row(f"  {reason}", f"{count:,}")
-    for stage, counters in summary.stage_stats.items():
-        for name, value in sorted(counters.items()):
+    for stage, counters in totals.stages.items():
+        for name, value in counters.items():
             table.add_row(f"{stage}: {name}", f"{value:,}")
     console.print(table)
 
 
-def _config(command: str, **fields):
+def _config(command: str, stages: list[dict], **fields):
     from sgprep.config import RunConfig
 
     try:
-        return RunConfig(command=command, **fields)
+        return RunConfig(command=command, stages=stages, **fields)
     except ValidationError as exc:
         _fail(f"invalid settings:\n{exc}")
 
@@ -130,6 +137,7 @@ def parse(
     max_image_pixels: int = MAX_PIXELS,
     progress: bool = PROGRESS,
     executor: str = EXECUTOR,
+    workers: Optional[int] = WORKERS,
 ) -> None:
     """Parse captions into scene graphs (entities with attributes, directed relations)."""
     from sgprep.parse.base import PARSERS, ParserSettings
@@ -143,16 +151,17 @@ def parse(
     if predicate_form not in ("lemma", "surface"):
         _fail(f"--predicate-form must be lemma or surface, not {predicate_form!r}")
     settings = ParserSettings(
-        spacy_model=spacy_model, predicate_form=predicate_form, model=model, engine=engine, endpoint=endpoint, fallback=fallback,
-        batch_size=batch_size, tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
+        parser=parser, spacy_model=spacy_model, predicate_form=predicate_form, model=model,
+        engine=engine, endpoint=endpoint, fallback=fallback, batch_size=batch_size,
+        tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
         num_beams=num_beams, device=device, max_model_len=max_model_len,
-        prompt=str(prompt) if prompt else None)
+        max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
     config = _config(
-        "parse", input=input, input_format=input_format, output=output, shard_size=shard_size,
-        overwrite=overwrite, seed=seed, limit=limit, max_caption_chars=max_caption_chars,
-        max_image_pixels=max_image_pixels, progress=progress, executor=executor, parser=parser,
-        parse=settings)
+        "parse", [{"name": "parse", "settings": settings.model_dump()}], input=input,
+        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
+        seed=seed, limit=limit, max_caption_chars=max_caption_chars,
+        max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers)
     _execute(config)
 
 
@@ -176,13 +185,27 @@ def negatives(
 @app.command()
 def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
                                         help="A pipeline YAML, e.g. pipelines/cc12m.yaml."),
-        overwrite: bool = OVERWRITE, progress: bool = PROGRESS) -> None:
-    """Run a whole pipeline described in a YAML file."""
-    from sgprep.pipeline import load_pipeline
+        input: Optional[str] = typer.Option(None, "--input", "-i", help="Overrides the YAML's input."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Overrides the YAML's output."),
+        input_format: Optional[str] = INPUT_FORMAT,
+        shard_size: Optional[int] = typer.Option(None, min=1, help="Input samples per output shard."),
+        overwrite: Optional[bool] = typer.Option(None, "--overwrite/--no-overwrite",
+                                                 help="Replace the output of another run."),
+        seed: Optional[int] = typer.Option(None, help="Seed for anything random."),
+        limit: Optional[int] = LIMIT,
+        progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                                help="Show a progress bar."),
+        executor: Optional[str] = typer.Option(None, help="local | ray."),
+        workers: Optional[int] = WORKERS) -> None:
+    """Run a whole pipeline described in a YAML file; flags override the file's values."""
+    from sgprep.pipeline import PipelineError, load_pipeline
 
     try:
-        config = load_pipeline(pipeline, overwrite=overwrite, progress=progress)
-    except (ValueError, ValidationError) as exc:
+        config = load_pipeline(
+            pipeline, input=input, output=output, input_format=input_format,
+            shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
+            progress=progress, executor=executor, workers=workers)
+    except (PipelineError, ValidationError) as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)
 

@@ -1,46 +1,77 @@
-"""Run configuration: validated at start-up, saved with every output, one field per CLI flag."""
+"""Run configuration: validated at start-up, saved with every output, one field per CLI flag.
+
+A run is a list of stages (``parse``, ``detect``, ``negatives``), each with its own settings,
+over one input and into one output. ``sgprep parse`` is the one-stage pipeline ``[parse]``;
+``sgprep run PIPELINE.yaml`` chains any of them in one pass per shard.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sgprep import __version__
 from sgprep.io.images import DEFAULT_MAX_PIXELS
-from sgprep.parse.base import ParserSettings
+from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 
-#: Fields that do not change what a run writes; they are left out of the fingerprint.
-NOT_IN_FINGERPRINT = {"overwrite", "progress", "executor"}
+#: Fields that do not change what a run writes; they are left out of the fingerprint, so a
+#: rerun with other values resumes the same output.
+NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "executor", "workers", "ray_address"}
+DEFAULT_SHARD_SIZE = 1000
+
+
+class StageSpec(BaseModel):
+    """One stage of a pipeline: its registry name and its settings (validated against the
+    stage's own ``Settings`` model, then stored in full so the fingerprint sees defaults)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    settings: dict[str, Any] = Field(default_factory=dict)
 
 
 class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    command: str = Field(description="parse, detect, negatives or run")
+    command: str = Field(default="run", description="parse, detect, negatives or run")
     input: str
     input_format: str | None = None
     output: Path
-    shard_size: int = Field(default=1000, gt=0)
+    stages: list[StageSpec] = Field(min_length=1)
+    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0)
     overwrite: bool = False
     seed: int = 0
     limit: int | None = Field(default=None, gt=0)
-    max_caption_chars: int = Field(default=2000, gt=0)
+    max_caption_chars: int = Field(default=DEFAULT_MAX_CAPTION_CHARS, gt=0)
     max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)
     check_images: bool = True
     progress: bool = True
     executor: str = "local"
-    parser: str | None = None
-    parse: ParserSettings = Field(default_factory=ParserSettings)
+    workers: int | None = Field(default=None, gt=0, description="Local worker processes "
+                                "(default: the machine's cores).")
+    ray_address: str | None = None
+
+    @model_validator(mode="after")
+    def _stages_valid(self) -> RunConfig:
+        from sgprep.pipeline import stage_class
+
+        for spec in self.stages:
+            cls = stage_class(spec.name)
+            spec.settings = cls.Settings.model_validate(spec.settings).model_dump(mode="json")
+        return self
 
     def resolved(self) -> dict[str, Any]:
         return json.loads(self.model_dump_json())
 
     def fingerprint(self) -> str:
         data = {k: v for k, v in self.resolved().items() if k not in NOT_IN_FINGERPRINT}
+        data["input"] = os.path.abspath(self.input)
+        data["output"] = os.path.abspath(self.output)
         blob = json.dumps(data, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

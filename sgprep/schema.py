@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class _Model(BaseModel):
@@ -196,12 +196,9 @@ class ShardStats(_Model):
     ok: int
     failed: int
     failures: dict[str, int] = Field(default_factory=dict, description="'stage/reason' -> count")
-    parsers: dict[str, int] = Field(default_factory=dict, description="Graphs made per parser.")
-    retries: int = 0
-    fallbacks: int = 0
-    entities: int = 0
-    relations: int = 0
-    attributes: int = 0
+    stages: dict[str, dict[str, int]] = Field(
+        default_factory=dict,
+        description="Per stage, its counters for this shard, e.g. parse: {fallbacks: 3}.")
 
 
 #: Every model that has a checked-in JSON Schema, by file stem.

@@ -18,14 +18,18 @@ def test_run_pipeline_yaml_resolves_paths_relative_to_the_file(tmp_path):
     rows = index_rows(tmp_path / "out")
     assert [r["caption"] for r in rows] == ["a red cube and a blue sphere", "a dog under a table"]
     meta = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())
-    assert meta["config"]["parse"]["batch_size"] == 8 and meta["config"]["shard_size"] == 1
+    stage = meta["config"]["stages"][0]
+    assert stage["name"] == "parse" and stage["settings"]["batch_size"] == 8
+    assert meta["config"]["shard_size"] == 1
 
 
-def test_pipeline_with_a_stage_not_built_yet_is_refused(tmp_path):
+def test_pipeline_with_an_unknown_stage_is_refused_with_a_suggestion(tmp_path):
     pipe = tmp_path / "p.yaml"
-    pipe.write_text("input: x.txt\noutput: out\nstages:\n  detect: {}\n")
+    pipe.write_text("input: x.txt\noutput: out\nstages:\n  parze: {}\n")
     result = run_cli("run", pipe, ok=False)
-    assert result.exit_code == 2 and "not available yet" in result.output
+    assert result.exit_code == 2
+    assert "unknown stage 'parze'" in result.output and "did you mean 'parse'" in result.output
+    assert not (tmp_path / "out").exists()
 
 
 def test_stats_reports_totals_and_caption_properties(tmp_path):

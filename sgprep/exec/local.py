@@ -1,24 +1,34 @@
-"""The local executor: one process, shard by shard, memory bounded by one shard."""
+"""The local executor: shard tasks over ``--workers`` processes on this machine.
+
+Each worker process builds the stages once and sets them up before its first shard; every
+shard goes through :func:`~sgprep.exec.shard.run_shard`, so the bytes do not depend on the
+number of workers. Stages that want a GPU run in one process (placing several on one machine's
+GPUs is the Ray executor's job).
+"""
 
 from __future__ import annotations
 
-import itertools
 import logging
-from collections import Counter
-from collections.abc import Iterator
+import multiprocessing
+import os
+import queue
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from rich.console import Console
-from rich.progress import (BarColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn,
-                           TimeElapsedColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
+                           TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
 from sgprep.config import RunConfig
-from sgprep.exec.intake import Intake
+from sgprep.exec.plan import Plan, make_plan
+from sgprep.exec.shard import run_shard
 from sgprep.exec.stage import Stage
-from sgprep.io.readers import read_samples
-from sgprep.io.writers import make_writer
-from sgprep.schema import Sample
+from sgprep.exec.totals import Totals
+from sgprep.io.intake import Intake
+from sgprep.io.writers import Writer, make_writer
+from sgprep.pipeline import build_stages, check_requires
+from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +37,9 @@ log = logging.getLogger(__name__)
 class RunSummary:
     shards_written: int = 0
     shards_skipped: int = 0
-    samples: int = 0
-    ok: int = 0
-    failed: int = 0
-    failures: Counter = field(default_factory=Counter)
-    stage_stats: dict[str, dict[str, int]] = field(default_factory=dict)
+    planned_samples: int = 0
+    workers: int = 1
+    totals: Totals = field(default_factory=Totals)  # of the shards this run wrote
 
 
 class RateColumn(ProgressColumn):
@@ -40,73 +48,127 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:,.0f} samples/s" if speed else "- samples/s", style="cyan")
 
 
-def chunks(samples: Iterator[Sample], size: int) -> Iterator[list[Sample]]:
-    while chunk := list(itertools.islice(samples, size)):
-        yield chunk
+class ShardRunner:
+    """What one process needs to run shard tasks: the plan, the stages, the writer."""
+
+    def __init__(self, config: RunConfig, plan: Plan):
+        self.plan = plan
+        self.stages: list[Stage] = build_stages(config)
+        self.writer: Writer = make_writer(config.output)
+        self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
+                             config.check_images)
+        self.ready = False
+
+    def run(self, index: int, progress=None) -> ShardStats:
+        if not self.ready:
+            for stage in self.stages:
+                stage.setup()
+            self.ready = True
+        task = self.plan.tasks[index]
+        return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+
+    def close(self) -> None:
+        if self.ready:
+            for stage in self.stages:
+                stage.teardown()
+            self.ready = False
 
 
 class LocalExecutor:
-    def __init__(self, config: RunConfig, stages: list[Stage], console: Console | None = None):
+    def __init__(self, config: RunConfig, console: Console | None = None):
         self.config = config
-        self.stages = stages
         self.console = console or Console(stderr=True)
-        self._ready = False
-
-    def _setup(self) -> None:
-        if not self._ready:
-            for stage in self.stages:
-                stage.setup()
-            self._ready = True
 
     def run(self) -> RunSummary:
         config = self.config
+        check_requires(config)
         writer = make_writer(config.output)
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
-        intake = Intake(config.max_caption_chars, config.max_image_pixels, config.check_images)
-        samples = read_samples(config.input, config.input_format)
-        if config.limit:
-            samples = itertools.islice(samples, config.limit)
-        summary = RunSummary()
-        progress = Progress(
-            SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-            TextColumn("{task.completed:,} samples"),
-            RateColumn(), TextColumn("shard {task.fields[shard]}"),
-            TimeElapsedColumn(), console=self.console, disable=not config.progress, transient=False)
-        position = 0
-        try:
-            with progress:
-                task = progress.add_task(config.command, total=config.limit, shard="-")
-                for index, shard in enumerate(chunks(samples, config.shard_size)):
-                    done = writer.is_done(index)
-                    for sample in shard:
-                        intake.key(sample, position)
-                        intake.check(sample, thorough=not done)
-                        position += 1
-                    progress.update(task, shard=f"{index:05d}")
-                    if done:
-                        summary.shards_skipped += 1
-                        progress.advance(task, len(shard))
-                        continue
-                    self._setup()
-                    shown = 0
-
-                    def advance(n: int) -> None:
-                        nonlocal shown
-                        shown += n
-                        progress.advance(task, n)
-
-                    for i, stage in enumerate(self.stages):
-                        stage.run(shard, on_batch=advance if i == len(self.stages) - 1 else None)
-                    stats = writer.write(index, shard)
-                    summary.shards_written += 1
-                    summary.samples += stats.samples
-                    summary.ok += stats.ok
-                    summary.failed += stats.failed
-                    summary.failures.update(stats.failures)
-                    progress.advance(task, len(shard) - shown)  # samples no stage processed
-            writer.finish()
-        finally:
-            for stage in self.stages if self._ready else []:
-                summary.stage_stats[stage.name] = stage.stats()
-                stage.teardown()
+        if writer.complete:  # a finished JSONL output of this very run
+            log.info("%s is already complete", config.output)
+            return RunSummary(workers=0)
+        plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer)
+        todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
+        summary = RunSummary(shards_skipped=len(plan.tasks) - len(todo),
+                             planned_samples=plan.samples)
+        summary.workers = self._workers(len(todo))
+        with self._progress() as progress:
+            bar = progress.add_task(config.command, total=plan.samples)
+            progress.update(bar, completed=plan.samples - sum(plan.tasks[i].count for i in todo))
+            advance = lambda n: progress.advance(bar, n)  # noqa: E731
+            if summary.workers <= 1:
+                results = self._in_process(plan, todo, advance)
+            else:
+                results = self._in_pool(plan, todo, summary.workers, advance)
+            for stats in results:
+                summary.shards_written += 1
+                summary.totals.add(stats)
+        writer.finish()
         return summary
+
+    def _workers(self, tasks: int) -> int:
+        wanted = self.config.workers or os.cpu_count() or 1
+        stages = build_stages(self.config)
+        if wanted > 1 and any(s.resources().gpus > 0 for s in stages):
+            log.info("a stage uses a GPU: running one worker process (use --executor ray to "
+                     "spread GPU stages)")
+            wanted = 1
+        return max(1, min(wanted, tasks))
+
+    def _progress(self) -> Progress:
+        return Progress(
+            SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+            TaskProgressColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
+            TextColumn("eta"), TimeRemainingColumn(), console=self.console,
+            disable=not self.config.progress, transient=False)
+
+    def _in_process(self, plan: Plan, todo: list[int], advance):
+        runner = ShardRunner(self.config, plan)
+        try:
+            for index in todo:
+                yield runner.run(index, advance)
+        finally:
+            runner.close()
+
+    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance):
+        context = multiprocessing.get_context("spawn")
+        updates = context.Queue()
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                 initargs=(self.config, plan, updates)) as pool:
+            pending = {pool.submit(_run_in_worker, index) for index in todo}
+            try:
+                while pending:
+                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    _drain(updates, advance)
+                    for future in done:
+                        yield future.result()
+                _drain(updates, advance)
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+
+
+def _drain(updates, advance) -> None:
+    while True:
+        try:
+            advance(updates.get_nowait())
+        except queue.Empty:
+            return
+
+
+_RUNNER: ShardRunner | None = None
+_UPDATES = None
+
+
+def _init_worker(config: RunConfig, plan: Plan, updates) -> None:
+    global _RUNNER, _UPDATES
+    from multiprocessing.util import Finalize
+
+    _RUNNER, _UPDATES = ShardRunner(config, plan), updates
+    Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
+
+
+def _run_in_worker(index: int) -> ShardStats:
+    assert _RUNNER is not None
+    return _RUNNER.run(index, _UPDATES.put)

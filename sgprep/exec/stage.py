@@ -75,6 +75,10 @@ class Stage(ABC):
         """Counters since setup(), cumulative (see the module docstring)."""
         return {}
 
+    def sample_stats(self, samples: list[Sample]) -> dict[str, int]:
+        """Counters read off finished samples (what the stage made), added per shard."""
+        return {}
+
     def take_stats(self) -> dict[str, int]:
         """The counters added since the last call: one shard's share."""
         now = Counter({k: int(v) for k, v in self.stats().items()})

@@ -6,10 +6,9 @@ One place decides the encoding, so every writer and ``sgprep validate`` agree on
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any
 
-from sgprep.schema import Record, Sample, ShardStats
+from sgprep.schema import Record, Sample
 
 ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
 
@@ -69,16 +68,7 @@ def index_row(sample: Sample) -> dict[str, Any]:
     }
 
 
-def shard_stats(name: str, samples: list[Sample]) -> ShardStats:
-    failures = Counter(f"{s.failure.stage}/{s.failure.reason}" for s in samples if s.failure)
-    graphs = [s.sg for s in samples if s.ok and s.sg is not None]
-    return ShardStats(
-        shard=name, samples=len(samples), ok=sum(s.ok for s in samples),
-        failed=sum(not s.ok for s in samples), failures=dict(sorted(failures.items())),
-        parsers=dict(sorted(Counter(g.parser for g in graphs).items())),
-        retries=sum(g.retries for g in graphs),
-        fallbacks=sum(g.fallback_from is not None for g in graphs),
-        entities=sum(len(g.entities) for g in graphs),
-        relations=sum(len(g.relations) for g in graphs),
-        attributes=sum(len(e.attributes) for g in graphs for e in g.entities),
-    )
+def failure_key(sample: Sample) -> str | None:
+    """'stage/reason' of a failed sample, the key failures are counted under."""
+    failure = sample.failure
+    return None if failure is None else f"{failure.stage}/{failure.reason}"

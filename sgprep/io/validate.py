@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from sgprep.exec.intake import VALID_KEY
+from sgprep.io.intake import VALID_KEY
 from sgprep.io.readers.tars import split_member
 from sgprep.schema import Detections, Negatives, SceneGraph, ShardStats
 

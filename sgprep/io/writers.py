@@ -6,17 +6,17 @@ so a rerun skips finished shards. Every file is written to a temp name, then ren
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import shutil
 from abc import ABC, abstractmethod
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sgprep.io.tar import TarWriter
-from sgprep.io.records import INDEX_COLUMNS, dumps, index_row, shard_stats, tar_members, to_record
+from sgprep.io.records import INDEX_COLUMNS, dumps, failure_key, index_row, tar_members, to_record
 from sgprep.schema import Sample, ShardStats
 
 SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
@@ -29,16 +29,67 @@ class OutputConflict(Exception):
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    tmp, fh = exclusive_temp(path)
+    fh.write(data)
+    commit(tmp, fh, path)
 
 
 def shard_name(index: int) -> str:
     return f"{index:05d}"
+
+
+def exclusive_temp(path: Path) -> tuple[Path, BinaryIO]:
+    """A new temp file beside ``path``, created exclusively and never through a symlink."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.unlink()  # a stale one of a killed run (a symlink is removed, never followed)
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    return tmp, os.fdopen(fd, "wb")
+
+
+def commit(tmp: Path, fh: BinaryIO, path: Path) -> None:
+    fh.flush()
+    os.fsync(fh.fileno())
+    fh.close()
+    os.replace(tmp, path)
+
+
+class ShardSink(ABC):
+    """One shard being written: samples stream in batch by batch; ``close`` finishes it.
+    Only the index rows (no image bytes) are kept until the shard is done."""
+
+    def __init__(self, writer: Writer, index: int):
+        self.writer = writer
+        self.index = index
+        self.samples = self.ok = 0
+        self.failures: Counter[str] = Counter()
+
+    def add(self, samples: list[Sample]) -> None:
+        for sample in samples:
+            self.samples += 1
+            self.ok += sample.ok
+            key = failure_key(sample)
+            if key:
+                self.failures[key] += 1
+            self._add(sample)
+
+    @abstractmethod
+    def _add(self, sample: Sample) -> None: ...
+
+    @abstractmethod
+    def _finish_data(self) -> None: ...
+
+    def close(self, stages: dict[str, dict[str, int]]) -> ShardStats:
+        self._finish_data()
+        stats = ShardStats(shard=shard_name(self.index), samples=self.samples, ok=self.ok,
+                           failed=self.samples - self.ok,
+                           failures=dict(sorted(self.failures.items())),
+                           stages={k: v for k, v in stages.items()})
+        atomic_write(self.writer.stats_file(self.index),
+                     (stats.model_dump_json(indent=2) + "\n").encode())
+        return stats
 
 
 class Writer(ABC):
@@ -91,40 +142,47 @@ class Writer(ABC):
     def is_done(self, index: int) -> bool:
         return self.stats_file(index).exists()
 
-    def write(self, index: int, samples: list[Sample]) -> ShardStats:
-        self._write_data(index, samples)
-        stats = shard_stats(shard_name(index), samples)
-        atomic_write(self.stats_file(index), (stats.model_dump_json(indent=2) + "\n").encode())
-        return stats
+    def read_stats(self, index: int) -> ShardStats:
+        return ShardStats.model_validate_json(self.stats_file(index).read_bytes())
 
     @abstractmethod
-    def _write_data(self, index: int, samples: list[Sample]) -> None: ...
+    def open_shard(self, index: int) -> ShardSink: ...
 
     def finish(self) -> None:
         """Called once every shard is done."""
 
 
-class ShardWriter(Writer):
-    """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats."""
+class _TarSink(ShardSink):
+    def __init__(self, writer: ShardWriter, index: int):
+        super().__init__(writer, index)
+        self.path = writer.root / f"{shard_name(index)}.tar"
+        self.tmp, self.fh = exclusive_temp(self.path)
+        self.tar = TarWriter(self.fh, mtime=FIXED_MTIME)
+        self.rows: list[dict[str, Any]] = []
 
-    def _write_data(self, index: int, samples: list[Sample]) -> None:
+    def _add(self, sample: Sample) -> None:
+        if sample.ok:
+            self.tar.write_sample(tar_members(sample))
+        self.rows.append(index_row(sample))
+
+    def _finish_data(self) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        name = shard_name(index)
-        buffer = io.BytesIO()
-        tar = TarWriter(buffer, mtime=FIXED_MTIME)
-        for sample in samples:
-            if sample.ok:
-                tar.write_sample(tar_members(sample))
-        tar.close()
-        atomic_write(self.root / f"{name}.tar", buffer.getvalue())
-
-        rows = [index_row(s) for s in samples]
-        table = pa.Table.from_pylist(rows, schema=INDEX_SCHEMA())
+        self.tar.close()
+        commit(self.tmp, self.fh, self.path)
+        table = pa.Table.from_pylist(self.rows, schema=INDEX_SCHEMA())
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
-        atomic_write(self.root / f"{name}.parquet", sink.getvalue().to_pybytes())
+        atomic_write(self.writer.root / f"{shard_name(self.index)}.parquet",
+                     sink.getvalue().to_pybytes())
+
+
+class ShardWriter(Writer):
+    """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats."""
+
+    def open_shard(self, index: int) -> ShardSink:
+        return _TarSink(self, index)
 
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
@@ -132,6 +190,19 @@ def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads on
 
     types = {"image_width": pa.int32(), "image_height": pa.int32()}
     return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
+
+
+class _JsonlSink(ShardSink):
+    def __init__(self, writer: JsonlWriter, index: int):
+        super().__init__(writer, index)
+        self.path = writer.root / f"{shard_name(index)}.jsonl"
+        self.tmp, self.fh = exclusive_temp(self.path)
+
+    def _add(self, sample: Sample) -> None:
+        self.fh.write((dumps(to_record(sample).model_dump(mode="json")) + "\n").encode("utf-8"))
+
+    def _finish_data(self) -> None:
+        commit(self.tmp, self.fh, self.path)
 
 
 class JsonlWriter(Writer):
@@ -155,9 +226,8 @@ class JsonlWriter(Writer):
             raise OutputConflict(f"{self.path} exists; pass --overwrite to replace it")
         super().prepare(run_meta, fingerprint, overwrite)
 
-    def _write_data(self, index: int, samples: list[Sample]) -> None:
-        lines = [dumps(to_record(s).model_dump(mode="json")) + "\n" for s in samples]
-        atomic_write(self.root / f"{shard_name(index)}.jsonl", "".join(lines).encode("utf-8"))
+    def open_shard(self, index: int) -> ShardSink:
+        return _JsonlSink(self, index)
 
     def is_done(self, index: int) -> bool:
         return self.complete or super().is_done(index)
@@ -166,12 +236,11 @@ class JsonlWriter(Writer):
         if self.complete:
             return
         parts = sorted(self.root.glob("[0-9]*.jsonl"))
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        with open(tmp, "wb") as out:
-            for part in parts:
-                with open(part, "rb") as fh:
-                    shutil.copyfileobj(fh, out)
-        os.replace(tmp, self.path)
+        tmp, out = exclusive_temp(self.path)
+        for part in parts:
+            with open(part, "rb") as fh:
+                shutil.copyfileobj(fh, out)
+        commit(tmp, out, self.path)
         shutil.copyfile(self.meta_file, self.final_meta)
         shutil.rmtree(self.root)
 

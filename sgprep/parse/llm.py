@@ -305,8 +305,12 @@ class LLMParser(Parser):
         engine_options: dict[str, Any] | None = None,
         prompt_path: str | Path | None = None,
         max_tokens: int = 512,
+        output_schema: dict[str, Any] | None = None,
     ):
         super().__init__(settings)
+        #: The JSON Schema enforced at decoding; a narrowing of OUTPUT_SCHEMA may be passed
+        #: (answers are validated against our graph rules either way).
+        self.output_schema = output_schema or OUTPUT_SCHEMA
         self.engine_options = dict(engine_options or {})
         self.prompt_path = prompt_path or self.settings.prompt or PROMPT_FILE
         self.max_tokens = max_tokens
@@ -375,7 +379,7 @@ class LLMParser(Parser):
         try:
             answers = self.engine.generate(
                 [self.prompt.conversation(c) for c in captions],
-                OUTPUT_SCHEMA,
+                self.output_schema,
                 max_tokens=self.max_tokens,
                 temperature=RETRY_TEMPERATURE if attempt else 0.0,
                 seed=self.settings.seed + attempt,
@@ -420,4 +424,10 @@ class LLMParser(Parser):
             self.fallback = None
 
     def stats(self) -> dict[str, int]:
-        return dict(self.counters)
+        """The counters above, ``llm_invalid/<reason>`` per rejection reason, and the engine's
+        own counters as ``engine/<name>`` (requests, retries, faults)."""
+        out = dict(self.counters)
+        out.update({f"llm_invalid/{k}": v for k, v in sorted(self.invalid_reasons.items())})
+        if self.engine is not None:
+            out.update({f"engine/{k}": v for k, v in sorted(self.engine.stats().items())})
+        return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from sgprep.exec.stage import Resources, Stage
 from sgprep.parse.base import ParseError, ParserSettings, make_parser
 from sgprep.schema import Sample
@@ -43,3 +45,11 @@ class ParseStage(Stage):
 
     def stats(self) -> dict[str, int]:
         return self.parser.stats()
+
+    def sample_stats(self, samples: list[Sample]) -> dict[str, int]:
+        graphs = [s.sg for s in samples if s.ok and s.sg is not None]
+        out: Counter[str] = Counter(f"graphs/{g.parser}" for g in graphs)
+        out["entities"] = sum(len(g.entities) for g in graphs)
+        out["relations"] = sum(len(g.relations) for g in graphs)
+        out["attributes"] = sum(len(e.attributes) for g in graphs for e in g.entities)
+        return dict(out)

@@ -5,12 +5,12 @@ attributes per object). Image-side properties need detections and come with that
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 from rich.table import Table
 
+from sgprep.exec.totals import Totals
 from sgprep.schema import SceneGraph, ShardStats
 
 
@@ -20,9 +20,7 @@ class Report(BaseModel):
     ok: int = 0
     failed: int = 0
     failures: dict[str, int] = Field(default_factory=dict)
-    parsers: dict[str, int] = Field(default_factory=dict)
-    retries: int = 0
-    fallbacks: int = 0
+    stages: dict[str, dict[str, int]] = Field(default_factory=dict)
     graphs: int = 0
     multi_object_captions: float = 0.0
     entities_per_caption: float = 0.0
@@ -34,19 +32,11 @@ def collect(root: Path) -> Report:
     import pyarrow.parquet as pq
 
     report = Report()
-    failures: Counter = Counter()
-    parsers: Counter = Counter()
+    totals = Totals()
     multi = entities = attributes = relations = 0
     for stats_file in sorted(root.glob("[0-9]*_stats.json")):
         stats = ShardStats.model_validate_json(stats_file.read_bytes())
-        report.shards += 1
-        report.samples += stats.samples
-        report.ok += stats.ok
-        report.failed += stats.failed
-        report.retries += stats.retries
-        report.fallbacks += stats.fallbacks
-        failures.update(stats.failures)
-        parsers.update(stats.parsers)
+        totals.add(stats)
         index = root / f"{stats.shard}.parquet"
         if not index.exists():
             continue
@@ -59,8 +49,9 @@ def collect(root: Path) -> Report:
             entities += len(graph.entities)
             attributes += sum(len(e.attributes) for e in graph.entities)
             relations += len(graph.relations)
-    report.failures = dict(sorted(failures.items()))
-    report.parsers = dict(sorted(parsers.items()))
+    report.shards, report.samples, report.ok, report.failed = (
+        totals.shards, totals.samples, totals.ok, totals.failed)
+    report.failures, report.stages = totals.failures, totals.stages
     if report.graphs:
         report.multi_object_captions = multi / report.graphs
         report.entities_per_caption = entities / report.graphs
@@ -72,12 +63,13 @@ def collect(root: Path) -> Report:
 
 def render(report: Report) -> Table:
     table = Table(title="sgprep stats", show_header=False)
-    for name in ("shards", "samples", "ok", "failed", "retries", "fallbacks", "graphs"):
+    for name in ("shards", "samples", "ok", "failed", "graphs"):
         table.add_row(name, f"{getattr(report, name):,}")
     for reason, count in report.failures.items():
         table.add_row(f"failed: {reason}", f"{count:,}")
-    for parser, count in report.parsers.items():
-        table.add_row(f"parser: {parser}", f"{count:,}")
+    for stage, counters in report.stages.items():
+        for name, count in counters.items():
+            table.add_row(f"{stage}: {name}", f"{count:,}")
     table.add_row("multi-object captions", f"{report.multi_object_captions:.1%}")
     table.add_row("entities per caption", f"{report.entities_per_caption:.2f}")
     table.add_row("attributes per entity", f"{report.attributes_per_entity:.2f}")

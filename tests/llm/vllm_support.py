@@ -27,3 +27,37 @@ def need_vllm() -> None:
             "made by tests/llm/setup_vllm_venv.sh",
             allow_module_level=True,
         )
+
+
+# Decoding schemas that fix what kind of answer comes back, whatever the random model's weights
+# are. Each narrows sgprep.parse.llm.OUTPUT_SCHEMA (every answer it allows, OUTPUT_SCHEMA allows
+# too), so the answers travel the production path and are judged by the production checks.
+WORDS = {"type": "string", "enum": ["cat", "dog", "man", "table"]}
+PREDICATES = {"type": "string", "enum": ["on", "near", "behind", "holding"]}
+
+
+def _entities(n: int) -> dict:
+    entity = {"type": "object",
+              "properties": {"text": WORDS, "attributes": {"type": "array", "maxItems": 0}},
+              "required": ["text", "attributes"], "additionalProperties": False}
+    return {"type": "array", "items": entity, "minItems": n, "maxItems": n}
+
+
+def _one_relation(subject: int, obj: int) -> dict:
+    triple = {"type": "array", "minItems": 3, "maxItems": 3, "items": False,
+              "prefixItems": [{"type": "integer", "enum": [subject]}, PREDICATES,
+                              {"type": "integer", "enum": [obj]}]}
+    return {"type": "array", "items": triple, "minItems": 1, "maxItems": 1}
+
+
+def _graph(entities: dict, relations: dict) -> dict:
+    return {"type": "object", "properties": {"entities": entities, "relations": relations},
+            "required": ["entities", "relations"], "additionalProperties": False}
+
+
+#: Always a valid graph: two entities and one relation 0 -> 1.
+VALID_SCHEMA = _graph(_entities(2), _one_relation(0, 1))
+#: Always schema-valid and always wrong: one entity, a relation to entity 5.
+OUT_OF_RANGE_SCHEMA = _graph(_entities(1), _one_relation(0, 5))
+#: Too few tokens for any complete answer: the JSON is always cut off.
+CUT_OFF_MAX_TOKENS = 4

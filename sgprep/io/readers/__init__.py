@@ -1,4 +1,10 @@
-"""Input readers. Each yields :class:`~sgprep.schema.Sample` objects in a stable order.
+"""Input readers, one module per format. Each module has two functions:
+
+- ``units(paths) -> list[Path]``: the files (or folders) the input consists of, in order;
+- ``records(unit, start=None, load=True) -> Iterator[(cursor, Sample)]``: the unit's samples in
+  a stable order, each with a JSON-able cursor from which reading can start again directly
+  (a tar header offset, a byte offset and line number, a row number). With ``load=False`` the
+  samples carry their keys but no image bytes: planning reads that way.
 
 A reader never raises for one bad record: it yields a sample that already carries a
 failure (stage ``read``), so the record is counted and written to the index.
@@ -13,12 +19,12 @@ from pathlib import Path
 
 from sgprep.schema import Sample
 
-#: format -> "module:function(paths) -> Iterator[Sample]"; one line per reader.
+#: format -> the module that reads it; one line per reader.
 READERS: dict[str, str] = {
-    "table": "sgprep.io.readers.tables:read_tables",
-    "wds": "sgprep.io.readers.tars:read_tars",
-    "coco": "sgprep.io.readers.coco:read_coco",
-    "images": "sgprep.io.readers.folders:read_image_folders",
+    "table": "sgprep.io.readers.tables",
+    "wds": "sgprep.io.readers.tars",
+    "coco": "sgprep.io.readers.coco",
+    "images": "sgprep.io.readers.folders",
 }
 ALIASES = {"img2dataset": "wds", "webdataset": "wds", "tar": "wds", "csv": "table",
            "tsv": "table", "jsonl": "table", "txt": "table", "parquet": "table", "folder": "images"}
@@ -82,11 +88,23 @@ def canonical_format(name: str) -> str:
     return name
 
 
-def read_samples(spec: str, input_format: str | None = None) -> Iterator[Sample]:
+def reader(fmt: str):
+    """The module that reads format ``fmt`` (see the module docstring)."""
+    return importlib.import_module(READERS[canonical_format(fmt)])
+
+
+def input_format(spec: str, fmt: str | None = None) -> tuple[list[Path], str]:
     paths = resolve_inputs(spec)
-    fmt = canonical_format(input_format) if input_format else detect_format(paths)
-    module, _, func = READERS[fmt].partition(":")
-    yield from getattr(importlib.import_module(module), func)(paths)
+    return paths, canonical_format(fmt) if fmt else detect_format(paths)
+
+
+def read_samples(spec: str, fmt: str | None = None) -> Iterator[Sample]:
+    """Every sample of the input, in order (tests and tools; runs go through a plan)."""
+    paths, fmt = input_format(spec, fmt)
+    module = reader(fmt)
+    for unit in module.units(paths):
+        for _, sample in module.records(unit):
+            yield sample
 
 
 def failed_sample(key: str, source: str, reason: str, message: str) -> Sample:

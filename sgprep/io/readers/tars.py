@@ -13,6 +13,7 @@ import json
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -37,37 +38,67 @@ def _unsafe(name: str) -> bool:
     return path.is_absolute() or ".." in path.parts or "\\" in name
 
 
-def read_tars(paths: list[Path]) -> Iterator[Sample]:
-    for path in files_under(paths, TAR_SUFFIXES):
-        yield from _read_tar(path)
-        yield from _img2dataset_failures(path)
+def units(paths: list[Path]) -> list[Path]:
+    return files_under(paths, TAR_SUFFIXES)
 
 
-def _read_tar(path: Path) -> Iterator[Sample]:
+def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
+    """(cursor, sample) for each sample of one tar, then for each failed download listed in
+    img2dataset's sidecar parquet. A cursor is ``[0, header offset]`` or ``[1, row]``; reading
+    from a cursor seeks straight to it (uncompressed tars), so a resumed run does not read the
+    members of finished shards. ``load=False`` reads member names only, never member data."""
+    part, where = start if start is not None else (0, 0)
+    if part == 0:
+        yield from _read_tar(path, where, load)
+        where = 0
+    for row, sample in _img2dataset_failures(path, where):
+        yield [1, row], sample
+
+
+def _open_at(path: Path, offset: int) -> tarfile.TarFile:
+    """A streaming TarFile whose first header is the one at ``offset``."""
+    if offset and not path.name.lower().endswith((".gz", ".tgz")):
+        fh = open(path, "rb")
+        fh.seek(offset)
+        tar = tarfile.open(fileobj=fh, mode="r|")
+        tar._sgprep_base = offset  # member offsets below are relative to the seek
+        tar._sgprep_fh = fh
+        return tar
+    tar = tarfile.open(path, mode="r|*")
+    tar._sgprep_base = 0
+    tar._sgprep_fh = None
+    return tar
+
+
+def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample]]:
     key: str | None = None
+    first = 0
     members: dict[str, bytes] = {}
     problems: list[tuple[str, str]] = []
 
-    def flush() -> Sample:
-        return _assemble(key or "", f"{path}:{key}", members, problems)
+    def flush() -> tuple[Any, Sample]:
+        return [0, first], _assemble(key or "", f"{path}:{key}", members, problems, load)
 
+    tar = None
     try:
-        with tarfile.open(path, mode="r|*") as tar:
-            for info in tar:
-                if not info.isfile():
-                    continue
-                name_key, ext = split_member(info.name)
-                if name_key != key:
-                    if key is not None:
-                        yield flush()
-                    key, members, problems = name_key, {}, []
-                if _unsafe(info.name):
-                    problems.append(("unsafe_name", f"tar member name {info.name!r} escapes the shard"))
-                    continue
-                data = tar.extractfile(info).read()
-                if ext in members:
-                    problems.append(("duplicate_member", f"member {info.name!r} appears twice"))
-                members[ext] = data
+        tar = _open_at(path, offset)
+        for info in tar:
+            position = tar._sgprep_base + info.offset
+            if position < offset:  # compressed: read up to the cursor, extracting nothing
+                continue
+            if not info.isfile():
+                continue
+            name_key, ext = split_member(info.name)
+            if name_key != key:
+                if key is not None:
+                    yield flush()
+                key, first, members, problems = name_key, position, {}, []
+            if _unsafe(info.name):
+                problems.append(("unsafe_name", f"tar member name {info.name!r} escapes the shard"))
+                continue
+            if ext in members:
+                problems.append(("duplicate_member", f"member {info.name!r} appears twice"))
+            members[ext] = tar.extractfile(info).read() if load else b""
         if key is not None:
             yield flush()
     except (tarfile.TarError, EOFError, OSError) as exc:
@@ -76,16 +107,22 @@ def _read_tar(path: Path) -> Iterator[Sample]:
             problems.insert(0, ("tar_truncated", message + f" (while reading sample {key!r})"))
             yield flush()
         else:
-            yield failed_sample("", f"{path}:<unreadable>", "tar_truncated", message)
-        return
+            yield [0, offset], failed_sample("", f"{path}:<unreadable>", "tar_truncated", message)
+    finally:
+        if tar is not None:
+            tar.close()
+            if tar._sgprep_fh is not None:
+                tar._sgprep_fh.close()
 
 
 def _assemble(key: str, source: str, members: dict[str, bytes],
-              problems: list[tuple[str, str]]) -> Sample:
+              problems: list[tuple[str, str]], load: bool = True) -> Sample:
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
         return sample.fail("read", reason, message)
+    if not load:  # planning: the key is all that is needed
+        return sample
     for ext, data in members.items():
         if ext in IMAGE_EXTENSIONS and sample.image is None:
             sample.image, sample.image_ext = data, ext
@@ -118,7 +155,7 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
     return sample
 
 
-def _img2dataset_failures(tar_path: Path) -> Iterator[Sample]:
+def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int, Sample]]:
     """img2dataset lists the samples it failed to download in the shard's parquet."""
     stem = tar_path.name[: -len(next(s for s in TAR_SUFFIXES if tar_path.name.lower().endswith(s)))]
     index = tar_path.with_name(stem + ".parquet")
@@ -129,16 +166,17 @@ def _img2dataset_failures(tar_path: Path) -> Iterator[Sample]:
     try:
         table = pq.read_table(index)
     except Exception as exc:  # a broken index must not stop the run
-        yield failed_sample("", str(index), "bad_index", f"cannot read {index}: {exc}")
+        if start == 0:
+            yield 0, failed_sample("", str(index), "bad_index", f"cannot read {index}: {exc}")
         return
     if "status" not in table.column_names:
         return
-    for row in table.to_pylist():
-        if row.get("status") in (None, "success", "ok"):  # img2dataset's and sgprep's own
+    for number, row in enumerate(table.to_pylist()):
+        if number < start or row.get("status") in (None, "success", "ok"):  # i2d's and our own
             continue
         message = row.get("error_message") or row.get("error") or row["status"]
         sample = failed_sample(str(row.get("key") or ""), f"{index}:{row.get('key')}",
                                "source_failed", str(message))
         sample.caption = row.get("caption")
         sample.meta = {k: v for k, v in row.items() if isinstance(v, (str, int, float, type(None)))}
-        yield sample
+        yield number, sample

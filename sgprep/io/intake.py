@@ -1,0 +1,70 @@
+"""The ``read`` stage's checks, applied to every sample as it comes off a reader:
+a valid, unique key; a caption that is text of sane length; an image that decodes.
+
+Keys: a source key is kept when valid (letters, digits, ``_`` and ``-``, at most 80), otherwise
+the sample's position in the input becomes its key (nine digits). A key already used by an
+earlier sample gets ``_dupNNNNNNNNN`` (its position) and the sample fails with ``duplicate_key``.
+Which positions repeat a key is decided once, when the run is planned (``exec/plan.py``), so
+every shard assigns the same keys whoever runs it and in whatever order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sgprep.io.images import DEFAULT_MAX_PIXELS, ImageError, inspect_image
+from sgprep.schema import Sample
+
+VALID_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+#: The longest caption accepted unless --max-caption-chars says otherwise.
+DEFAULT_MAX_CAPTION_CHARS = 2000
+
+
+def base_key(source_key: str, position: int) -> str:
+    """The key a sample gets before duplicates are considered."""
+    return source_key if VALID_KEY.match(source_key) else f"{position:09d}"
+
+
+def assign_key(sample: Sample, position: int, duplicate: bool) -> None:
+    source_key = sample.key
+    key = base_key(source_key, position)
+    if key != source_key and source_key:
+        sample.meta.setdefault("source_key", source_key)
+    if duplicate:
+        sample.fail("read", "duplicate_key",
+                    f"key {key!r} was already used by an earlier sample; this one is kept "
+                    f"in the index only")
+        sample.meta.setdefault("source_key", source_key)
+        key = f"{key}_dup{position:09d}"
+    sample.key = key
+
+
+class Intake:
+    """Content checks for captions and images."""
+
+    def __init__(self, max_caption_chars: int = DEFAULT_MAX_CAPTION_CHARS,
+                 max_image_pixels: int = DEFAULT_MAX_PIXELS, check_images: bool = True):
+        self.max_caption_chars = max_caption_chars
+        self.max_image_pixels = max_image_pixels
+        self.check_images = check_images
+
+    def check(self, sample: Sample) -> Sample:
+        if not sample.ok:
+            return sample
+        if sample.caption is not None:
+            caption = sample.caption
+            if "\x00" in caption:
+                return sample.fail("read", "caption_invalid", "caption contains NUL bytes")
+            if not caption.strip():
+                return sample.fail("read", "caption_empty", "caption is empty or whitespace only")
+            if len(caption) > self.max_caption_chars:
+                return sample.fail(
+                    "read", "caption_too_long",
+                    f"caption has {len(caption):,} characters; the limit is "
+                    f"{self.max_caption_chars:,} (--max-caption-chars)")
+        if sample.image is not None and self.check_images:
+            try:
+                sample.image_info = inspect_image(sample.image, self.max_image_pixels)
+            except ImageError as exc:
+                return sample.fail("read", exc.reason, exc.message)
+        return sample
