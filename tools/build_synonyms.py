@@ -14,7 +14,8 @@ tagged in SemCor), so "dog" (sense 3: an informal term for a man) does not name 
 last word of a compound label counts when WordNet makes it a hypernym ("phone" for "cell phone",
 "table" for "dining table"), not otherwise ("bear" does not name a teddy bear). ``EXTRA`` holds
 the few everyday words WordNet files elsewhere (plural "people" is a group, "kitten" a young
-mammal).
+mammal). Irregular plurals come from WordNet's noun.exc ("men", "children"), in case a parser
+leaves a head unlemmatised.
 """
 
 from __future__ import annotations
@@ -113,9 +114,23 @@ def words_for(wn, label: str, senses: list[str]) -> set[str]:
     return words | set(EXTRA.get(label, []))
 
 
+def irregular_plurals() -> dict[str, set[str]]:
+    """singular -> irregular plurals ("man" -> "men"), from WordNet's noun.exc."""
+    plurals: dict[str, set[str]] = {}
+    for line in (WORDNET / "noun.exc").read_text().splitlines():
+        plural, *singulars = line.split()
+        for singular in singulars:
+            plurals.setdefault(singular.replace("_", " "), set()).add(plural.replace("_", " "))
+    return plurals
+
+
 def main() -> None:
     wn = load_wordnet()
-    table = {label: sorted(words_for(wn, label, senses)) for label, senses in SENSES.items()}
+    plurals = irregular_plurals()
+    table = {}
+    for label, senses in SENSES.items():
+        words = words_for(wn, label, senses)
+        table[label] = sorted(words.union(*(plurals.get(w, set()) for w in words)))
     OUT.write_text(json.dumps({"source": "WordNet 3.0 (Princeton), hyponym closure; "
                                "built by tools/build_synonyms.py", "labels": table},
                               sort_keys=True, separators=(",", ":")) + "\n")

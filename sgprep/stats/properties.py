@@ -4,7 +4,7 @@ One row per index row: what the caption mentions (``sg``), what the image holds 
 the two meet. A property whose input is missing is null, never zero: without detections there is
 no image-object count and no coverage; without a graph there is no caption-side property.
 
-Detector labels meet caption heads through ``synonyms.json`` (WordNet hyponyms of each detector
+Detector labels meet caption heads (and an entity's last two words, for "teddy bear") through ``synonyms.json`` (WordNet hyponyms of each detector
 category, see tools/build_synonyms.py): "man", "girl", "player" all name a "person". A label the
 table does not know (an open-vocabulary detector's) is named by itself or its last word.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 DEFAULT_THRESHOLD = 0.25
 INDEX_FILE = re.compile(r"^(\d{5,})\.parquet$")
 
-_SG_TYPE = '{"entities":[{"head":"VARCHAR","attributes":["VARCHAR"]}],"relations":[{"subject":"INTEGER"}]}'
+_SG_TYPE = '{"entities":[{"text":"VARCHAR","head":"VARCHAR","attributes":["VARCHAR"]}],"relations":[{"subject":"INTEGER"}]}'
 _DET_TYPE = '{"objects":[{"xyxy":"DOUBLE[]","score":"DOUBLE","label":"VARCHAR"}]}'
 
 #: Column -> meaning, in the order written to ``_meta/stats.parquet``.
@@ -146,7 +146,10 @@ def compute(root: Path, threshold: float = DEFAULT_THRESHOLD,
     con.execute(
         "CREATE OR REPLACE TEMP TABLE base AS SELECT shard, rownum, key, status, stage, reason, g, "
         "d IS NOT NULL AS has_det, "
-        "list_transform(g.entities, lambda e: lower(trim(e.head))) AS heads, "
+        "list_concat(list_transform(g.entities, lambda e: lower(trim(e.head))), "
+        # the entity's last two words too: "teddy bear", "hot dog", "cell phone" name a label
+        "list_transform(list_filter(g.entities, lambda e: contains(trim(e.text), ' ')), "
+        "lambda e: lower(array_to_string(string_split(trim(e.text), ' ')[-2:], ' ')))) AS heads, "
         "list_filter(d.objects, lambda o: o.score >= $t) AS objs FROM parsed", {"t": threshold})
     con.execute("DROP TABLE parsed")
     heads = [r[0] for r in con.execute(

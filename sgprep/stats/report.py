@@ -56,6 +56,7 @@ class Summary(BaseModel):
 def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = True,
               threads: int | None = None) -> Summary:
     """Compute, write ``_meta/stats.parquet`` (and ``_meta/report.html``), return the summary."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from sgprep.io.writers import atomic_write
@@ -63,10 +64,10 @@ def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = Tru
 
     root = Path(root)
     table = compute(root, threshold=threshold, con=connect(threads))
+    table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
     summary = summarise(root, table, threshold)
     stats_path = root / STATS_FILE
     stats_path.parent.mkdir(parents=True, exist_ok=True)
-    import pyarrow as pa
 
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
