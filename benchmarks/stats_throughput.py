@@ -5,8 +5,9 @@
 Writes ``--rows`` index rows (realistic ``sg``/``det`` JSON, 10,000 rows a shard, as
 ShardWriter writes them: zstd parquet) to a temp dir, then times, in the same run:
 - anchor: pyarrow reading the same parquet files (key, status, sg, det columns), and
-- sgprep.stats.properties.compute on ``--threads`` DuckDB threads,
-and reports rows/s and the ratio of the two.
+- sgprep.stats.properties.compute on ``--threads`` DuckDB threads, and
+- the whole ``sgprep stats`` (run_stats: properties, stats.parquet, summary, HTML report),
+and reports rows/s and the ratios to the anchor.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def main() -> None:
     import pyarrow.parquet as pq
 
     from sgprep.stats.properties import compute, connect, index_files
+    from sgprep.stats.report import run_stats
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -110,6 +112,12 @@ def main() -> None:
         print(f"sgprep  properties, {args.threads} duckdb thread(s): {took:6.2f}s  "
               f"{args.rows / took:12,.0f} rows/s")
         print(f"ratio   properties / read: {took / anchor:.1f}x the time of reading")
+        t0 = time.perf_counter()
+        summary = run_stats(root, threads=args.threads)
+        whole = time.perf_counter() - t0
+        assert summary.samples == args.rows
+        print(f"sgprep  run_stats (+ stats.parquet, report.html): {whole:6.2f}s  "
+              f"{args.rows / whole:12,.0f} rows/s  ({whole / anchor:.1f}x reading)")
 
 
 if __name__ == "__main__":
