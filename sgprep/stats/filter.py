@@ -145,7 +145,7 @@ def load_properties(root: Path, threshold: float) -> pa.Table:
     otherwise computed afresh (and not written: ``sgprep stats`` owns that file)."""
     import pyarrow.parquet as pq
 
-    from sgprep.stats.properties import compute, index_files
+    from sgprep.stats.properties import compute, connect, index_files
     from sgprep.stats.report import STATS_FILE
 
     stats = root / STATS_FILE
@@ -155,7 +155,7 @@ def load_properties(root: Path, threshold: float) -> pa.Table:
         meta = table.schema.metadata or {}
         if stats.stat().st_mtime >= newest and meta.get(b"sgprep.threshold") == repr(threshold).encode():
             return table
-    return compute(root, threshold=threshold)
+    return compute(root, threshold=threshold, con=connect())
 
 
 class OpenView(BaseModel):

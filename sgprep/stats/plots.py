@@ -18,7 +18,12 @@ COLOR, GOOD, BAD = "#3b6ea8", "#4c9a5b", "#c8553d"
 
 
 def _pyplot():
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError as exc:
+        from sgprep.stats.properties import EXTRA_HINT
+
+        raise ImportError(f"{EXTRA_HINT} ({exc})") from exc
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -113,8 +113,14 @@ def head_label_pairs(heads: list[str], labels: list[str]) -> list[tuple[str, str
     return pairs
 
 
+EXTRA_HINT = 'sgprep stats and sgprep filter need the stats extra: pip install "sgprep[stats]"'
+
+
 def connect(threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    import duckdb
+    try:
+        import duckdb
+    except ImportError as exc:
+        raise ImportError(f"{EXTRA_HINT} ({exc})") from exc
 
     con = duckdb.connect()
     if threads:

@@ -107,3 +107,10 @@ def test_report_renders_in_headless_chromium(summary, tmp_path):
     assert blue > 5000  # the plots' bars (#3b6ea8) are drawn, not broken-image icons
     white = max(n for n, c in colours if c == (255, 255, 255))
     assert white < 0.95 * image.size[0] * image.size[1]
+
+
+def test_an_empty_directory_gives_an_empty_report(tmp_path):
+    result = run_stats(tmp_path)
+    assert (result.samples, result.ok, result.coverage, result.multi_object_captions) == (0, 0, None, None)
+    assert pq.read_table(tmp_path / "_meta" / "stats.parquet").num_rows == 0
+    assert "n/a (no input)" in open(result.report_path, encoding="utf-8").read()
