@@ -8,7 +8,7 @@ import json
 import pyarrow.parquet as pq
 import pytest
 import webdataset as wds
-from conftest import detections, entity, graph, sample, write_dataset
+from stats_helpers import detections, entity, graph, sample, write_dataset
 
 from sgprep.schema import Sample
 from sgprep.stats.filter import Criteria, filter_view, open_view, parse_range

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import detections, entity, graph, sample, write_index
+from stats_helpers import detections, entity, graph, sample, write_index
 
 from sgprep.schema import Sample
 from sgprep.stats.properties import compute, head_label_pairs, synonym_table

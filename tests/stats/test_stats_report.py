@@ -10,7 +10,7 @@ import subprocess
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import detections, entity, graph, sample, write_dataset
+from stats_helpers import detections, entity, graph, sample, write_dataset
 from PIL import Image
 from rich.console import Console
 
