@@ -211,12 +211,63 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
 
 
 @app.command()
-def stats(output: Path = typer.Argument(..., exists=True, help="An sgprep output directory.")) -> None:
-    """Totals, failures by reason, and data properties of an output directory."""
-    from sgprep.stats.report import collect, render
+def stats(
+    output: Path = typer.Argument(..., exists=True, file_okay=False,
+                                  help="An sgprep output directory."),
+    threshold: float = typer.Option(0.25, min=0, max=1,
+                                    help="Detection score at which an object counts."),
+    html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
+    threads: Optional[int] = typer.Option(None, min=1, help="DuckDB threads (default: all cores)."),
+) -> None:
+    """Data properties per sample and per dataset: _meta/stats.parquet, _meta/report.html."""
+    try:
+        from sgprep.stats.report import render, run_stats
+    except ImportError as exc:
+        _fail(f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
+              'pip install "sgprep[stats]"')
+    summary = run_stats(output, threshold=threshold, html=html, threads=threads)
+    console.print(render(summary))
+    if summary.report_path:
+        console.print(f"report: {summary.report_path}")
 
-    report = collect(output)
-    console.print(render(report))
+
+@app.command(name="filter")
+def filter_(
+    dataset: Path = typer.Argument(..., exists=True, file_okay=False,
+                                   help="An sgprep output directory."),
+    output: Path = typer.Option(..., "--output", "-o", help="Directory for the view."),
+    min_caption_objects: Optional[int] = typer.Option(
+        None, min=0, help="Caption names at least N entities."),
+    attributes_per_object: Optional[str] = typer.Option(
+        None, help="LO:HI - mean attributes per caption entity in [LO, HI]; a side may be empty."),
+    min_coverage: Optional[float] = typer.Option(
+        None, min=0, max=1, help="Caption names at least this share of detected categories."),
+    min_image_objects: Optional[int] = typer.Option(None, min=0,
+                                                    help="At least N detected objects."),
+    weights_column: Optional[str] = typer.Option(
+        None, help="Re-weight instead of dropping: every ok sample stays, with its weight here."),
+    reject_weight: float = typer.Option(0.1, min=0,
+                                        help="Weight of a sample that misses a criterion."),
+    threshold: float = typer.Option(0.25, min=0, max=1,
+                                    help="Detection score at which an object counts."),
+) -> None:
+    """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
+    try:
+        from sgprep.stats.filter import Criteria, filter_view
+    except ImportError as exc:
+        _fail(f"`sgprep filter` needs the stats extra ({exc.name} is missing): "
+              'pip install "sgprep[stats]"')
+    try:
+        criteria = Criteria(min_caption_objects=min_caption_objects,
+                            attributes_per_object=attributes_per_object,
+                            min_coverage=min_coverage, min_image_objects=min_image_objects,
+                            weights_column=weights_column, reject_weight=reject_weight,
+                            threshold=threshold)
+    except (ValidationError, ValueError) as exc:
+        _fail(f"invalid filter: {exc}")
+    view = filter_view(dataset, output, criteria)
+    console.print(f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
+                  f"criterion) in {view.shards} shards -> {output}")
 
 
 @app.command(name="eval")

@@ -41,6 +41,14 @@ def test_stats_reports_totals_and_caption_properties(tmp_path):
     text = result.output
     assert "samples" in text and "read/caption_empty" in text
     assert "multi-object captions" in text and "50.0%" in text  # 1 of the 2 parsed captions
+    assert (out / "_meta" / "report.html").is_file() and (out / "_meta" / "stats.parquet").is_file()
+    view = tmp_path / "view"
+    result = run_cli("filter", out, "--output", view, "--min-caption-objects", "2")
+    assert "kept 1 of 2 ok samples" in result.output
+    import pyarrow.parquet as pq
+
+    kept = pq.read_table(view / "index.parquet").to_pylist()
+    assert [r["key"] for r in kept] == ["000000000"]  # the cube and the sphere, not the cat
 
 
 def test_later_stages_say_so(tmp_path):

@@ -1,77 +1,168 @@
-"""``sgprep stats DIR``: totals and failures from the shard stats, plus the caption-side data
-properties of METHOD.md section 4 that a parse alone can tell (multi-object captions,
-attributes per object). Image-side properties need detections and come with that stage."""
+"""``sgprep stats DIR``: the data-property audit of an output directory.
+
+``run_stats`` computes the per-sample properties (``properties.py``), writes them to
+``DIR/_meta/stats.parquet``, sums them with the shard stats files into a ``Summary``, and writes
+``DIR/_meta/report.html`` (``page.py``). ``render`` makes the terminal table.
+"""
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 from rich.table import Table
 
-from sgprep.exec.totals import Totals
-from sgprep.schema import SceneGraph, ShardStats
+from sgprep.stats.properties import DEFAULT_THRESHOLD
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+STATS_FILE = Path("_meta") / "stats.parquet"
+REPORT_FILE = Path("_meta") / "report.html"
 
 
-class Report(BaseModel):
+class Summary(BaseModel):
+    """Dataset-level figures. A share or mean is None where no sample had its input."""
+
+    root: str
+    threshold: float = DEFAULT_THRESHOLD
     shards: int = 0
     samples: int = 0
     ok: int = 0
     failed: int = 0
-    failures: dict[str, int] = Field(default_factory=dict)
-    stages: dict[str, dict[str, int]] = Field(default_factory=dict)
-    graphs: int = 0
-    multi_object_captions: float = 0.0
-    entities_per_caption: float = 0.0
-    attributes_per_entity: float = 0.0
-    relations_per_caption: float = 0.0
+    failures: dict[str, int] = Field(default_factory=dict, description="'stage/reason' -> count")
+    stages: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="Per-stage counters summed over the shard stats files.")
+    graphs: int = Field(0, description="ok samples with a scene graph")
+    detections: int = Field(0, description="ok samples with detections")
+    multi_object_images: float | None = None
+    multi_object_captions: float | None = None
+    entities_per_caption: float | None = None
+    attributes_per_entity: float | None = Field(None, description="over all caption entities")
+    relations_per_caption: float | None = None
+    objects_per_image: float | None = None
+    coverage: float | None = Field(None, description="mean over samples with a detected object")
+    salient_only: float | None = Field(None, description="share of samples with 2+ labels")
+    stats_path: str | None = None
+    report_path: str | None = None
 
 
-def collect(root: Path) -> Report:
+def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = True,
+              threads: int | None = None) -> Summary:
+    """Compute, write ``_meta/stats.parquet`` (and ``_meta/report.html``), return the summary."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    report = Report()
-    totals = Totals()
-    multi = entities = attributes = relations = 0
-    for stats_file in sorted(root.glob("[0-9]*_stats.json")):
-        stats = ShardStats.model_validate_json(stats_file.read_bytes())
-        totals.add(stats)
-        index = root / f"{stats.shard}.parquet"
-        if not index.exists():
-            continue
-        for text in pq.read_table(index, columns=["sg"]).column("sg").to_pylist():
-            if text is None:
-                continue
-            graph = SceneGraph.model_validate(json.loads(text))
-            report.graphs += 1
-            multi += len(graph.entities) >= 2
-            entities += len(graph.entities)
-            attributes += sum(len(e.attributes) for e in graph.entities)
-            relations += len(graph.relations)
-    report.shards, report.samples, report.ok, report.failed = (
-        totals.shards, totals.samples, totals.ok, totals.failed)
-    report.failures, report.stages = totals.failures, totals.stages
-    if report.graphs:
-        report.multi_object_captions = multi / report.graphs
-        report.entities_per_caption = entities / report.graphs
-        report.relations_per_caption = relations / report.graphs
+    from sgprep.io.writers import atomic_write
+    from sgprep.stats.properties import compute, connect
+
+    root = Path(root)
+    table = compute(root, threshold=threshold, con=connect(threads))
+    table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
+    summary = summarise(root, table, threshold)
+    stats_path = root / STATS_FILE
+    stats_path.parent.mkdir(parents=True, exist_ok=True)
+
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    atomic_write(stats_path, sink.getvalue().to_pybytes())
+    summary.stats_path = str(stats_path)
+    if html:
+        from sgprep.stats.page import report_html
+
+        report_path = root / REPORT_FILE
+        summary.report_path = str(report_path)
+        atomic_write(report_path, report_html(summary, table).encode("utf-8"))
+    return summary
+
+
+def collect(root: Path) -> Summary:
+    """Kept for the current CLI: the full audit with default settings."""
+    return run_stats(root)
+
+
+def summarise(root: Path, table: pa.Table, threshold: float) -> Summary:
+    import pyarrow.compute as pc
+
+    summary = Summary(root=str(root), threshold=threshold, samples=table.num_rows)
+    _add_shard_stats(summary, root)
+    ok = table.filter(pc.equal(table["status"], "ok"))
+    summary.ok, summary.failed = ok.num_rows, table.num_rows - ok.num_rows
+    failed = table.filter(pc.not_equal(table["status"], "ok"))
+    summary.failures = dict(sorted(Counter(
+        f"{stage}/{reason}" for stage, reason in
+        zip(failed["stage"].to_pylist(), failed["reason"].to_pylist())).items()))
+    summary.graphs = ok.num_rows - ok["caption_entities"].null_count
+    summary.detections = ok.num_rows - ok["image_objects"].null_count
+    summary.multi_object_images = _mean(ok["multi_object_image"])
+    summary.multi_object_captions = _mean(ok["multi_object_caption"])
+    summary.entities_per_caption = _mean(ok["caption_entities"])
+    entities = pc.sum(ok["caption_entities"]).as_py()
     if entities:
-        report.attributes_per_entity = attributes / entities
-    return report
+        summary.attributes_per_entity = pc.sum(ok["attributes"]).as_py() / entities
+    summary.relations_per_caption = _mean(ok["relations"])
+    summary.objects_per_image = _mean(ok["image_objects"])
+    summary.coverage = _mean(ok["coverage"])
+    summary.salient_only = _mean(ok["salient_only"])
+    return summary
 
 
-def render(report: Report) -> Table:
-    table = Table(title="sgprep stats", show_header=False)
-    for name in ("shards", "samples", "ok", "failed", "graphs"):
-        table.add_row(name, f"{getattr(report, name):,}")
-    for reason, count in report.failures.items():
+def _mean(column) -> float | None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if column.null_count == len(column):
+        return None
+    return pc.mean(column.cast(pa.float64())).as_py()
+
+
+def _add_shard_stats(summary: Summary, root: Path) -> None:
+    """Totals and per-stage counters from ``NNNNN_stats.json``, summed by the one function
+    the executor's summary uses too."""
+    from sgprep.exec.totals import total
+    from sgprep.schema import ShardStats
+
+    totals = total(ShardStats.model_validate_json(p.read_bytes())
+                   for p in sorted(root.glob("[0-9]*_stats.json")))
+    summary.shards = totals.shards
+    summary.stages = totals.stages
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def _num(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def render(summary: Summary) -> Table:
+    """The terminal summary (a rich Table)."""
+    table = Table(title=f"sgprep stats: {summary.root}", show_header=False)
+    table.add_column("what", style="bold")
+    table.add_column("value", justify="right")
+    for name in ("shards", "samples", "ok", "failed", "graphs", "detections"):
+        table.add_row(name, f"{getattr(summary, name):,}")
+    for reason, count in summary.failures.items():
         table.add_row(f"failed: {reason}", f"{count:,}")
-    for stage, counters in report.stages.items():
-        for name, count in counters.items():
-            table.add_row(f"{stage}: {name}", f"{count:,}")
-    table.add_row("multi-object captions", f"{report.multi_object_captions:.1%}")
-    table.add_row("entities per caption", f"{report.entities_per_caption:.2f}")
-    table.add_row("attributes per entity", f"{report.attributes_per_entity:.2f}")
-    table.add_row("relations per caption", f"{report.relations_per_caption:.2f}")
+    for stage, counters in summary.stages.items():
+        for name, value in counters.items():
+            table.add_row(f"{stage}: {name}", f"{value:,}")
+    table.add_section()
+    rows = [("multi-object images", _pct(summary.multi_object_images), "higher is better"),
+            ("multi-object captions", _pct(summary.multi_object_captions), "higher is better"),
+            ("attributes per entity", _num(summary.attributes_per_entity), "study's base: 1.8"),
+            ("salient-only captions", _pct(summary.salient_only), "lower is better"),
+            ("coverage", _pct(summary.coverage), "detected labels the caption names"),
+            ("entities per caption", _num(summary.entities_per_caption), ""),
+            ("relations per caption", _num(summary.relations_per_caption), ""),
+            (f"objects per image (score >= {summary.threshold:g})",
+             _num(summary.objects_per_image), "")]
+    for name, value, note in rows:
+        table.add_row(name + (f" [dim]({note})[/dim]" if note else ""), value)
+    if summary.report_path:
+        table.add_section()
+        table.add_row("report", summary.report_path)
     return table

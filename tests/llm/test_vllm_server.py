@@ -193,10 +193,11 @@ def test_cli_parse_through_the_server_writes_valid_shards(server, tmp_path):
     rows = pq.read_table(out / "00000.parquet").to_pylist()
     assert [r["caption"] for r in rows] == CAPTIONS and all(r["status"] == "ok" for r in rows)
     graphs = [SceneGraph.model_validate_json(r["sg"]) for r in rows]
-    stats = json.loads((out / "00000_stats.json").read_text())
+    stats = json.loads((out / "00000_stats.json").read_text())["stages"]["parse"]
     fell_back = sum(g.fallback_from == "llama3" for g in graphs)
-    assert stats["fallbacks"] == fell_back and stats["parsers"].get("spacy", 0) == fell_back
-    assert stats["parsers"].get("llama3", 0) == len(CAPTIONS) - fell_back
+    assert stats.get("fallbacks", 0) == fell_back and stats.get("graphs/spacy", 0) == fell_back
+    assert stats.get("graphs/llama3", 0) == len(CAPTIONS) - fell_back
+    assert stats["engine/requests"] >= len(CAPTIONS)  # the engine's counters travel too
     assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
 
 
