@@ -26,7 +26,8 @@ from sgprep.exec.shard import run_shard
 from sgprep.exec.stage import Stage
 from sgprep.exec.totals import Totals
 from sgprep.io.intake import Intake
-from sgprep.io.writers import Writer, make_writer
+from sgprep.io.readers import resolve_inputs
+from sgprep.io.writers import Writer, check_apart, make_writer
 from sgprep.pipeline import build_stages, check_requires
 from sgprep.schema import ShardStats
 
@@ -82,8 +83,16 @@ class LocalExecutor:
     def run(self) -> RunSummary:
         config = self.config
         check_requires(config)
+        check_apart(resolve_inputs(config.input), config.output)
         writer = make_writer(config.output)
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
+        try:
+            return self._run(writer)
+        finally:
+            writer.release()
+
+    def _run(self, writer: Writer) -> RunSummary:
+        config = self.config
         if writer.complete:  # a finished JSONL output of this very run
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)

@@ -102,24 +102,62 @@ class Writer(ABC):
         return self.root / "_meta" / "run.json"
 
     def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
-        """Refuse another run's output unless ``overwrite``; record this run's config."""
+        """Take the output's lock; refuse another run's output unless ``overwrite``, and a
+        directory that sgprep did not write whatever the flags; record this run's config."""
+        if self.root.exists() and not self.root.is_dir():
+            raise OutputConflict(f"--output {self.root} is a file; name a directory (or FILE.jsonl)")
         existing = self._existing_fingerprint()
         has_results = any(SHARD_FILE.match(p.name) for p in self._result_files())
+        if existing is None and has_results:
+            raise OutputConflict(
+                f"{self.root} already holds shard files that sgprep did not write (no "
+                f"{self.meta_file.relative_to(self.root)}); sgprep never replaces files it did not "
+                f"make. Choose another --output")
+        self.meta_file.parent.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        try:
+            self._prepare_locked(run_meta, fingerprint, overwrite, existing, has_results)
+        except BaseException:
+            self.release()
+            raise
+
+    def _prepare_locked(self, run_meta, fingerprint, overwrite, existing, has_results) -> None:
         if overwrite:
             self._clear()
+            self.meta_file.parent.mkdir(parents=True, exist_ok=True)
         elif existing is not None and existing != fingerprint and has_results:
             raise OutputConflict(
                 f"{self.root} holds the output of a run with other settings "
                 f"(see {self.meta_file}); pass --overwrite to replace it, or choose another --output")
-        elif existing is None and has_results:
-            raise OutputConflict(
-                f"{self.root} already holds shards that sgprep did not record as its own; "
-                f"pass --overwrite to replace them, or choose another --output")
-        self.meta_file.parent.mkdir(parents=True, exist_ok=True)
-        for stale in self.root.glob(".*.tmp"):  # left by a killed run
+        for stale in self.root.glob(".*.tmp"):  # left by a killed run (we hold the lock)
             stale.unlink()
         meta = {**run_meta, "fingerprint": fingerprint}
         atomic_write(self.meta_file, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
+
+    def _lock(self) -> None:
+        """One run per output: an exclusive lock on ``_meta/lock``, held until the process
+        ends (the OS releases it even after a SIGKILL)."""
+        import fcntl
+
+        path = self.meta_file.parent / "lock"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise OutputConflict(
+                f"another sgprep run (pid {holder}) is writing to {self.root}; wait for it to "
+                f"finish, or choose another --output") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd  # kept open: closing it would release the lock
+
+    def release(self) -> None:
+        """Give the output's lock back (the end of a run)."""
+        fd, self._lock_fd = getattr(self, "_lock_fd", None), None
+        if fd is not None:
+            os.close(fd)
 
     def _existing_fingerprint(self) -> str | None:
         try:
@@ -131,10 +169,15 @@ class Writer(ABC):
         return [p for p in self.root.iterdir() if p.is_file()] if self.root.is_dir() else []
 
     def _clear(self) -> None:
+        """Remove this output's own files: shard files and temp files of sgprep's naming, and
+        ``_meta`` but for the lock. Called only where ``_meta/run.json`` says sgprep wrote here."""
         for path in self._result_files():
-            if SHARD_FILE.match(path.name) or path.name.endswith(".tmp"):
+            if SHARD_FILE.match(path.name) or (path.name.startswith(".") and
+                                               path.name.endswith(".tmp")):
                 path.unlink()
-        shutil.rmtree(self.root / "_meta", ignore_errors=True)
+        for path in (self.root / "_meta").iterdir():
+            if path.name != "lock":
+                shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
 
     def stats_file(self, index: int) -> Path:
         return self.root / f"{shard_name(index)}_stats.json"
@@ -224,6 +267,10 @@ class JsonlWriter(Writer):
                 self.complete = True
                 return
             raise OutputConflict(f"{self.path} exists; pass --overwrite to replace it")
+        if (self.root.is_dir() and not self.meta_file.exists()
+                and any(p.name != "_meta" for p in self.root.iterdir())):
+            raise OutputConflict(f"{self.root} holds files that sgprep did not write; sgprep keeps "
+                                 f"its parts there while it works: move them, or choose another --output")
         super().prepare(run_meta, fingerprint, overwrite)
 
     def open_shard(self, index: int) -> ShardSink:
@@ -242,7 +289,22 @@ class JsonlWriter(Writer):
                 shutil.copyfileobj(fh, out)
         commit(tmp, out, self.path)
         shutil.copyfile(self.meta_file, self.final_meta)
-        shutil.rmtree(self.root)
+        for part in parts + [self.stats_file(int(p.stem)) for p in parts]:
+            part.unlink()
+        shutil.rmtree(self.root / "_meta")
+        self.root.rmdir()  # only when empty: nothing but our own files was there
+
+
+def check_apart(inputs: list[Path], output: Path) -> None:
+    """Refuse an output that is, contains or lies inside an input: a run would read its own
+    results, and --overwrite could delete the input."""
+    out = output.resolve()
+    for given in inputs:
+        path = given.resolve()
+        if out == path or path.is_relative_to(out) or out.is_relative_to(path):
+            raise OutputConflict(
+                f"--output {output} overlaps --input {given} (it is, contains or lies inside it); "
+                f"write the output somewhere else")
 
 
 def make_writer(output: Path) -> Writer:

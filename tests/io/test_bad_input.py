@@ -203,8 +203,12 @@ def test_output_with_another_runs_shards_is_refused(tmp_path):
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "00000.tar").write_bytes(b"")
-    refused = run_cli("parse", "--input", table, "--output", foreign, "--no-progress", ok=False)
-    assert refused.exit_code == 2 and "--overwrite" in refused.output
+    for flags in ([], ["--overwrite"]):
+        refused = run_cli("parse", "--input", table, "--output", foreign, "--no-progress",
+                          *flags, ok=False)
+        assert refused.exit_code == 2 and "did not write" in refused.output
+        assert "--overwrite" not in refused.output  # never advice that would delete files
+    assert (foreign / "00000.tar").exists()
 
 
 @pytest.mark.parametrize("flags, message", [
@@ -229,3 +233,48 @@ def test_a_run_that_failed_to_start_does_not_block_a_corrected_rerun(tmp_path):
     assert bad.exit_code == 2
     run_cli("parse", "--input", table, "--output", out, "--no-progress")  # no --overwrite needed
     assert [r["status"] for r in index_rows(out)] == ["ok"]
+
+
+def test_an_output_overlapping_the_input_is_refused_and_overwrite_deletes_nothing(tmp_path):
+    """The img2dataset layout as both input and output: refused whatever the flags."""
+    i2d = tmp_path / "i2d"
+    i2d.mkdir()
+    _tar(i2d / "00000.tar", [("a.txt", b"a cat on a mat")])
+    (i2d / "00000_stats.json").write_text("{}")
+    before = sorted(p.name for p in i2d.iterdir())
+    for output in (i2d, i2d / "out", tmp_path):
+        for flags in ([], ["--overwrite"]):
+            result = run_cli("parse", "-i", i2d, "-o", output, "--no-progress", *flags, ok=False)
+            assert result.exit_code == 2 and "overlaps --input" in result.output
+    assert sorted(p.name for p in i2d.iterdir()) == before
+
+
+def test_overwrite_removes_only_what_sgprep_wrote(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n")
+    out = tmp_path / "out"
+    run_cli("parse", "-i", table, "-o", out, "--no-progress")
+    (out / "notes.md").write_text("mine")
+    (out / "_meta" / "mine.txt").write_text("mine too")
+    run_cli("parse", "-i", table, "-o", out, "--no-progress", "--shard-size", "5", "--overwrite")
+    assert (out / "notes.md").read_text() == "mine"
+    assert [r["status"] for r in index_rows(out)] == ["ok"]
+
+
+def test_a_second_run_on_a_locked_output_is_refused(tmp_path):
+    import fcntl
+    import os
+
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n")
+    out = tmp_path / "out"
+    (out / "_meta").mkdir(parents=True)
+    fd = os.open(out / "_meta" / "lock", os.O_RDWR | os.O_CREAT)
+    os.write(fd, b"4242\n")
+    fcntl.flock(fd, fcntl.LOCK_EX)  # what a running sgprep holds
+    try:
+        result = run_cli("parse", "-i", table, "-o", out, "--no-progress", ok=False)
+    finally:
+        os.close(fd)
+    assert result.exit_code == 2 and "another sgprep run (pid 4242)" in result.output
+    run_cli("parse", "-i", table, "-o", out, "--no-progress")  # free again: runs
