@@ -59,6 +59,18 @@ def main(
 
 EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor"}
 
+#: module -> the extra that installs it, for "pip install" hints.
+EXTRAS = {"ray": "llm", "vllm": "llm", "httpx": "openai", "transformers": "t5", "torch": "t5",
+          "sentencepiece": "t5", "ultralytics": "detect", "onnxruntime": "detect",
+          "duckdb": "stats", "matplotlib": "stats", "sng_parser": "sng", "webdataset": "stats"}
+
+
+def _missing_module(exc: ModuleNotFoundError) -> None:
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    hint = f': pip install "sgprep[{extra}]"' if extra else ""
+    _fail(f"this needs the Python package {top!r}, which is not installed{hint}")
+
 
 def _execute(config) -> None:
     import importlib
@@ -69,30 +81,65 @@ def _execute(config) -> None:
 
     if config.executor not in EXECUTORS:
         _fail(f"--executor {config.executor!r} is not known; choose one of {', '.join(EXECUTORS)}")
+    suffix = config.output.suffix.lower()
+    if suffix and suffix != ".jsonl" and not config.output.is_dir():
+        _fail(f"--output {config.output}: name a directory for shards, or FILE.jsonl "
+              f"({suffix} is not an output format sgprep writes)")
     module, _, name = EXECUTORS[config.executor].partition(":")
     executor = getattr(importlib.import_module(module), name)(config, console)
+    existed = config.output.exists()
     try:
         summary = executor.run()
+    except KeyboardInterrupt:
+        console.print("[bold yellow]interrupted[/]; finished shards are kept: rerun the same "
+                      "command to resume")
+        raise typer.Exit(130) from None
+    except ModuleNotFoundError as exc:
+        _remove_if_empty_start(config.output, existed)
+        _missing_module(exc)
     except (InputError, OutputConflict, ModelUnavailable, ValueError) as exc:
+        _remove_if_empty_start(config.output, existed)
         _fail(str(exc))
     _print_summary(config, summary)
 
 
+def _remove_if_empty_start(output: Path, existed: bool) -> None:
+    """A run that failed before writing any shard leaves nothing behind it created."""
+    import shutil
+
+    root = output.with_name(output.name + ".parts") if output.suffix == ".jsonl" else output
+    if existed or not root.is_dir():
+        return
+    if any(p.name != "_meta" for p in root.iterdir()):
+        return
+    shutil.rmtree(root, ignore_errors=True)
+
+
 def _print_summary(config, summary) -> None:
-    totals = summary.totals
+    totals, output = summary.totals, summary.output
+    jsonl = config.output.suffix.lower() == ".jsonl"
     table = Table(title=f"sgprep {config.command} -> {config.output}", show_header=False)
-    table.add_row("shards written", f"{summary.shards_written:,}")
-    table.add_row("shards already done", f"{summary.shards_skipped:,}")
-    table.add_row("workers", f"{summary.workers:,}")
-    table.add_row("samples", f"{totals.samples:,}")
-    table.add_row("ok", f"{totals.ok:,}")
-    table.add_row("failed", f"{totals.failed:,}")
-    for reason, count in totals.failures.items():
+    unit = "parts" if jsonl else "shards"
+    table.add_row(f"{unit} written now", f"{summary.shards_written:,}")
+    table.add_row(f"{unit} already done", f"{summary.shards_skipped:,}")
+    if summary.shards_written:
+        rate = totals.samples / summary.seconds if summary.seconds else 0.0
+        table.add_row("this run", f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
+                      f"({rate:,.0f} samples/s, {summary.workers} worker(s))")
+    table.add_row("output: samples", f"{output.samples:,}")
+    table.add_row("output: ok", f"{output.ok:,}")
+    table.add_row("output: failed", f"{output.failed:,}")
+    for reason, count in output.failures.items():
         table.add_row(f"  {reason}", f"{count:,}")
-    for stage, counters in totals.stages.items():
+    for stage, counters in output.stages.items():
         for name, value in counters.items():
             table.add_row(f"{stage}: {name}", f"{value:,}")
     console.print(table)
+    if not jsonl and summary.planned_shards:
+        last = summary.planned_shards - 1
+        urls = (f"{config.output}/{{00000..{last:05d}}}.tar" if last else
+                f"{config.output}/00000.tar")
+        console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 
 
 def _config(command: str, stages: list[dict], **fields):

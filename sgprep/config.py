@@ -21,7 +21,10 @@ from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 
 #: Fields that do not change what a run writes; they are left out of the fingerprint, so a
 #: rerun with other values resumes the same output.
-NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "executor", "workers", "ray_address"}
+NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
+                      "workers", "ray_address"}
+#: Stage settings that change speed, never bytes.
+SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers"}
 DEFAULT_SHARD_SIZE = 1000
 
 
@@ -51,6 +54,8 @@ class RunConfig(BaseModel):
     max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)
     check_images: bool = True
     progress: bool = True
+    progress_interval: float = Field(default=30.0, gt=0, description="Seconds between progress "
+                                     "lines when stderr is not a terminal (logs, Slurm, CI).")
     executor: str = "local"
     workers: int | None = Field(default=None, gt=0, description="Local worker processes "
                                 "(default: the machine's cores).")
@@ -68,12 +73,22 @@ class RunConfig(BaseModel):
     def resolved(self) -> dict[str, Any]:
         return json.loads(self.model_dump_json())
 
-    def fingerprint(self) -> str:
+    def fingerprinted(self) -> dict[str, Any]:
+        """The settings that decide the output's bytes: paths made absolute, and without
+        what only changes speed (workers, executor, batch sizes: a test shows they do not
+        change the bytes)."""
         data = {k: v for k, v in self.resolved().items() if k not in NOT_IN_FINGERPRINT}
         data["input"] = os.path.abspath(self.input)
         data["output"] = os.path.abspath(self.output)
-        blob = json.dumps(data, sort_keys=True).encode()
+        for stage in data["stages"]:
+            stage["settings"] = {k: v for k, v in stage["settings"].items()
+                                 if k not in SPEED_ONLY_SETTINGS}
+        return data
+
+    def fingerprint(self) -> str:
+        blob = json.dumps(self.fingerprinted(), sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
     def run_meta(self) -> dict[str, Any]:
-        return {"sgprep_version": __version__, "config": self.resolved()}
+        return {"sgprep_version": __version__, "config": self.resolved(),
+                "settings": self.fingerprinted()}

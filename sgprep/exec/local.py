@@ -12,6 +12,8 @@ import logging
 import multiprocessing
 import os
 import queue
+import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -39,8 +41,35 @@ class RunSummary:
     shards_written: int = 0
     shards_skipped: int = 0
     planned_samples: int = 0
+    planned_shards: int = 0
     workers: int = 1
+    seconds: float = 0.0
     totals: Totals = field(default_factory=Totals)  # of the shards this run wrote
+    output: Totals = field(default_factory=Totals)  # of every finished shard of the output
+
+
+class LineProgress:
+    """Progress for logs (stderr not a terminal): one line every ``interval`` seconds."""
+
+    def __init__(self, name: str, total: int, done: int, interval: float):
+        self.name, self.total, self.done, self.interval = name, total, done, interval
+        self.start = self.last = time.monotonic()
+        self.first = done
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            log.info("%s", self.line(now))
+
+    def line(self, now: float) -> str:
+        rate = (self.done - self.first) / max(now - self.start, 1e-9)
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        eta = time.strftime("%H:%M:%S", time.gmtime(left)) if left == left else "-"
+        share = self.done / self.total if self.total else 1.0
+        return (f"{self.name}: {self.done:,}/{self.total:,} samples ({share:.1%}), "
+                f"{rate:,.0f} samples/s, eta {eta}")
 
 
 class RateColumn(ProgressColumn):
@@ -99,12 +128,11 @@ class LocalExecutor:
         plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer)
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         summary = RunSummary(shards_skipped=len(plan.tasks) - len(todo),
-                             planned_samples=plan.samples)
+                             planned_samples=plan.samples, planned_shards=len(plan.tasks))
         summary.workers = self._workers(len(todo))
-        with self._progress() as progress:
-            bar = progress.add_task(config.command, total=plan.samples)
-            progress.update(bar, completed=plan.samples - sum(plan.tasks[i].count for i in todo))
-            advance = lambda n: progress.advance(bar, n)  # noqa: E731
+        started = time.monotonic()
+        done = plan.samples - sum(plan.tasks[i].count for i in todo)
+        with self._progress(plan.samples, done) as advance:
             if summary.workers <= 1:
                 results = self._in_process(plan, todo, advance)
             else:
@@ -112,6 +140,9 @@ class LocalExecutor:
             for stats in results:
                 summary.shards_written += 1
                 summary.totals.add(stats)
+        summary.seconds = time.monotonic() - started
+        for task in plan.tasks:
+            summary.output.add(writer.read_stats(task.index))
         writer.finish()
         return summary
 
@@ -124,12 +155,24 @@ class LocalExecutor:
             wanted = 1
         return max(1, min(wanted, tasks))
 
-    def _progress(self) -> Progress:
-        return Progress(
+    @contextmanager
+    def _progress(self, total: int, done: int):
+        """A callback ``advance(n)``: a rich bar on a terminal, periodic log lines otherwise."""
+        config = self.config
+        if config.progress and not self.console.is_terminal:
+            lines = LineProgress(config.command, total, done, config.progress_interval)
+            yield lines.advance
+            if lines.done > lines.first:
+                log.info("%s", lines.line(time.monotonic()))
+            return
+        progress = Progress(
             SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
             TaskProgressColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
             TextColumn("eta"), TimeRemainingColumn(), console=self.console,
-            disable=not self.config.progress, transient=False)
+            disable=not config.progress, transient=False)
+        with progress:
+            bar = progress.add_task(config.command, total=total, completed=done)
+            yield lambda n: progress.advance(bar, n)
 
     def _in_process(self, plan: Plan, todo: list[int], advance):
         runner = ShardRunner(self.config, plan)

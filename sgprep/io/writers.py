@@ -126,9 +126,12 @@ class Writer(ABC):
             self._clear()
             self.meta_file.parent.mkdir(parents=True, exist_ok=True)
         elif existing is not None and existing != fingerprint and has_results:
+            done = len(list(self.root.glob("[0-9]*_stats.json")))
             raise OutputConflict(
-                f"{self.root} holds the output of a run with other settings "
-                f"(see {self.meta_file}); pass --overwrite to replace it, or choose another --output")
+                f"{self.root} holds {done} finished shard(s) of a run with other settings: "
+                f"{settings_diff(self._existing_settings(), run_meta.get('settings'))}. Rerun with "
+                f"the output's settings to resume it, choose another --output, or pass "
+                f"--overwrite to start again (its finished shards are deleted)")
         for stale in self.root.glob(".*.tmp"):  # left by a killed run (we hold the lock)
             stale.unlink()
         meta = {**run_meta, "fingerprint": fingerprint}
@@ -158,6 +161,12 @@ class Writer(ABC):
         fd, self._lock_fd = getattr(self, "_lock_fd", None), None
         if fd is not None:
             os.close(fd)
+
+    def _existing_settings(self) -> dict[str, Any] | None:
+        try:
+            return json.loads(self.meta_file.read_text()).get("settings")
+        except (OSError, ValueError):
+            return None
 
     def _existing_fingerprint(self) -> str | None:
         try:
@@ -293,6 +302,30 @@ class JsonlWriter(Writer):
             part.unlink()
         shutil.rmtree(self.root / "_meta")
         self.root.rmdir()  # only when empty: nothing but our own files was there
+
+
+def settings_diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    """'shard_size: 1000 there, 5 now; ...' for the settings that differ."""
+    if not old or not new:
+        return "the output was written by another version of sgprep"
+    a, b = _flat(old), _flat(new)
+    diffs = [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
+             for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    return "; ".join(diffs) or "no setting differs (another sgprep version?)"
+
+
+def _flat(data: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(data, dict):
+        out = {}
+        for key, value in data.items():
+            out.update(_flat(value, f"{prefix}{key}."))
+        return out
+    if isinstance(data, list) and all(isinstance(x, dict) and "name" in x for x in data):
+        out = {}
+        for item in data:
+            out.update(_flat(item.get("settings", {}), f"{prefix}{item['name']}."))
+        return out
+    return {prefix.rstrip("."): data}
 
 
 def check_apart(inputs: list[Path], output: Path) -> None:

@@ -178,3 +178,28 @@ def test_duplicate_keys_across_files_are_found_in_the_plan(tmp_path):
     rows = index_rows(out)
     assert [r["key"] for r in rows] == ["k1", "k2", "k2_dup000000002", "k3"]
     assert [r["reason"] for r in rows] == [None, None, "duplicate_key", None]
+
+
+def test_speed_settings_and_path_spelling_do_not_change_bytes_or_block_a_resume(
+        tmp_path, table, monkeypatch):
+    parse(table, tmp_path / "a", "--shard-size", "6", "--batch-size", "256")
+    parse(table, tmp_path / "b", "--shard-size", "6", "--batch-size", "3")
+    assert digest(tmp_path / "a") == digest(tmp_path / "b")
+    # The same output named relatively, from elsewhere, with another batch size: resumes.
+    (tmp_path / "a" / "00002_stats.json").unlink()
+    monkeypatch.chdir(tmp_path)
+    result = parse(table, Path("a"), "--shard-size", "6", "--batch-size", "7")
+    assert "shards already done" in result.output
+    assert digest(tmp_path / "a") == digest(tmp_path / "b")
+
+
+def test_a_conflict_names_each_differing_setting_with_both_values(tmp_path, table):
+    out = tmp_path / "out"
+    parse(table, out, "--shard-size", "6")
+    result = run_cli("parse", "-i", table, "-o", out, "--shard-size", "5", "--predicate-form",
+                     "surface", "--no-progress", ok=False)
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert "shard_size: 6 there, 5 now" in text
+    assert "parse.predicate_form: 'lemma' there, 'surface' now" in text
+    assert "4 finished shard(s)" in text
