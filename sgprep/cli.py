@@ -17,8 +17,10 @@ from sgprep import __version__
 app = typer.Typer(
     help="Compositional training data for vision-language models: scene graphs, boxes and "
     "hard negatives, written as WebDataset shards.",
-    no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode="rich")
-console = Console(stderr=True)
+    no_args_is_help=True, pretty_exceptions_enable=False,
+    rich_markup_mode=None)  # plain help: it wraps in narrow terminals instead of cutting flags
+console = Console(stderr=True)  # logs, progress, errors
+stdout = Console()  # results a user may redirect: stats, validate
 
 # Options shared by every command that reads samples and writes shards.
 INPUT = typer.Option(..., "--input", "-i", help="A file, a directory, or a glob (quote it).")
@@ -166,7 +168,7 @@ def parse(
     predicate_form: str = typer.Option("lemma", help="spacy: lemma ('lie on') or surface ('lying on')."),
     batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
     tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
-    num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU)."),
+    num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU the executor grants / tensor-parallel-size)."),
     max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
     timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
     max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
@@ -265,17 +267,38 @@ def stats(
                                     help="Detection score at which an object counts."),
     html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
     threads: Optional[int] = typer.Option(None, min=1, help="DuckDB threads (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Data properties per sample and per dataset: _meta/stats.parquet, _meta/report.html."""
+    _require_sgprep_output(output)
     try:
         from sgprep.stats.report import render, run_stats
     except ImportError as exc:
         _fail(f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
               'pip install "sgprep[stats]"')
     summary = run_stats(output, threshold=threshold, html=html, threads=threads)
-    console.print(render(summary))
+    if as_json:
+        stdout.print_json(summary.model_dump_json())
+        return
+    stdout.print(render(summary))
     if summary.report_path:
-        console.print(f"report: {summary.report_path}")
+        stdout.print(f"report: {summary.report_path}", highlight=False, soft_wrap=True)
+
+
+def _require_sgprep_output(path: Path) -> None:
+    """Refuse, in one line, a directory that sgprep did not write (img2dataset's shards use
+    the same file names)."""
+    from sgprep.schema import ShardStats
+
+    if not (path / "_meta" / "run.json").is_file():
+        _fail(f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
+              f"that `sgprep parse/run --output` wrote")
+    if not any(path.glob("[0-9]*_stats.json")):
+        _fail(f"{path} has no finished shard yet (no NNNNN_stats.json)")
+    try:
+        ShardStats.model_validate_json(next(path.glob("[0-9]*_stats.json")).read_bytes())
+    except ValueError:
+        _fail(f"{path} holds stats files that are not sgprep's (or of an older version)")
 
 
 @app.command(name="filter")
@@ -354,5 +377,14 @@ def validate(output: Path = typer.Argument(..., exists=True, help="An sgprep out
     console.print(f"[bold green]ok[/]: {checked} shard(s) valid")
 
 
+def entry() -> None:
+    """The console script: global flags (-v) work before or after the command."""
+    import sys
+
+    args = sys.argv[1:]
+    hoisted = [a for a in args if a in ("-v", "--verbose")]
+    app(args=hoisted + [a for a in args if a not in ("-v", "--verbose")], prog_name="sgprep")
+
+
 if __name__ == "__main__":
-    app()
+    entry()

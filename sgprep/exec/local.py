@@ -91,7 +91,10 @@ class ShardRunner:
 
     def run(self, index: int, progress=None) -> ShardStats:
         if not self.ready:
+            gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
             for stage in self.stages:
+                if stage.resources().gpus:
+                    stage.place(gpus)
                 stage.setup()
             self.ready = True
         task = self.plan.tasks[index]
@@ -102,6 +105,23 @@ class ShardRunner:
             for stage in self.stages:
                 stage.teardown()
             self.ready = False
+
+
+def local_gpus() -> int:
+    """GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else what nvidia-smi lists."""
+    import shutil
+    import subprocess
+
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip() and d.strip() != "-1"])
+    if shutil.which("nvidia-smi") is None:
+        return 0
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
 
 
 class LocalExecutor:

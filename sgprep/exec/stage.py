@@ -62,6 +62,10 @@ class Stage(ABC):
         """What one instance needs; cheap (no model loaded)."""
         return Resources()
 
+    def place(self, gpus: int) -> None:
+        """The executor grants this instance ``gpus`` GPUs (before setup). A stage that runs
+        several engines sizes itself here; GPU placement is the executor's job alone."""
+
     def setup(self) -> None:
         """Load models; called once per worker before the first batch."""
 

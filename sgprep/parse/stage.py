@@ -21,6 +21,11 @@ class ParseStage(Stage):
     def resources(self) -> Resources:
         return Resources(cpus=1, gpus=self.parser.gpus())
 
+    def place(self, gpus: int) -> None:
+        settings = self.settings
+        if self.parser.gpus() and settings.num_engines is None:  # one vLLM engine per TP group
+            settings.num_engines = max(1, gpus // max(1, settings.tensor_parallel_size))
+
     def setup(self) -> None:
         self.parser.setup()
 

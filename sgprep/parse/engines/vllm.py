@@ -87,7 +87,7 @@ class VLLMEngine(Engine):
             ray.init(ignore_reinit_error=True, log_to_driver=True)
         gpus = int(ray.cluster_resources().get("GPU", 0))
         tp = max(1, settings.tensor_parallel_size)
-        count = settings.num_engines or (max(1, gpus // tp) if gpus else 1)
+        count = settings.num_engines or 1  # the executor sizes it (Stage.place), never the engine
         args = {**DEFAULT_ENGINE_ARGS, "tensor_parallel_size": tp, "seed": settings.seed}
         if settings.max_model_len:
             args["max_model_len"] = settings.max_model_len

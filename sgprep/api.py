@@ -1,0 +1,61 @@
+"""A small Python API for notebooks and trainer scripts, thin over what the CLI calls.
+
+    from sgprep import api
+
+    graphs = api.parse_captions(["a red apple to the left of a blue car"])
+    summary = api.run("pipelines/example.yaml", workers=1, progress=False)
+    index = api.read_index("examples/out/pipeline")   # a pyarrow Table, one row per sample
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sgprep.schema import SceneGraph
+
+
+def parse_captions(captions: list[str], parser: str = "spacy",
+                   **settings: Any) -> list[SceneGraph]:
+    """Scene graphs for captions, in order. ``settings`` are the parse stage's settings
+    (``spacy_model``, ``model``, ``engine``, ``endpoint``, ``fallback``, ...). A caption the
+    parser cannot handle raises :class:`ValueError` naming it; use the pipeline (``run``) to
+    keep going past bad input and record failures instead."""
+    from sgprep.parse.base import ParseError, ParserSettings, make_parser
+
+    instance = make_parser(parser, ParserSettings(parser=parser, **settings))
+    instance.setup()
+    try:
+        results = instance.parse_batch(list(captions))
+    finally:
+        instance.teardown()
+    for caption, result in zip(captions, results):
+        if isinstance(result, ParseError):
+            raise ValueError(f"{parser} could not parse {caption!r}: {result.reason}: "
+                             f"{result.message}")
+    return results
+
+
+def run(pipeline: str | Path | dict[str, Any], **overrides: Any):
+    """Run a pipeline: a YAML path, or a mapping of RunConfig fields (``input``, ``output``,
+    ``stages``: ``[{"name": "parse", "settings": {...}}]``, ...). ``overrides`` replace fields
+    as the CLI flags do. Returns the run summary (``totals``, ``output``, ``seconds``, ...)."""
+    from sgprep.config import RunConfig
+    from sgprep.exec.local import LocalExecutor
+    from sgprep.pipeline import load_pipeline
+
+    if isinstance(pipeline, dict):
+        config = RunConfig.model_validate({**pipeline, **overrides})
+    else:
+        config = load_pipeline(Path(pipeline), **overrides)
+    return LocalExecutor(config).run()
+
+
+def read_index(output: str | Path):
+    """Every input sample of an output, ok and failed, as one pyarrow Table."""
+    import pyarrow.parquet as pq
+
+    files = sorted(Path(output).glob("[0-9]*.parquet"))
+    if not files:
+        raise FileNotFoundError(f"{output} holds no sgprep index (NNNNN.parquet)")
+    return pq.ParquetDataset(files).read()
