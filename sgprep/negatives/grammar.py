@@ -1,0 +1,114 @@
+"""Small English inflection rules for edited captions: a/an, noun plurals, verb forms.
+
+Rules plus short exception lists, enough for the words scene graphs name; when a form cannot be
+found in the caption the realiser falls back to a template rather than guess.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words spelt with a vowel but said with a consonant ("a unicorn", "a one-way sign") and
+#: words spelt with a consonant but said with a vowel ("an hour").
+_CONSONANT_SOUND = re.compile(r"^(uni|use|usu|uti|ure|eu|ewe|one|once|ufo|u-)")
+_VOWEL_SOUND = re.compile(r"^(hour|honest|honou?r|heir|herb)")
+
+_IRREGULAR_PLURALS = {
+    "man": "men", "woman": "women", "child": "children", "person": "people", "foot": "feet",
+    "tooth": "teeth", "goose": "geese", "mouse": "mice", "ox": "oxen", "die": "dice",
+    "sheep": "sheep", "deer": "deer", "fish": "fish", "moose": "moose", "bison": "bison",
+    "aircraft": "aircraft", "series": "series", "species": "species", "people": "people",
+    "knife": "knives", "leaf": "leaves", "shelf": "shelves", "wolf": "wolves", "loaf": "loaves",
+    "half": "halves", "life": "lives", "wife": "wives", "calf": "calves", "scarf": "scarves",
+    "potato": "potatoes", "tomato": "tomatoes", "hero": "heroes", "cactus": "cacti",
+}
+_IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
+_THIRD_PERSON = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+#: Verbs that double their last consonant before -ing ("sitting"); the rule below covers
+#: regular one-syllable consonant-vowel-consonant verbs, this adds the rest we meet.
+_DOUBLING = frozenset("begin refer occur admit permit prefer control patrol".split())
+#: Agreeing auxiliaries: singular -> plural.
+AUX_PLURAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
+AUX_SINGULAR = {v: k for k, v in AUX_PLURAL.items()}
+ARTICLES = frozenset({"a", "an"})
+
+
+def indefinite_article(word: str) -> str:
+    w = word.lower()
+    if _VOWEL_SOUND.match(w):
+        return "an"
+    if _CONSONANT_SOUND.match(w):
+        return "a"
+    return "an" if w[:1] in set("aeiou") else "a"
+
+
+#: Mass nouns: no plural form ("grass", not "grasses").
+UNCOUNTABLE = frozenset(
+    "grass water milk snow sand hair food rice bread meat dirt mud smoke fog rain sky furniture "
+    "luggage traffic foliage clothing equipment broccoli lettuce cheese juice coffee tea wine "
+    "beer soup sauce butter ice gravel hay straw wood glass".split())
+
+
+def plural(noun: str) -> str:
+    n = noun.lower()
+    if n in UNCOUNTABLE:
+        return noun
+    if n in _IRREGULAR_PLURALS:
+        return _match_case(noun, _IRREGULAR_PLURALS[n])
+    if re.search(r"(s|x|z|ch|sh)$", n):
+        return noun + "es"
+    if re.search(r"[^aeiou]y$", n):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def noun_forms(lemma: str) -> set[str]:
+    return {lemma.lower(), plural(lemma).lower()}
+
+
+def is_plural_form(surface: str, lemma: str) -> bool:
+    s, lemma = surface.lower(), lemma.lower()
+    if s == lemma:
+        return s in _IRREGULAR_SINGULARS and s != _IRREGULAR_SINGULARS[s]
+    return s == plural(lemma).lower() or s in _IRREGULAR_SINGULARS
+
+
+def third_person(verb: str) -> str:
+    v = verb.lower()
+    if v in _THIRD_PERSON:
+        return _THIRD_PERSON[v]
+    if re.search(r"(s|x|z|ch|sh|o)$", v):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", v):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def gerund(verb: str) -> str:
+    v = verb.lower()
+    if v == "be":
+        return "being"
+    if v.endswith("ie"):
+        return verb[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return verb[:-1] + "ing"
+    if v in _DOUBLING or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def verb_form(surface: str, lemma: str) -> str | None:
+    """Which form of ``lemma`` the word ``surface`` is: base, third, gerund; None if neither."""
+    s = surface.lower()
+    for form, make in (("gerund", gerund), ("third", third_person), ("base", str)):
+        if s == make(lemma.lower()):
+            return form
+    return None
+
+
+def inflect_verb(lemma: str, form: str) -> str:
+    return {"gerund": gerund, "third": third_person}.get(form, str)(lemma)
+
+
+def _match_case(model: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
