@@ -130,8 +130,8 @@ class Positive(_Model):
 
 
 class Negative(_Model):
-    """A minimally perturbed, false description of the image (or, for ``mined_image``, a
-    description of this image that is false for another image, ``image_key``)."""
+    """A minimally perturbed, false description of the image. For ``mined_image`` it is true
+    for another image, ``image_key``, for which the positive is false."""
 
     text: str
     strategy: str = Field(description="swap, shuffle, replace, connect, mine-images")
@@ -141,8 +141,8 @@ class Negative(_Model):
         description="span_edit: the positive edited in place; template: written from the graph.")
     graph: SceneGraph | None = None
     image_key: str | None = Field(
-        default=None, description="mined_image: the key of the image this text is false for "
-        "while the positive is true for this one.")
+        default=None, description="mined_image: the key of the image this text is true for "
+        "(and the positive false).")
 
 
 class Negatives(_Model):

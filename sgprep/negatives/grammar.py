@@ -46,7 +46,7 @@ def indefinite_article(word: str) -> str:
 UNCOUNTABLE = frozenset(
     "grass water milk snow sand hair food rice bread meat dirt mud smoke fog rain sky furniture "
     "luggage traffic foliage clothing equipment broccoli lettuce cheese juice coffee tea wine "
-    "beer soup sauce butter ice gravel hay straw wood glass".split())
+    "beer soup sauce butter ice gravel hay straw wood".split())
 
 
 def plural(noun: str) -> str:

@@ -23,7 +23,7 @@ ANTONYMS = dict(
     for a, b in [("old", "young"), ("big", "small"), ("large", "small"), ("tall", "short"),
                  ("long", "short"), ("wet", "dry"), ("open", "closed"), ("empty", "full"),
                  ("clean", "dirty"), ("wide", "narrow"), ("thick", "thin"), ("black", "white"),
-                 ("dark", "light"), ("new", "old"), ("hot", "cold")]
+                 ("dark", "light"), ("hot", "cold")]
     for pair in ((a, b), (b, a)))
 
 
