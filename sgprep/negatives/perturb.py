@@ -83,10 +83,12 @@ FAMILIES = {
 }
 
 
-def _with_entities(graph: SceneGraph, changes: dict[int, Entity],
+def _with_entities(graph: SceneGraph, bare: list[Entity], changes: dict[int, Entity],
                    relations: list[Relation] | None = None,
                    extra: list[Entity] | None = None) -> SceneGraph:
-    entities = [changes.get(i, e) for i, e in enumerate(graph.entities)] + (extra or [])
+    """The perturbed graph: its entities carry no spans (the positive's spans mean nothing in
+    the negative's text)."""
+    entities = [changes.get(i, e) for i, e in enumerate(bare)] + (extra or [])
     return graph.model_copy(update={"entities": entities,
                                     "relations": graph.relations if relations is None
                                     else relations})
@@ -106,6 +108,15 @@ class Perturber:
     def __init__(self, graph: SceneGraph, vocab: Vocabulary, rng: random.Random,
                  rejected: Counter):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
+        self._bare: list[Entity] | None = None
+
+    @property
+    def bare(self) -> list[Entity]:
+        """The graph's entities without spans, made once per graph."""
+        if self._bare is None:
+            self._bare = [e if e.span is None else e.model_copy(update={"span": None})
+                          for e in self.g.entities]
+        return self._bare
 
     def candidates(self, kind: str) -> list[Candidate]:
         return getattr(self, kind)()
@@ -126,7 +137,7 @@ class Perturber:
 
     def _swap_attr(self, i: int, j: int, a: str, b: str) -> Perturbation:
         ei, ej = self.g.entities[i], self.g.entities[j]
-        graph = _with_entities(self.g, {
+        graph = _with_entities(self.g, self.bare, {
             i: _entity(ei, [b if x == a else x for x in ei.attributes]),
             j: _entity(ej, [a if x == b else x for x in ej.attributes])})
         return Perturbation("swap_attribute", "swap", graph,
@@ -144,7 +155,7 @@ class Perturber:
 
     def _swap_obj(self, i: int, j: int) -> Perturbation:
         ei, ej = self.g.entities[i], self.g.entities[j]
-        graph = _with_entities(self.g, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)})
+        graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)})
         return Perturbation("swap_object", "swap", graph, (SetHead(i, ej.head), SetHead(j, ei.head)))
 
     # --- shuffle ----------------------------------------------------------------------------
@@ -164,7 +175,7 @@ class Perturber:
         relations = [r.model_copy(update={"subject": swap.get(r.subject, r.subject),
                                           "object": swap.get(r.object, r.object)})
                      for r in self.g.relations]
-        graph = _with_entities(self.g, {}, relations)
+        graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation("shuffle_relation", "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
 
     def redraw_relation(self) -> list[Candidate]:
@@ -184,11 +195,18 @@ class Perturber:
         s, o = self.rng.choice(pairs)
         relations = list(self.g.relations)
         relations[k] = r.model_copy(update={"subject": s, "object": o})
-        return Perturbation("redraw_relation", "shuffle", _with_entities(self.g, {}, relations), ())
+        return Perturbation("redraw_relation", "shuffle", _with_entities(self.g, self.bare, {}, relations), ())
 
     # --- replace ----------------------------------------------------------------------------
-    def _draw(self, words: tuple[str, ...], counts: tuple[int, ...], exclude: set[str]) -> str | None:
-        pool = [(w, c) for w, c in zip(words, counts) if w not in exclude]
+    def _draw(self, words: tuple[str, ...], cum: tuple[int, ...], exclude: set[str]) -> str | None:
+        """A word drawn by count (``cum``: cumulative counts), not in ``exclude``."""
+        if not words or not cum[-1]:
+            return None
+        for _ in range(8):  # exclusions are few: redraw a few times before filtering
+            word = self.rng.choices(words, cum_weights=cum)[0]
+            if word not in exclude:
+                return word
+        pool = [(w, c - p) for w, c, p in zip(words, cum, (0, *cum[:-1])) if w not in exclude]
         if not pool:
             return None
         return self.rng.choices([w for w, _ in pool], [c for _, c in pool])[0]
@@ -206,7 +224,7 @@ class Perturber:
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
-        graph = _with_entities(self.g, {i: _entity(e, [new if x == a else x for x in e.attributes])})
+        graph = _with_entities(self.g, self.bare, {i: _entity(e, [new if x == a else x for x in e.attributes])})
         return Perturbation("replace_attribute", "replace", graph, (SetAttribute(i, a, new),))
 
     def replace_object(self) -> list[Candidate]:
@@ -221,7 +239,7 @@ class Perturber:
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
-        graph = _with_entities(self.g, {i: _entity(e, head=new)})
+        graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
         return Perturbation("replace_object", "replace", graph, (SetHead(i, new),))
 
     def replace_relation(self) -> list[Candidate]:
@@ -252,7 +270,7 @@ class Perturber:
         relations = list(self.g.relations)
         relations[k] = relations[k].model_copy(update={"predicate": predicate})
         return Perturbation("replace_relation", "replace",
-                            _with_entities(self.g, {}, relations), (edit,))
+                            _with_entities(self.g, self.bare, {}, relations), (edit,))
 
     # --- connect ----------------------------------------------------------------------------
     def connect(self) -> list[Candidate]:
@@ -271,5 +289,5 @@ class Perturber:
         new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)
         n = len(self.g.entities)
         relations = [*self.g.relations, Relation(subject=i, predicate=pred, object=n)]
-        graph = _with_entities(self.g, {}, relations, [new])
+        graph = _with_entities(self.g, self.bare, {}, relations, [new])
         return Perturbation("connect", "connect", graph, (Attach(i, pred, n),))

@@ -12,6 +12,7 @@ the edit gives up and the template is used; the negative records which.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from sgprep.negatives import grammar
@@ -54,6 +55,8 @@ class Realiser:
     def __init__(self, text: str, graph: SceneGraph):
         self.text, self.graph = text, graph
         self.words = [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+        self._starts = [w.start for w in self.words]
+        self._ends = [w.end for w in self.words]
         self._np: dict[int, tuple[int, int] | None] = {}
 
     def realise(self, p: Perturbation) -> tuple[str, str]:
@@ -80,13 +83,13 @@ class Realiser:
         if span is None or span[1] > len(self.text) or span[0] >= span[1]:
             return None
         start = span[0]
-        before = [w for w in self.words if w.end <= start]
-        if before and before[-1].lower in DETERMINERS and not self.text[before[-1].end:start].strip():
-            start = before[-1].start
+        before = self.word_before(start)
+        if before is not None and before.lower in DETERMINERS:
+            start = before.start
         return start, span[1]
 
     def words_in(self, start: int, end: int) -> list[Word]:
-        return [w for w in self.words if w.start >= start and w.end <= end]
+        return self.words[bisect_left(self._starts, start):bisect_right(self._ends, end)]
 
     def find_phrase(self, phrase: str, start: int, end: int, last: bool = False) -> tuple[int, int]:
         target = phrase.lower().split()
@@ -115,14 +118,20 @@ class Realiser:
             return False
 
     def next_word(self, pos: int) -> Word | None:
-        for w in self.words:
-            if w.start >= pos:
-                return w if not self.text[pos:w.start].strip() else None
-        return None
+        """The word starting at ``pos`` after nothing but spaces, if any."""
+        k = bisect_left(self._starts, pos)
+        if k == len(self.words):
+            return None
+        w = self.words[k]
+        return w if not self.text[pos:w.start].strip() else None
 
     def word_before(self, pos: int) -> Word | None:
-        before = [w for w in self.words if w.end <= pos]
-        return before[-1] if before and not self.text[before[-1].end:pos].strip() else None
+        """The word ending at ``pos`` before nothing but spaces, if any."""
+        k = bisect_right(self._ends, pos) - 1
+        if k < 0:
+            return None
+        w = self.words[k]
+        return w if not self.text[w.end:pos].strip() else None
 
     # --- editing --------------------------------------------------------------------------
     def edit(self, edits: tuple[Edit, ...]) -> str:

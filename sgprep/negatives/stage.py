@@ -158,15 +158,10 @@ class NegativesStage(Stage):
                 continue
             seen.add(norm)
             out.append(Negative(text=neg_text, strategy=p.strategy, kind=p.kind, positive=text,
-                                realisation=how, graph=_without_spans(p.graph)))
+                                realisation=how, graph=p.graph))
             self.counts[f"kind/{p.kind}"] += 1
             self.counts[f"realised/{how}"] += 1
         for reason, n in rejected.items():
             self.counts[f"rejected/{reason}"] += n
         return out
 
-
-def _without_spans(graph: SceneGraph) -> SceneGraph:
-    """Spans of the positive's text mean nothing in the negative's."""
-    return graph.model_copy(update={"entities": [
-        e if e.span is None else e.model_copy(update={"span": None}) for e in graph.entities]})

@@ -68,15 +68,15 @@ def _entity_key(graph: SceneGraph, i: int) -> tuple:
 def signature(graph: SceneGraph) -> tuple:
     """The graph's meaning up to entity order: sorted entities and sorted relations over
     entity descriptions, symmetric relations without direction."""
-    ents = tuple(sorted(_entity_key(graph, i) for i in range(len(graph.entities))))
+    keys = [_entity_key(graph, i) for i in range(len(graph.entities))]
     rels = []
     for r in graph.relations:
-        s, o = _entity_key(graph, r.subject), _entity_key(graph, r.object)
+        s, o = keys[r.subject], keys[r.object]
         p = " ".join(r.predicate.lower().split())
-        if is_symmetric(p) and o < s:
+        if o < s and is_symmetric(p):
             s, o = o, s
         rels.append((s, p, o))
-    return ents, tuple(sorted(rels))
+    return tuple(sorted(keys)), tuple(sorted(rels))
 
 
 def same_entity(graph: SceneGraph, i: int, j: int) -> bool:

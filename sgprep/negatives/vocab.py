@@ -54,6 +54,7 @@ class Vocabulary:
     categories: dict[str, str] = field(default_factory=dict)  # object -> category (optional)
     attributes: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> word -> n
     relations: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> pred -> n
+    _pools: dict = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict:
         return {
@@ -84,16 +85,29 @@ class Vocabulary:
         tmp.replace(path)
 
     def pool(self, kind: str, type_: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """Words of one kind ('attributes', 'relations') and type with their counts, sorted
-        (a fixed order keeps draws deterministic)."""
-        table = getattr(self, kind).get(type_, {})
-        words = tuple(sorted(table))
-        return words, tuple(table[w] for w in words)
+        """Words of one kind ('attributes', 'relations') and type with their cumulative
+        counts, sorted (a fixed order keeps draws deterministic); made once."""
+        key = (kind, type_)
+        if key not in self._pools:
+            table = getattr(self, kind).get(type_, {})
+            self._pools[key] = _cumulative(table, sorted(table))
+        return self._pools[key]
 
     def object_pool(self, category: str | None = None) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        words = tuple(sorted(o for o in self.objects
-                             if category is None or self.categories.get(o) == category))
-        return words, tuple(self.objects[w] for w in words)
+        key = ("objects", category)
+        if key not in self._pools:
+            words = sorted(o for o in self.objects
+                           if category is None or self.categories.get(o) == category)
+            self._pools[key] = _cumulative(self.objects, words)
+        return self._pools[key]
+
+
+def _cumulative(table: dict[str, int], words: list[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    total, cum = 0, []
+    for w in words:
+        total += max(int(table[w]), 0)
+        cum.append(total)
+    return tuple(words), tuple(cum)
 
 
 def load_vocab(path: str | Path | None = None) -> Vocabulary:
