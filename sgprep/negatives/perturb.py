@@ -167,35 +167,36 @@ class Perturber:
             elif same_entity(self.g, r.subject, r.object):
                 self.rejected["identical_objects"] += 1
             else:
-                out.append(lambda s=r.subject, o=r.object: self._shuffle(s, o))
+                out.append(lambda s=r.subject, o=r.object: self._exchange(s, o))
         return out
 
-    def _shuffle(self, s: int, o: int) -> Perturbation:
+    def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation:
         swap = {s: o, o: s}
         relations = [r.model_copy(update={"subject": swap.get(r.subject, r.subject),
                                           "object": swap.get(r.object, r.object)})
                      for r in self.g.relations]
         graph = _with_entities(self.g, self.bare, {}, relations)
-        return Perturbation("shuffle_relation", "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+        return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
 
     def redraw_relation(self) -> list[Candidate]:
-        if len(self.g.entities) < 3:
-            return []
-        return [lambda k=k: self._redraw(k) for k, r in enumerate(self.g.relations)]
+        """Re-draw relation ends: two entities that are not the two ends of one relation
+        exchange places (with their attributes) in every relation, so at least one relation
+        gets an end it did not have. In the caption their noun phrases change places."""
+        ends = {frozenset((r.subject, r.object)) for r in self.g.relations}
+        touched = {i for r in self.g.relations for i in (r.subject, r.object)}
+        out = []
+        for x in range(len(self.g.entities)):
+            for y in range(x + 1, len(self.g.entities)):
+                if frozenset((x, y)) in ends or not {x, y} & touched:
+                    continue
+                if same_entity(self.g, x, y):
+                    self.rejected["identical_objects"] += 1
+                    continue
+                out.append(lambda x=x, y=y: self._redraw(x, y))
+        return out
 
-    def _redraw(self, k: int) -> Perturbation | None:
-        r, n = self.g.relations[k], len(self.g.entities)
-        have = {(x.subject, x.predicate, x.object) for x in self.g.relations}
-        pairs = [(s, o) for s in range(n) for o in range(n) if s != o
-                 and {s, o} != {r.subject, r.object} and (s, r.predicate, o) not in have
-                 and not (is_symmetric(r.predicate) and (o, r.predicate, s) in have)]
-        if not pairs:
-            self.rejected["no_redraw"] += 1
-            return None
-        s, o = self.rng.choice(pairs)
-        relations = list(self.g.relations)
-        relations[k] = r.model_copy(update={"subject": s, "object": o})
-        return Perturbation("redraw_relation", "shuffle", _with_entities(self.g, self.bare, {}, relations), ())
+    def _redraw(self, x: int, y: int) -> Perturbation:
+        return self._exchange(x, y, "redraw_relation")
 
     # --- replace ----------------------------------------------------------------------------
     def _draw(self, words: tuple[str, ...], cum: tuple[int, ...], exclude: set[str]) -> str | None:

@@ -139,8 +139,7 @@ class NegativesStage(Stage):
         realiser, original, out = Realiser(text, graph), None, []
         weights = self.settings.family_weights
         while pools and len(out) < k:
-            names = list(pools)
-            family = rng.choices(names, [weights.get(n, 0) for n in names])[0]
+            family = _weighted(rng, pools, weights)
             build = pools[family].pop()
             if not pools[family]:
                 del pools[family]
@@ -165,3 +164,14 @@ class NegativesStage(Stage):
             self.counts[f"rejected/{reason}"] += n
         return out
 
+
+
+def _weighted(rng: random.Random, pools: dict[str, list], weights: dict[str, float]) -> str:
+    """A family among those with candidates left, by weight (one random draw)."""
+    total = sum(weights.get(n, 0.0) for n in pools)
+    r = rng.random() * total
+    for name in pools:
+        r -= weights.get(name, 0.0)
+        if r < 0:
+            return name
+    return name

@@ -112,3 +112,15 @@ def test_grammar_rules():
         ["sitting", "riding", "lying", "holding", "seeing", "running"]
     assert [grammar.third_person(w) for w in ["get", "have", "watch", "carry", "be"]] == \
         ["gets", "has", "watches", "carries", "is"]
+
+
+def test_redraw_moves_two_noun_phrases_that_share_no_relation():
+    cap = "A man riding a horse in front of a big brown barn"
+    g = graph(cap, [("man", "man", []), ("horse", "horse", []),
+                    ("big brown barn", "barn", ["big", "brown"])],
+              [(0, "ride", 1), (0, "ride in front of", 2)])
+    [p], _ = build_all(g, "redraw_relation")
+    assert Realiser(cap, g).realise(p) == (
+        "A man riding a big brown barn in front of a horse", "span_edit")
+    assert [(r.subject, r.predicate, r.object) for r in p.graph.relations] == [
+        (0, "ride", 2), (0, "ride in front of", 1)]
