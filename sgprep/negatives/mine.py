@@ -6,8 +6,8 @@ It scales by joining, never by comparing pairs of samples: each sample gives its
 signatures ``(o1, a1, o2, a2)`` with ``o1 < o2``; a hash join of that table with itself on
 ``(o1, a2, o2, a1)`` finds every match at once (pyarrow's join, linear in the rows plus the
 matches). A sample that holds both bindings is neither a query nor a distractor for that
-pair (an anti-join leaves it out). Each query keeps at most ``max_per_query`` matches, chosen by a hash of
-the two keys, so the choice is fixed and not biased to the first keys.
+pair (an anti-join leaves it out). Each query keeps at most ``max_per_query`` matches,
+chosen by a hash of the two keys, so the choice is fixed and not biased to the first keys.
 """
 
 from __future__ import annotations

@@ -155,8 +155,10 @@ class Perturber:
 
     def _swap_obj(self, i: int, j: int) -> Perturbation:
         ei, ej = self.g.entities[i], self.g.entities[j]
-        graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)})
-        return Perturbation("swap_object", "swap", graph, (SetHead(i, ej.head), SetHead(j, ei.head)))
+        graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head),
+                                                   j: _entity(ej, head=ei.head)})
+        return Perturbation("swap_object", "swap", graph,
+                            (SetHead(i, ej.head), SetHead(j, ei.head)))
 
     # --- shuffle ----------------------------------------------------------------------------
     def shuffle_relation(self) -> list[Candidate]:
@@ -225,7 +227,8 @@ class Perturber:
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
-        graph = _with_entities(self.g, self.bare, {i: _entity(e, [new if x == a else x for x in e.attributes])})
+        attributes = [new if x == a else x for x in e.attributes]
+        graph = _with_entities(self.g, self.bare, {i: _entity(e, attributes)})
         return Perturbation("replace_attribute", "replace", graph, (SetAttribute(i, a, new),))
 
     def replace_object(self) -> list[Candidate]:

@@ -35,7 +35,7 @@ DETERMINERS = frozenset(
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 #: First words that are capitalised only because they start the caption.
-_LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
+LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
 
 class NoSpanEdit(Exception):
@@ -157,7 +157,8 @@ class Realiser:
             s0, s1 = self.np_span(source)
             moved = self.text[s0:s1]
             first = moved.split(" ", 1)[0].lower()
-            if s0 == 0 and start != 0 and (first in _LOWERABLE or first in self._plain_words(source)):
+            if s0 == 0 and start != 0 and (first in LOWERABLE
+                                           or first in self._plain_words(source)):
                 moved = moved[:1].lower() + moved[1:]
             out.append((start, end, moved))
             if self.plural(slot) != self.plural(source):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sgprep.negatives.realise import NoSpanEdit, Realiser, template, _LOWERABLE
+from sgprep.negatives.realise import LOWERABLE, NoSpanEdit, Realiser, template
 from sgprep.negatives.validity import normalise, signature
 from sgprep.schema import Entity, Relation, SceneGraph
 
@@ -74,7 +74,7 @@ def _extract(realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGrap
         return None
     text = caption[start:end]
     first = text.split(" ", 1)[0].lower()
-    if first in _LOWERABLE:
+    if first in LOWERABLE:
         text = text[:1].lower() + text[1:]
     entities = [_shift(graph.entities[i], start) for i in members]
     return SubPositive(text, sub.model_copy(update={"entities": entities}), "span_extract")

@@ -62,7 +62,8 @@ class Vocabulary:
             "objects": {o: {"count": n, **({"category": self.categories[o]}
                                            if o in self.categories else {})}
                         for o, n in sorted(self.objects.items())},
-            "attributes": {t: dict(sorted(ws.items())) for t, ws in sorted(self.attributes.items())},
+            "attributes": {t: dict(sorted(ws.items()))
+                           for t, ws in sorted(self.attributes.items())},
             "relations": {t: dict(sorted(rs.items())) for t, rs in sorted(self.relations.items())},
         }
 
@@ -171,6 +172,7 @@ def build_vocab(paths: Iterable[str | Path], min_count: int = 1) -> Vocabulary:
     return Vocabulary(
         objects=keep,
         categories={o: default.categories[o] for o in keep if o in default.categories},
-        attributes={t: {w: n for w, n in c.items() if n >= min_count} for t, c in attributes.items()},
+        attributes={t: {w: n for w, n in c.items() if n >= min_count}
+                    for t, c in attributes.items()},
         relations={t: {r: n for r, n in c.items() if n >= min_count} for t, c in relations.items()},
     )

@@ -104,8 +104,9 @@ def test_template_form():
 
 
 def test_grammar_rules():
-    assert [grammar.indefinite_article(w) for w in ["apple", "hour", "unicorn", "cat", "umbrella"]] \
-        == ["an", "an", "a", "a", "an"]
+    articles = [grammar.indefinite_article(w)
+                for w in ["apple", "hour", "unicorn", "cat", "umbrella"]]
+    assert articles == ["an", "an", "a", "a", "an"]
     assert [grammar.plural(w) for w in ["box", "berry", "man", "knife", "grass", "bus"]] == \
         ["boxes", "berries", "men", "knives", "grass", "buses"]
     assert [grammar.gerund(w) for w in ["sit", "ride", "lie", "hold", "see", "run"]] == \

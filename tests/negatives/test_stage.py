@@ -14,15 +14,26 @@ from sgprep.parse.rules import RuleParser
 from sgprep.schema import Negatives, Sample
 
 CAPTIONS = [
-    "a red cube and a blue sphere", "an old man", "two baby cows get milk from their mother",
-    "A brown cat is lying on a computer", "A man is on the left of the dog",
-    "a woman in red and a woman in blue", "a young girl holding a large white umbrella next to a wooden bench",
-    "Two dogs are playing with a red ball on the grass", "a black and white cat sitting on a wooden table",
-    "A man riding a horse in front of a big brown barn", "three small birds are sitting on a tree branch",
-    "a red apple to the left of a blue car", "a glass of water on a metal table",
-    "the dog has a red collar", "a cup next to a plate", "a green bus parked beside a tall building",
-    "a small boy with a yellow kite on the beach", "an orange cat sleeping under a wooden chair",
-    "A woman in a black shirt standing near a white car", "a plate of food on a table",
+    'a red cube and a blue sphere',
+    'an old man',
+    'two baby cows get milk from their mother',
+    'A brown cat is lying on a computer',
+    'A man is on the left of the dog',
+    'a woman in red and a woman in blue',
+    'a young girl holding a large white umbrella next to a wooden bench',
+    'Two dogs are playing with a red ball on the grass',
+    'a black and white cat sitting on a wooden table',
+    'A man riding a horse in front of a big brown barn',
+    'three small birds are sitting on a tree branch',
+    'a red apple to the left of a blue car',
+    'a glass of water on a metal table',
+    'the dog has a red collar',
+    'a cup next to a plate',
+    'a green bus parked beside a tall building',
+    'a small boy with a yellow kite on the beach',
+    'an orange cat sleeping under a wooden chair',
+    'A woman in a black shirt standing near a white car',
+    'a plate of food on a table',
 ]
 ALL = ["swap", "shuffle", "replace", "connect", "subgraph"]
 
@@ -34,7 +45,8 @@ def graphs():
 
 def samples(graphs, order=None):
     order = range(len(CAPTIONS)) if order is None else order
-    return [Sample(key=f"k{i:03d}", source="test", caption=CAPTIONS[i], sg=graphs[i]) for i in order]
+    return [Sample(key=f"k{i:03d}", source="test", caption=CAPTIONS[i], sg=graphs[i])
+            for i in order]
 
 
 def run(stage_settings, batch, batch_size=256) -> dict[str, Negatives]:
