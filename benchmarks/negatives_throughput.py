@@ -92,6 +92,14 @@ def words(text: str) -> Counter:
     return Counter(normalise(text).split())
 
 
+def words_up_to_agreement(text: str) -> Counter:
+    """Words with a/an as one word and a final -s/-es taken off (a crude singular): what a
+    swap keeps when agreement repairs change an article or a noun's number."""
+    import re
+
+    return Counter(re.sub(r"(es|s)$", "", "a" if w == "an" else w) for w in words(text).elements())
+
+
 def run_strategy(strategy: str, captions, graphs, repeats: int) -> dict:
     from sgprep.negatives.stage import NegativesSettings, NegativesStage
     from sgprep.schema import Sample
@@ -121,6 +129,9 @@ def run_strategy(strategy: str, captions, graphs, repeats: int) -> dict:
         if these:
             out[f"{kind}_same_words_share"] = sum(
                 words(n.text) == words(n.positive) for n in these) / len(these)
+            out[f"{kind}_same_words_up_to_agreement"] = sum(
+                words_up_to_agreement(n.text) == words_up_to_agreement(n.positive)
+                for n in these) / len(these)
     return out
 
 
@@ -179,10 +190,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n[{name}] {len(captions)} captions; anchor: spacy parse {parse_rate:,.0f} "
               "captions/s")
         print(f"{'strategy':9s} {'graphs/s':>9s} {'x parse':>8s} {'negs/s':>9s} "
-              f"{'span':>6s} {'tmpl':>6s}  swap same-words (attr / obj)")
+              f"{'span':>6s} {'tmpl':>6s}  swap same words (attr / obj), up to agreement")
         for r in rows:
             same = " / ".join(f"{r[k]:.1%}" for k in ("swap_attribute_same_words_share",
                                                       "swap_object_same_words_share") if k in r)
+            same += ", " * bool(same) + " / ".join(
+                f"{r[k]:.1%}" for k in ("swap_attribute_same_words_up_to_agreement",
+                                        "swap_object_same_words_up_to_agreement") if k in r)
             print(f"{r['strategy']:9s} {r['graphs_per_s']:9,.0f} {r['ratio_to_parse']:8.1f} "
                   f"{r['negatives_per_s']:9,.0f} {r['span_edit_share']:6.1%} "
                   f"{r['template_share']:6.1%}  {same}")

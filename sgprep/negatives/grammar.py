@@ -55,6 +55,11 @@ def plural(noun: str) -> str:
         return noun
     if n in _IRREGULAR_PLURALS:
         return _match_case(noun, _IRREGULAR_PLURALS[n])
+    return _regular_plural(noun)
+
+
+def _regular_plural(noun: str) -> str:
+    n = noun.lower()
     if re.search(r"(s|x|z|ch|sh)$", n):
         return noun + "es"
     if re.search(r"[^aeiou]y$", n):
@@ -63,14 +68,16 @@ def plural(noun: str) -> str:
 
 
 def noun_forms(lemma: str) -> set[str]:
-    return {lemma.lower(), plural(lemma).lower()}
+    """The forms a head noun may take in a caption ("grasses" too: mass nouns have them)."""
+    return {lemma.lower(), plural(lemma).lower(), _regular_plural(lemma).lower()}
 
 
 def is_plural_form(surface: str, lemma: str) -> bool:
     s, lemma = surface.lower(), lemma.lower()
     if s == lemma:
         return s in _IRREGULAR_SINGULARS and s != _IRREGULAR_SINGULARS[s]
-    return s == plural(lemma).lower() or s in _IRREGULAR_SINGULARS
+    return s in {plural(lemma).lower(), _regular_plural(lemma).lower()} \
+        or s in _IRREGULAR_SINGULARS
 
 
 def third_person(verb: str) -> str:

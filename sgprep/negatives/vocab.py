@@ -176,3 +176,14 @@ def build_vocab(paths: Iterable[str | Path], min_count: int = 1) -> Vocabulary:
                     for t, c in attributes.items()},
         relations={t: {r: n for r, n in c.items() if n >= min_count} for t, c in relations.items()},
     )
+
+
+def write_vocab(inputs: Iterable[str | Path], output: str | Path,
+                min_count: int = 1) -> dict[str, int]:
+    """``sgprep vocab``: build a vocabulary from parsed outputs and write it as JSON (for
+    ``--vocab``). Returns how many words of each kind it kept."""
+    vocab = build_vocab(inputs, min_count=min_count)
+    vocab.save(output)
+    return {"objects": len(vocab.objects),
+            "attributes": sum(len(w) for w in vocab.attributes.values()),
+            "relations": sum(len(r) for r in vocab.relations.values())}

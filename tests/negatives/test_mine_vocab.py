@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sgprep.negatives.mine import mine_images
-from sgprep.negatives.vocab import Vocabulary, build_vocab, load_vocab
+from sgprep.negatives.vocab import Vocabulary, build_vocab, load_vocab, write_vocab
 from sgprep.schema import Negative
 
 
@@ -83,7 +83,8 @@ def test_vocab_built_from_a_corpus_round_trips(tmp_path):
     assert vocab.attributes == {"colour": {"red": 2}, "material": {"wooden": 1}, "size": {"big": 1}}
     assert vocab.relations == {"spatial": {"on": 1}, "action": {"chase": 1}}
     assert vocab.categories["dog"] == "animal"  # known to the default vocabulary
-    vocab.save(tmp_path / "vocab.json")
+    assert write_vocab([tmp_path], tmp_path / "vocab.json") == {
+        "objects": 3, "attributes": 3, "relations": 2}
     again = load_vocab(tmp_path / "vocab.json")
     assert again == vocab
     assert build_vocab([tmp_path], min_count=2).objects == {"cat": 2}
