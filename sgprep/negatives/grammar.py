@@ -104,17 +104,44 @@ def gerund(verb: str) -> str:
     return verb + "ing"
 
 
+_PARTICIPLES = {
+    "hold": "held", "ride": "ridden", "wear": "worn", "eat": "eaten", "throw": "thrown",
+    "catch": "caught", "sit": "sat", "stand": "stood", "lie": "lain", "hang": "hung",
+    "fly": "flown", "see": "seen", "make": "made", "take": "taken", "put": "put", "cut": "cut",
+    "build": "built", "draw": "drawn", "write": "written", "give": "given", "leave": "left",
+    "have": "had", "be": "been", "do": "done", "go": "gone", "get": "gotten", "feed": "fed",
+    "lead": "led", "bring": "brought", "drive": "driven", "grow": "grown", "shake": "shaken",
+}
+
+
+def participle(verb: str) -> str:
+    """The past participle ("covered", "held"): passives such as "a bench shaded by a tree"."""
+    v = verb.lower()
+    if v in _PARTICIPLES:
+        return _PARTICIPLES[v]
+    if v.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", v):
+        return verb[:-1] + "ied"
+    if v in _DOUBLING or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+_FORMS = (("gerund", gerund), ("third", third_person), ("participle", participle), ("base", str))
+
+
 def verb_form(surface: str, lemma: str) -> str | None:
-    """Which form of ``lemma`` the word ``surface`` is: base, third, gerund; None if neither."""
+    """Which form of ``lemma`` the word ``surface`` is (gerund, third, participle, base)."""
     s = surface.lower()
-    for form, make in (("gerund", gerund), ("third", third_person), ("base", str)):
+    for form, make in _FORMS:
         if s == make(lemma.lower()):
             return form
     return None
 
 
 def inflect_verb(lemma: str, form: str) -> str:
-    return {"gerund": gerund, "third": third_person}.get(form, str)(lemma)
+    return dict(_FORMS)[form](lemma)
 
 
 def _match_case(model: str, word: str) -> str:

@@ -27,6 +27,11 @@ ANTONYMS = dict(
     for pair in ((a, b), (b, a)))
 
 
+#: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
+#: swapping in an action verb ("a zebra catching a head") says nothing plausible.
+IMPLICIT_VERBS = frozenset({"have", "be"})
+
+
 @dataclass(frozen=True)
 class SetAttribute:
     entity: int
@@ -215,8 +220,15 @@ class Perturber:
         return self.rng.choices([w for w, _ in pool], [c for _, c in pool])[0]
 
     def replace_attribute(self) -> list[Candidate]:
-        return [lambda i=i, a=a: self._replace_attr(i, a)
-                for i, e in enumerate(self.g.entities) for a in e.attributes]
+        out = []
+        for i, e in enumerate(self.g.entities):
+            for a in e.attributes:
+                if " " in a or (attribute_type(a) == "other" and a.lower() not in ANTONYMS
+                                and a.lower().endswith(("ing", "ed"))):
+                    self.rejected["participle_attribute"] += 1  # "walking down": an action
+                    continue
+                out.append(lambda i=i, a=a: self._replace_attr(i, a))
+        return out
 
     def _replace_attr(self, i: int, a: str) -> Perturbation | None:
         e = self.g.entities[i]
@@ -261,6 +273,9 @@ class Perturber:
             self.rejected["no_opposite"] += 1
             return None
         verb, rest = words[0], words[1:]
+        if verb in IMPLICIT_VERBS:
+            self.rejected["implicit_relation"] += 1
+            return None
         options = {p.split()[0] for p in self.vocab.relations.get("action", {})
                    if p.split()[1:] == rest} - {verb}
         if not options:

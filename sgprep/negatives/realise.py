@@ -26,6 +26,7 @@ from sgprep.negatives.perturb import (
     SetPredicate,
 )
 from sgprep.negatives.vocab import relation_type
+from sgprep.parse.rules_lexicon import PREP_SYNONYMS
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
@@ -36,6 +37,12 @@ NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"
                 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 #: First words that are capitalised only because they start the caption.
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
+
+
+#: Other spellings of a normalised preposition, to find it in the caption ("underneath").
+SPELLINGS: dict[str, list[str]] = {}
+for _surface, _normal in PREP_SYNONYMS.items():
+    SPELLINGS.setdefault(_normal, []).append(_surface)
 
 
 class NoSpanEdit(Exception):
@@ -142,7 +149,12 @@ class Realiser:
         return self._apply(changes)
 
     def _SetAttribute(self, e: SetAttribute) -> list[tuple[int, int, str]]:
-        start, end = self.find_phrase(e.old, *self.np_span(e.entity))
+        np_start, np_end = self.np_span(e.entity)
+        try:
+            start, end = self.find_phrase(e.old, np_start, np_end)
+        except NoSpanEdit:  # predicative: "the fence is gray", up to the next entity
+            later = [s[0] for s in (x.span for x in self.graph.entities) if s and s[0] >= np_end]
+            start, end = self.find_phrase(e.old, np_end, min(later, default=len(self.text)))
         return [(start, end, _same_case(self.text[start:end], e.new))]
 
     def _SetHead(self, e: SetHead) -> list[tuple[int, int, str]]:
@@ -194,8 +206,13 @@ class Realiser:
                     new = grammar.inflect_verb(e.new, form)
                     return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
             raise NoSpanEdit(f"verb {e.old!r} not found")
-        start, end = self.find_phrase(e.old, a[1], b[0], last=True)
-        return [(start, end, e.new)]
+        for surface in (e.old, *SPELLINGS.get(e.old, ())):
+            try:
+                start, end = self.find_phrase(surface, a[1], b[0], last=True)
+            except NoSpanEdit:
+                continue
+            return [(start, end, e.new)]
+        raise NoSpanEdit(f"{e.old!r} not found")
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
         end = self.np_span(e.entity)[1]

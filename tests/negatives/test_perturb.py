@@ -92,6 +92,13 @@ def test_replace_attribute_keeps_the_type():
         assert len(new) == 1 and attribute_type(new[0]) == attribute_type(old)
 
 
+def test_participles_taken_for_attributes_are_not_replaced():
+    g = graph("people walking down a street", [("people", "people", ["walking down"]),
+                                                ("street", "street", [])])
+    built, rejected = build_all(g, "replace_attribute")
+    assert built == [] and rejected["participle_attribute"] == 1
+
+
 def test_replace_attribute_prefers_the_antonym():
     g = graph("an old man", [("old man", "man", ["old"])])
     [p], _ = build_all(g, "replace_attribute")

@@ -89,11 +89,11 @@ def test_template_when_no_span_edit_is_possible():
                                                  for e in g.entities]})
     [p], _ = build_all(no_spans, "swap_attribute")
     assert Realiser(cap, no_spans).realise(p) == ("a blue cube and a red sphere", "template")
-    # the parse says "under" but the caption says "underneath": no place to edit
-    cap = "a cat underneath a table"
-    g = graph(cap, [("cat", "cat", []), ("table", "table", [])], [(0, "under", 1)])
+    # the parse says "on top of" but the caption says "on the top of": no place to edit
+    cap = "a cat on the top of a table"
+    g = graph(cap, [("cat", "cat", []), ("table", "table", [])], [(0, "on top of", 1)])
     [p], _ = build_all(g, "replace_relation")
-    assert Realiser(cap, g).realise(p) == ("a cat on a table", "template")
+    assert Realiser(cap, g).realise(p) == ("a cat under a table", "template")
 
 
 def test_template_form():
@@ -125,3 +125,21 @@ def test_redraw_moves_two_noun_phrases_that_share_no_relation():
         "A man riding a big brown barn in front of a horse", "span_edit")
     assert [(r.subject, r.predicate, r.object) for r in p.graph.relations] == [
         (0, "ride", 2), (0, "ride in front of", 1)]
+
+
+def test_a_normalised_preposition_is_found_under_its_written_spelling():
+    cap = "a white counter underneath windows"
+    g = graph(cap, [("white counter", "counter", ["white"]), ("windows", "window", [])],
+              [(0, "under", 1)])
+    [p], _ = build_all(g, "replace_relation")
+    assert Realiser(cap, g).realise(p) == ("a white counter on windows", "span_edit")
+
+
+def test_predicative_attribute_and_passive_verb_in_place():
+    cap = "the fence is gray"
+    g = graph(cap, [("fence", "fence", ["gray"])])
+    assert realise(g, cap, SetAttribute(0, "gray", "green")) == ("the fence is green", "span_edit")
+    cap = "a bench shaded by the tree"
+    g = graph(cap, [("bench", "bench", []), ("tree", "tree", [])], [(1, "shade", 0)])
+    assert realise(g, cap, SetPredicate(0, "shade", "hold", True))[0] == "a bench held by the tree"
+    assert realise(g, cap, SetPredicate(0, "shade", "cover", True))[0] == "a bench covered by the tree"
