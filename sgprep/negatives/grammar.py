@@ -7,6 +7,7 @@ found in the caption the realiser falls back to a template rather than guess.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: Words spelt with a vowel but said with a consonant ("a unicorn", "a one-way sign") and
 #: words spelt with a consonant but said with a vowel ("an hour").
@@ -33,6 +34,7 @@ AUX_SINGULAR = {v: k for k, v in AUX_PLURAL.items()}
 ARTICLES = frozenset({"a", "an"})
 
 
+@lru_cache(maxsize=4096)
 def indefinite_article(word: str) -> str:
     w = word.lower()
     if _VOWEL_SOUND.match(w):
@@ -49,6 +51,7 @@ UNCOUNTABLE = frozenset(
     "beer soup sauce butter ice gravel hay straw wood".split())
 
 
+@lru_cache(maxsize=4096)
 def plural(noun: str) -> str:
     n = noun.lower()
     if n in UNCOUNTABLE:
@@ -58,6 +61,7 @@ def plural(noun: str) -> str:
     return _regular_plural(noun)
 
 
+@lru_cache(maxsize=4096)
 def _regular_plural(noun: str) -> str:
     n = noun.lower()
     if re.search(r"(s|x|z|ch|sh)$", n):
@@ -67,9 +71,10 @@ def _regular_plural(noun: str) -> str:
     return noun + "s"
 
 
-def noun_forms(lemma: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def noun_forms(lemma: str) -> frozenset[str]:
     """The forms a head noun may take in a caption ("grasses" too: mass nouns have them)."""
-    return {lemma.lower(), plural(lemma).lower(), _regular_plural(lemma).lower()}
+    return frozenset({lemma.lower(), plural(lemma).lower(), _regular_plural(lemma).lower()})
 
 
 def is_plural_form(surface: str, lemma: str) -> bool:
@@ -80,6 +85,7 @@ def is_plural_form(surface: str, lemma: str) -> bool:
         or s in _IRREGULAR_SINGULARS
 
 
+@lru_cache(maxsize=4096)
 def third_person(verb: str) -> str:
     v = verb.lower()
     if v in _THIRD_PERSON:
@@ -91,6 +97,7 @@ def third_person(verb: str) -> str:
     return verb + "s"
 
 
+@lru_cache(maxsize=4096)
 def gerund(verb: str) -> str:
     v = verb.lower()
     if v == "be":
@@ -114,6 +121,7 @@ _PARTICIPLES = {
 }
 
 
+@lru_cache(maxsize=4096)
 def participle(verb: str) -> str:
     """The past participle ("covered", "held"): passives such as "a bench shaded by a tree"."""
     v = verb.lower()

@@ -9,6 +9,7 @@ Candidates refused by a validity rule are counted by reason when they are listed
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -211,13 +212,18 @@ class Perturber:
         if not words or not cum[-1]:
             return None
         for _ in range(8):  # exclusions are few: redraw a few times before filtering
-            word = self.rng.choices(words, cum_weights=cum)[0]
+            word = words[bisect_right(cum, self.rng.random() * cum[-1])]
             if word not in exclude:
                 return word
-        pool = [(w, c - p) for w, c, p in zip(words, cum, (0, *cum[:-1])) if w not in exclude]
-        if not pool:
+        total, kept, kept_cum = 0, [], []
+        for w, c, p in zip(words, cum, (0, *cum[:-1])):
+            if w not in exclude and c > p:
+                total += c - p
+                kept.append(w)
+                kept_cum.append(total)
+        if not kept:
             return None
-        return self.rng.choices([w for w, _ in pool], [c for _, c in pool])[0]
+        return kept[bisect_right(kept_cum, self.rng.random() * total)]
 
     def replace_attribute(self) -> list[Candidate]:
         out = []

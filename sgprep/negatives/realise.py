@@ -65,6 +65,7 @@ class Realiser:
         self._starts = [w.start for w in self.words]
         self._ends = [w.end for w in self.words]
         self._np: dict[int, tuple[int, int] | None] = {}
+        self._heads: dict[int, Word] = {}
 
     def realise(self, p: Perturbation) -> tuple[str, str]:
         self._perturbed = p.graph  # connect's new entity lives only there
@@ -108,6 +109,11 @@ class Realiser:
         return hits[-1] if last else hits[0]
 
     def head_word(self, i: int) -> Word:
+        if i not in self._heads:
+            self._heads[i] = self._find_head(i)
+        return self._heads[i]
+
+    def _find_head(self, i: int) -> Word:
         e = self.graph.entities[i]
         forms = grammar.noun_forms(e.head)
         hits = [w for w in self.words_in(*self.np_span(i)) if w.lower in forms]

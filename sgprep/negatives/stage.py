@@ -22,7 +22,7 @@ from sgprep.exec.stage import Stage, StageSettings
 from sgprep.negatives.perturb import FAMILIES, Perturber
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.subgraph import subgraphs
-from sgprep.negatives.validity import normalise, signature
+from sgprep.negatives.validity import entity_key, normalise, signature
 from sgprep.negatives.vocab import Vocabulary, load_vocab
 from sgprep.schema import Negative, Negatives, Positive, Sample, SceneGraph
 
@@ -146,8 +146,11 @@ class NegativesStage(Stage):
             p = build()
             if p is None:
                 continue
-            original = original or signature(graph)
-            if signature(p.graph) == original:
+            if original is None:
+                original = signature(graph)
+                # the perturbed graphs share the span-less entities: describe each once
+                keys = {id(b): k for b, k in zip(perturber.bare, map(entity_key, graph.entities))}
+            if signature(p.graph, keys) == original:
                 rejected["same_graph"] += 1
                 continue
             neg_text, how = realiser.realise(p)

@@ -17,6 +17,7 @@ when it is:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from sgprep.schema import SceneGraph
 
@@ -52,6 +53,7 @@ def normalise(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
+@lru_cache(maxsize=4096)
 def is_symmetric(predicate: str) -> bool:
     p = " ".join(predicate.lower().split())
     if p in SYMMETRIC:
@@ -61,14 +63,20 @@ def is_symmetric(predicate: str) -> bool:
 
 
 def _entity_key(graph: SceneGraph, i: int) -> tuple:
-    e = graph.entities[i]
+    return entity_key(graph.entities[i])
+
+
+def entity_key(e) -> tuple:
     return (e.head.lower(), tuple(sorted(a.lower() for a in e.attributes)), (e.count or 1) > 1)
 
 
-def signature(graph: SceneGraph) -> tuple:
+def signature(graph: SceneGraph, keys_by_id: dict[int, tuple] | None = None) -> tuple:
     """The graph's meaning up to entity order: sorted entities and sorted relations over
-    entity descriptions, symmetric relations without direction."""
-    keys = [_entity_key(graph, i) for i in range(len(graph.entities))]
+    entity descriptions, symmetric relations without direction. ``keys_by_id``: descriptions
+    of entity objects that the caller keeps alive (ids of freed objects are reused), shared
+    between a graph and its perturbations."""
+    known = keys_by_id or {}
+    keys = [known.get(id(e)) or entity_key(e) for e in graph.entities]
     rels = []
     for r in graph.relations:
         s, o = keys[r.subject], keys[r.object]
