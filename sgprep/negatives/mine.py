@@ -16,10 +16,11 @@ import hashlib
 import json
 import logging
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from pathlib import Path
 
-from sgprep.negatives.realise import noun_phrase
-from sgprep.schema import Entity, Negative
+from sgprep.negatives.grammar import indefinite_article
+from sgprep.schema import Negative
 
 log = logging.getLogger(__name__)
 MAX_BINDINGS = 16  # per sample: bounds the pairs one odd graph can add (16 -> 120 pairs)
@@ -85,39 +86,61 @@ def signature_table(samples: Iterable[tuple[str, dict]]):
     return table, keys
 
 
+def _rank_within(groups, order):
+    """Each row's rank (0 = first) within its group, by ``order``."""
+    import numpy as np
+
+    rows = np.lexsort((order, groups))
+    g = groups[rows]
+    starts = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    ranked = np.arange(len(rows)) - np.repeat(starts, np.diff(np.r_[starts, len(rows)]))
+    rank = np.empty(len(rows), dtype=np.int64)
+    rank[rows] = ranked
+    return rank
+
+
 def match(table, keys: list[str], max_per_query: int = 5):
-    """Rows (qid, iid, o1, a1, o2, a2): image iid holds a2 o1 + a1 o2 and not a1 o1 + a2 o2."""
+    """Rows (qid, iid, o1, a1, o2, a2): image iid holds a2 o1 + a1 o2 and not a1 o1 + a2 o2.
+
+    Linear in the signatures: each swapped signature keeps at most ``4 * max_per_query``
+    candidate images (by key hash) before the join, so a popular pair ("white plate, black
+    table") cannot make the join quadratic."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
     sig = ["o1", "a1", "o2", "a2"]
+    table = table.append_column("sid", pa.array(np.arange(table.num_rows), pa.int64()))
     # a sample that holds both bindings is neither a query nor a distractor for that pair
-    queries = table.join(table.rename_columns(["qid", "o1", "a2", "o2", "a1"]),
-                         keys=["qid", *sig], join_type="left anti", use_threads=False)
-    other = queries.rename_columns(["iid", "o1", "a2", "o2", "a1"])  # the swapped binding
+    swapped = table.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
+        ["qid", "o1", "a2", "o2", "a1"])
+    queries = table.join(swapped, keys=["qid", *sig], join_type="left anti", use_threads=False)
+    hashes = np.array([_hash64(k) for k in keys], dtype=np.int64)
+    other = queries.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
+        ["iid", "o1", "a2", "o2", "a1"])  # an image, indexed by the binding it would swap
+    if other.num_rows:
+        group = pc.dictionary_encode(pc.binary_join_element_wise(
+            *[other[c] for c in sig], "\x1f")).combine_chunks().indices.to_numpy()
+        rank = _rank_within(group, hashes[other["iid"].to_numpy()])
+        other = other.filter(pa.array(rank < max(4 * max_per_query, 16)))
     found = queries.join(other, keys=sig, join_type="inner", use_threads=False)
     found = found.filter(pc.not_equal(found["qid"], found["iid"]))
     if found.num_rows == 0:
         return found.select(["qid", "iid", *sig])
-    qid = found["qid"].to_numpy()
-    iid = found["iid"].to_numpy()
-    hashes = np.array([_hash64(k) for k in keys], dtype=np.int64)
+    qid, iid = found["qid"].to_numpy(), found["iid"].to_numpy()
     order = np.bitwise_xor(hashes[qid], hashes[iid])
-    rows = np.lexsort((found["o1"].to_numpy(zero_copy_only=False).astype(str),
-                       found["a1"].to_numpy(zero_copy_only=False).astype(str), order, qid))
+    rows = np.lexsort((found["sid"].to_numpy(), iid, order, qid))
     qs, is_ = qid[rows], iid[rows]
     first_pair = np.ones(len(rows), dtype=bool)  # one signature per (query, image)
     first_pair[1:] = (qs[1:] != qs[:-1]) | (is_[1:] != is_[:-1])
-    rows, qs = rows[first_pair], qs[first_pair]
-    starts = np.r_[0, np.flatnonzero(qs[1:] != qs[:-1]) + 1]
-    rank = np.arange(len(qs)) - np.repeat(starts, np.diff(np.r_[starts, len(qs)]))
-    keep = rows[rank < max_per_query]
-    return found.take(pa.array(keep)).select(["qid", "iid", *sig])
+    rows = rows[first_pair]
+    keep = rows[_rank_within(qid[rows], np.arange(len(rows))) < max_per_query]
+    return found.take(pa.array(keep)).select(["qid", "iid", *sig])  # by query, then hash
 
 
+@lru_cache(maxsize=65536)
 def _phrase(attribute: str, obj: str) -> str:
-    return noun_phrase(Entity(text=f"{attribute} {obj}", head=obj, attributes=[attribute]))
+    return f"{indefinite_article(attribute)} {attribute} {obj}"
 
 
 def mine_images(inputs: Iterable[str | Path], output: str | Path,
@@ -125,29 +148,31 @@ def mine_images(inputs: Iterable[str | Path], output: str | Path,
     """Mine image negatives over parsed outputs and write them to ``output``: a parquet table
     (``COLUMNS``) or, for ``.jsonl``, one line per query key with its ``Negative`` list.
     Returns counters (samples, signatures, queries, matches)."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table, keys = signature_table(iter_samples(inputs))
     found = match(table, keys, max_per_query)
-    rows = found.to_pylist()
-    out = {c: [] for c in COLUMNS}
-    for r in rows:
-        values = (keys[r["qid"]], keys[r["iid"]],
-                  f"{_phrase(r['a2'], r['o1'])} and {_phrase(r['a1'], r['o2'])}",
-                  f"{_phrase(r['a1'], r['o1'])} and {_phrase(r['a2'], r['o2'])}",
-                  r["o1"], r["a1"], r["o2"], r["a2"])
-        for c, v in zip(COLUMNS, values):
-            out[c].append(v)
+    names = np.array(keys, dtype=object)
+    o1, a1, o2, a2 = (found[c].to_pylist() for c in ("o1", "a1", "o2", "a2"))
+    out = {
+        "key": names[found["qid"].to_numpy()].tolist(),
+        "image_key": names[found["iid"].to_numpy()].tolist(),
+        "text": [f"{_phrase(y, w)} and {_phrase(x, z)}" for w, x, z, y in zip(o1, a1, o2, a2)],
+        "positive": [f"{_phrase(x, w)} and {_phrase(y, z)}"
+                     for w, x, z, y in zip(o1, a1, o2, a2)],
+        "o1": o1, "a1": a1, "o2": o2, "a2": a2,
+    }
     output = Path(output)
     tmp = output.with_name(output.name + ".tmp")
     if output.suffix == ".jsonl":
         _write_jsonl(tmp, out)
     else:
-        pq.write_table(pa.table({c: pa.array(v, pa.string()) for c, v in out.items()}), tmp)
+        pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), tmp)
     tmp.replace(output)
     stats = {"samples": len(keys), "signatures": table.num_rows,
-             "queries": len(set(out["key"])), "matches": len(rows)}
+             "queries": len(set(out["key"])), "matches": found.num_rows}
     log.info("mined image negatives: %s", stats)
     return stats
 
