@@ -138,6 +138,11 @@ class Perturber:
                                 or b in ents[i].attributes:
                             self.rejected["identical_attributes"] += 1
                             continue
+                        if attribute_type(a) != attribute_type(b):
+                            # "a wooden girl holding a young bench": a text-only model
+                            # spots it; swap colour with colour, size with size
+                            self.rejected["attribute_types_differ"] += 1
+                            continue
                         out.append(lambda i=i, j=j, a=a, b=b: self._swap_attr(i, j, a, b))
         return out
 
@@ -308,7 +313,9 @@ class Perturber:
         if obj is None or pred is None:
             self.rejected["no_vocabulary"] += 1
             return None
-        attr_type = self.rng.choice(("colour", "size", "material"))
+        animate = self.vocab.categories.get(obj) in {"person", "animal"}
+        types = ("colour", "size") if animate else ("colour", "size", "material")
+        attr_type = self.rng.choice(types)
         attr = self._draw(*self.vocab.pool("attributes", attr_type), set())
         attrs = [attr] if attr else []
         new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)

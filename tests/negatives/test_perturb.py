@@ -27,6 +27,13 @@ def test_swap_of_identical_attributes_is_refused():
     assert built == [] and rejected["identical_attributes"] == 2
 
 
+def test_swap_only_exchanges_attributes_of_one_type():
+    g = graph("a young girl holding a white umbrella",
+              [("young girl", "girl", ["young"]), ("white umbrella", "umbrella", ["white"])])
+    built, rejected = build_all(g, "swap_attribute")
+    assert built == [] and rejected["attribute_types_differ"] == 1
+
+
 def test_swap_object_keeps_attributes_and_relations_in_place():
     g = graph("a red cube left of a blue sphere",
               [("red cube", "cube", ["red"]), ("blue sphere", "sphere", ["blue"])],
