@@ -108,6 +108,14 @@ def _entity(e: Entity, attributes: list[str] | None = None, head: str | None = N
                                 "span": None})
 
 
+def _plain(attribute: str) -> bool:
+    """A one-word attribute, not a participle the parser kept ("walking down", "standing"):
+    those are actions, and changing them reads as nonsense."""
+    a = attribute.lower()
+    return " " not in a and (attribute_type(a) != "other" or a in ANTONYMS
+                             or not a.endswith(("ing", "ed")))
+
+
 class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
@@ -137,6 +145,9 @@ class Perturber:
                         if a.lower() == b.lower() or a in ents[j].attributes \
                                 or b in ents[i].attributes:
                             self.rejected["identical_attributes"] += 1
+                            continue
+                        if not (_plain(a) and _plain(b)):
+                            self.rejected["participle_attribute"] += 1
                             continue
                         if attribute_type(a) != attribute_type(b):
                             # "a wooden girl holding a young bench": a text-only model
@@ -234,9 +245,8 @@ class Perturber:
         out = []
         for i, e in enumerate(self.g.entities):
             for a in e.attributes:
-                if " " in a or (attribute_type(a) == "other" and a.lower() not in ANTONYMS
-                                and a.lower().endswith(("ing", "ed"))):
-                    self.rejected["participle_attribute"] += 1  # "walking down": an action
+                if not _plain(a):
+                    self.rejected["participle_attribute"] += 1
                     continue
                 out.append(lambda i=i, a=a: self._replace_attr(i, a))
         return out

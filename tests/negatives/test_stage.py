@@ -162,3 +162,15 @@ def test_a_sample_without_graph_fails_and_the_rest_go_on(graphs):
     out = NegativesStage().run(batch)
     assert out[2].failure.stage == "negatives" and out[2].failure.reason == "no_graph"
     assert out[0].ok and out[0].neg.negatives
+
+
+def test_written_negatives_validate_against_the_schema(graphs):
+    """The graphs built without re-validation must still pass it once written and read."""
+    from sgprep.io.records import tar_members
+
+    out = NegativesStage(NegativesSettings(strategies=ALL, per_sample=6)).run(samples(graphs))
+    for sample in out:
+        text = tar_members(sample)["neg.json"].decode("utf-8")
+        again = Negatives.model_validate_json(text)
+        assert again == sample.neg
+        assert all(e.span is None for n in again.negatives for e in n.graph.entities)
