@@ -13,6 +13,7 @@ sample gets the same negatives whatever the batch, shard, worker or executor.
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 from collections import Counter
 
@@ -26,6 +27,7 @@ from sgprep.negatives.validity import entity_key, normalise, signature
 from sgprep.negatives.vocab import Vocabulary, load_vocab
 from sgprep.schema import Negative, Negatives, Positive, Sample, SceneGraph
 
+log = logging.getLogger(__name__)
 STRATEGIES = ("swap", "shuffle", "replace", "connect", "subgraph")
 #: METHOD.md: 0.15 for single-object attribute changes, the rest split evenly.
 ATTRIBUTE_WEIGHT = 0.15
@@ -96,7 +98,12 @@ class NegativesStage(Stage):
             if not sample.caption:
                 sample.fail("negatives", "no_caption", "sample has no caption")
                 continue
-            sample.neg = self.negatives(sample.key, sample.caption, sample.sg)
+            try:
+                sample.neg = self.negatives(sample.key, sample.caption, sample.sg)
+            except Exception as exc:  # one odd graph must not sink the batch
+                log.debug("negatives failed on %s", sample.key, exc_info=True)
+                self.counts["errors"] += 1
+                sample.fail("negatives", "negatives_error", f"{type(exc).__name__}: {exc}")
         return batch
 
     def negatives(self, key: str, caption: str, graph: SceneGraph) -> Negatives:

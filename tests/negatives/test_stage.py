@@ -174,3 +174,39 @@ def test_written_negatives_validate_against_the_schema(graphs):
         again = Negatives.model_validate_json(text)
         assert again == sample.neg
         assert all(e.span is None for n in again.negatives for e in n.graph.entities)
+
+
+def test_odd_graphs_never_crash_and_every_sample_comes_back():
+    """Random graphs against random captions: spans past the end, overlapping or inside
+    words, repeated heads, no spans. Every sample comes back ok with valid negatives."""
+    import random
+
+    from sgprep.schema import Entity, Relation, SceneGraph
+
+    rng = random.Random(0)
+    words = "a an the red blue big old cat dogs man on under next to with is are two".split()
+    batch = []
+    for k in range(300):
+        caption = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        entities = []
+        for _ in range(rng.randint(1, 4)):
+            start = rng.randint(0, len(caption) + 3)
+            span = rng.choice([None, (start, start + rng.randint(1, 12))])
+            entities.append(Entity(text=rng.choice(["red cat", "dogs", "man"]),
+                                   head=rng.choice(["cat", "dog", "man"]),
+                                   attributes=rng.sample(["red", "blue", "big", "old"],
+                                                         rng.randint(0, 2)),
+                                   count=rng.choice([None, 1, 2]), span=span))
+        relations = [Relation(subject=s, predicate=rng.choice(["on", "next to", "hold", "under"]),
+                              object=o)
+                     for s in range(len(entities)) for o in range(len(entities))
+                     if s != o and rng.random() < 0.4]
+        graph = SceneGraph(entities=entities, relations=relations, parser="fuzz")
+        batch.append(Sample(key=f"f{k}", source="fuzz", caption=caption, sg=graph))
+    stage = NegativesStage(NegativesSettings(strategies=ALL, per_sample=6))
+    out = stage.run(batch)
+    assert len(out) == 300 and all(s.ok for s in out), [s.failure for s in out if not s.ok][:3]
+    for s in out:
+        Negatives.model_validate_json(s.neg.model_dump_json())
+        for n in s.neg.negatives:
+            assert normalise(n.text) != normalise(n.positive)
