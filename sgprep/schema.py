@@ -111,17 +111,43 @@ class Detections(_Model):
     pairs: list[PairBox] = Field(default_factory=list)
 
 
-class Negative(_Model):
-    """A minimally perturbed, false description of the image."""
+NegativeKind = Literal[
+    "swap_attribute", "swap_object", "shuffle_relation", "redraw_relation", "replace_object",
+    "replace_attribute", "replace_relation", "connect", "mined_image",
+]
+
+
+class Positive(_Model):
+    """A true description of the image: the caption itself or one of its sub-graphs."""
 
     text: str
-    strategy: str = Field(description="swap, shuffle, replace, connect, ...")
-    positive: str = Field(description="The true text it was perturbed from.")
+    kind: Literal["caption", "subgraph"] = Field(description="The whole caption or a sub-graph.")
     graph: SceneGraph | None = None
+    realisation: Literal["caption", "span_extract", "template"] = Field(
+        default="caption",
+        description="caption: the caption as is; span_extract: a stretch of the caption; "
+        "template: written from the graph.")
+
+
+class Negative(_Model):
+    """A minimally perturbed, false description of the image. For ``mined_image`` it is true
+    for another image, ``image_key``, for which the positive is false."""
+
+    text: str
+    strategy: str = Field(description="swap, shuffle, replace, connect, mine-images")
+    kind: NegativeKind = Field(description="The perturbation, e.g. swap_attribute.")
+    positive: str = Field(description="The true text it was perturbed from.")
+    realisation: Literal["span_edit", "template"] = Field(
+        description="span_edit: the positive edited in place; template: written from the graph.")
+    graph: SceneGraph | None = None
+    image_key: str | None = Field(
+        default=None, description="mined_image: the key of the image this text is true for "
+        "(and the positive false).")
 
 
 class Negatives(_Model):
-    positives: list[str] = Field(default_factory=list, description="True sub-graph texts.")
+    positives: list[Positive] = Field(
+        default_factory=list, description="True texts: the caption and its sub-graphs.")
     negatives: list[Negative] = Field(default_factory=list)
 
 

@@ -1,0 +1,192 @@
+"""Mined image negatives (``--strategy mine-images``): over a whole parsed corpus, for each
+sample that holds two attributed objects ``a1 o1 + a2 o2`` (o1 != o2, a1 != a2), the samples
+whose graphs hold the other binding ``a2 o1 + a1 o2`` (Cola-style distractor images).
+
+It scales by joining, never by comparing pairs of samples: each sample gives its binding-pair
+signatures ``(o1, a1, o2, a2)`` with ``o1 < o2``; a hash join of that table with itself on
+``(o1, a2, o2, a1)`` finds every match at once (pyarrow's join, linear in the rows plus the
+matches). A sample that holds both bindings is neither a query nor a distractor for that
+pair (an anti-join leaves it out). Each query keeps at most ``max_per_query`` matches,
+chosen by a hash of the two keys, so the choice is fixed and not biased to the first keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from sgprep.negatives.grammar import indefinite_article
+from sgprep.schema import Negative
+
+log = logging.getLogger(__name__)
+MAX_BINDINGS = 16  # per sample: bounds the pairs one odd graph can add (16 -> 120 pairs)
+COLUMNS = ["key", "image_key", "text", "positive", "o1", "a1", "o2", "a2"]
+
+
+def iter_samples(paths: Iterable[str | Path]) -> Iterator[tuple[str, dict]]:
+    """(key, scene graph as dict) of every ok sample in index parquet files or JSONL records;
+    a directory is searched for both."""
+    for path in paths:
+        path = Path(path)
+        files = (sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
+                 if path.is_dir() else [path])
+        for file in files:
+            if file.suffix == ".parquet":
+                import pyarrow.parquet as pq
+
+                names = pq.read_schema(file).names
+                cols = [c for c in ("key", "sg", "status") if c in names]
+                if "sg" not in cols:
+                    continue
+                for row in pq.read_table(file, columns=cols).to_pylist():
+                    if row.get("status", "ok") == "ok" and row["sg"]:
+                        yield row["key"], json.loads(row["sg"])
+            else:
+                with file.open(encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.strip():
+                            rec = json.loads(line)
+                            if rec.get("status", "ok") == "ok" and rec.get("sg"):
+                                yield rec["key"], rec["sg"]
+
+
+def bindings(graph: dict) -> list[tuple[str, str]]:
+    out = sorted({(e["head"].lower(), a.lower()) for e in graph.get("entities", [])
+                  for a in e.get("attributes", [])})
+    return out[:MAX_BINDINGS]
+
+
+def _hash64(key: str) -> int:
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def signature_table(samples: Iterable[tuple[str, dict]]):
+    """One row per (sample, binding pair): qid, o1, a1, o2, a2 (o1 < o2, a1 != a2); and the
+    keys by qid."""
+    import pyarrow as pa
+
+    keys: list[str] = []
+    cols: dict[str, list] = {c: [] for c in ("qid", "o1", "a1", "o2", "a2")}
+    for key, graph in samples:
+        qid = len(keys)
+        keys.append(key)
+        b = bindings(graph)
+        for x in range(len(b)):
+            for y in range(x + 1, len(b)):
+                (o1, a1), (o2, a2) = b[x], b[y]
+                if o1 != o2 and a1 != a2:
+                    for c, v in zip(("qid", "o1", "a1", "o2", "a2"), (qid, o1, a1, o2, a2)):
+                        cols[c].append(v)
+    table = pa.table({"qid": pa.array(cols["qid"], pa.int64()),
+                      **{c: pa.array(cols[c], pa.string()) for c in ("o1", "a1", "o2", "a2")}})
+    return table, keys
+
+
+def _rank_within(groups, order):
+    """Each row's rank (0 = first) within its group, by ``order``."""
+    import numpy as np
+
+    rows = np.lexsort((order, groups))
+    g = groups[rows]
+    starts = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    ranked = np.arange(len(rows)) - np.repeat(starts, np.diff(np.r_[starts, len(rows)]))
+    rank = np.empty(len(rows), dtype=np.int64)
+    rank[rows] = ranked
+    return rank
+
+
+def match(table, keys: list[str], max_per_query: int = 5):
+    """Rows (qid, iid, o1, a1, o2, a2): image iid holds a2 o1 + a1 o2 and not a1 o1 + a2 o2.
+
+    Linear in the signatures: each swapped signature keeps at most ``4 * max_per_query``
+    candidate images (by key hash) before the join, so a popular pair ("white plate, black
+    table") cannot make the join quadratic."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    sig = ["o1", "a1", "o2", "a2"]
+    table = table.append_column("sid", pa.array(np.arange(table.num_rows), pa.int64()))
+    # a sample that holds both bindings is neither a query nor a distractor for that pair
+    swapped = table.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
+        ["qid", "o1", "a2", "o2", "a1"])
+    queries = table.join(swapped, keys=["qid", *sig], join_type="left anti", use_threads=False)
+    hashes = np.array([_hash64(k) for k in keys], dtype=np.int64)
+    other = queries.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
+        ["iid", "o1", "a2", "o2", "a1"])  # an image, indexed by the binding it would swap
+    if other.num_rows:
+        group = pc.dictionary_encode(pc.binary_join_element_wise(
+            *[other[c] for c in sig], "\x1f")).combine_chunks().indices.to_numpy()
+        rank = _rank_within(group, hashes[other["iid"].to_numpy()])
+        other = other.filter(pa.array(rank < max(4 * max_per_query, 16)))
+    found = queries.join(other, keys=sig, join_type="inner", use_threads=False)
+    found = found.filter(pc.not_equal(found["qid"], found["iid"]))
+    if found.num_rows == 0:
+        return found.select(["qid", "iid", *sig])
+    qid, iid = found["qid"].to_numpy(), found["iid"].to_numpy()
+    order = np.bitwise_xor(hashes[qid], hashes[iid])
+    rows = np.lexsort((found["sid"].to_numpy(), iid, order, qid))
+    qs, is_ = qid[rows], iid[rows]
+    first_pair = np.ones(len(rows), dtype=bool)  # one signature per (query, image)
+    first_pair[1:] = (qs[1:] != qs[:-1]) | (is_[1:] != is_[:-1])
+    rows = rows[first_pair]
+    keep = rows[_rank_within(qid[rows], np.arange(len(rows))) < max_per_query]
+    return found.take(pa.array(keep)).select(["qid", "iid", *sig])  # by query, then hash
+
+
+@lru_cache(maxsize=65536)
+def _phrase(attribute: str, obj: str) -> str:
+    return f"{indefinite_article(attribute)} {attribute} {obj}"
+
+
+def mine_images(inputs: Iterable[str | Path], output: str | Path,
+                max_per_query: int = 5) -> dict[str, int]:
+    """Mine image negatives over parsed outputs and write them to ``output``: a parquet table
+    (``COLUMNS``) or, for ``.jsonl``, one line per query key with its ``Negative`` list.
+    Returns counters (samples, signatures, queries, matches)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table, keys = signature_table(iter_samples(inputs))
+    found = match(table, keys, max_per_query)
+    names = np.array(keys, dtype=object)
+    o1, a1, o2, a2 = (found[c].to_pylist() for c in ("o1", "a1", "o2", "a2"))
+    out = {
+        "key": names[found["qid"].to_numpy()].tolist(),
+        "image_key": names[found["iid"].to_numpy()].tolist(),
+        "text": [f"{_phrase(y, w)} and {_phrase(x, z)}" for w, x, z, y in zip(o1, a1, o2, a2)],
+        "positive": [f"{_phrase(x, w)} and {_phrase(y, z)}"
+                     for w, x, z, y in zip(o1, a1, o2, a2)],
+        "o1": o1, "a1": a1, "o2": o2, "a2": a2,
+    }
+    output = Path(output)
+    tmp = output.with_name(output.name + ".tmp")
+    if output.suffix == ".jsonl":
+        _write_jsonl(tmp, out)
+    else:
+        pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), tmp)
+    tmp.replace(output)
+    stats = {"samples": len(keys), "signatures": table.num_rows,
+             "queries": len(set(out["key"])), "matches": found.num_rows}
+    log.info("mined image negatives: %s", stats)
+    return stats
+
+
+def to_negative(row: dict) -> Negative:
+    return Negative(text=row["text"], strategy="mine-images", kind="mined_image",
+                    positive=row["positive"], realisation="template", image_key=row["image_key"])
+
+
+def _write_jsonl(path: Path, out: dict[str, list]) -> None:
+    by_key: dict[str, list] = {}
+    for i in range(len(out["key"])):
+        row = {c: out[c][i] for c in COLUMNS}
+        by_key.setdefault(row["key"], []).append(to_negative(row).model_dump(mode="json"))
+    with path.open("w", encoding="utf-8") as f:
+        for key in sorted(by_key):
+            f.write(json.dumps({"key": key, "negatives": by_key[key]}, sort_keys=True) + "\n")

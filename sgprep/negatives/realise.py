@@ -1,0 +1,292 @@
+"""Perturbed graphs -> text: edit the caption in place where the parse gives spans, else a
+template ("{attrs} {object} {relation} {attrs} {object}").
+
+An in-place edit changes only the words that the perturbation changed (an attribute, a head
+noun, a predicate, or whole noun phrases moved between slots) and then repairs what the change
+broke: the article a/an before an edited word, the number of a head noun put into a plural
+slot, and the verb after a subject whose number changed (is/are, was/were, has/have, and the
+relation's own verb: "get"/"gets"). When a word cannot be found where the graph says it is,
+the edit gives up and the template is used; the negative records which.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from sgprep.negatives import grammar
+from sgprep.negatives.perturb import (
+    Attach,
+    Edit,
+    MoveNPs,
+    Perturbation,
+    SetAttribute,
+    SetHead,
+    SetPredicate,
+)
+from sgprep.negatives.vocab import relation_type
+from sgprep.parse.rules_lexicon import PREP_SYNONYMS
+from sgprep.schema import Entity, SceneGraph
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
+#: Words that may open a noun phrase before the entity's own span and move with it.
+DETERMINERS = frozenset(
+    "a an the this that these those his her their its my our your some each every".split())
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+                9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+#: First words that are capitalised only because they start the caption.
+LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
+
+
+#: Other spellings of a normalised preposition, to find it in the caption ("underneath").
+SPELLINGS: dict[str, list[str]] = {}
+for _surface, _normal in PREP_SYNONYMS.items():
+    SPELLINGS.setdefault(_normal, []).append(_surface)
+
+
+class NoSpanEdit(Exception):
+    """The caption does not show the edited words where the graph says: use the template."""
+
+
+@dataclass(frozen=True)
+class Word:
+    start: int
+    end: int
+    lower: str
+
+
+class Realiser:
+    """Realises perturbations of one graph against its caption (words indexed once)."""
+
+    def __init__(self, text: str, graph: SceneGraph):
+        self.text, self.graph = text, graph
+        self.words = [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+        self._starts = [w.start for w in self.words]
+        self._ends = [w.end for w in self.words]
+        self._np: dict[int, tuple[int, int] | None] = {}
+        self._heads: dict[int, Word] = {}
+
+    def realise(self, p: Perturbation) -> tuple[str, str]:
+        self._perturbed = p.graph  # connect's new entity lives only there
+        if p.edits:
+            try:
+                return self.edit(p.edits), "span_edit"
+            except NoSpanEdit:
+                pass
+        return template(p.graph), "template"
+
+    # --- locating -------------------------------------------------------------------------
+    def np_span(self, i: int) -> tuple[int, int]:
+        """The entity's span widened to its determiner ("a red cube", "their mother")."""
+        if i not in self._np:
+            self._np[i] = self._find_np(i)
+        span = self._np[i]
+        if span is None:
+            raise NoSpanEdit(f"entity {i} has no usable span")
+        return span
+
+    def _find_np(self, i: int) -> tuple[int, int] | None:
+        span = self.graph.entities[i].span
+        if span is None or span[1] > len(self.text) or span[0] >= span[1]:
+            return None
+        start = span[0]
+        before = self.word_before(start)
+        if before is not None and before.lower in DETERMINERS:
+            start = before.start
+        return start, span[1]
+
+    def words_in(self, start: int, end: int) -> list[Word]:
+        return self.words[bisect_left(self._starts, start):bisect_right(self._ends, end)]
+
+    def find_phrase(self, phrase: str, start: int, end: int, last: bool = False) -> tuple[int, int]:
+        target = phrase.lower().split()
+        ws = self.words_in(start, end)
+        hits = [(ws[k].start, ws[k + len(target) - 1].end) for k in range(len(ws) - len(target) + 1)
+                if [w.lower for w in ws[k:k + len(target)]] == target]
+        if not hits:
+            raise NoSpanEdit(f"{phrase!r} not found")
+        return hits[-1] if last else hits[0]
+
+    def head_word(self, i: int) -> Word:
+        if i not in self._heads:
+            self._heads[i] = self._find_head(i)
+        return self._heads[i]
+
+    def _find_head(self, i: int) -> Word:
+        e = self.graph.entities[i]
+        forms = grammar.noun_forms(e.head)
+        hits = [w for w in self.words_in(*self.np_span(i)) if w.lower in forms]
+        if not hits:
+            raise NoSpanEdit(f"head {e.head!r} not found")
+        return hits[-1] if not e.text.lower().startswith(e.head.lower()) else hits[0]
+
+    def plural(self, i: int) -> bool:
+        e = self.graph.entities[i]
+        if e.count is not None:
+            return e.count != 1
+        try:
+            return grammar.is_plural_form(self.text[slice(*_span(self.head_word(i)))], e.head)
+        except NoSpanEdit:
+            return False
+
+    def next_word(self, pos: int) -> Word | None:
+        """The word starting at ``pos`` after nothing but spaces, if any."""
+        k = bisect_left(self._starts, pos)
+        if k == len(self.words):
+            return None
+        w = self.words[k]
+        return w if not self.text[pos:w.start].strip() else None
+
+    def word_before(self, pos: int) -> Word | None:
+        """The word ending at ``pos`` before nothing but spaces, if any."""
+        k = bisect_right(self._ends, pos) - 1
+        if k < 0:
+            return None
+        w = self.words[k]
+        return w if not self.text[w.end:pos].strip() else None
+
+    # --- editing --------------------------------------------------------------------------
+    def edit(self, edits: tuple[Edit, ...]) -> str:
+        changes: list[tuple[int, int, str]] = []
+        for e in edits:
+            changes.extend(getattr(self, "_" + type(e).__name__)(e))
+        changes.extend(self._articles(changes))
+        return self._apply(changes)
+
+    def _SetAttribute(self, e: SetAttribute) -> list[tuple[int, int, str]]:
+        np_start, np_end = self.np_span(e.entity)
+        try:
+            start, end = self.find_phrase(e.old, np_start, np_end)
+        except NoSpanEdit:  # predicative: "the fence is gray", up to the next entity
+            later = [s[0] for s in (x.span for x in self.graph.entities) if s and s[0] >= np_end]
+            start, end = self.find_phrase(e.old, np_end, min(later, default=len(self.text)))
+        return [(start, end, _same_case(self.text[start:end], e.new))]
+
+    def _SetHead(self, e: SetHead) -> list[tuple[int, int, str]]:
+        w = self.head_word(e.entity)
+        new = grammar.plural(e.new) if self.plural(e.entity) else e.new
+        return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+
+    def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
+        out = []
+        for slot, source in e.placement:
+            start, end = self.np_span(slot)
+            s0, s1 = self.np_span(source)
+            moved = self.text[s0:s1]
+            first = moved.split(" ", 1)[0].lower()
+            if s0 == 0 and start != 0 and (first in LOWERABLE
+                                           or first in self._plain_words(source)):
+                moved = moved[:1].lower() + moved[1:]
+            out.append((start, end, moved))
+            if self.plural(slot) != self.plural(source):
+                out.extend(self._agree(slot, end, self.plural(source)))
+        return out
+
+    def _plain_words(self, i: int) -> set[str]:
+        e = self.graph.entities[i]
+        return {a.lower() for a in e.attributes} | grammar.noun_forms(e.head)
+
+    def _agree(self, slot: int, end: int, plural: bool) -> list[tuple[int, int, str]]:
+        """The verb right after a subject noun phrase agrees with its new number."""
+        w = self.next_word(end)
+        if w is None:
+            return []
+        table = grammar.AUX_PLURAL if plural else grammar.AUX_SINGULAR
+        if w.lower in table:
+            return [(w.start, w.end, _same_case(self.text[w.start:w.end], table[w.lower]))]
+        for r in self.graph.relations:
+            lemma = r.predicate.split()[0].lower()
+            if r.subject == slot and grammar.verb_form(w.lower, lemma) in {"base", "third"}:
+                new = lemma if plural else grammar.third_person(lemma)
+                return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+        return []
+
+    def _SetPredicate(self, e: SetPredicate) -> list[tuple[int, int, str]]:
+        r = self.graph.relations[e.relation]
+        a, b = sorted([self.np_span(r.subject), self.np_span(r.object)])
+        if e.verb:
+            for w in self.words_in(a[1], b[0]):
+                form = grammar.verb_form(w.lower, e.old)
+                if form is not None:
+                    new = grammar.inflect_verb(e.new, form)
+                    return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+            raise NoSpanEdit(f"verb {e.old!r} not found")
+        for surface in (e.old, *SPELLINGS.get(e.old, ())):
+            try:
+                start, end = self.find_phrase(surface, a[1], b[0], last=True)
+            except NoSpanEdit:
+                continue
+            return [(start, end, e.new)]
+        raise NoSpanEdit(f"{e.old!r} not found")
+
+    def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
+        end = self.np_span(e.entity)[1]
+        after = self.next_word(end)
+        if after is not None and after.lower == "of":  # "a glass | of water": no seam there
+            raise NoSpanEdit("the noun phrase goes on after its span")
+        new = self._perturbed.entities[e.new_entity]
+        return [(end, end, f" {predicate_text(e.predicate)} {noun_phrase(new)}")]
+
+    def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+        """a/an before an edited word follows the new word."""
+        out = []
+        for start, end, new in changes:
+            if start == end or not new or new[0] == " ":
+                continue
+            w = self.word_before(start)
+            if w is not None and w.lower in grammar.ARTICLES:
+                article = grammar.indefinite_article(new.split()[0])
+                if article != w.lower:
+                    out.append((w.start, w.end, _same_case(self.text[w.start:w.end], article)))
+        return out
+
+    def _apply(self, changes: list[tuple[int, int, str]]) -> str:
+        changes = sorted(set(changes))
+        for (s0, e0, _), (s1, _, _) in zip(changes, changes[1:]):
+            if s1 < e0:
+                raise NoSpanEdit("overlapping edits")
+        text, pos, parts = self.text, 0, []
+        for start, end, new in changes:
+            parts += [text[pos:start], new]
+            pos = end
+        parts.append(text[pos:])
+        out = "".join(parts)
+        if text[:1].isupper() and out[:1].islower():
+            out = out[0].upper() + out[1:]
+        return out
+
+
+def _span(w: Word) -> tuple[int, int]:
+    return w.start, w.end
+
+
+def _same_case(model: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
+def noun_phrase(e: Entity) -> str:
+    if e.count is not None and e.count > 1:
+        number = NUMBER_WORDS.get(e.count, str(e.count))
+        return " ".join([number, *e.attributes, grammar.plural(e.head)])
+    words = [*e.attributes, e.head]
+    return " ".join([grammar.indefinite_article(words[0]), *words])
+
+
+def predicate_text(predicate: str) -> str:
+    if relation_type(predicate) == "spatial":
+        return predicate
+    verb, _, rest = predicate.partition(" ")
+    return " ".join(filter(None, [grammar.gerund(verb), rest]))
+
+
+def template(graph: SceneGraph) -> str:
+    """"{attrs} {object} {relation} {attrs} {object}" per relation, other entities on their
+    own, joined by "and"."""
+    parts, used = [], set()
+    for r in graph.relations:
+        parts.append(f"{noun_phrase(graph.entities[r.subject])} {predicate_text(r.predicate)} "
+                     f"{noun_phrase(graph.entities[r.object])}")
+        used |= {r.subject, r.object}
+    parts += [noun_phrase(e) for i, e in enumerate(graph.entities) if i not in used]
+    return " and ".join(parts)

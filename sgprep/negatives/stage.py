@@ -1,0 +1,187 @@
+"""The negatives stage: scene graphs -> positives and hard negatives (``neg``).
+
+Per sample: the caption is the first positive; with the ``subgraph`` strategy its one- and
+two-object sub-graphs are positives too. Each positive gets up to ``per_sample`` (caption) or
+``per_subgraph`` (sub-graphs) negatives, drawn family by family with ``family_weights`` among
+the families of the chosen strategies, realised in place where possible, and checked by the
+validity rules (refusals counted as ``rejected/<reason>``).
+
+The random generator of a sample is seeded from its key and ``seed`` only, so the same
+sample gets the same negatives whatever the batch, shard, worker or executor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections import Counter
+
+from pydantic import Field, field_validator, model_validator
+
+from sgprep.exec.stage import Stage, StageSettings
+from sgprep.negatives.perturb import FAMILIES, Perturber
+from sgprep.negatives.realise import Realiser
+from sgprep.negatives.subgraph import subgraphs
+from sgprep.negatives.validity import entity_key, normalise, signature
+from sgprep.negatives.vocab import Vocabulary, load_vocab
+from sgprep.schema import Negative, Negatives, Positive, Sample, SceneGraph
+
+log = logging.getLogger(__name__)
+STRATEGIES = ("swap", "shuffle", "replace", "connect", "subgraph")
+#: METHOD.md: 0.15 for single-object attribute changes, the rest split evenly.
+ATTRIBUTE_WEIGHT = 0.15
+DEFAULT_WEIGHTS = {k: (ATTRIBUTE_WEIGHT if k == "replace_attribute"
+                       else round((1 - ATTRIBUTE_WEIGHT) / (len(FAMILIES) - 1), 6))
+                   for k in FAMILIES}
+
+
+class NegativesSettings(StageSettings):
+    strategies: list[str] = Field(default_factory=lambda: ["swap", "shuffle", "connect"],
+                                  description=f"Any of {', '.join(STRATEGIES)}.")
+    per_sample: int = Field(default=4, ge=0, description="Negatives of the caption.")
+    per_subgraph: int = Field(default=1, ge=0, description="Negatives of each sub-graph positive.")
+    max_subgraphs: int = Field(default=6, ge=0, description="Sub-graph positives per sample.")
+    seed: int = 0
+    family_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    vocab: str | None = Field(default=None, description="Vocabulary JSON; None: the default.")
+
+    @field_validator("strategies")
+    @classmethod
+    def _strategies(cls, value: list[str]) -> list[str]:
+        unknown = sorted(set(value) - set(STRATEGIES))
+        if unknown:
+            raise ValueError(f"unknown strategies {unknown}; choose from {list(STRATEGIES)}")
+        return list(dict.fromkeys(value))
+
+    @model_validator(mode="after")
+    def _weights(self) -> NegativesSettings:
+        unknown = sorted(set(self.family_weights) - set(FAMILIES))
+        if unknown:
+            raise ValueError(f"unknown families {unknown}; choose from {list(FAMILIES)}")
+        if any(w < 0 for w in self.family_weights.values()):
+            raise ValueError("family weights must be >= 0")
+        return self
+
+
+def sample_seed(key: str, seed: int) -> int:
+    return int.from_bytes(hashlib.sha256(f"{seed}\x00{key}".encode()).digest()[:8], "big")
+
+
+class NegativesStage(Stage):
+    name = "negatives"
+    Settings = NegativesSettings
+    requires = frozenset({"sg"})
+    provides = frozenset({"neg"})
+
+    def __init__(self, settings: NegativesSettings | None = None):
+        super().__init__(settings)
+        s = self.settings
+        self.families = [k for k, strategy in FAMILIES.items()
+                         if strategy in s.strategies and s.family_weights.get(k, 0) > 0]
+        self.vocab: Vocabulary | None = None
+        self.counts: Counter[str] = Counter()
+
+    def setup(self) -> None:
+        if self.vocab is None:
+            self.vocab = load_vocab(self.settings.vocab)
+
+    def stats(self) -> dict[str, int]:
+        return dict(self.counts)
+
+    def process_batch(self, batch: list[Sample]) -> list[Sample]:
+        self.setup()
+        for sample in batch:
+            if sample.sg is None:
+                sample.fail("negatives", "no_graph", "sample has no scene graph (run parse first)")
+                continue
+            if not sample.caption:
+                sample.fail("negatives", "no_caption", "sample has no caption")
+                continue
+            try:
+                sample.neg = self.negatives(sample.key, sample.caption, sample.sg)
+            except Exception as exc:  # one odd graph must not sink the batch
+                log.debug("negatives failed on %s", sample.key, exc_info=True)
+                self.counts["errors"] += 1
+                sample.fail("negatives", "negatives_error", f"{type(exc).__name__}: {exc}")
+        return batch
+
+    def negatives(self, key: str, caption: str, graph: SceneGraph) -> Negatives:
+        self.setup()
+        rng = random.Random(sample_seed(key, self.settings.seed))
+        positives = [Positive(text=caption, kind="caption", graph=graph, realisation="caption")]
+        sources = [(caption, graph, self.settings.per_sample)]
+        if "subgraph" in self.settings.strategies and len(graph.entities) > 1:
+            subs = subgraphs(caption, graph)
+            if len(subs) > self.settings.max_subgraphs:
+                subs = rng.sample(subs, self.settings.max_subgraphs)
+            for sub in subs:
+                positives.append(Positive(text=sub.text, kind="subgraph", graph=sub.graph,
+                                          realisation=sub.realisation))
+                sources.append((sub.text, sub.graph, self.settings.per_subgraph))
+            self.counts["positives/subgraph"] += len(subs)
+        true_texts = {normalise(p.text) for p in positives}
+        seen: set[str] = set()
+        negatives: list[Negative] = []
+        for text, g, k in sources:
+            negatives += self._perturb(text, g, k, rng, true_texts, seen)
+        self.counts["graphs"] += 1
+        self.counts["negatives"] += len(negatives)
+        if not negatives:
+            self.counts["samples_without_negatives"] += 1
+        return Negatives(positives=positives, negatives=negatives)
+
+    def _perturb(self, text: str, graph: SceneGraph, k: int, rng: random.Random,
+                 true_texts: set[str], seen: set[str]) -> list[Negative]:
+        if k == 0 or not graph.entities:
+            return []
+        rejected: Counter[str] = Counter()
+        perturber = Perturber(graph, self.vocab, rng, rejected)
+        pools = {}
+        for family in self.families:
+            cands = perturber.candidates(family)
+            rng.shuffle(cands)
+            if cands:
+                pools[family] = cands
+        realiser, original, out = Realiser(text, graph), None, []
+        weights = self.settings.family_weights
+        while pools and len(out) < k:
+            family = _weighted(rng, pools, weights)
+            build = pools[family].pop()
+            if not pools[family]:
+                del pools[family]
+            p = build()
+            if p is None:
+                continue
+            if original is None:
+                original = signature(graph)
+                # the perturbed graphs share the span-less entities: describe each once
+                keys = {id(b): k for b, k in zip(perturber.bare, map(entity_key, graph.entities))}
+            if signature(p.graph, keys) == original:
+                rejected["same_graph"] += 1
+                continue
+            neg_text, how = realiser.realise(p)
+            norm = normalise(neg_text)
+            if norm in true_texts or norm in seen:
+                rejected["equal_text" if norm in true_texts else "duplicate"] += 1
+                continue
+            seen.add(norm)
+            out.append(Negative(text=neg_text, strategy=p.strategy, kind=p.kind, positive=text,
+                                realisation=how, graph=p.graph))
+            self.counts[f"kind/{p.kind}"] += 1
+            self.counts[f"realised/{how}"] += 1
+        for reason, n in rejected.items():
+            self.counts[f"rejected/{reason}"] += n
+        return out
+
+
+
+def _weighted(rng: random.Random, pools: dict[str, list], weights: dict[str, float]) -> str:
+    """A family among those with candidates left, by weight (one random draw)."""
+    total = sum(weights.get(n, 0.0) for n in pools)
+    r = rng.random() * total
+    for name in pools:
+        r -= weights.get(name, 0.0)
+        if r < 0:
+            return name
+    return name

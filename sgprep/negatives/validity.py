@@ -1,0 +1,91 @@
+"""What makes a negative invalid, and the reasons counted when one is refused.
+
+A negative must be false for the image. It is refused (and counted as ``rejected/<reason>``)
+when it is:
+- ``identical_attributes``: a swap of two equal attributes (or of attributes both entities
+  already have): the swapped text says the same thing;
+- ``identical_objects``: a swap or shuffle of two entities with the same head and attributes;
+- ``symmetric_relation``: a shuffle of a symmetric relation ("next to", "near", "with" ...):
+  "a cup next to a plate" and "a plate next to a cup" are both true;
+- ``same_graph``: any perturbation whose graph means the same as the original (compared as a
+  canonical multiset of entities and relations, symmetric relations undirected);
+- ``equal_text``: a realised text equal to its positive (or another positive of the sample)
+  after normalisation;
+- ``duplicate``: a text already emitted for the same sample.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sgprep.schema import SceneGraph
+
+#: Relations whose two ends can be exchanged without changing the meaning. "with" is here on
+#: purpose: "a man with a dog" / "a dog with a man" is too close to call, so it is never
+#: shuffled (METHOD.md: better lose a negative than emit a true one).
+SYMMETRIC = frozenset({
+    "next to", "near", "beside", "by", "with", "across from", "opposite", "alongside",
+    "close to", "adjacent to", "near to", "together with", "and", "touching", "meet",
+    "facing each other", "beside of", "by side of", "next", "among", "between",
+})
+#: Verbs of position that keep a symmetric preposition symmetric ("sitting next to").
+STANCE_VERBS = frozenset({"be", "sit", "stand", "lie", "lay", "stay", "rest", "park", "wait",
+                          "walk", "stand up"})
+
+#: Spatial relations and their opposites (each pair both ways; 'under' answers 'on' first).
+OPPOSITE_PAIRS = (
+    ("to the left of", "to the right of"), ("on the left of", "on the right of"),
+    ("left of", "right of"), ("in front of", "behind"), ("above", "below"),
+    ("on top of", "under"), ("on", "under"), ("over", "under"), ("inside", "outside"),
+    ("at the top of", "at the bottom of"), ("into", "out of"), ("in", "outside"),
+)
+OPPOSITES: dict[str, str] = {}
+for _a, _b in OPPOSITE_PAIRS:
+    OPPOSITES.setdefault(_a, _b)
+    OPPOSITES.setdefault(_b, _a)
+OPPOSITES["under"] = "on"
+
+_NON_WORD = re.compile(r"[^\w\s]+")
+
+
+def normalise(text: str) -> str:
+    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
+
+
+@lru_cache(maxsize=4096)
+def is_symmetric(predicate: str) -> bool:
+    p = " ".join(predicate.lower().split())
+    if p in SYMMETRIC:
+        return True
+    verb, _, tail = p.partition(" ")
+    return verb in STANCE_VERBS and tail in SYMMETRIC
+
+
+def _entity_key(graph: SceneGraph, i: int) -> tuple:
+    return entity_key(graph.entities[i])
+
+
+def entity_key(e) -> tuple:
+    return (e.head.lower(), tuple(sorted(a.lower() for a in e.attributes)), (e.count or 1) > 1)
+
+
+def signature(graph: SceneGraph, keys_by_id: dict[int, tuple] | None = None) -> tuple:
+    """The graph's meaning up to entity order: sorted entities and sorted relations over
+    entity descriptions, symmetric relations without direction. ``keys_by_id``: descriptions
+    of entity objects that the caller keeps alive (ids of freed objects are reused), shared
+    between a graph and its perturbations."""
+    known = keys_by_id or {}
+    keys = [known.get(id(e)) or entity_key(e) for e in graph.entities]
+    rels = []
+    for r in graph.relations:
+        s, o = keys[r.subject], keys[r.object]
+        p = " ".join(r.predicate.lower().split())
+        if o < s and is_symmetric(p):
+            s, o = o, s
+        rels.append((s, p, o))
+    return tuple(sorted(keys)), tuple(sorted(rels))
+
+
+def same_entity(graph: SceneGraph, i: int, j: int) -> bool:
+    return _entity_key(graph, i) == _entity_key(graph, j)

@@ -1,0 +1,191 @@
+"""The vocabulary that replace and connect draw from: objects, typed attributes, typed relations.
+
+A default vocabulary ships in ``data/default_vocab.json`` (common Visual Genome style words,
+uniform counts). :func:`build_vocab` makes one from a parsed corpus with real counts
+(``sgprep vocab``): it reads the ``sg`` column of sgprep index parquet files, or the ``sg``
+field of JSONL records, so the words a replacement uses are words the corpus uses.
+
+Attribute types decide what may replace what (colour for colour, material for material, size
+for size); relation types separate spatial relations (which have opposites) from actions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
+from sgprep.schema import SceneGraph
+
+DEFAULT_VOCAB = Path(__file__).resolve().parent / "data" / "default_vocab.json"
+ATTRIBUTE_TYPES = ("colour", "material", "size", "other")
+SIZES = frozenset(
+    "big small large tiny huge little tall short long wide narrow thick thin giant massive "
+    "miniature enormous".split())
+#: Prepositions and spatial phrases: a predicate made only of these is spatial (or a bare
+#: preposition such as "with", "of"), else an action.
+SPATIAL_WORDS = frozenset(
+    "on in at under over above below behind beside near by inside outside into onto against "
+    "across from next to front of top left right the between along alongside among around "
+    "beneath underneath within through toward towards off out up down with of for from to "
+    "without like".split())
+
+
+def attribute_type(word: str) -> str:
+    w = word.lower()
+    if w in COLOURS:
+        return "colour"
+    if w in MATERIALS:
+        return "material"
+    if w in SIZES:
+        return "size"
+    return "other"
+
+
+def relation_type(predicate: str) -> str:
+    return "spatial" if all(w in SPATIAL_WORDS for w in predicate.lower().split()) else "action"
+
+
+@dataclass
+class Vocabulary:
+    objects: dict[str, int] = field(default_factory=dict)
+    categories: dict[str, str] = field(default_factory=dict)  # object -> category (optional)
+    attributes: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> word -> n
+    relations: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> pred -> n
+    _pools: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def to_json(self) -> dict:
+        return {
+            "version": 1,
+            "objects": {o: {"count": n, **({"category": self.categories[o]}
+                                           if o in self.categories else {})}
+                        for o, n in sorted(self.objects.items())},
+            "attributes": {t: dict(sorted(ws.items()))
+                           for t, ws in sorted(self.attributes.items())},
+            "relations": {t: dict(sorted(rs.items())) for t, rs in sorted(self.relations.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Vocabulary:
+        objects = {o: int(v["count"]) if isinstance(v, dict) else int(v)
+                   for o, v in data.get("objects", {}).items()}
+        categories = {o: v["category"] for o, v in data.get("objects", {}).items()
+                      if isinstance(v, dict) and "category" in v}
+        return cls(objects=objects, categories=categories,
+                   attributes={t: {w: int(n) for w, n in ws.items()}
+                               for t, ws in data.get("attributes", {}).items()},
+                   relations={t: {r: int(n) for r, n in rs.items()}
+                              for t, rs in data.get("relations", {}).items()})
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
+        tmp.replace(path)
+
+    def pool(self, kind: str, type_: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """Words of one kind ('attributes', 'relations') and type with their cumulative
+        counts, sorted (a fixed order keeps draws deterministic); made once."""
+        key = (kind, type_)
+        if key not in self._pools:
+            table = getattr(self, kind).get(type_, {})
+            self._pools[key] = _cumulative(table, sorted(table))
+        return self._pools[key]
+
+    def object_pool(self, category: str | None = None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        key = ("objects", category)
+        if key not in self._pools:
+            words = sorted(o for o in self.objects
+                           if category is None or self.categories.get(o) == category)
+            self._pools[key] = _cumulative(self.objects, words)
+        return self._pools[key]
+
+
+def _cumulative(table: dict[str, int], words: list[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    total, cum = 0, []
+    for w in words:
+        total += max(int(table[w]), 0)
+        cum.append(total)
+    return tuple(words), tuple(cum)
+
+
+def load_vocab(path: str | Path | None = None) -> Vocabulary:
+    return _load(str(path) if path is not None else str(DEFAULT_VOCAB))
+
+
+@lru_cache(maxsize=8)
+def _load(path: str) -> Vocabulary:
+    return Vocabulary.from_json(json.loads(Path(path).read_text()))
+
+
+def count_graph(graph: SceneGraph, objects: Counter, attributes: dict[str, Counter],
+                relations: dict[str, Counter]) -> None:
+    for entity in graph.entities:
+        objects[entity.head.lower()] += 1
+        for attribute in entity.attributes:
+            attributes.setdefault(attribute_type(attribute), Counter())[attribute.lower()] += 1
+    for relation in graph.relations:
+        pred = relation.predicate.lower()
+        relations.setdefault(relation_type(pred), Counter())[pred] += 1
+
+
+def iter_graphs(paths: Iterable[str | Path]) -> Iterator[SceneGraph]:
+    """Scene graphs from sgprep outputs: ``*.parquet`` index files (their ``sg`` column) or
+    ``*.jsonl`` records (their ``sg`` field); a directory is searched for both."""
+    for path in paths:
+        path = Path(path)
+        files = (sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
+                 if path.is_dir() else [path])
+        for file in files:
+            for text in _sg_texts(file):
+                if text:
+                    yield SceneGraph.model_validate_json(text) if isinstance(text, str) \
+                        else SceneGraph.model_validate(text)
+
+
+def _sg_texts(file: Path) -> Iterator[str | dict | None]:
+    if file.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(file, columns=["sg"])
+        yield from table.column("sg").to_pylist()
+    else:
+        with file.open(encoding="utf-8") as lines:
+            for line in lines:
+                if line.strip():
+                    yield json.loads(line).get("sg")
+
+
+def build_vocab(paths: Iterable[str | Path], min_count: int = 1) -> Vocabulary:
+    """Count objects, typed attributes and typed relations over parsed outputs; words seen
+    fewer than ``min_count`` times are left out. Categories come from the default vocabulary
+    where it knows the object."""
+    objects: Counter = Counter()
+    attributes: dict[str, Counter] = {}
+    relations: dict[str, Counter] = {}
+    for graph in iter_graphs(paths):
+        count_graph(graph, objects, attributes, relations)
+    default = load_vocab()
+    keep = {o: n for o, n in objects.items() if n >= min_count}
+    return Vocabulary(
+        objects=keep,
+        categories={o: default.categories[o] for o in keep if o in default.categories},
+        attributes={t: {w: n for w, n in c.items() if n >= min_count}
+                    for t, c in attributes.items()},
+        relations={t: {r: n for r, n in c.items() if n >= min_count} for t, c in relations.items()},
+    )
+
+
+def write_vocab(inputs: Iterable[str | Path], output: str | Path,
+                min_count: int = 1) -> dict[str, int]:
+    """``sgprep vocab``: build a vocabulary from parsed outputs and write it as JSON (for
+    ``--vocab``). Returns how many words of each kind it kept."""
+    vocab = build_vocab(inputs, min_count=min_count)
+    vocab.save(output)
+    return {"objects": len(vocab.objects),
+            "attributes": sum(len(w) for w in vocab.attributes.values()),
+            "relations": sum(len(r) for r in vocab.relations.values())}

@@ -1,0 +1,34 @@
+"""Hand-written scene graphs with spans located in their captions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from sgprep.negatives.perturb import Perturber
+from sgprep.negatives.vocab import load_vocab
+from sgprep.schema import Entity, Relation, SceneGraph
+
+
+def graph(caption: str, entities: list[tuple], relations: list[tuple] = ()) -> SceneGraph:
+    """entities: (text as in the caption, head, attributes[, count]); the span is the first
+    occurrence of text at or after the previous entity's end."""
+    ents, pos = [], 0
+    for spec in entities:
+        text, head, attrs = spec[:3]
+        start = caption.index(text, pos)
+        pos = start + len(text)
+        ents.append(Entity(text=text, head=head, attributes=list(attrs),
+                           count=spec[3] if len(spec) > 3 else None, span=(start, pos)))
+    rels = [Relation(subject=s, predicate=p, object=o) for s, p, o in relations]
+    return SceneGraph(entities=ents, relations=rels, parser="hand")
+
+
+def perturber(g: SceneGraph, seed: int = 0) -> tuple[Perturber, Counter]:
+    rejected: Counter = Counter()
+    return Perturber(g, load_vocab(), random.Random(seed), rejected), rejected
+
+
+def build_all(g: SceneGraph, kind: str, seed: int = 0):
+    p, rejected = perturber(g, seed)
+    return [c() for c in p.candidates(kind)], rejected
