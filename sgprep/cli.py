@@ -224,11 +224,83 @@ def detect(images: str = typer.Option(..., "--images", help="Images to detect ob
 @app.command()
 def negatives(
     input: str = INPUT,
-    strategy: str = typer.Option("swap,shuffle,connect", help="Perturbations, comma-separated."),
+    output: Path = OUTPUT,
+    strategy: str = typer.Option(
+        "swap,shuffle,connect",
+        help="Comma list of swap, shuffle, replace, connect, subgraph; or mine-images alone "
+             "(corpus-wide image negatives, written as a table)."),
+    per_sample: int = typer.Option(4, min=0, help="Negatives per caption."),
+    per_subgraph: int = typer.Option(1, min=0, help="Negatives per sub-graph positive."),
+    max_subgraphs: int = typer.Option(6, min=0, help="Sub-graph positives per sample."),
+    vocab: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
+                                         help="Vocabulary JSON from `sgprep vocab` "
+                                              "(default: the one shipped with sgprep)."),
+    family_weights: Optional[str] = typer.Option(
+        None, help="Sampling weight per family, e.g. 'replace_attribute=0.15,swap_object=0.2'."),
+    max_per_query: int = typer.Option(5, min=1, help="mine-images: distractors per sample."),
+    batch_size: int = typer.Option(256, min=1, help="Samples per batch."),
+    input_format: Optional[str] = INPUT_FORMAT,
+    shard_size: int = SHARD_SIZE,
+    overwrite: bool = OVERWRITE,
+    seed: int = SEED,
+    limit: Optional[int] = LIMIT,
+    progress: bool = PROGRESS,
+    executor: str = EXECUTOR,
+    workers: Optional[int] = WORKERS,
 ) -> None:
-    """Hard negatives from scene graphs. [dim](not built yet)[/]"""
-    _fail("`sgprep negatives` is not built yet: the hard-negative stage (swap, shuffle, replace, "
-          "connect, sub-graph positives) comes in a later release.", code=3)
+    """Hard negatives from scene graphs: minimal, really false, fluent perturbations."""
+    strategies = [s.strip() for s in strategy.split(",") if s.strip()]
+    if "mine-images" in strategies:
+        if strategies != ["mine-images"]:
+            _fail("--strategy mine-images works over a whole corpus: run it alone")
+        _mine_images(input, output, max_per_query)
+        return
+    settings: dict = {"strategies": strategies, "per_sample": per_sample,
+                      "per_subgraph": per_subgraph, "max_subgraphs": max_subgraphs,
+                      "seed": seed, "vocab": str(vocab) if vocab else None,
+                      "batch_size": batch_size}
+    if family_weights:
+        try:
+            settings["family_weights"] = {k.strip(): float(v) for k, v in
+                                          (item.split("=") for item in family_weights.split(","))}
+        except ValueError:
+            _fail(f"--family-weights {family_weights!r}: write FAMILY=WEIGHT,FAMILY=WEIGHT")
+    config = _config(
+        "negatives", [{"name": "negatives", "settings": settings}], input=input,
+        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
+        seed=seed, limit=limit, progress=progress, executor=executor, workers=workers)
+    _execute(config)
+
+
+def _mine_images(input: str, output: Path, max_per_query: int) -> None:
+    from sgprep.io.readers import InputError, resolve_inputs
+    from sgprep.negatives.mine import mine_images
+
+    if output.suffix.lower() not in (".parquet", ".jsonl"):
+        _fail(f"--strategy mine-images writes a table: give --output FILE.parquet or FILE.jsonl "
+              f"(e.g. {output / 'mined_images.parquet'})")
+    try:
+        counts = mine_images(resolve_inputs(input), output, max_per_query=max_per_query)
+    except InputError as exc:
+        _fail(str(exc))
+    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
+                 highlight=False)
+
+
+@app.command()
+def vocab(
+    input: list[Path] = typer.Option(..., "--input", "-i", exists=True,
+                                     help="Parsed outputs (directories, index parquets, JSONL); "
+                                          "repeat for several."),
+    output: Path = typer.Option(..., "--output", "-o", help="The vocabulary JSON to write."),
+    min_count: int = typer.Option(1, min=1, help="Keep words seen at least this often."),
+) -> None:
+    """Build the vocabulary that `negatives --strategy replace,connect` draws from, with counts."""
+    from sgprep.negatives.vocab import write_vocab
+
+    counts = write_vocab(input, output, min_count=min_count)
+    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
+                 highlight=False)
 
 
 @app.command()

@@ -51,10 +51,35 @@ def test_stats_reports_totals_and_caption_properties(tmp_path):
     assert [r["key"] for r in kept] == ["000000000"]  # the cube and the sphere, not the cat
 
 
-def test_later_stages_say_so(tmp_path):
-    for args in (["detect", "--images", str(tmp_path)], ["negatives", "--input", str(tmp_path)]):
-        result = run_cli(*args, ok=False)
-        assert result.exit_code == 3 and "not built yet" in result.output
+def test_parse_then_negatives_then_mined_images(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a red cube and a blue sphere\na blue cube and a red sphere\n"
+                     "a cat to the left of a dog\n")
+    parsed, negs = tmp_path / "parsed", tmp_path / "negs"
+    run_cli("parse", "-i", table, "-o", parsed, "--no-progress")
+    run_cli("negatives", "-i", parsed, "-o", negs, "--strategy", "swap,shuffle", "--no-progress")
+    rows = index_rows(negs)
+    assert [r["status"] for r in rows] == ["ok"] * 3
+    first = json.loads(rows[0]["neg"])
+    texts = {n["text"] for n in first["negatives"]}
+    assert "a blue cube and a red sphere" in texts  # the attribute swap, edited in place
+    shuffled = {n["text"] for n in json.loads(rows[2]["neg"])["negatives"]}
+    assert "a dog to the left of a cat" in shuffled
+    mined = tmp_path / "mined.jsonl"
+    result = run_cli("negatives", "-i", parsed, "-o", mined, "--strategy", "mine-images")
+    lines = [json.loads(x) for x in mined.read_text().splitlines()]
+    pairs = {(line["key"], n["image_key"]) for line in lines for n in line["negatives"]}
+    assert pairs == {("000000000", "000000001"), ("000000001", "000000000")}
+    assert "matches" in result.output
+
+
+def test_negatives_on_raw_captions_is_refused_naming_parse(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a red cube\n")
+    result = run_cli("negatives", "-i", table, "-o", tmp_path / "o", "--no-progress", ok=False)
+    assert result.exit_code == 2
+    assert "'negatives' needs sg" in result.output and "'parse'" in result.output
+    assert not (tmp_path / "o").exists()
 
 
 def test_version():
