@@ -35,7 +35,10 @@ MAX_CAPTION = typer.Option(2000, help="Longer captions fail with caption_too_lon
 MAX_PIXELS = typer.Option(89_478_485, help="Larger images fail with image_too_large.", min=1)
 PROGRESS = typer.Option(True, help="Show a progress bar.")
 EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
-WORKERS = typer.Option(None, min=1, help="local: worker processes (default: one per core).")
+WORKERS = typer.Option(None, min=1, help="Worker processes (local) or actors (ray); default: "
+                       "one per core.")
+RAY_ADDRESS = typer.Option(None, help="ray: a cluster to join ('auto', or ray://HOST:PORT); "
+                           "default: a local Ray instance.")
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -59,7 +62,8 @@ def main(
                         handlers=[RichHandler(console=console, show_path=False)])
 
 
-EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor"}
+EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor",
+             "ray": "sgprep.exec.ray_executor:RayExecutor"}
 
 #: module -> the extra that installs it, for "pip install" hints.
 EXTRAS = {"ray": "llm", "vllm": "llm", "httpx": "openai", "transformers": "t5", "torch": "t5",
@@ -102,6 +106,8 @@ def _execute(config) -> None:
     except (InputError, OutputConflict, ModelUnavailable, ValueError) as exc:
         _remove_if_empty_start(config.output, existed)
         _fail(str(exc))
+    except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
+        _fail(str(exc), code=1)
     _print_summary(config, summary)
 
 
@@ -187,6 +193,7 @@ def parse(
     progress: bool = PROGRESS,
     executor: str = EXECUTOR,
     workers: Optional[int] = WORKERS,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Parse captions into scene graphs (entities with attributes, directed relations)."""
     from sgprep.parse.base import PARSERS, ParserSettings
@@ -210,7 +217,8 @@ def parse(
         "parse", [{"name": "parse", "settings": settings.model_dump()}], input=input,
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
         seed=seed, limit=limit, max_caption_chars=max_caption_chars,
-        max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers)
+        max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
+        ray_address=ray_address)
     _execute(config)
 
 
@@ -247,6 +255,7 @@ def negatives(
     progress: bool = PROGRESS,
     executor: str = EXECUTOR,
     workers: Optional[int] = WORKERS,
+    ray_address: Optional[str] = RAY_ADDRESS,
 ) -> None:
     """Hard negatives from scene graphs: minimal, really false, fluent perturbations."""
     strategies = [s.strip() for s in strategy.split(",") if s.strip()]
@@ -268,7 +277,8 @@ def negatives(
     config = _config(
         "negatives", [{"name": "negatives", "settings": settings}], input=input,
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, progress=progress, executor=executor, workers=workers)
+        seed=seed, limit=limit, progress=progress, executor=executor, workers=workers,
+        ray_address=ray_address)
     _execute(config)
 
 
@@ -317,7 +327,8 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
         progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                                 help="Show a progress bar."),
         executor: Optional[str] = typer.Option(None, help="local | ray."),
-        workers: Optional[int] = WORKERS) -> None:
+        workers: Optional[int] = WORKERS,
+        ray_address: Optional[str] = RAY_ADDRESS) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
     from sgprep.pipeline import PipelineError, load_pipeline
 
@@ -325,7 +336,7 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
         config = load_pipeline(
             pipeline, input=input, output=output, input_format=input_format,
             shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
-            progress=progress, executor=executor, workers=workers)
+            progress=progress, executor=executor, workers=workers, ray_address=ray_address)
     except (PipelineError, ValidationError) as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)

@@ -153,11 +153,7 @@ class LocalExecutor:
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
         with self._progress(plan.samples, done) as advance:
-            if summary.workers <= 1:
-                results = self._in_process(plan, todo, advance)
-            else:
-                results = self._in_pool(plan, todo, summary.workers, advance)
-            for stats in results:
+            for stats in self._execute_tasks(plan, todo, summary.workers, advance):
                 summary.shards_written += 1
                 summary.totals.add(stats)
         summary.seconds = time.monotonic() - started
@@ -193,6 +189,12 @@ class LocalExecutor:
         with progress:
             bar = progress.add_task(config.command, total=total, completed=done)
             yield lambda n: progress.advance(bar, n)
+
+    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance):
+        """Run the tasks; yield each finished shard's stats (in any order)."""
+        if workers <= 1:
+            return self._in_process(plan, todo, advance)
+        return self._in_pool(plan, todo, workers, advance)
 
     def _in_process(self, plan: Plan, todo: list[int], advance):
         runner = ShardRunner(self.config, plan)

@@ -1,0 +1,113 @@
+"""The Ray executor: the same shard tasks, on Ray actors, through the same ``run_shard``.
+
+The driver plans (keys and offsets only), then ships task *indices* to a pool of actors; each
+actor builds the stages once (``ShardRunner``), reads its slices of the input itself from the
+shared filesystem, writes the shard into the output, and returns only the shard's stats. So
+the bytes are those of a local run, whatever the cluster.
+
+An actor declares the resources of its stages (CPUs; GPUs for a stage that wants them, which
+Ray then places). At most ``2 x actors`` tasks are in flight (back-pressure: memory stays
+bounded). A dead actor is restarted by Ray and its shard retried (``max_task_retries``); a
+shard that still fails after that is recorded in ``_meta/failed_shards.json`` with its error,
+and the run finishes the others. A rerun does only what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+
+from sgprep.exec.local import LocalExecutor, ShardRunner
+from sgprep.exec.plan import Plan
+from sgprep.io.writers import atomic_write
+from sgprep.pipeline import build_stages
+from sgprep.schema import ShardStats
+
+log = logging.getLogger(__name__)
+
+#: Attempts of one shard on the cluster before it is recorded as failed.
+SHARD_RETRIES = 2
+
+
+class _ShardActor:
+    """Holds the stages of one worker; wrapped with ``ray.remote`` by the executor."""
+
+    def __init__(self, config_json: str, plan_json: str):
+        from sgprep.config import RunConfig
+
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+        self.runner = ShardRunner(RunConfig.model_validate_json(config_json),
+                                  Plan.model_validate_json(plan_json))
+
+    def run(self, index: int) -> str:
+        return self.runner.run(index).model_dump_json()
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class RayExecutor(LocalExecutor):
+    """``--executor ray``: without ``--ray-address`` a local Ray instance is started;
+    ``--ray-address auto`` joins the cluster this machine belongs to."""
+
+    def _workers(self, tasks: int) -> int:
+        return max(1, tasks)  # sized against the cluster in _execute_tasks
+
+    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance):
+        import ray
+
+        own = not ray.is_initialized()
+        if own:
+            address = self.config.ray_address
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     **({} if address else {"num_cpus": self.config.workers or os.cpu_count()}))
+        try:
+            yield from self._dispatch(ray, plan, todo, advance)
+        finally:
+            if own:
+                ray.shutdown()
+
+    def _dispatch(self, ray, plan: Plan, todo: list[int], advance):
+        stages = build_stages(self.config)
+        cpus = max(1.0, sum(s.resources().cpus for s in stages))
+        gpus = sum(s.resources().gpus for s in stages)
+        available = ray.cluster_resources()
+        fit = int(available.get("CPU", 1) // cpus)
+        if gpus:
+            fit = min(fit, int(available.get("GPU", 0) // gpus))
+            if fit < 1:
+                raise ValueError(f"the pipeline's stages want {gpus:g} GPU(s) per worker and the "
+                                 f"Ray cluster has {available.get('GPU', 0):g}")
+        count = max(1, min(fit, len(todo), self.config.workers or len(todo)))
+        actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=SHARD_RETRIES,
+                                 max_task_retries=SHARD_RETRIES)(_ShardActor)
+        config_json, plan_json = self.config.model_dump_json(), plan.model_dump_json()
+        actors = [actor_class.remote(config_json, plan_json) for _ in range(count)]
+        log.info("ray: %d actor(s), %g CPU and %g GPU each, for %d shard(s)",
+                 count, cpus, gpus, len(todo))
+        queue = list(todo)
+        flying: dict = {}
+        idle = list(actors) * 2  # two tasks in flight per actor
+        failed: dict[int, str] = {}
+        while queue or flying:
+            while queue and idle:
+                actor, index = idle.pop(), queue.pop(0)
+                flying[actor.run.remote(index)] = (actor, index)
+            ready, _ = ray.wait(list(flying), num_returns=1)
+            actor, index = flying.pop(ready[0])
+            idle.append(actor)
+            try:
+                stats = ShardStats.model_validate_json(ray.get(ready[0]))
+            except Exception as exc:  # noqa: BLE001 - recorded; the other shards go on
+                log.error("shard %05d failed on the cluster after %d retries: %s",
+                          index, SHARD_RETRIES, exc)
+                failed[index] = f"{type(exc).__name__}: {exc}"
+                continue
+            advance(plan.tasks[index].count)
+            yield stats
+        if failed:
+            path = self.config.output / "_meta" / "failed_shards.json"
+            atomic_write(path, json.dumps(failed, indent=2, sort_keys=True).encode())
+            raise RuntimeError(f"{len(failed)} shard(s) failed (see {path}); the others are "
+                               f"done: rerun the same command to retry the missing ones")
