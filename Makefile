@@ -6,17 +6,18 @@ VENV ?= .venv
 VLLM_VENV ?= .venv-vllm
 PY := $(VENV)/bin/python
 EXAMPLE_OUT ?= examples/out
+TEST_LOCK := requirements/test.lock
 
-.PHONY: quickstart install example test test-core test-llm schemas bench
+.PHONY: quickstart install example test test-core test-llm schemas bench lock
 
 quickstart: install example
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# sgprep with its dev extra, at the versions of the test lock.
+$(VENV)/.installed: pyproject.toml $(TEST_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -c $(TEST_LOCK) -e ".[dev,stats]"
 	touch $@
 
 example: install
