@@ -1,0 +1,290 @@
+"""Hostile input (issue 12, reader side): every case is built here, run through the real CLI
+or the real reader, and must end as the exact failure rows named, never as a crash, a lost
+sample, an "ok" sample missing its image, or a sample escaping the output."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from PIL import Image
+
+from sgprep.io import readers
+from sgprep.io.images import ImageError, inspect_image
+from sgprep.io.readers import InputError, detect_format, input_format, reader, resolve_inputs
+from tests.conftest import index_rows, run_cli
+
+PARSE = ("parse", "--parser", "spacy", "--no-progress")
+
+
+def _png(size=(8, 8), color=(200, 30, 30), mode="RGB") -> bytes:
+    buf = io.BytesIO()
+    Image.new(mode, size, color).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _image(fmt: str) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (16, 12), (10, 120, 200)).save(buf, format=fmt)
+    return buf.getvalue()
+
+
+def _member(name: str, data: bytes = b"", kind: bytes = tarfile.REGTYPE, link: str = ""):
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, link
+    info.size = len(data) if kind == tarfile.REGTYPE else 0
+    return info, data
+
+
+def _tar(path: Path, members) -> Path:
+    with tarfile.open(path, "w") as tar:
+        for item in members:
+            info, data = item if isinstance(item[0], tarfile.TarInfo) else _member(*item)
+            tar.addfile(info, io.BytesIO(data) if info.size else None)
+    return path
+
+
+def _parse(inp, out, *flags) -> list[dict]:
+    run_cli(*PARSE, "-i", inp, "-o", out, *flags)
+    return index_rows(out)
+
+
+def _reasons(rows) -> list[tuple[str, str | None]]:
+    return [(r["key"], r["reason"]) for r in rows]
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# -- 2. huge tar members are never read ------------------------------------------------------
+
+def test_sparse_tar_with_an_8gb_member_is_not_read(tmp_path):
+    """A tar whose member claims 8 GB, stored sparse (a few KB on disk): the member fails
+    ``member_too_large`` unread, the samples around it go through, memory stays flat."""
+    path = tmp_path / "00000.tar"
+    big = 8_000_000_000
+    with path.open("wb") as fh:
+        for name, data in [("k0.txt", b"a cat on a mat")]:
+            info, _ = _member(name, data)
+            fh.write(info.tobuf(tarfile.GNU_FORMAT) + data.ljust(512, b"\0"))
+        info = tarfile.TarInfo("k1.jpg")
+        info.size = big
+        fh.write(info.tobuf(tarfile.GNU_FORMAT))
+        fh.seek(big, os.SEEK_CUR)  # a hole: the 8 GB are never on disk
+        for name, data in [("k1.txt", b"a dog"), ("k2.txt", b"a red bus on a street")]:
+            info, _ = _member(name, data)
+            fh.write(info.tobuf(tarfile.GNU_FORMAT) + data.ljust(512, b"\0"))
+        fh.write(b"\0" * 1024)
+    assert os.stat(path).st_blocks * 512 < 1_000_000, "the test tar must be sparse"
+    before = _peak_rss_mb()
+    rows = _parse(path, tmp_path / "out")
+    assert _reasons(rows) == [("k0", None), ("k1", "member_too_large"), ("k2", None)]
+    assert "8,000,000,000 bytes" in rows[1]["error"] and rows[1]["caption"] is None
+    assert _peak_rss_mb() - before < 300
+
+
+def test_a_member_claiming_more_than_the_file_holds_is_truncated_not_read(tmp_path):
+    path = tmp_path / "00000.tar"
+    info = tarfile.TarInfo("k1.jpg")
+    info.size = 8_000_000_000
+    ok, _ = _member("k0.txt", b"a cat")
+    path.write_bytes(ok.tobuf(tarfile.GNU_FORMAT) + b"a cat".ljust(512, b"\0")
+                     + info.tobuf(tarfile.GNU_FORMAT) + b"\xff" * 4096)
+    rows = _parse(path, tmp_path / "out")
+    assert _reasons(rows) == [("k0", None), ("k1", "tar_truncated")]
+
+
+class _Zeros:
+    """A file object of ``size`` zero bytes that never holds them in memory."""
+
+    def __init__(self, size: int):
+        self.left = size
+
+    def read(self, n: int = -1) -> bytes:
+        n = self.left if n < 0 else min(n, self.left)
+        self.left -= n
+        return bytes(n)
+
+
+def test_gzip_bomb_member_is_not_read(tmp_path):
+    """A .tar.gz of about 300 KB unpacking to a 300 MiB member: skipped unread (the stream is
+    decompressed to skip it, in bounded memory)."""
+    path = tmp_path / "00000.tar.gz"
+    size = 300 * 1024 * 1024
+    with tarfile.open(path, "w:gz", compresslevel=1) as tar:
+        for name, data in [("a.txt", b"a small caption"), ("b.txt", None), ("c.txt", b"a cat")]:
+            info = tarfile.TarInfo(name)
+            info.size = size if data is None else len(data)
+            tar.addfile(info, _Zeros(size) if data is None else io.BytesIO(data))
+    assert path.stat().st_size < 3_000_000
+    before = _peak_rss_mb()
+    rows = _parse(path, tmp_path / "out")
+    assert _reasons(rows) == [("a", None), ("b", "member_too_large"), ("c", None)]
+    assert _peak_rss_mb() - before < 200
+
+
+def test_member_limit_is_a_module_setting(tmp_path, monkeypatch):
+    path = _tar(tmp_path / "s.tar", [("a.txt", b"short"), ("b.txt", b"x" * 5000)])
+    monkeypatch.setattr(readers, "MAX_MEMBER_BYTES", 4096)
+    got = [(s.key, s.failure and s.failure.reason) for _, s in reader("wds").records(path)]
+    assert got == [("a", None), ("b", "member_too_large")]
+
+
+# -- 3, 15. image extensions are safe member names --------------------------------------------
+
+def _wds(out: Path) -> dict[str, dict]:
+    samples: dict[str, dict] = {}
+    with tarfile.open(out / "00000.tar") as tar:
+        for info in tar:
+            key, _, ext = info.name.partition(".")
+            samples.setdefault(key, {})[ext] = tar.extractfile(info).read()
+    return samples
+
+
+def test_table_image_suffixes_become_safe_extensions(tmp_path):
+    """``img.pñg``, a 100-character suffix, an image named ``.txt`` or ``.json``: written under
+    the extension of its real format, never clobbering the caption or metadata member;
+    bytes that are no image fail the sample, never the run."""
+    png, jpeg = _png(), _image("JPEG")
+    files = {"img.pñg": png, "long." + "x" * 100: png, "x.txt": jpeg, "y.json": png,
+             "z.weird": b"just some text"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    table = tmp_path / "t.csv"
+    with table.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["key", "caption", "image"])
+        for i, name in enumerate(files):
+            w.writerow([f"k{i}", f"a red square number {i}", name])
+    out = tmp_path / "out"
+    rows = _parse(table, out)
+    assert _reasons(rows) == [("k0", None), ("k1", None), ("k2", None), ("k3", None),
+                              ("k4", "image_corrupt")]
+    samples = _wds(out)
+    assert set(samples["k0"]) == {"png", "txt", "json", "sg.json"} and samples["k0"]["png"] == png
+    assert samples["k1"]["png"] == png
+    assert samples["k2"]["jpg"] == jpeg and samples["k2"]["txt"] == b"a red square number 2"
+    assert samples["k3"]["png"] == png and json.loads(samples["k3"]["json"])["key"] == "k3"
+
+
+def test_avif_is_an_image_in_folders_and_tars(tmp_path):
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    if "avif" not in IMAGE_EXTENSIONS:
+        pytest.skip("this Pillow cannot open AVIF")
+    avif = _image("AVIF")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "a.avif").write_bytes(avif)
+    (folder / "a.txt").write_text("a blue square")
+    rows = _parse(folder, tmp_path / "o1")
+    assert _reasons(rows) == [("a", None)] and rows[0]["image_width"] == 16
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    _tar(shards / "00000.tar", [("k.avif", avif), ("k.txt", b"a blue square")])
+    rows = _parse(shards, tmp_path / "o2")
+    assert _reasons(rows) == [("k", None)] and rows[0]["image_height"] == 12
+    assert _wds(tmp_path / "o2")["k"]["avif"] == avif
+
+
+# -- 16. --max-image-pixels raises the limit too ---------------------------------------------
+
+def test_max_image_pixels_can_raise_pillows_limit(tmp_path):
+    big = _png((10_000, 10_000), 1, mode="1")  # 100 Mpx, a few kB
+    with pytest.raises(ImageError) as err:
+        inspect_image(big)
+    assert err.value.reason == "image_too_large"
+    assert inspect_image(big, 200_000_000).width == 10_000
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "big.png").write_bytes(big)
+    (folder / "big.txt").write_text("a white wall")
+    assert _reasons(_parse(folder, tmp_path / "o1")) == [("big", "image_too_large")]
+    rows = _parse(folder, tmp_path / "o2", "--max-image-pixels", "200000000")
+    assert _reasons(rows) == [("big", None)] and rows[0]["image_width"] == 10_000
+    # and the limit goes down again for the next run in the same process
+    with pytest.raises(ImageError):
+        inspect_image(big)
+
+
+# -- 4. a corrupt parquet among good tables ---------------------------------------------------
+
+def test_corrupt_parquet_among_text_tables(tmp_path):
+    inp = tmp_path / "in"
+    inp.mkdir()
+    (inp / "a.txt").write_text("a cat on a mat\n")
+    (inp / "b.txt").write_text("a dog under a table\n")
+    (inp / "c.parquet").write_bytes(b"PAR1" + b"\x13garbage" * 50 + b"PAR1")
+    (inp / "d.txt").write_text("a bird in a tree\n")
+    rows = _parse(inp, tmp_path / "out")
+    assert [r["reason"] for r in rows] == [None, None, "source_unreadable", None]
+    assert rows[2]["source"].endswith("c.parquet") and "c.parquet" in rows[2]["error"]
+
+
+def test_parquet_captions_that_are_not_text(tmp_path):
+    """Lists, structs and numbers are not captions; a NaN key is no key."""
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"caption": ["a cat", "a dog", "a bird", "a fish"],
+                             "key": [1.0, float("nan"), 3.0, 4.0]}), path)
+    rows = [s for _, s in reader("table").records(path)]
+    assert [s.key for s in rows][1] == ""
+    out = _parse(path, tmp_path / "out")
+    assert out[1]["key"] == "000000001" and "NaN" not in out[1]["meta"]
+    assert json.loads(out[1]["meta"]) == {"key": None}
+    for column, values in {"list": [["a", "b"]], "struct": [{"x": "a dog"}], "int": [7]}.items():
+        path = tmp_path / f"{column}.parquet"
+        pq.write_table(pa.table({"caption": values}), path)
+        rows = _parse(path, tmp_path / f"out_{column}")
+        assert _reasons(rows) == [("000000000", "caption_invalid")], column
+        assert "not text" in rows[0]["error"]
+
+
+# -- 5. COCO with bad records -----------------------------------------------------------------
+
+def test_coco_with_bad_records_fails_them_one_by_one(tmp_path, photos):
+    root = tmp_path / "coco"
+    (root / "annotations").mkdir(parents=True)
+    (root / "val").mkdir()
+    (root / "val" / "1.jpg").write_bytes(photos["coffee"])
+    ann = {"images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "no_id.jpg"}, "junk"],
+           "annotations": [{"id": 10, "image_id": 1, "caption": "a cup of coffee"},
+                           5,
+                           {"id": 12, "image_id": 1, "caption": 42},
+                           {"id": 13, "image_id": [1, 2], "caption": "a list id"},
+                           {"id": 14, "caption": "no image id"},
+                           {"id": 15, "image_id": 1, "caption": "another cup"}]}
+    (root / "annotations" / "captions_val.json").write_text(json.dumps(ann))
+    (root / "annotations" / "captions_x.json").write_text(
+        json.dumps({"images": [], "annotations": None}))
+    rows = _parse(root, tmp_path / "out")
+    assert [(r["source"].rpartition(":")[2], r["reason"]) for r in rows] == [
+        ("10", None), ("#1", "bad_row"), ("12", "caption_invalid"), ("13", "bad_row"),
+        ("14", "bad_row"), ("15", None), (str(root / "annotations" / "captions_x.json"),
+                                          "source_unreadable")]
+    assert "'annotations' is missing" in rows[-1]["error"] or "not a list" in rows[-1]["error"]
+
+
+# -- 6. img2dataset sidecar with non-text captions --------------------------------------------
+
+def test_img2dataset_sidecar_with_int_captions(tmp_path, photos):
+    inp = tmp_path / "in"
+    inp.mkdir()
+    _tar(inp / "00000.tar", [("000.jpg", photos["rocket"]), ("000.txt", b"a rocket")])
+    pq.write_table(pa.table({"key": ["000", "001"], "caption": [1, 2],
+                             "status": ["success", "failed_to_download"],
+                             "error_message": [None, "HTTP 404"]}), inp / "00000.parquet")
+    rows = _parse(inp, tmp_path / "out")
+    assert _reasons(rows) == [("000", None), ("001", "source_failed")]
+    assert rows[1]["caption"] is None and json.loads(rows[1]["meta"])["caption"] == 2
