@@ -88,11 +88,12 @@ def test_sparse_tar_with_an_8gb_member_is_not_read(tmp_path):
             fh.write(info.tobuf(tarfile.GNU_FORMAT) + data.ljust(512, b"\0"))
         fh.write(b"\0" * 1024)
     assert os.stat(path).st_blocks * 512 < 1_000_000, "the test tar must be sparse"
-    before = _peak_rss_mb()
+    before = _peak_rss_mb()  # the reader alone, before the CLI loads a parser
+    assert len(list(reader("wds").records(path))) == 3
+    assert _peak_rss_mb() - before < 100
     rows = _parse(path, tmp_path / "out")
     assert _reasons(rows) == [("k0", None), ("k1", "member_too_large"), ("k2", None)]
     assert "8,000,000,000 bytes" in rows[1]["error"] and rows[1]["caption"] is None
-    assert _peak_rss_mb() - before < 300
 
 
 def test_a_member_claiming_more_than_the_file_holds_is_truncated_not_read(tmp_path):
@@ -130,9 +131,10 @@ def test_gzip_bomb_member_is_not_read(tmp_path):
             tar.addfile(info, _Zeros(size) if data is None else io.BytesIO(data))
     assert path.stat().st_size < 3_000_000
     before = _peak_rss_mb()
+    assert len(list(reader("wds").records(path))) == 3
+    assert _peak_rss_mb() - before < 100
     rows = _parse(path, tmp_path / "out")
     assert _reasons(rows) == [("a", None), ("b", "member_too_large"), ("c", None)]
-    assert _peak_rss_mb() - before < 200
 
 
 def test_member_limit_is_a_module_setting(tmp_path, monkeypatch):
@@ -288,3 +290,122 @@ def test_img2dataset_sidecar_with_int_captions(tmp_path, photos):
     rows = _parse(inp, tmp_path / "out")
     assert _reasons(rows) == [("000", None), ("001", "source_failed")]
     assert rows[1]["caption"] is None and json.loads(rows[1]["meta"])["caption"] == 2
+
+
+# -- 7. unreadable caption files and folders --------------------------------------------------
+
+def _parse_without_root_powers(inp: Path, out: Path) -> list[dict]:
+    """Root ignores file modes; run the CLI without CAP_DAC_OVERRIDE so they count."""
+    command = [sys.executable, "-c", "from sgprep.cli import app; app()", *PARSE,
+               "-i", str(inp), "-o", str(out)]
+    if os.geteuid() == 0:
+        caps = "-dac_override,-dac_read_search"
+        command = ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}", *command]
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return index_rows(out)
+
+
+def test_unreadable_caption_and_folder_in_an_image_folder(tmp_path):
+    inp = tmp_path / "in"
+    (inp / "locked").mkdir(parents=True)
+    for folder, name in [(inp, "a"), (inp, "b"), (inp / "locked", "c")]:
+        (folder / f"{name}.png").write_bytes(_png())
+        (folder / f"{name}.txt").write_text(f"a red square {name}")
+    (inp / "a.txt").chmod(0)
+    (inp / "locked").chmod(0)
+    try:
+        rows = _parse_without_root_powers(inp, tmp_path / "out")
+    finally:
+        (inp / "locked").chmod(0o755)
+    assert [(r["source"], r["reason"]) for r in rows] == [
+        (str(inp / "a.png"), "caption_unreadable"), (str(inp / "b.png"), None),
+        (str(inp / "locked"), "source_unreadable")]
+    assert "Permission denied" in rows[0]["error"] and "locked" in rows[2]["error"]
+
+
+def test_unreadable_folder_of_tables(tmp_path):
+    inp = tmp_path / "in"
+    (inp / "locked").mkdir(parents=True)
+    (inp / "a.txt").write_text("a cat on a mat\n")
+    (inp / "locked" / "b.txt").write_text("a dog\na bird\n")
+    (inp / "locked").chmod(0)
+    try:
+        rows = _parse_without_root_powers(inp, tmp_path / "out")
+    finally:
+        (inp / "locked").chmod(0o755)
+    assert [(r["source"], r["reason"]) for r in rows] == [
+        (f"{inp / 'a.txt'}:1", None), (str(inp / "locked"), "source_unreadable")]
+
+
+# -- 8. images that are not regular files -----------------------------------------------------
+
+def test_table_images_must_be_regular_files_of_bounded_size(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / "fifo.png")
+    (tmp_path / "big.png").write_bytes(_png() + b"\0" * 10_000)
+    (tmp_path / "ok.png").write_bytes(_png())
+    table = tmp_path / "t.jsonl"
+    table.write_text("".join(json.dumps({"caption": f"a square {i}", "image": image}) + "\n"
+                             for i, image in enumerate(["fifo.png", "/dev/zero", "big.png",
+                                                        "ok.png"])))
+    monkeypatch.setattr(readers, "MAX_FILE_BYTES", 5_000)
+    signal.alarm(60)  # a FIFO that blocks must fail the test, not hang it
+    try:
+        rows = _parse(table, tmp_path / "out")
+    finally:
+        signal.alarm(0)
+    assert [r["reason"] for r in rows] == ["image_unreadable", "image_unreadable",
+                                           "image_too_large", None]
+    assert "not a regular file" in rows[0]["error"] and "not a regular file" in rows[1]["error"]
+
+
+# -- 9. an unterminated CSV quote -------------------------------------------------------------
+
+def test_unterminated_csv_quote_does_not_swallow_the_rows_after_it(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text('key,caption\na,a cat on a mat\nb,"a dog with a stray quote\n'
+                     'c,a bird in a tree\nd,a red bus\ne,"a two-line\ncaption, quoted"\n')
+    rows = _parse(table, tmp_path / "out")
+    assert _reasons(rows) == [("a", None), ("000000001", "bad_row"), ("c", None), ("d", None),
+                              ("e", None)]
+    assert "line 3 opens a quoted field" in rows[1]["error"]
+    assert rows[4]["caption"] == "a two-line\ncaption, quoted"
+    # a quote closed far away (more than CSV_MAX_RECORD_LINES lines on) is refused too
+    lines = ['x,"opens here'] + [f"k{i},caption {i}" for i in range(20)] + ['y,closes" here']
+    table.write_text("key,caption\n" + "\n".join(lines) + "\n")
+    got = [(s.key, s.failure and s.failure.reason) for _, s in reader("table").records(table)]
+    assert got[0] == ("", "bad_row") and got[1:21] == [(f"k{i}", None) for i in range(20)]
+    assert len(got) == 22
+
+
+# -- 10, 11. unsafe and split tar members -----------------------------------------------------
+
+def test_links_fifos_and_devices_in_a_tar_are_failures_never_followed(tmp_path):
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(_png())
+    path = _tar(tmp_path / "00000.tar", [
+        ("a.png", b"", tarfile.SYMTYPE, str(secret)), ("a.txt", b"a caption without its image"),
+        ("b.txt", b"", tarfile.LNKTYPE, "a.txt"),
+        ("c.png", b"", tarfile.FIFOTYPE),
+        ("d.png", b"", tarfile.CHRTYPE),
+        ("e.png", _png()), ("e.txt", b"a red square"),
+        ("f.png", b"", tarfile.BLKTYPE)])
+    rows = _parse(path, tmp_path / "out")
+    assert _reasons(rows) == [("a", "unsafe_member"), ("b", "unsafe_member"),
+                              ("c", "unsafe_member"), ("d", "unsafe_member"), ("e", None),
+                              ("f", "unsafe_member")]
+    assert "symlink" in rows[0]["error"] and "hard link" in rows[1]["error"]
+    assert "FIFO" in rows[2]["error"] and "device" in rows[3]["error"]
+    assert set(_wds(tmp_path / "out")) == {"e"}
+
+
+def test_a_key_split_apart_in_a_tar_fails_both_pieces(tmp_path):
+    path = _tar(tmp_path / "00000.tar", [
+        ("a.txt", b"a cat"), ("b.png", _png()), ("b.txt", b"a red square"), ("a.png", _png()),
+        ("c.txt", b"a dog"), ("c.txt", b"a dog again")])
+    rows = _parse(path, tmp_path / "out")
+    assert [(r["key"].partition("_dup")[0], r["reason"]) for r in rows] == [
+        ("a", "split_key"), ("b", None), ("a", "split_key"), ("c", "duplicate_member")]
+    assert "not adjacent" in rows[0]["error"] and "png" in rows[2]["error"]
