@@ -275,7 +275,7 @@ def test_coco_with_bad_records_fails_them_one_by_one(tmp_path, photos):
         ("10", None), ("#1", "bad_row"), ("12", "caption_invalid"), ("13", "bad_row"),
         ("14", "bad_row"), ("15", None), (str(root / "annotations" / "captions_x.json"),
                                           "source_unreadable")]
-    assert "'annotations' is missing" in rows[-1]["error"] or "not a list" in rows[-1]["error"]
+    assert "'annotations' is missing or null, not a list" in rows[-1]["error"]
 
 
 # -- 6. img2dataset sidecar with non-text captions --------------------------------------------
@@ -409,3 +409,127 @@ def test_a_key_split_apart_in_a_tar_fails_both_pieces(tmp_path):
     assert [(r["key"].partition("_dup")[0], r["reason"]) for r in rows] == [
         ("a", "split_key"), ("b", None), ("a", "split_key"), ("c", "duplicate_member")]
     assert "not adjacent" in rows[0]["error"] and "png" in rows[2]["error"]
+
+
+# -- 12. input detection ----------------------------------------------------------------------
+
+def test_a_readme_beside_image_folders_is_not_a_table(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "README.txt").write_text("My photos.\nPlease cite us.\n")
+    (tmp_path / "sub" / "x.png").write_bytes(_png())
+    (tmp_path / "sub" / "x.txt").write_text("a red square")
+    assert detect_format(resolve_inputs(str(tmp_path))) == "images"
+    rows = _parse(tmp_path, tmp_path.parent / f"{tmp_path.name}_out")
+    assert _reasons(rows) == [("sub_x", None)]
+
+
+def test_a_glob_over_img2dataset_output_reads_the_tars(tmp_path, caplog):
+    inp = tmp_path / "i2d"
+    inp.mkdir()
+    _tar(inp / "00000.tar", [("000.png", _png()), ("000.txt", b"a red square")])
+    pq.write_table(pa.table({"key": ["000"], "caption": ["a red square"], "status": ["success"]}),
+                   inp / "00000.parquet")
+    (inp / "00000_stats.json").write_text("{}")
+    with caplog.at_level("INFO", logger="sgprep.io.readers"):
+        paths, fmt = input_format(str(inp / "*"))
+    assert fmt == "wds" and "format wds (detected), 1 file(s)" in caplog.text
+    rows = _parse(str(inp / "*"), tmp_path / "out")
+    assert _reasons(rows) == [("000", None)]
+
+
+def test_a_folder_with_several_layouts_is_refused(tmp_path, photos):
+    data = tmp_path / "data"
+    for sub in ("tables", "i2d", "coco/annotations", "coco/val", "images"):
+        (data / sub).mkdir(parents=True)
+    (data / "tables" / "c.tsv").write_text("a cat\thttp://x/1.jpg\n")
+    _tar(data / "i2d" / "00000.tar", [("0.txt", b"a dog")])
+    (data / "coco" / "annotations" / "captions_val.json").write_text(
+        json.dumps({"images": [], "annotations": []}))
+    (data / "images" / "p.png").write_bytes(_png())
+    with pytest.raises(InputError) as err:
+        detect_format(resolve_inputs(str(data)))
+    message = str(err.value)
+    assert "--input-format" in message
+    for layout in ("table", "wds", "images", "coco"):
+        assert layout in message
+    result = run_cli(*PARSE, "-i", data, "-o", tmp_path / "out", ok=False)
+    assert result.exit_code == 2 and "several layouts" in result.output
+    rows = _parse(data / "tables", tmp_path / "out2")  # one of them, named: fine
+    assert _reasons(rows) == [("000000000", None)]
+
+
+# -- low: UTF-16, huge captions ---------------------------------------------------------------
+
+def test_a_utf16_file_says_utf16(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_bytes("a cat on a mat\na dog\n".encode("utf-16"))
+    rows = _parse(table, tmp_path / "out")
+    assert [r["reason"] for r in rows] == ["not_utf8"] and "UTF-16" in rows[0]["error"]
+
+
+def test_a_huge_failed_caption_is_stored_truncated(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n" + "word " * 1_000_000 + "\n")
+    rows = _parse(table, tmp_path / "out")
+    assert [r["reason"] for r in rows] == [None, "caption_too_long"]
+    assert len(rows[1]["caption"]) < 1100 and "5,000,000 characters" in rows[1]["caption"]
+    assert rows[1]["caption"].startswith("word word")
+
+
+# -- the planner's invariant under hostile input -----------------------------------------------
+
+def _hostile_inputs(root: Path, photos) -> dict[str, tuple[Path, str]]:
+    """A few of the inputs above, side by side: name -> (input, format)."""
+    csv_file = root / "t.csv"
+    csv_file.write_text('key,caption\na,a cat\nb,"stray quote\nc,a bird\nd,"two\nlines"\n'
+                        'e,x,y\nf,"long' + "\nfiller" * 12 + '"\ng,last\n')
+    tar = _tar(root / "00000.tar", [
+        ("a.txt", b"a cat"), ("b.png", _png()), ("b.txt", b"a square"), ("a.png", _png()),
+        ("l.png", b"", tarfile.SYMTYPE, "/etc/passwd"), ("l.txt", b"linked"),
+        ("big.txt", b"x" * 5000), ("z.txt", b"a bird"), ("z.txt", b"again")])
+    coco = root / "coco"
+    (coco / "annotations").mkdir(parents=True)
+    (coco / "val").mkdir()
+    (coco / "val" / "1.jpg").write_bytes(photos["coffee"])
+    (coco / "annotations" / "captions_val.json").write_text(json.dumps({
+        "images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "x"}],
+        "annotations": [{"id": 1, "image_id": 1, "caption": "a cup"}, None,
+                        {"id": 3, "image_id": [1], "caption": "x"},
+                        {"id": 4, "image_id": 1, "caption": 5},
+                        {"id": 5, "image_id": 1, "caption": "a cup again"}]}))
+    (coco / "annotations" / "captions_null.json").write_text('{"annotations": null}')
+    tables = root / "tables"
+    tables.mkdir()
+    (tables / "a.txt").write_text("a cat\n\na dog\n")
+    (tables / "b.parquet").write_bytes(b"PAR1 not really PAR1")
+    (tables / "c.txt").write_bytes("utf16 text\n".encode("utf-16"))
+    (tables / "d.jsonl").write_text('{"caption": [1, 2]}\n{"caption": "ok", "key": NaN}\n')
+    return {"csv": (csv_file, "table"), "tar": (tar, "wds"), "coco": (coco, "coco"),
+            "tables": (tables, "table")}
+
+
+def test_hostile_inputs_read_the_same_with_and_without_loading_and_from_any_cursor(
+        tmp_path, photos, monkeypatch):
+    monkeypatch.setattr(readers, "MAX_MEMBER_BYTES", 4096)
+    for name, (path, fmt) in _hostile_inputs(tmp_path, photos).items():
+        module = reader(fmt)
+        assert detect_format([path]) == fmt, name
+        for unit in module.units([path]):
+            loaded = [(c, s.key, s.failure and s.failure.reason) for c, s in module.records(unit)]
+            planned = [(c, s.key) for c, s in module.records(unit, load=False)]
+            assert planned == [(c, k) for c, k, _ in loaded], (name, unit)
+            for i, (cursor, _, _) in enumerate(loaded):
+                again = [(c, s.key, s.failure and s.failure.reason)
+                         for c, s in module.records(unit, cursor)]
+                assert again == loaded[i:], (name, unit, cursor)
+
+
+def test_hostile_inputs_give_the_same_rows_whatever_the_shard_size(tmp_path, photos, monkeypatch):
+    monkeypatch.setattr(readers, "MAX_MEMBER_BYTES", 4096)
+    (tmp_path / "in").mkdir()
+    for name, (path, _) in _hostile_inputs(tmp_path / "in", photos).items():
+        small = _parse(path, tmp_path / f"{name}_1", "--shard-size", "1", "--workers", "1")
+        whole = _parse(path, tmp_path / f"{name}_1000", "--shard-size", "1000")
+        assert len(list((tmp_path / f"{name}_1").glob("*.parquet"))) == len(small) > 3, name
+        assert small == whole, name
+        assert any(r["reason"] for r in whole) and any(r["status"] == "ok" for r in whole), name

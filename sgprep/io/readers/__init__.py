@@ -104,7 +104,7 @@ def _classify(paths: list[Path]) -> Layouts:
             continue
         elif n.endswith(TABLE_SUFFIXES):
             layout = "table"
-        elif ext == "json" and given:
+        elif ext == "json" and (given or f.parent.name == "annotations" and n.startswith("captions_")):
             layout = "coco"
         else:
             continue

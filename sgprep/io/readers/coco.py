@@ -41,7 +41,7 @@ def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
     annotation naming them fails ``image_missing``); bad annotations fail one by one below."""
     data = json.loads(Path(path).read_bytes())
     if not isinstance(data, dict):
-        raise NotCoco(f"the file holds a JSON {type(data).__name__}, not an object")
+        raise NotCoco(f"the file holds {_what(data)}, not an object")
     images, annotations = data.get("images"), data.get("annotations")
     if not isinstance(annotations, list):
         raise NotCoco(f"'annotations' is {_what(annotations)}, not a list")
@@ -54,8 +54,13 @@ def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
     return by_id, annotations
 
 
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number",
+               float: "a number", bool: "a boolean"}
+
+
 def _what(value: Any) -> str:
-    return "missing" if value is None else f"a {type(value).__name__}"
+    """What a JSON value is, in JSON's words."""
+    return "missing or null" if value is None else _JSON_KINDS.get(type(value), "odd")
 
 
 def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
@@ -78,7 +83,7 @@ def _sample(ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path
             load: bool) -> Sample:
     if not isinstance(ann, dict):
         return failed_sample("", f"{ann_file}:#{number}", "bad_row",
-                             f"annotation {number} is a JSON {type(ann).__name__}, not an object")
+                             f"annotation {number} is {_what(ann)}, not an object")
     image_id, ann_id, caption = ann.get("image_id"), ann.get("id"), ann.get("caption")
     source = f"{ann_file}:{ann_id if ann_id is not None else f'#{number}'}"
     sample = Sample(key=f"{image_id}_{ann_id}", source=source,
@@ -87,8 +92,8 @@ def _sample(ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path
         return sample.fail("read", "bad_row", f"annotation {number}: image_id is "
                            f"{_what(image_id)}, not a number or a string")
     if caption is not None and not isinstance(caption, str):
-        return sample.fail("read", "caption_invalid", f"annotation {number}: the caption is a "
-                           f"{type(caption).__name__}, not text")
+        return sample.fail("read", "caption_invalid", f"annotation {number}: the caption is "
+                           f"{_what(caption)}, not text")
     sample.caption = caption
     image = images.get(image_id)
     if image is None:
