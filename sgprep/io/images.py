@@ -19,6 +19,10 @@ IMAGE_EXTENSIONS = frozenset(
     {"jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff", "ppm", "pgm", "jp2"}
     | {ext for suffix, ext in _OPTIONAL.items() if suffix in Image.registered_extensions()}
 )
+#: Image formats this Pillow cannot read: such a file or member fails ``image_unsupported``
+#: rather than passing as a sample without its image, or vanishing from a folder.
+UNSUPPORTED_IMAGE_EXTENSIONS = frozenset(
+    {"avif", "heic", "heif", "jxl", "svg", "dng", "cr2", "nef", "arw"}) - IMAGE_EXTENSIONS
 #: Pillow's format name -> the extension a member of that format is written under.
 FORMAT_EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "BMP": "bmp", "GIF": "gif",
                      "TIFF": "tif", "PPM": "ppm", "JPEG2000": "jp2", "AVIF": "avif", "HEIF": "heic"}

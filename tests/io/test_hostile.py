@@ -533,3 +533,35 @@ def test_hostile_inputs_give_the_same_rows_whatever_the_shard_size(tmp_path, pho
         assert len(list((tmp_path / f"{name}_1").glob("*.parquet"))) == len(small) > 3, name
         assert small == whole, name
         assert any(r["reason"] for r in whole) and any(r["status"] == "ok" for r in whole), name
+
+
+def test_images_pillow_cannot_read_are_failures_not_gaps(tmp_path):
+    """HEIC without its plugin: a row in a folder, never an ok tar sample without its image."""
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    if "heic" in IMAGE_EXTENSIONS:
+        pytest.skip("this Pillow reads HEIC")
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.heic").write_bytes(b"\0\0\0\x18ftypheic" + b"\0" * 64)
+    (folder / "a.txt").write_text("a photo from a phone")
+    (folder / "b.png").write_bytes(_png())
+    (folder / "b.txt").write_text("a red square")
+    assert _reasons(_parse(folder, tmp_path / "o1")) == [("a", "image_unsupported"), ("b", None)]
+    _tar(tmp_path / "00000.tar", [("k.heic", b"\0\0\0\x18ftypheic"), ("k.txt", b"a phone photo")])
+    assert _reasons(_parse(tmp_path / "00000.tar", tmp_path / "o2")) == [("k", "image_unsupported")]
+
+
+def test_a_gzipped_tar_named_tar_and_a_glob_over_an_image_folder(tmp_path):
+    with tarfile.open(tmp_path / "00000.tar", "w:gz") as tar:
+        info, data = _member("k.txt", b"a cat on a mat")
+        tar.addfile(info, io.BytesIO(data))
+    assert _reasons(_parse(tmp_path / "00000.tar", tmp_path / "o1")) == [("k", None)]
+    folder = tmp_path / "f"
+    folder.mkdir()
+    for name in ("a", "b"):
+        (folder / f"{name}.png").write_bytes(_png())
+        (folder / f"{name}.txt").write_text(f"a red square {name}")
+    rows = _parse(str(folder / "*"), tmp_path / "o2")
+    assert [(r["key"], r["caption"]) for r in rows] == [("a", "a red square a"),
+                                                         ("b", "a red square b")]

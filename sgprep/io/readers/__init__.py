@@ -76,8 +76,9 @@ def _classify(paths: list[Path]) -> Layouts:
     and ``NNNNN_stats.json`` beside ``NNNNN.tar``, a ``.txt`` caption beside its image, COCO's
     image folders; in a folder that holds images, a ``.txt`` is a caption or a note, not a
     table."""
-    from sgprep.io.images import IMAGE_EXTENSIONS
+    from sgprep.io.images import IMAGE_EXTENSIONS as READABLE, UNSUPPORTED_IMAGE_EXTENSIONS
 
+    IMAGE_EXTENSIONS = READABLE | UNSUPPORTED_IMAGE_EXTENSIONS
     found: Layouts = {}
     files: list[tuple[Path, bool]] = []  # (file, given directly)
     for path in paths:

@@ -10,19 +10,22 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.images import IMAGE_EXTENSIONS
+from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
 from sgprep.io.readers import (FileRefused, decode_text, read_regular_file, unreadable_folder,
                                walk_files)
 from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 from sgprep.schema import Sample
 
-SUFFIXES = tuple(f".{ext}" for ext in IMAGE_EXTENSIONS)
+SUFFIXES = tuple(f".{ext}" for ext in IMAGE_EXTENSIONS | UNSUPPORTED_IMAGE_EXTENSIONS)
 #: A caption file larger than this is refused unread (intake's length check comes later).
 MAX_CAPTION_BYTES = 64 * DEFAULT_MAX_CAPTION_CHARS
 
 
 def units(paths: list[Path]) -> list[Path]:
-    return list(paths)
+    """Folders, and image files given directly (a glob's captions are read beside them)."""
+    if len(paths) == 1:
+        return list(paths)
+    return [p for p in paths if p.is_dir() or p.suffix.lower() in SUFFIXES]
 
 
 def _entries(root: Path) -> list[tuple[Path, bool]]:
@@ -52,6 +55,9 @@ def records(root: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
 
 
 def _load(sample: Sample, path: Path) -> None:
+    if path.suffix.lower().lstrip(".") in UNSUPPORTED_IMAGE_EXTENSIONS:
+        sample.fail("read", "image_unsupported", f"this Pillow cannot read {path.suffix} images")
+        return
     try:
         sample.image = read_regular_file(path)
     except FileRefused as exc:

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sgprep.io.images import IMAGE_EXTENSIONS
+from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
 from sgprep.io.readers import (TAR_SUFFIXES, decode_text, failed_sample, files_under,
                                unreadable_folder)
 from sgprep.schema import Detections, Negatives, Sample, SceneGraph
@@ -65,7 +65,7 @@ def _open_at(path: Path, offset: int) -> tarfile.TarFile:
     """A TarFile whose first header is the one at ``offset``. Plain tars are opened for
     random access, so members are skipped by seeking (a huge or sparse member costs nothing
     unread); compressed ones are streamed from the start."""
-    if not path.name.lower().endswith((".gz", ".tgz")):
+    if not _compressed(path):
         fh = open(path, "rb")
         try:
             fh.seek(offset)
@@ -99,9 +99,16 @@ def _member_problem(info: tarfile.TarInfo, size: int | None) -> tuple[str, str] 
     return None
 
 
+def _compressed(path: Path) -> bool:
+    """gzip, bzip2 or xz by their first bytes, whatever the file is called."""
+    with path.open("rb") as fh:
+        head = fh.read(6)
+    return head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00"))
+
+
 def _file_size(path: Path) -> int | None:
     """The size that bounds member data: known for plain tars only."""
-    return None if path.name.lower().endswith((".gz", ".tgz")) else path.stat().st_size
+    return None if _compressed(path) else path.stat().st_size
 
 
 def _members(path: Path, offset: int) -> Iterator[tuple[tarfile.TarFile, tarfile.TarInfo, int]]:
@@ -193,6 +200,10 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
     for ext, data in members.items():
         if ext in IMAGE_EXTENSIONS and sample.image is None:
             sample.image, sample.image_ext = data, ext
+    unsupported = sorted(set(members) & UNSUPPORTED_IMAGE_EXTENSIONS)
+    if sample.image is None and unsupported:
+        return sample.fail("read", "image_unsupported", f"{key}.{unsupported[0]}: this Pillow "
+                           f"cannot read .{unsupported[0]} images")
     if "json" in members:
         text, error = decode_text(members["json"], f"{key}.json")
         try:
