@@ -486,7 +486,8 @@ def _hostile_inputs(root: Path, photos) -> dict[str, tuple[Path, str]]:
     tar = _tar(root / "00000.tar", [
         ("a.txt", b"a cat"), ("b.png", _png()), ("b.txt", b"a square"), ("a.png", _png()),
         ("l.png", b"", tarfile.SYMTYPE, "/etc/passwd"), ("l.txt", b"linked"),
-        ("big.txt", b"x" * 5000), ("z.txt", b"a bird"), ("z.txt", b"again")])
+        ("big.txt", b"x" * 5000), ("deep.json", b"[" * 2000 + b"]" * 2000),
+        ("deep.txt", b"a deep one"), ("z.txt", b"a bird"), ("z.txt", b"again")])
     coco = root / "coco"
     (coco / "annotations").mkdir(parents=True)
     (coco / "val").mkdir()
@@ -503,7 +504,8 @@ def _hostile_inputs(root: Path, photos) -> dict[str, tuple[Path, str]]:
     (tables / "a.txt").write_text("a cat\n\na dog\n")
     (tables / "b.parquet").write_bytes(b"PAR1 not really PAR1")
     (tables / "c.txt").write_bytes("utf16 text\n".encode("utf-16"))
-    (tables / "d.jsonl").write_text('{"caption": [1, 2]}\n{"caption": "ok", "key": NaN}\n')
+    (tables / "d.jsonl").write_text('{"caption": [1, 2]}\n' + "[" * 100_000 + "\n"
+                                    '{"caption": "ok", "key": NaN}\n')
     return {"csv": (csv_file, "table"), "tar": (tar, "wds"), "coco": (coco, "coco"),
             "tables": (tables, "table")}
 

@@ -7,7 +7,14 @@
   samples carry their keys but no image bytes: planning reads that way.
 
 A reader never raises for one bad record: it yields a sample that already carries a
-failure (stage ``read``), so the record is counted and written to the index.
+failure (stage ``read``), so the record is counted and written to the index. A file or folder
+that cannot be split into records gives one row (``input_unreadable`` when it cannot be
+opened, ``source_unreadable`` when it is corrupt or cannot be listed).
+
+Detection (``detect_format``): the input's files are classified by name into the layouts
+table, wds, coco and images; files that belong to another layout are not counted (tar
+sidecars, captions beside images, notes beside image folders). Exactly one layout is read;
+several are refused with a list of what was found, asking for ``--input-format``.
 """
 
 from __future__ import annotations
@@ -76,9 +83,9 @@ def _classify(paths: list[Path]) -> Layouts:
     and ``NNNNN_stats.json`` beside ``NNNNN.tar``, a ``.txt`` caption beside its image, COCO's
     image folders; in a folder that holds images, a ``.txt`` is a caption or a note, not a
     table."""
-    from sgprep.io.images import IMAGE_EXTENSIONS as READABLE, UNSUPPORTED_IMAGE_EXTENSIONS
+    from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
 
-    IMAGE_EXTENSIONS = READABLE | UNSUPPORTED_IMAGE_EXTENSIONS
+    image_exts = IMAGE_EXTENSIONS | UNSUPPORTED_IMAGE_EXTENSIONS
     found: Layouts = {}
     files: list[tuple[Path, bool]] = []  # (file, given directly)
     for path in paths:
@@ -92,14 +99,14 @@ def _classify(paths: list[Path]) -> Layouts:
     names = [(f, f.name.lower()) for f, _ in files]
     tar_stems = {(f.parent, n.split(".")[0]) for f, n in names if n.endswith(TAR_SUFFIXES)}
     image_stems = {(f.parent, f.stem) for f, n in names
-                   if n.rpartition(".")[2] in IMAGE_EXTENSIONS and "." in n}
+                   if "." in n and n.rpartition(".")[2] in image_exts}
     for (f, given), (_, n) in zip(files, names):
         ext = n.rpartition(".")[2] if "." in n else ""
         if n.endswith(TAR_SUFFIXES):
             layout = "wds"
         elif (f.parent, n.split(".")[0].removesuffix("_stats")) in tar_stems:
             continue  # img2dataset's sidecars
-        elif ext in IMAGE_EXTENSIONS:
+        elif ext in image_exts:
             layout = "images"
         elif ext == "txt" and (image_stems and not given or (f.parent, f.stem) in image_stems):
             continue

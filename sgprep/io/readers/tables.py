@@ -117,7 +117,7 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             continue
         try:
             row = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             yield here, lineno, None, ("bad_row", f"line {lineno} is not JSON: {exc}")
             continue
         if not isinstance(row, dict):

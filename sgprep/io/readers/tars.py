@@ -159,7 +159,13 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
                                 f"{path} (WebDataset groups consecutive members); this part holds "
                                 f"{', '.join(sorted(members)) or 'no readable member'}. Rewrite "
                                 f"the tar with each sample's members together"))
-        return [0, first], _assemble(key or "", f"{path}:{key}", members, problems, load)
+        source = f"{path}:{key}"
+        try:
+            return [0, first], _assemble(key or "", source, members, problems, load)
+        except Exception as exc:  # odd member contents fail this sample only
+            return [0, first], failed_sample(key or "", source, "bad_metadata",
+                                             f"cannot use the members of {key!r}: "
+                                             f"{type(exc).__name__}: {exc}")
 
     try:
         stat = path.stat()
