@@ -567,3 +567,25 @@ def test_a_gzipped_tar_named_tar_and_a_glob_over_an_image_folder(tmp_path):
     rows = _parse(str(folder / "*"), tmp_path / "o2")
     assert [(r["key"], r["caption"]) for r in rows] == [("a", "a red square a"),
                                                          ("b", "a red square b")]
+
+
+@pytest.mark.parametrize("fmt", [tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT, tarfile.PAX_FORMAT])
+def test_the_fast_header_scan_names_what_tarfile_names(tmp_path, fmt):
+    """Split keys are found by a header scan of its own; it must see tarfile's names."""
+    from sgprep.io.readers.tars import _member_names
+
+    deep = "d" * 60 + "/" + "e" * 60 + "/k"  # over 100 bytes: ustar prefix, GNU or pax long name
+    path = tmp_path / "s.tar"
+    with tarfile.open(path, "w", format=fmt) as tar:
+        for name, data in [(f"{deep}.txt", b"a cat"), ("x.txt", b"a dog"),
+                           (f"{deep}.png", _png()), ("café.txt", b"a bird")]:
+            info, data = _member(name, data)
+            tar.addfile(info, io.BytesIO(data))
+        folder = tarfile.TarInfo("dir")
+        folder.type = tarfile.DIRTYPE
+        tar.addfile(folder)
+    with tarfile.open(path) as tar:
+        expected = [m.name for m in tar if not m.isdir()]
+    assert list(_member_names(path)) == expected
+    got = [(s.key, s.failure and s.failure.reason) for _, s in reader("wds").records(path)]
+    assert got == [(deep, "split_key"), ("x", None), (deep, "split_key"), ("café", None)]

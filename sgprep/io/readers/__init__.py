@@ -187,12 +187,19 @@ def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
     cannot be listed is kept as a unit of its own, so its reader reports it: samples never
     vanish with an unreadable folder."""
     found: list[Path] = []
+    skipped: list[Path] = []
     for path in paths:
         if path.is_dir():
             files, bad = walk_files(path)
             found.extend(sorted([p for p in files if p.name.lower().endswith(suffixes)] + bad))
         elif len(paths) == 1 or path.name.lower().endswith(suffixes):
             found.append(path)
+        else:
+            skipped.append(path)
+    if skipped:  # said, not silent: e.g. img2dataset's .parquet beside the .tar of a glob
+        log.info("input: %d of the files given are not %s and are not read as such (%s%s)",
+                 len(skipped), "/".join(suffixes), ", ".join(p.name for p in skipped[:3]),
+                 ", ..." if len(skipped) > 3 else "")
     return found
 
 
