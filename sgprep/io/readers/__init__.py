@@ -112,7 +112,8 @@ def _classify(paths: list[Path]) -> Layouts:
             continue
         elif n.endswith(TABLE_SUFFIXES):
             layout = "table"
-        elif ext == "json" and (given or f.parent.name == "annotations" and n.startswith("captions_")):
+        elif ext == "json" and (given or f.parent.name == "annotations"
+                                and n.startswith("captions_")):
             layout = "coco"
         else:
             continue
@@ -133,7 +134,8 @@ def detect_format(paths: list[Path]) -> str:
     what = "; ".join(f"{len(v)} {k} ({', '.join(v[:2])}{', ...' if len(v) > 2 else ''})"
                      for k, v in sorted(found.items()))
     raise InputError(f"the input holds several layouts: {what}. Name the one to read with "
-                     f"--input-format ({', '.join(sorted(found))}), or point --input at one of them")
+                     f"--input-format ({', '.join(sorted(found))}), or point --input at one "
+                     f"of them")
 
 
 def canonical_format(name: str) -> str:

@@ -68,7 +68,8 @@ def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tu
     try:
         images, annotations = _load_annotations(str(ann_file), ann_file.stat().st_mtime_ns)
     except OSError as exc:
-        yield 0, failed_sample("", str(ann_file), "input_unreadable", f"cannot read {ann_file}: {exc}")
+        yield 0, failed_sample("", str(ann_file), "input_unreadable",
+                               f"cannot read {ann_file}: {exc}")
         return
     except (ValueError, RecursionError) as exc:
         yield 0, failed_sample("", str(ann_file), "source_unreadable",

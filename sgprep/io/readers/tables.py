@@ -302,7 +302,8 @@ def _safe_row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool
     try:
         return _row_to_sample(row, source, base, load)
     except Exception as exc:  # one odd row fails alone
-        return failed_sample("", source, "bad_row", f"cannot use this row: {type(exc).__name__}: {exc}")
+        return failed_sample("", source, "bad_row",
+                             f"cannot use this row: {type(exc).__name__}: {exc}")
 
 
 def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = True) -> Sample:
@@ -317,7 +318,8 @@ def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = Tr
     if caption is not None and not isinstance(caption, str):
         # a list, a struct or a number is not a caption; its repr must not pass as one
         return sample.fail("read", "caption_invalid",
-                           f"the caption is not text but {type(caption).__name__} {str(caption)[:200]}")
+                           f"the caption is not text but {type(caption).__name__} "
+                           f"{str(caption)[:200]}")
     sample.caption = caption
     image_path = _first(row, IMAGE_COLUMNS)
     if isinstance(image_path, str) and image_path and load:

@@ -90,7 +90,8 @@ def _member_problem(info: tarfile.TarInfo, size: int | None) -> tuple[str, str] 
     if not info.isfile():
         kind = ("symlink" if info.issym() else "hard link" if info.islnk() else
                 "FIFO" if info.isfifo() else "device" if info.isdev() else "special member")
-        return "unsafe_member", f"tar member {info.name!r} is a {kind}; sgprep reads regular files only"
+        return "unsafe_member", (f"tar member {info.name!r} is a {kind}; sgprep reads regular "
+                                 f"files only")
     if size is not None and info.offset_data + info.size > size:
         return "tar_truncated", f"tar member {info.name!r} runs past the end of the file"
     if info.size > readers.MAX_MEMBER_BYTES:
