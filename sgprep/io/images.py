@@ -12,9 +12,40 @@ from sgprep.schema import ImageInfo
 #: Pillow's own default bomb threshold (about 89.5 megapixels).
 DEFAULT_MAX_PIXELS = 89_478_485
 
+#: Extensions read as images: the common ones, plus AVIF/HEIC where this Pillow opens them
+#: (Pillow 11.3+ reads AVIF; HEIC needs the pillow-heif plugin).
+_OPTIONAL = {".avif": "avif", ".heic": "heic", ".heif": "heif"}
 IMAGE_EXTENSIONS = frozenset(
     {"jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff", "ppm", "pgm", "jp2"}
+    | {ext for suffix, ext in _OPTIONAL.items() if suffix in Image.registered_extensions()}
 )
+#: Image formats this Pillow cannot read: such a file or member fails ``image_unsupported``
+#: rather than passing as a sample without its image, or vanishing from a folder.
+UNSUPPORTED_IMAGE_EXTENSIONS = frozenset(
+    {"avif", "heic", "heif", "jxl", "svg", "dng", "cr2", "nef", "arw"}) - IMAGE_EXTENSIONS
+#: Pillow's format name -> the extension a member of that format is written under.
+FORMAT_EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "BMP": "bmp", "GIF": "gif",
+                     "TIFF": "tif", "PPM": "ppm", "JPEG2000": "jp2", "AVIF": "avif", "HEIF": "heic"}
+
+
+def image_extension(name: str, data: bytes) -> str | None:
+    """A safe extension for an image file called ``name``: its own when it is a known image
+    extension (lowercased), else the one of the format Pillow recognises in the first bytes
+    (``img.pñg``, ``x.txt``, a 100-character suffix), else None. The extension becomes a tar
+    member name, so it must be short ASCII and never ``txt``/``json``, which sgprep writes."""
+    suffix = name.rpartition(".")[2].lower() if "." in name else ""
+    if suffix in IMAGE_EXTENSIONS:
+        return suffix
+    Image.init()
+    prefix = data[:64]
+    for fmt, (_, accept) in Image.OPEN.items():  # header test only: no size check, no decode
+        if fmt in FORMAT_EXTENSIONS and FORMAT_EXTENSIONS[fmt] in IMAGE_EXTENSIONS:
+            try:
+                if accept is not None and accept(prefix):
+                    return FORMAT_EXTENSIONS[fmt]
+            except Exception:  # a plugin's test that trips over odd bytes
+                continue
+    return None
 
 
 class ImageError(Exception):
@@ -33,6 +64,8 @@ def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInf
     """
     if not data:
         raise ImageError("image_empty", "image file is empty (0 bytes)")
+    # Pillow's own bomb check follows ours, so --max-image-pixels can also raise the limit
+    Image.MAX_IMAGE_PIXELS = max_pixels
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)

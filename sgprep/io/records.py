@@ -21,10 +21,23 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+#: A failed sample's caption is stored up to this many characters (a 200 MB "caption" must not
+#: be copied whole into the index); ok captions are already bounded by --max-caption-chars.
+STORED_FAILED_CAPTION = 1000
+
+
+def stored_caption(sample: Sample) -> str | None:
+    caption = sample.caption
+    if sample.failure is None or caption is None or len(caption) <= STORED_FAILED_CAPTION:
+        return caption
+    return (caption[:STORED_FAILED_CAPTION]
+            + f" [... truncated by sgprep: {len(caption):,} characters in all]")
+
+
 def to_record(sample: Sample) -> Record:
     failure = sample.failure
     return Record(
-        key=sample.key, caption=sample.caption, source=sample.source,
+        key=sample.key, caption=stored_caption(sample), source=sample.source,
         status="ok" if failure is None else "failed",
         stage=failure and failure.stage, reason=failure and failure.reason,
         error=failure and failure.message, image=sample.image_info, meta=sample.meta,
@@ -57,7 +70,7 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
 def index_row(sample: Sample) -> dict[str, Any]:
     failure, info = sample.failure, sample.image_info
     return {
-        "key": sample.key, "caption": sample.caption, "source": sample.source,
+        "key": sample.key, "caption": stored_caption(sample), "source": sample.source,
         "status": "ok" if failure is None else "failed",
         "stage": failure and failure.stage, "reason": failure and failure.reason,
         "error": failure and failure.message,

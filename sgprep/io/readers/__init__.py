@@ -7,17 +7,35 @@
   samples carry their keys but no image bytes: planning reads that way.
 
 A reader never raises for one bad record: it yields a sample that already carries a
-failure (stage ``read``), so the record is counted and written to the index.
+failure (stage ``read``), so the record is counted and written to the index. A file or folder
+that cannot be split into records gives one row (``input_unreadable`` when it cannot be
+opened, ``source_unreadable`` when it is corrupt or cannot be listed).
+
+Detection (``detect_format``): the input's files are classified by name into the layouts
+table, wds, coco and images; files that belong to another layout are not counted (tar
+sidecars, captions beside images, notes beside image folders). Exactly one layout is read;
+several are refused with a list of what was found, asking for ``--input-format``.
 """
 
 from __future__ import annotations
 
 import glob
 import importlib
+import logging
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 from sgprep.schema import Sample
+
+log = logging.getLogger(__name__)
+
+#: Tar members larger than this are failed (``member_too_large``) without being read; a
+#: module default so that a flag can set it. 256 MiB is far above any real image or caption.
+MAX_MEMBER_BYTES = 256 * 1024 * 1024
+#: The same bound for image files named by tables, COCO and folders.
+MAX_FILE_BYTES = MAX_MEMBER_BYTES
 
 #: format -> the module that reads it; one line per reader.
 READERS: dict[str, str] = {
@@ -55,29 +73,69 @@ def resolve_inputs(spec: str) -> list[Path]:
     return [path]
 
 
-def detect_format(paths: list[Path]) -> str:
-    first = paths[0]
-    if first.is_dir():
-        if list(first.glob("annotations/captions_*.json")):
-            return "coco"
-        if any(p.name.lower().endswith(TAR_SUFFIXES) for p in first.iterdir()):
-            return "wds"
-        from sgprep.io.images import IMAGE_EXTENSIONS
+#: What a directory holds, by layout; detection reads names only, never file contents.
+Layouts = dict[str, list[str]]
 
-        suffixes = {p.suffix.lower().lstrip(".") for p in first.iterdir() if p.is_file()}
-        if suffixes & IMAGE_EXTENSIONS:  # images with .txt captions beside them
-            return "images"
-        if {f".{s}" for s in suffixes} & set(TABLE_SUFFIXES):
-            return "table"
-        return "images"
-    suffix = first.suffix.lower()
-    if first.name.lower().endswith(TAR_SUFFIXES):
-        return "wds"
-    if suffix in TABLE_SUFFIXES:
-        return "table"
-    if suffix == ".json":
-        return "coco"
-    return "images"
+
+def _classify(paths: list[Path]) -> Layouts:
+    """layout -> example names found, for files given directly and everything under folders.
+    Files that belong to another layout are not counted apart: img2dataset's ``NNNNN.parquet``
+    and ``NNNNN_stats.json`` beside ``NNNNN.tar``, a ``.txt`` caption beside its image, COCO's
+    image folders; in a folder that holds images, a ``.txt`` is a caption or a note, not a
+    table."""
+    from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
+
+    image_exts = IMAGE_EXTENSIONS | UNSUPPORTED_IMAGE_EXTENSIONS
+    found: Layouts = {}
+    files: list[tuple[Path, bool]] = []  # (file, given directly)
+    for path in paths:
+        if path.is_dir():
+            if list(path.glob("annotations/captions_*.json")):
+                found.setdefault("coco", []).append(str(path))
+                continue
+            files.extend((f, False) for f in walk_files(path)[0])
+        else:
+            files.append((path, True))
+    names = [(f, f.name.lower()) for f, _ in files]
+    tar_stems = {(f.parent, n.split(".")[0]) for f, n in names if n.endswith(TAR_SUFFIXES)}
+    image_stems = {(f.parent, f.stem) for f, n in names
+                   if "." in n and n.rpartition(".")[2] in image_exts}
+    for (f, given), (_, n) in zip(files, names):
+        ext = n.rpartition(".")[2] if "." in n else ""
+        if n.endswith(TAR_SUFFIXES):
+            layout = "wds"
+        elif (f.parent, n.split(".")[0].removesuffix("_stats")) in tar_stems:
+            continue  # img2dataset's sidecars
+        elif ext in image_exts:
+            layout = "images"
+        elif ext == "txt" and (image_stems and not given or (f.parent, f.stem) in image_stems):
+            continue
+        elif n.endswith(TABLE_SUFFIXES):
+            layout = "table"
+        elif ext == "json" and (given or f.parent.name == "annotations"
+                                and n.startswith("captions_")):
+            layout = "coco"
+        else:
+            continue
+        found.setdefault(layout, []).append(str(f))
+    return found
+
+
+def detect_format(paths: list[Path]) -> str:
+    """The one layout the input evidently has; an input holding several is refused."""
+    found = _classify(paths)
+    if len(found) == 1:
+        return next(iter(found))
+    if not found:
+        if len(paths) == 1 and paths[0].is_file():
+            return "table"  # a lone file of unknown kind: read it as text, lines as captions
+        raise InputError(f"found no input sgprep can read in {', '.join(map(str, paths[:3]))} "
+                         f"(no tar, table, COCO or image files); pass --input-format")
+    what = "; ".join(f"{len(v)} {k} ({', '.join(v[:2])}{', ...' if len(v) > 2 else ''})"
+                     for k, v in sorted(found.items()))
+    raise InputError(f"the input holds several layouts: {what}. Name the one to read with "
+                     f"--input-format ({', '.join(sorted(found))}), or point --input at one "
+                     f"of them")
 
 
 def canonical_format(name: str) -> str:
@@ -94,8 +152,14 @@ def reader(fmt: str):
 
 
 def input_format(spec: str, fmt: str | None = None) -> tuple[list[Path], str]:
+    """The input's paths and format (detected unless given); says both in the log."""
     paths = resolve_inputs(spec)
-    return paths, canonical_format(fmt) if fmt else detect_format(paths)
+    how = "given" if fmt else "detected"
+    fmt = canonical_format(fmt) if fmt else detect_format(paths)
+    units = reader(fmt).units(paths)
+    log.info("input %s: format %s (%s), %d %s", spec, fmt, how, len(units),
+             "folder(s)" if fmt == "images" else "file(s)")
+    return paths, fmt
 
 
 def read_samples(spec: str, fmt: str | None = None) -> Iterator[Sample]:
@@ -120,12 +184,72 @@ def decode_text(raw: bytes, what: str) -> tuple[str | None, str | None]:
 
 
 def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
-    """Files with one of ``suffixes``: given directly, or found recursively in directories."""
+    """Files with one of ``suffixes``: found recursively in directories, or given directly (a
+    lone file whatever its name, several from a glob only with a matching name). A folder that
+    cannot be listed is kept as a unit of its own, so its reader reports it: samples never
+    vanish with an unreadable folder."""
     found: list[Path] = []
+    skipped: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*")
-                                if p.is_file() and p.name.lower().endswith(suffixes)))
-        else:
+            files, bad = walk_files(path)
+            found.extend(sorted([p for p in files if p.name.lower().endswith(suffixes)] + bad))
+        elif len(paths) == 1 or path.name.lower().endswith(suffixes):
             found.append(path)
+        else:
+            skipped.append(path)
+    if skipped:  # said, not silent: e.g. img2dataset's .parquet beside the .tar of a glob
+        log.info("input: %d of the files given are not %s and are not read as such (%s%s)",
+                 len(skipped), "/".join(suffixes), ", ".join(p.name for p in skipped[:3]),
+                 ", ..." if len(skipped) > 3 else "")
     return found
+
+
+def walk_files(root: Path) -> tuple[list[Path], list[Path]]:
+    """(regular files under ``root``, folders that could not be listed), both sorted.
+    ``Path.rglob`` skips unreadable folders silently; this says which ones."""
+    files: list[Path] = []
+    bad: list[Path] = []
+
+    def failed(exc: OSError) -> None:
+        bad.append(Path(exc.filename) if exc.filename else root)
+
+    for folder, dirs, names in os.walk(root, onerror=failed):
+        dirs.sort()
+        base = Path(folder)
+        files.extend(p for p in (base / n for n in names) if p.is_file())
+    return sorted(files), sorted(bad)
+
+
+def unreadable_folder(path: Path) -> Sample:
+    return failed_sample("", str(path), "source_unreadable",
+                         f"cannot list folder {path}: permission denied or unreadable; "
+                         f"the samples in it are not read")
+
+
+class FileRefused(Exception):
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason, self.message = reason, message
+
+
+def read_regular_file(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes. A FIFO, a device (``/dev/zero``)
+    or a folder is refused without blocking (``O_NONBLOCK``), a larger file without reading it.
+    Raises FileRefused (``image_unreadable``/``image_too_large``) or OSError."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused("image_unreadable", f"{path} is not a regular file")
+        if info.st_size > limit:
+            raise FileRefused("image_too_large", f"{path} has {info.st_size:,} bytes; the limit "
+                              f"is {limit:,}")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(limit + 1)
+        if len(data) > limit:
+            raise FileRefused("image_too_large", f"{path} grew beyond {limit:,} bytes")
+        return data
+    finally:
+        os.close(fd)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import failed_sample
+from sgprep.io.readers import FileRefused, failed_sample, read_regular_file
 from sgprep.schema import Sample
 
 
@@ -30,47 +30,102 @@ def _image_dirs(ann_file: Path) -> list[Path]:
     return [root / split, root / "images" / split, root / "images", root, ann_file.parent]
 
 
+class NotCoco(ValueError):
+    """The file cannot be split into caption records."""
+
+
 @lru_cache(maxsize=2)
 def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
-    """Parsed once per process: every shard of this file reads from the same parse."""
+    """Parsed once per process: every shard of this file reads from the same parse.
+    Image entries without a usable ``id`` cannot be referenced and are left out (an
+    annotation naming them fails ``image_missing``); bad annotations fail one by one below."""
     data = json.loads(Path(path).read_bytes())
-    return {img["id"]: img for img in data["images"]}, data["annotations"]
+    if not isinstance(data, dict):
+        raise NotCoco(f"the file holds {_what(data)}, not an object")
+    images, annotations = data.get("images"), data.get("annotations")
+    if not isinstance(annotations, list):
+        raise NotCoco(f"'annotations' is {_what(annotations)}, not a list")
+    if not isinstance(images, list):
+        raise NotCoco(f"'images' is {_what(images)}, not a list")
+    by_id = {}
+    for img in images:
+        if isinstance(img, dict) and isinstance(img.get("id"), (int, str)):
+            by_id.setdefault(img["id"], img)
+    return by_id, annotations
+
+
+_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number",
+               float: "a number", bool: "a boolean"}
+
+
+def _what(value: Any) -> str:
+    """What a JSON value is, in JSON's words."""
+    return "missing or null" if value is None else _JSON_KINDS.get(type(value), "odd")
 
 
 def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per caption annotation; the cursor is the annotation's number."""
     try:
         images, annotations = _load_annotations(str(ann_file), ann_file.stat().st_mtime_ns)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except OSError as exc:
         yield 0, failed_sample("", str(ann_file), "input_unreadable",
+                               f"cannot read {ann_file}: {exc}")
+        return
+    except (ValueError, RecursionError) as exc:
+        yield 0, failed_sample("", str(ann_file), "source_unreadable",
                                f"{ann_file} is not a readable COCO captions file: {exc}")
         return
     dirs = _image_dirs(ann_file)
     for number in range(start or 0, len(annotations)):
-        ann = annotations[number]
-        image_id, ann_id = ann.get("image_id"), ann.get("id")
-        source = f"{ann_file}:{ann_id}"
-        sample = Sample(key=f"{image_id}_{ann_id}", source=source, caption=ann.get("caption"),
-                        meta={"image_id": image_id, "annotation_id": ann_id})
-        image = images.get(image_id)
-        if image is None:
-            yield number, sample.fail("read", "image_missing", f"image id {image_id} is not in 'images'")
-            continue
-        sample.meta["file_name"] = image.get("file_name")
-        if load:
-            _load_image(sample, image, dirs)
-        yield number, sample
+        yield number, _sample(annotations[number], number, ann_file, images, dirs, load)
+
+
+def _sample(ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path],
+            load: bool) -> Sample:
+    if not isinstance(ann, dict):
+        return failed_sample("", f"{ann_file}:#{number}", "bad_row",
+                             f"annotation {number} is {_what(ann)}, not an object")
+    image_id, ann_id, caption = ann.get("image_id"), ann.get("id"), ann.get("caption")
+    source = f"{ann_file}:{ann_id if ann_id is not None else f'#{number}'}"
+    sample = Sample(key=f"{image_id}_{ann_id}", source=source,
+                    meta={"image_id": image_id, "annotation_id": ann_id})
+    if not isinstance(image_id, (int, str)):
+        return sample.fail("read", "bad_row", f"annotation {number}: image_id is "
+                           f"{_what(image_id)}, not a number or a string")
+    if caption is not None and not isinstance(caption, str):
+        return sample.fail("read", "caption_invalid", f"annotation {number}: the caption is "
+                           f"{_what(caption)}, not text")
+    sample.caption = caption
+    image = images.get(image_id)
+    if image is None:
+        return sample.fail("read", "image_missing", f"image id {image_id} is not in 'images'")
+    sample.meta["file_name"] = image.get("file_name")
+    if load:
+        _load_image(sample, image, dirs)
+    return sample
 
 
 def _load_image(sample: Sample, image: dict, dirs: list[Path]) -> None:
+    from sgprep.io.images import image_extension
+
+    name = image.get("file_name")
+    if not isinstance(name, str) or not name:
+        sample.fail("read", "image_missing", f"image {image.get('id')} has no file_name")
+        return
     for folder in dirs:
-        candidate = folder / str(image.get("file_name"))
+        candidate = folder / name
         if candidate.is_file():
             try:
-                sample.image = candidate.read_bytes()
-                sample.image_ext = candidate.suffix.lstrip(".").lower() or "jpg"
+                sample.image = read_regular_file(candidate)
+            except FileRefused as exc:
+                sample.fail("read", exc.reason, exc.message)
+                return
             except OSError as exc:
                 sample.fail("read", "image_unreadable", f"cannot read {candidate}: {exc}")
+                return
+            sample.image_ext = image_extension(candidate.name, sample.image)
+            if sample.image_ext is None:
+                sample.fail("read", "image_corrupt", f"{candidate} has no image extension and "
+                            f"is not an image Pillow can identify")
             return
-    sample.fail("read", "image_missing",
-                f"{image.get('file_name')} not found in {', '.join(map(str, dirs[:3]))}")
+    sample.fail("read", "image_missing", f"{name} not found in {', '.join(map(str, dirs[:3]))}")

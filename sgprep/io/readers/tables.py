@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import TABLE_SUFFIXES, decode_text, failed_sample, files_under
+from sgprep.io.readers import (TABLE_SUFFIXES, FileRefused, decode_text, failed_sample,
+                               files_under, read_regular_file, unreadable_folder)
 from sgprep.schema import Sample
 
 CAPTION_COLUMNS = ("caption", "text", "txt", "sentence", "description", "alt", "raw_caption")
@@ -21,8 +23,10 @@ KEY_COLUMNS = ("key", "id", "uid", "sample_id", "__key__")
 IMAGE_COLUMNS = ("image", "image_path", "file_name", "filename", "path", "img")
 URL_COLUMNS = ("url", "image_url", "img_url")
 HEADER_WORDS = set(CAPTION_COLUMNS + KEY_COLUMNS + IMAGE_COLUMNS + URL_COLUMNS)
-
-
+#: A quoted CSV field may hold line breaks, but a record spanning more lines than this is an
+#: unterminated quote swallowing the rows after it (see ``_csv_records``).
+CSV_MAX_RECORD_LINES = 10
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 _ROWS = {".txt": "_txt_rows", ".jsonl": "_jsonl_rows", ".csv": "_csv_rows",
          ".tsv": "_tsv_rows", ".parquet": "_parquet_rows"}
@@ -37,16 +41,42 @@ def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
     of the record's first line (a row number for parquet), so reading resumes there directly
     and sources ("file:line") come out the same however the file is cut into shards.
     ``load=False`` leaves images unread."""
-    rows = globals()[_ROWS.get(path.suffix.lower(), "_txt_rows")]
+    if path.is_dir():  # a folder that could not be listed (see files_under)
+        yield start, unreadable_folder(path)
+        return
+    suffix = path.suffix.lower()
+    rows = globals()[_ROWS.get(suffix, "_txt_rows")]
+    last = start  # where a read that fails now resumes: that failure again
     try:
+        if suffix != ".parquet" and _utf16(path):
+            yield start, failed_sample("", str(path), "not_utf8",
+                                       f"{path} is UTF-16 text (it starts with a UTF-16 byte order "
+                                       f"mark); sgprep reads UTF-8: convert it, e.g. with iconv")
+            return
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
             source = f"{path}:{lineno}"
+            last = _after(cursor)
             if error is not None:
                 yield cursor, failed_sample("", source, *error)
             else:
-                yield cursor, _row_to_sample(row, source, path.parent, load)
+                yield cursor, _safe_row_to_sample(row, source, path.parent, load)
     except OSError as exc:
-        yield start, failed_sample("", str(path), "input_unreadable", f"cannot read {path}: {exc}")
+        yield last, failed_sample("", str(path), "input_unreadable", f"cannot read {path}: {exc}")
+    except Exception as exc:  # a corrupt file (parquet, ...) must not stop the run
+        yield last, failed_sample("", str(path), "source_unreadable",
+                                  f"cannot read {path} as a {suffix or 'text'} table: "
+                                  f"{type(exc).__name__}: {exc}")
+
+
+def _after(cursor: Any) -> Any:
+    """A cursor just after the record at ``cursor``: a parquet row number moves on, a line
+    cursor stays (reading from it reaches the same broken place again)."""
+    return cursor + 1 if isinstance(cursor, int) else cursor
+
+
+def _utf16(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(2) in UTF16_BOMS
 
 
 Cursor = list[int]  # [byte offset, line number] of a line
@@ -87,7 +117,7 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             continue
         try:
             row = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             yield here, lineno, None, ("bad_row", f"line {lineno} is not JSON: {exc}")
             continue
         if not isinstance(row, dict):
@@ -136,22 +166,21 @@ def _headerless_columns(cells: list[str]) -> list[str]:
 
 def _csv_rows(path: Path, start: Cursor) -> Iterator[Row]:
     header: list[str] | None = None
+    width: list[int | None] = [None]  # the header's field count, once known
     if start != [0, 1]:  # the columns come from the file's beginning
         first = next((r for r in _csv_records(path, [0, 1]) if r[2] is not None), None)
         if first is not None:
-            cells = first[2]
-            header = ([c.strip().lower() for c in cells]
-                      if HEADER_WORDS.intersection(c.strip().lower() for c in cells)
-                      else _headerless_columns(cells))
-    for here, lineno, cells, error in _csv_records(path, start):
+            header = _csv_header(first[2])
+            width[0] = len(header)
+    for here, lineno, cells, error in _csv_records(path, start, width):
         if error is not None or cells is None:
             yield here, lineno, None, error
             continue
         if header is None:
-            if HEADER_WORDS.intersection(c.strip().lower() for c in cells):
-                header = [c.strip().lower() for c in cells]
+            header = _csv_header(cells)
+            width[0] = len(header)
+            if _is_header(cells):
                 continue
-            header = _headerless_columns(cells)
         if len(cells) != len(header):
             yield here, lineno, None, ("bad_row",
                                        f"line {lineno} has {len(cells)} fields, expected {len(header)}")
@@ -159,40 +188,85 @@ def _csv_rows(path: Path, start: Cursor) -> Iterator[Row]:
         yield here, lineno, dict(zip(header, cells)), None
 
 
-def _csv_records(path: Path, start: Cursor):
-    """(cursor of the record's first line, line number, cells or None, error or None)."""
+def _is_header(cells: list[str]) -> bool:
+    return bool(HEADER_WORDS.intersection(c.strip().lower() for c in cells))
+
+
+def _csv_header(cells: list[str]) -> list[str]:
+    return [c.strip().lower() for c in cells] if _is_header(cells) else _headerless_columns(cells)
+
+
+class _Runaway(Exception):
+    """A record grew past CSV_MAX_RECORD_LINES lines or over an undecodable line."""
+
+
+def _csv_records(path: Path, start: Cursor, width: list[int | None] | None = None):
+    """(cursor of the record's first line, line number, cells or None, error or None).
+
+    The rule for broken quoting: a record spanning several lines is accepted only when it is
+    well formed (csv's strict mode), spans at most CSV_MAX_RECORD_LINES lines, contains no
+    undecodable line and has the header's field count. Otherwise its first line, the one
+    that opened the unterminated quote, is a ``bad_row`` and reading starts again on the
+    next line, so the rows after it are read as rows and never swallowed into one caption.
+    Starting again is what reading from that line's cursor does, so shards agree."""
+    cursor = list(start)
+    while cursor is not None:
+        cursor = yield from _csv_pass(path, cursor, width or [None])
+
+
+def _csv_pass(path: Path, start: Cursor, width: list[int | None]):
+    """Records from ``start`` until the end (returns None) or a broken multi-line record
+    (reports its first line, returns the cursor of the line after it)."""
+    record: list[Cursor] = []  # cursors of the lines of the record being parsed
     bad: list[tuple[Cursor, tuple[str, str]]] = []
-    after: list[Cursor] = [list(start)]  # the cursor after the last line given to csv
 
     def text_lines() -> Iterator[str]:
-        for here, end, text, error in _lines(path, start):
-            after[0] = [end, here[1] + 1]
+        for here, _, text, error in _lines(path, start):
+            record.append(here)
+            if len(record) > CSV_MAX_RECORD_LINES or (error and len(record) > 1):
+                raise _Runaway
             if error:
                 bad.append((here, error))
                 yield "\x00BAD\n"  # a marker row, reported below
             else:
                 yield text + "\n"
 
-    reader = csv.reader(text_lines())
+    reader = csv.reader(text_lines(), strict=True)
     base = start[1] - 1
     while True:
-        here = after[0]
+        record.clear()
         try:
             cells = next(reader)
         except StopIteration:
-            return
-        except csv.Error as exc:
-            yield here, base + reader.line_num, None, ("bad_row", f"line {base + reader.line_num}: {exc}")
+            return None
+        except (csv.Error, _Runaway) as exc:
+            if len(record) > 1:
+                first = record[0]
+                yield first, first[1], None, ("bad_row", _unterminated(first[1], exc))
+                return record[1]
+            lineno = base + reader.line_num
+            yield record[0] if record else start, lineno, None, ("bad_row", f"line {lineno}: {exc}")
             continue
+        here = record[0]
         if cells == ["\x00BAD"] and bad:
             where, error = bad.pop(0)
             yield where, where[1], None, error
             continue
+        if len(record) > 1 and width[0] is not None and len(cells) != width[0]:
+            yield here, here[1], None, ("bad_row", _unterminated(here[1], None))
+            return record[1]
         lineno = base + reader.line_num  # a record's last line, as sources always said
         if not cells or not any(c.strip() for c in cells):
             yield here, lineno, None, ("bad_row", f"line {lineno} is empty")
             continue
         yield here, lineno, cells, None
+
+
+def _unterminated(lineno: int, exc: Exception | None) -> str:
+    why = f" ({exc})" if isinstance(exc, csv.Error) else ""
+    return (f"line {lineno} opens a quoted field that does not close properly within "
+            f"{CSV_MAX_RECORD_LINES} lines{why}; the line is skipped and reading goes on at "
+            f"line {lineno + 1}")
 
 
 def _parquet_rows(path: Path, start: Any) -> Iterator[Row]:
@@ -218,9 +292,18 @@ def _parquet_rows(path: Path, start: Any) -> Iterator[Row]:
 
 def _first(row: dict[str, Any], names: tuple[str, ...]) -> Any:
     for name in names:
-        if name in row and row[name] is not None:
-            return row[name]
+        value = row.get(name)
+        if value is not None and not (isinstance(value, float) and math.isnan(value)):
+            return value
     return None
+
+
+def _safe_row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool) -> Sample:
+    try:
+        return _row_to_sample(row, source, base, load)
+    except Exception as exc:  # one odd row fails alone
+        return failed_sample("", source, "bad_row",
+                             f"cannot use this row: {type(exc).__name__}: {exc}")
 
 
 def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = True) -> Sample:
@@ -230,18 +313,39 @@ def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = Tr
         if error:
             return failed_sample("", source, "caption_encoding", error)
     key = _first(row, KEY_COLUMNS)
-    meta = {k: v for k, v in row.items() if _jsonable(v) and k not in CAPTION_COLUMNS}
-    sample = Sample(key="" if key is None else str(key), source=source,
-                    caption=None if caption is None else str(caption), meta=meta)
+    meta = {k: _no_nan(v) for k, v in row.items() if _jsonable(v) and k not in CAPTION_COLUMNS}
+    sample = Sample(key="" if key is None else str(key), source=source, meta=meta)
+    if caption is not None and not isinstance(caption, str):
+        # a list, a struct or a number is not a caption; its repr must not pass as one
+        return sample.fail("read", "caption_invalid",
+                           f"the caption is not text but {type(caption).__name__} "
+                           f"{str(caption)[:200]}")
+    sample.caption = caption
     image_path = _first(row, IMAGE_COLUMNS)
     if isinstance(image_path, str) and image_path and load:
-        path = (base / image_path).resolve()
-        try:
-            sample.image = path.read_bytes()
-            sample.image_ext = path.suffix.lstrip(".").lower() or "jpg"
-        except OSError as exc:
-            sample.fail("read", "image_unreadable", f"cannot read image {image_path!r}: {exc}")
+        _load_image(sample, base / image_path, image_path)
     return sample
+
+
+def _load_image(sample: Sample, path: Path, name: str) -> None:
+    from sgprep.io.images import image_extension
+
+    try:
+        sample.image = read_regular_file(path)
+    except FileRefused as exc:
+        sample.fail("read", exc.reason, f"image {name!r}: {exc.message}")
+        return
+    except OSError as exc:
+        sample.fail("read", "image_unreadable", f"cannot read image {name!r}: {exc}")
+        return
+    sample.image_ext = image_extension(path.name, sample.image)
+    if sample.image_ext is None:
+        sample.fail("read", "image_corrupt", f"image {name!r} has no image file extension and "
+                    f"is not an image Pillow can identify")
+
+
+def _no_nan(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
 
 
 def _jsonable(value: Any) -> bool:

@@ -10,15 +10,18 @@ they are refused as failures all the same.
 from __future__ import annotations
 
 import json
+import math
 import tarfile
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import ValidationError
 
-from sgprep.io.images import IMAGE_EXTENSIONS
-from sgprep.io.readers import TAR_SUFFIXES, decode_text, failed_sample, files_under
+from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
+from sgprep.io.readers import (TAR_SUFFIXES, decode_text, failed_sample, files_under,
+                               unreadable_folder)
 from sgprep.schema import Detections, Negatives, Sample, SceneGraph
 
 SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
@@ -47,6 +50,9 @@ def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
     img2dataset's sidecar parquet. A cursor is ``[0, header offset]`` or ``[1, row]``; reading
     from a cursor seeks straight to it (uncompressed tars), so a resumed run does not read the
     members of finished shards. ``load=False`` reads member names only, never member data."""
+    if path.is_dir():  # a folder that could not be listed (see files_under)
+        yield start, unreadable_folder(path)
+        return
     part, where = start if start is not None else (0, 0)
     if part == 0:
         yield from _read_tar(path, where, load)
@@ -56,18 +62,134 @@ def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
 
 
 def _open_at(path: Path, offset: int) -> tarfile.TarFile:
-    """A streaming TarFile whose first header is the one at ``offset``."""
-    if offset and not path.name.lower().endswith((".gz", ".tgz")):
+    """A TarFile whose first header is the one at ``offset``. Plain tars are opened for
+    random access, so members are skipped by seeking (a huge or sparse member costs nothing
+    unread); compressed ones are streamed from the start."""
+    if not _compressed(path):
         fh = open(path, "rb")
-        fh.seek(offset)
-        tar = tarfile.open(fileobj=fh, mode="r|")
-        tar._sgprep_base = offset  # member offsets below are relative to the seek
-        tar._sgprep_fh = fh
+        try:
+            fh.seek(offset)
+            tar = tarfile.open(fileobj=fh, mode="r:")
+        except BaseException:
+            fh.close()
+            raise
+        tar._sgprep_fh = fh  # member offsets are absolute: the file object was seeked
         return tar
     tar = tarfile.open(path, mode="r|*")
-    tar._sgprep_base = 0
     tar._sgprep_fh = None
     return tar
+
+
+def _member_problem(info: tarfile.TarInfo, size: int | None) -> tuple[str, str] | None:
+    """Why a member must not be read, or None. Links and special files are never followed;
+    a member past the end of the file is truncated; a huge one is not read into memory."""
+    from sgprep.io import readers
+
+    if _unsafe(info.name):
+        return "unsafe_name", f"tar member name {info.name!r} escapes the shard"
+    if not info.isfile():
+        kind = ("symlink" if info.issym() else "hard link" if info.islnk() else
+                "FIFO" if info.isfifo() else "device" if info.isdev() else "special member")
+        return "unsafe_member", (f"tar member {info.name!r} is a {kind}; sgprep reads regular "
+                                 f"files only")
+    if size is not None and info.offset_data + info.size > size:
+        return "tar_truncated", f"tar member {info.name!r} runs past the end of the file"
+    if info.size > readers.MAX_MEMBER_BYTES:
+        return "member_too_large", (f"tar member {info.name!r} has {info.size:,} bytes; the limit "
+                                    f"is {readers.MAX_MEMBER_BYTES:,}; it was not read")
+    return None
+
+
+def _compressed(path: Path) -> bool:
+    """gzip, bzip2 or xz by their first bytes, whatever the file is called."""
+    with path.open("rb") as fh:
+        head = fh.read(6)
+    return head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00"))
+
+
+def _file_size(path: Path) -> int | None:
+    """The size that bounds member data: known for plain tars only."""
+    return None if _compressed(path) else path.stat().st_size
+
+
+def _members(path: Path, offset: int) -> Iterator[tuple[tarfile.TarFile, tarfile.TarInfo, int]]:
+    """(tar, member, header offset) of every member but folders, from ``offset``."""
+    tar = _open_at(path, offset)
+    try:
+        for info in tar:
+            if info.offset < offset or info.isdir():  # compressed: skipped up to the cursor
+                continue
+            yield tar, info, info.offset
+    finally:
+        tar.close()
+        if tar._sgprep_fh is not None:
+            tar._sgprep_fh.close()
+
+
+@lru_cache(maxsize=4)
+def _split_keys(path: str, mtime_ns: int, size: int) -> frozenset[str]:
+    """Keys whose members lie in several runs apart, none repeating another's extensions: one
+    sample cut in pieces (``a.txt``, ``b.png``, ``b.txt``, ``a.png``). WebDataset groups
+    adjacent members only, so each piece would be read as an incomplete sample; sgprep fails
+    every piece as ``split_key``. Runs that repeat extensions are a duplicate key instead (the
+    first is kept). Found from headers only, once per tar and process."""
+    runs: dict[str, tuple[int, set[str]]] = {}  # key -> (runs, extensions)
+    total: dict[str, int] = {}
+    last = None
+    try:
+        for name in _member_names(Path(path)):
+            key, ext = split_member(name)
+            count, exts = runs.get(key, (0, set()))
+            runs[key] = (count + (key != last), exts | {ext})
+            total[key] = total.get(key, 0) + 1
+            last = key
+    except (tarfile.TarError, EOFError, OSError, ValueError):
+        pass  # the damage is reported by the read itself
+    return frozenset(k for k, (count, exts) in runs.items() if count > 1 and len(exts) == total[k])
+
+
+class _NotPlain(Exception):
+    """A header the fast scan does not handle (long names, pax, base-256 sizes)."""
+
+
+def _member_names(path: Path) -> Iterator[str]:
+    """The names of all members but folders, from headers only. Plain ustar headers are
+    parsed here, several times faster than tarfile; anything else goes through tarfile."""
+    if not _compressed(path):
+        names: list[str] = []
+        try:
+            with path.open("rb") as fh:
+                names = list(_ustar_names(fh))
+        except _NotPlain:
+            names = None
+        if names is not None:
+            yield from names
+            return
+    for _, info, _ in _members(path, 0):
+        yield info.name
+
+
+def _ustar_names(fh) -> Iterator[str]:
+    offset = 0
+    while True:
+        fh.seek(offset)
+        header = fh.read(512)
+        if len(header) < 512 or header == bytes(512):
+            return  # the end, or damage the read itself reports
+        kind = header[156:157]
+        checksum = header[148:156].split(b"\0")[0].strip()
+        if (kind not in b"0123456\0" or header[124] & 0x80 or not checksum
+                or int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:])):
+            raise _NotPlain
+        name = header[:100].split(b"\0")[0]
+        prefix = header[345:500].split(b"\0")[0]
+        if prefix:  # as tarfile reads it: ustar's prefix field, whatever the magic
+            name = prefix + b"/" + name
+        text = name.decode("utf-8", "surrogateescape")
+        if kind != b"5" and not text.endswith("/"):
+            yield text
+        size = int(header[124:136].split(b"\0")[0].strip() or b"0", 8) if kind in b"07\0" else 0
+        offset += 512 + -(-size // 512) * 512
 
 
 def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample]]:
@@ -77,42 +199,45 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
     problems: list[tuple[str, str]] = []
 
     def flush() -> tuple[Any, Sample]:
-        return [0, first], _assemble(key or "", f"{path}:{key}", members, problems, load)
+        if key in split:
+            problems.insert(0, ("split_key", f"the members of key {key!r} are not adjacent in "
+                                f"{path} (WebDataset groups consecutive members); this part holds "
+                                f"{', '.join(sorted(members)) or 'no readable member'}. Rewrite "
+                                f"the tar with each sample's members together"))
+        source = f"{path}:{key}"
+        try:
+            return [0, first], _assemble(key or "", source, members, problems, load)
+        except Exception as exc:  # odd member contents fail this sample only
+            return [0, first], failed_sample(key or "", source, "bad_metadata",
+                                             f"cannot use the members of {key!r}: "
+                                             f"{type(exc).__name__}: {exc}")
 
-    tar = None
     try:
-        tar = _open_at(path, offset)
-        for info in tar:
-            position = tar._sgprep_base + info.offset
-            if position < offset:  # compressed: read up to the cursor, extracting nothing
-                continue
-            if not info.isfile():
-                continue
+        stat = path.stat()
+        split = _split_keys(str(path), stat.st_mtime_ns, stat.st_size)
+        size = _file_size(path)
+        for tar, info, position in _members(path, offset):
             name_key, ext = split_member(info.name)
             if name_key != key:
                 if key is not None:
                     yield flush()
                 key, first, members, problems = name_key, position, {}, []
-            if _unsafe(info.name):
-                problems.append(("unsafe_name", f"tar member name {info.name!r} escapes the shard"))
+            problem = _member_problem(info, size)
+            if problem is not None:
+                problems.append(problem)
                 continue
             if ext in members:
                 problems.append(("duplicate_member", f"member {info.name!r} appears twice"))
             members[ext] = tar.extractfile(info).read() if load else b""
         if key is not None:
             yield flush()
-    except (tarfile.TarError, EOFError, OSError) as exc:
+    except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         message = f"{path} is truncated or corrupt: {exc}"
         if key is not None:
             problems.insert(0, ("tar_truncated", message + f" (while reading sample {key!r})"))
             yield flush()
         else:
             yield [0, offset], failed_sample("", f"{path}:<unreadable>", "tar_truncated", message)
-    finally:
-        if tar is not None:
-            tar.close()
-            if tar._sgprep_fh is not None:
-                tar._sgprep_fh.close()
 
 
 def _assemble(key: str, source: str, members: dict[str, bytes],
@@ -126,6 +251,10 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
     for ext, data in members.items():
         if ext in IMAGE_EXTENSIONS and sample.image is None:
             sample.image, sample.image_ext = data, ext
+    unsupported = sorted(set(members) & UNSUPPORTED_IMAGE_EXTENSIONS)
+    if sample.image is None and unsupported:
+        return sample.fail("read", "image_unsupported", f"{key}.{unsupported[0]}: this Pillow "
+                           f"cannot read .{unsupported[0]} images")
     if "json" in members:
         text, error = decode_text(members["json"], f"{key}.json")
         try:
@@ -177,6 +306,8 @@ def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int,
         message = row.get("error_message") or row.get("error") or row["status"]
         sample = failed_sample(str(row.get("key") or ""), f"{index}:{row.get('key')}",
                                "source_failed", str(message))
-        sample.caption = row.get("caption")
-        sample.meta = {k: v for k, v in row.items() if isinstance(v, (str, int, float, type(None)))}
+        caption = row.get("caption")
+        sample.caption = caption if isinstance(caption, str) else None  # text or nothing
+        sample.meta = {k: None if isinstance(v, float) and math.isnan(v) else v
+                       for k, v in row.items() if isinstance(v, (str, int, float, type(None)))}
         yield number, sample
