@@ -37,6 +37,12 @@ PROGRESS = typer.Option(True, help="Show a progress bar.")
 EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
 WORKERS = typer.Option(None, min=1, help="Worker processes (local) or actors (ray); default: "
                        "one per core.")
+CAPTION_COLUMN = typer.Option(None, help="Tables: the caption column (a name, or a 1-based "
+                              "position; default: caption, text, ...).")
+KEY_COLUMN = typer.Option(None, help="Tables: the key column (default: key, id, ...).")
+IMAGE_COLUMN = typer.Option(None, help="Tables: the column with image paths (default: image, "
+                            "file_name, ...).")
+URL_COLUMN = typer.Option(None, help="Tables: the url column, kept as meta.url (default: url).")
 RAY_ADDRESS = typer.Option(None, help="ray: a cluster to join ('auto', or ray://HOST:PORT); "
                            "default: a local Ray instance.")
 
@@ -150,6 +156,11 @@ def _print_summary(config, summary) -> None:
         console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 
 
+def _columns(caption, key, image, url) -> dict[str, str]:
+    named = {"caption": caption, "key": key, "image": image, "url": url}
+    return {role: value for role, value in named.items() if value}
+
+
 def _config(command: str, stages: list[dict], **fields):
     from sgprep.config import RunConfig
 
@@ -194,6 +205,10 @@ def parse(
     executor: str = EXECUTOR,
     workers: Optional[int] = WORKERS,
     ray_address: Optional[str] = RAY_ADDRESS,
+    caption_column: Optional[str] = CAPTION_COLUMN,
+    key_column: Optional[str] = KEY_COLUMN,
+    image_column: Optional[str] = IMAGE_COLUMN,
+    url_column: Optional[str] = URL_COLUMN,
 ) -> None:
     """Parse captions into scene graphs (entities with attributes, directed relations)."""
     from sgprep.parse.base import PARSERS, ParserSettings
@@ -218,7 +233,8 @@ def parse(
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
         seed=seed, limit=limit, max_caption_chars=max_caption_chars,
         max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address)
+        ray_address=ray_address,
+        columns=_columns(caption_column, key_column, image_column, url_column))
     _execute(config)
 
 
@@ -256,6 +272,8 @@ def negatives(
     executor: str = EXECUTOR,
     workers: Optional[int] = WORKERS,
     ray_address: Optional[str] = RAY_ADDRESS,
+    caption_column: Optional[str] = CAPTION_COLUMN,
+    key_column: Optional[str] = KEY_COLUMN,
 ) -> None:
     """Hard negatives from scene graphs: minimal, really false, fluent perturbations."""
     strategies = [s.strip() for s in strategy.split(",") if s.strip()]
@@ -278,7 +296,7 @@ def negatives(
         "negatives", [{"name": "negatives", "settings": settings}], input=input,
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
         seed=seed, limit=limit, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address)
+        ray_address=ray_address, columns=_columns(caption_column, key_column, None, None))
     _execute(config)
 
 
@@ -328,7 +346,11 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
                                                 help="Show a progress bar."),
         executor: Optional[str] = typer.Option(None, help="local | ray."),
         workers: Optional[int] = WORKERS,
-        ray_address: Optional[str] = RAY_ADDRESS) -> None:
+        ray_address: Optional[str] = RAY_ADDRESS,
+        caption_column: Optional[str] = CAPTION_COLUMN,
+        key_column: Optional[str] = KEY_COLUMN,
+        image_column: Optional[str] = IMAGE_COLUMN,
+        url_column: Optional[str] = URL_COLUMN) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
     from sgprep.pipeline import PipelineError, load_pipeline
 
@@ -336,7 +358,8 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
         config = load_pipeline(
             pipeline, input=input, output=output, input_format=input_format,
             shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
-            progress=progress, executor=executor, workers=workers, ray_address=ray_address)
+            progress=progress, executor=executor, workers=workers, ray_address=ray_address,
+            columns=_columns(caption_column, key_column, image_column, url_column) or None)
     except (PipelineError, ValidationError) as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)

@@ -44,6 +44,8 @@ class RunConfig(BaseModel):
     command: str = Field(default="run", description="parse, detect, negatives or run")
     input: str
     input_format: str | None = None
+    columns: dict[str, str] = Field(default_factory=dict, description="Tables: the caption, key, "
+                                    "image and url columns (a name, or a 1-based position).")
     output: Path
     stages: list[StageSpec] = Field(min_length=1)
     shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0)
@@ -60,6 +62,14 @@ class RunConfig(BaseModel):
     workers: int | None = Field(default=None, gt=0, description="Local worker processes "
                                 "(default: the machine's cores).")
     ray_address: str | None = None
+
+    @model_validator(mode="after")
+    def _columns_valid(self) -> RunConfig:
+        unknown = sorted(set(self.columns) - {"caption", "key", "image", "url"})
+        if unknown:
+            raise ValueError(f"columns {unknown} are not known (caption, key, image, url)")
+        self.columns = {k: v for k, v in self.columns.items() if v}
+        return self
 
     @model_validator(mode="after")
     def _stages_valid(self) -> RunConfig:

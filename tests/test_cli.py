@@ -102,3 +102,42 @@ def test_missing_models_are_named_with_how_to_supply_them(tmp_path, monkeypatch)
                          "--no-progress", *flags, ok=False)
         assert result.exit_code == 2, result.output
         assert name in result.output and hint in result.output
+
+
+def test_table_columns_are_chosen_by_flag_or_refused_at_start_up(tmp_path):
+    headerless = tmp_path / "ids.tsv"
+    headerless.write_text("1\ta red car\n2\ta blue bus\n")
+    out = tmp_path / "out"
+    run_cli("parse", "-i", headerless, "-o", out, "--no-progress")
+    assert [(r["key"], r["caption"]) for r in index_rows(out)] == [("1", "a red car"),
+                                                                  ("2", "a blue bus")]
+    odd = tmp_path / "odd.csv"
+    odd.write_text("id,label,url\n7,a cat on a mat,http://x/7.jpg\n")
+    refused = run_cli("parse", "-i", odd, "-o", tmp_path / "o2", "--no-progress", ok=False)
+    text = " ".join(refused.output.split())
+    assert refused.exit_code == 2 and "no caption column" in text and "id, label, url" in text
+    assert "--caption-column" in text and not (tmp_path / "o2").exists()
+    run_cli("parse", "-i", odd, "-o", tmp_path / "o3", "--caption-column", "label",
+            "--key-column", "id", "--no-progress")
+    row = index_rows(tmp_path / "o3")[0]
+    assert (row["key"], row["caption"], json.loads(row["meta"])["url"]) == (
+        "7", "a cat on a mat", "http://x/7.jpg")
+    by_position = tmp_path / "pos.tsv"
+    by_position.write_text("x\ty\ta dog under a table\n")
+    run_cli("parse", "-i", by_position, "-o", tmp_path / "o4", "--caption-column", "3",
+            "--no-progress")
+    assert index_rows(tmp_path / "o4")[0]["caption"] == "a dog under a table"
+
+
+def test_negatives_read_sgprep_jsonl_records(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a red cube and a blue sphere\n\n")
+    graphs = tmp_path / "graphs.jsonl"
+    run_cli("parse", "-i", table, "-o", graphs, "--no-progress")
+    negs = tmp_path / "negs.jsonl"
+    run_cli("negatives", "-i", graphs, "-o", negs, "--strategy", "swap", "--no-progress")
+    records = [json.loads(line) for line in negs.read_text().splitlines()]
+    assert [r["status"] for r in records] == ["ok", "failed"]
+    assert records[1]["reason"] == "caption_empty"  # the parse run's failure travels along
+    assert records[0]["sg"] is not None
+    assert "a blue cube and a red sphere" in {n["text"] for n in records[0]["neg"]["negatives"]}

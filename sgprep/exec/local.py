@@ -145,7 +145,8 @@ class LocalExecutor:
         if writer.complete:  # a finished JSONL output of this very run
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)
-        plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer)
+        plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer,
+                         config.columns)
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         summary = RunSummary(shards_skipped=len(plan.tasks) - len(todo),
                              planned_samples=plan.samples, planned_shards=len(plan.tasks))

@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from sgprep.io.intake import base_key
-from sgprep.io.readers import input_format, reader
+from sgprep.io.readers import InputError, input_format, reader
 from sgprep.io.writers import OutputConflict, Writer, atomic_write
 
 log = logging.getLogger(__name__)
@@ -56,13 +56,15 @@ class Plan(BaseModel):
     format: str
     shard_size: int
     limit: int | None
+    reader_options: dict[str, Any] = Field(default_factory=dict)
     units: list[Unit]
     samples: int = 0
     tasks: list[ShardTask] = Field(default_factory=list)
 
     def same_input(self, other: Plan) -> bool:
-        return (self.version, self.format, self.shard_size, self.limit, self.units) == (
-            other.version, other.format, other.shard_size, other.limit, other.units)
+        return ((self.version, self.format, self.shard_size, self.limit, self.reader_options,
+                 self.units) == (other.version, other.format, other.shard_size, other.limit,
+                                 other.reader_options, other.units))
 
 
 def plan_file(writer: Writer) -> Path:
@@ -70,12 +72,18 @@ def plan_file(writer: Writer) -> Path:
 
 
 def make_plan(spec: str, fmt: str | None, shard_size: int, limit: int | None,
-              writer: Writer) -> Plan:
-    """The plan for this input: the saved one when the input is unchanged, else a new one."""
+              writer: Writer, columns: dict[str, str] | None = None) -> Plan:
+    """The plan for this input: the saved one when the input is unchanged, else a new one.
+    ``columns`` (tables only) name the caption, key, image and url columns."""
     paths, fmt = input_format(spec, fmt)
     module = reader(fmt)
+    options = {"columns": dict(columns)} if columns else {}
+    if options and fmt != "table":
+        raise InputError(f"--caption-column and the other column flags apply to tables; this "
+                         f"input is read as {fmt!r}")
     units = [_unit(p) for p in module.units(paths)]
-    fresh = Plan(input=spec, format=fmt, shard_size=shard_size, limit=limit, units=units)
+    fresh = Plan(input=spec, format=fmt, shard_size=shard_size, limit=limit,
+                 reader_options=options, units=units)
     saved = _load(plan_file(writer))
     if saved is not None and saved.same_input(fresh):
         log.info("plan: %s (saved) - %d samples in %d shards", fmt, saved.samples, len(saved.tasks))
@@ -112,7 +120,8 @@ def _scan(plan: Plan, module: Any, writer: Writer) -> None:
     task: ShardTask | None = None
     with _KeySet(writer.root / "_meta" / ".keys.sqlite") as keys:
         for unit_number, unit in enumerate(plan.units):
-            for cursor, sample in module.records(Path(unit.path), load=False):
+            for cursor, sample in module.records(Path(unit.path), load=False,
+                                                 **plan.reader_options):
                 if plan.limit is not None and position >= plan.limit:
                     break
                 if position % plan.shard_size == 0:
@@ -174,7 +183,8 @@ def read_task(plan: Plan, task: ShardTask) -> Iterator[Any]:
     module = reader(plan.format)
     for unit_number, cursor, count in task.segments:
         taken = 0
-        for _, sample in module.records(Path(plan.units[unit_number].path), cursor):
+        for _, sample in module.records(Path(plan.units[unit_number].path), cursor,
+                                        **plan.reader_options):
             yield sample
             taken += 1
             if taken == count:  # stop before reading anything of the next shard

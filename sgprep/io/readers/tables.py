@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import (TABLE_SUFFIXES, FileRefused, decode_text, failed_sample,
+from sgprep.io.readers import (TABLE_SUFFIXES, FileRefused, InputError, decode_text, failed_sample,
                                files_under, read_regular_file, unreadable_folder)
 from sgprep.schema import Sample
 
@@ -36,11 +36,15 @@ def units(paths: list[Path]) -> list[Path]:
     return files_under(paths, TABLE_SUFFIXES)
 
 
-def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
+def records(path: Path, start: Any = None, load: bool = True,
+            columns: dict[str, str] | None = None) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per record of one table. The cursor is ``[byte offset, line number]``
     of the record's first line (a row number for parquet), so reading resumes there directly
     and sources ("file:line") come out the same however the file is cut into shards.
-    ``load=False`` leaves images unread."""
+    ``load=False`` leaves images unread. ``columns`` names the columns to use (``caption``,
+    ``key``, ``image``, ``url``: a header name, or a 1-based position); by default they are
+    found by name (``CAPTION_COLUMNS`` ...). A table whose first row has no caption column is
+    refused with :class:`InputError`, naming the columns it has."""
     if path.is_dir():  # a folder that could not be listed (see files_under)
         yield start, unreadable_folder(path)
         return
@@ -53,13 +57,19 @@ def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
                                        f"{path} is UTF-16 text (it starts with a UTF-16 byte order "
                                        f"mark); sgprep reads UTF-8: convert it, e.g. with iconv")
             return
+        checked = False
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
             source = f"{path}:{lineno}"
             last = _after(cursor)
+            if row is not None and not checked:
+                _check_columns(path, row, columns or {})
+                checked = True
             if error is not None:
                 yield cursor, failed_sample("", source, *error)
             else:
-                yield cursor, _safe_row_to_sample(row, source, path.parent, load)
+                yield cursor, _safe_row_to_sample(row, source, path.parent, load, columns)
+    except InputError:  # a table sgprep cannot map to samples: refused at start-up
+        raise
     except OSError as exc:
         yield last, failed_sample("", str(path), "input_unreadable", f"cannot read {path}: {exc}")
     except Exception as exc:  # a corrupt file (parquet, ...) must not stop the run
@@ -156,12 +166,54 @@ def _tsv_header(path: Path) -> tuple[list[str], Cursor]:
 
 
 def _headerless_columns(cells: list[str]) -> list[str]:
-    """Guess the columns of a header-less table: CC12M is url\\tcaption, CC3M caption\\turl."""
+    """Guess the columns of a header-less table: CC12M is url\\tcaption, CC3M caption\\turl,
+    and ``ID<TAB>caption`` is a key then a caption. Anything else: name the columns with
+    ``--caption-column`` (positions 1, 2, ... work for header-less tables)."""
     if len(cells) == 1:
         return ["caption"]
     if len(cells) == 2:
-        return ["url", "caption"] if "://" in cells[0] else ["caption", "url"]
+        first, second = (c.strip() for c in cells)
+        if "://" in first:
+            return ["url", "caption"]
+        if "://" in second:
+            return ["caption", "url"]
+        if first.isdigit() and not second.isdigit():
+            return ["key", "caption"]
+        return ["caption", "col1"]
     return ["caption"] + [f"col{i}" for i in range(1, len(cells))]
+
+
+ROLES = {"caption": CAPTION_COLUMNS, "key": KEY_COLUMNS, "image": IMAGE_COLUMNS,
+         "url": URL_COLUMNS}
+
+
+def _column(row: dict[str, Any], role: str, columns: dict[str, str]) -> tuple[bool, Any]:
+    """(found, value) of the column playing ``role`` in this row."""
+    chosen = columns.get(role)
+    if chosen is not None:
+        if chosen.isdigit():
+            values = list(row.values())
+            index = int(chosen) - 1
+            inside = 0 <= index < len(values)
+            return inside, (_no_nan(values[index]) if inside else None)
+        name = chosen.lower()
+        return name in row, _no_nan(row.get(name))
+    for name in ROLES[role]:
+        if _no_nan(row.get(name)) is not None:
+            return True, row[name]
+    return any(name in row for name in ROLES[role]), None
+
+
+def _check_columns(path: Path, row: dict[str, Any], columns: dict[str, str]) -> None:
+    for role in ("caption", *[r for r in columns if r != "caption"]):
+        found, _ = _column(row, role, columns)
+        if not found:
+            given = columns.get(role)
+            looked = f"column {given!r}" if given else f"any of {', '.join(ROLES[role])}"
+            raise InputError(
+                f"{path}: no {role} column ({looked}); its columns are "
+                f"{', '.join(map(str, row)) or 'none'}. Name it with --{role}-column NAME "
+                f"(or a 1-based position for a table without a header)")
 
 
 def _csv_rows(path: Path, start: Cursor) -> Iterator[Row]:
@@ -290,30 +342,28 @@ def _parquet_rows(path: Path, start: Any) -> Iterator[Row]:
                 yield row_number - 1, row_number, {str(k).lower(): v for k, v in row.items()}, None
 
 
-def _first(row: dict[str, Any], names: tuple[str, ...]) -> Any:
-    for name in names:
-        value = row.get(name)
-        if value is not None and not (isinstance(value, float) and math.isnan(value)):
-            return value
-    return None
-
-
-def _safe_row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool) -> Sample:
+def _safe_row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool,
+                        columns: dict[str, str] | None = None) -> Sample:
     try:
-        return _row_to_sample(row, source, base, load)
+        return _row_to_sample(row, source, base, load, columns)
     except Exception as exc:  # one odd row fails alone
         return failed_sample("", source, "bad_row",
                              f"cannot use this row: {type(exc).__name__}: {exc}")
 
 
-def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = True) -> Sample:
-    caption = _first(row, CAPTION_COLUMNS)
+def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = True,
+                   columns: dict[str, str] | None = None) -> Sample:
+    columns = columns or {}
+    caption = _column(row, "caption", columns)[1]
     if isinstance(caption, bytes):
         caption, error = decode_text(caption, "caption")
         if error:
             return failed_sample("", source, "caption_encoding", error)
-    key = _first(row, KEY_COLUMNS)
-    meta = {k: _no_nan(v) for k, v in row.items() if _jsonable(v) and k not in CAPTION_COLUMNS}
+    key = _column(row, "key", columns)[1]
+    caption_names = {columns["caption"].lower()} if "caption" in columns else set(CAPTION_COLUMNS)
+    meta = {k: _no_nan(v) for k, v in row.items() if _jsonable(v) and k not in caption_names}
+    if "url" in columns:
+        meta["url"] = _no_nan(_column(row, "url", columns)[1])
     sample = Sample(key="" if key is None else str(key), source=source, meta=meta)
     if caption is not None and not isinstance(caption, str):
         # a list, a struct or a number is not a caption; its repr must not pass as one
@@ -321,10 +371,39 @@ def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = Tr
                            f"the caption is not text but {type(caption).__name__} "
                            f"{str(caption)[:200]}")
     sample.caption = caption
-    image_path = _first(row, IMAGE_COLUMNS)
+    _annotations(sample, row)
+    image_path = _column(row, "image", columns)[1]
     if isinstance(image_path, str) and image_path and load:
         _load_image(sample, base / image_path, image_path)
     return sample
+
+
+def _annotations(sample: Sample, row: dict[str, Any]) -> None:
+    """An earlier sgprep run's records (its JSONL output, or an index parquet) carry their
+    annotations (``sg``, ``det``, ``neg``, as objects or JSON text) and failures along."""
+    from pydantic import ValidationError
+
+    from sgprep.schema import Detections, Negatives, SceneGraph
+
+    for field, model in (("sg", SceneGraph), ("det", Detections), ("neg", Negatives)):
+        value = row.get(field)
+        if value is None:
+            continue
+        sample.meta.pop(field, None)
+        try:
+            parsed = (model.model_validate_json(value) if isinstance(value, str)
+                      else model.model_validate(value))
+        except ValidationError as exc:
+            sample.fail("read", "bad_annotation", f"the {field} column is invalid: {exc}")
+            return
+        setattr(sample, field, parsed)
+    if row.get("status") == "failed" and row.get("stage") and row.get("reason"):
+        sample.fail(str(row["stage"]), str(row["reason"]), str(row.get("error") or ""))
+    if {"status", "source"} <= set(row):  # an sgprep record: its bookkeeping is not metadata
+        for name in ("status", "stage", "reason", "error", "source", "image"):
+            sample.meta.pop(name, None)
+        if isinstance(row.get("meta"), dict):
+            sample.meta = {**row["meta"], **{k: v for k, v in sample.meta.items() if k != "meta"}}
 
 
 def _load_image(sample: Sample, path: Path, name: str) -> None:
