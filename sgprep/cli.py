@@ -350,7 +350,10 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
         caption_column: Optional[str] = CAPTION_COLUMN,
         key_column: Optional[str] = KEY_COLUMN,
         image_column: Optional[str] = IMAGE_COLUMN,
-        url_column: Optional[str] = URL_COLUMN) -> None:
+        url_column: Optional[str] = URL_COLUMN,
+        require: Optional[str] = typer.Option(
+            None, help="Comma list of stages that must run: a stage that cannot (e.g. detect "
+                       "without weights) stops the run instead of being left out.")) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
     from sgprep.pipeline import PipelineError, load_pipeline
 
@@ -359,7 +362,8 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
             pipeline, input=input, output=output, input_format=input_format,
             shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
             progress=progress, executor=executor, workers=workers, ray_address=ray_address,
-            columns=_columns(caption_column, key_column, image_column, url_column) or None)
+            columns=_columns(caption_column, key_column, image_column, url_column) or None,
+            require=[r.strip() for r in require.split(",") if r.strip()] if require else None)
     except (PipelineError, ValidationError) as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)

@@ -22,7 +22,7 @@ from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 #: Fields that do not change what a run writes; they are left out of the fingerprint, so a
 #: rerun with other values resumes the same output.
 NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
-                      "workers", "ray_address"}
+                      "workers", "ray_address", "require"}
 #: Stage settings that change speed, never bytes.
 SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers"}
 DEFAULT_SHARD_SIZE = 1000
@@ -55,6 +55,9 @@ class RunConfig(BaseModel):
     max_caption_chars: int = Field(default=DEFAULT_MAX_CAPTION_CHARS, gt=0)
     max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)
     check_images: bool = True
+    require: list[str] = Field(default_factory=list, description="Stages that must run: when "
+                               "one cannot (e.g. missing weights) the run stops instead of going "
+                               "on without it.")
     progress: bool = True
     progress_interval: float = Field(default=30.0, gt=0, description="Seconds between progress "
                                      "lines when stderr is not a terminal (logs, Slurm, CI).")

@@ -51,6 +51,32 @@ def build_stages(config: RunConfig) -> list[Stage]:
     return stages
 
 
+def drop_unavailable(config: RunConfig) -> RunConfig:
+    """Stages that cannot run here (``Stage.check`` fails) are left out with one clear
+    warning, unless ``config.require`` names them: then the run stops with the reason."""
+    import logging
+
+    from sgprep.parse.base import ModelUnavailable
+
+    kept = []
+    for spec, stage in zip(config.stages, build_stages(config)):
+        try:
+            stage.check()
+        except ModelUnavailable as exc:
+            if spec.name in config.require:
+                raise
+            logging.getLogger(__name__).warning(
+                "stage %r cannot run here and is left out of this run (pass --require %s to "
+                "make that an error): %s", spec.name, spec.name, exc)
+            continue
+        kept.append(spec)
+    if not kept:
+        raise PipelineError("no stage of the pipeline can run here (see the warnings above)")
+    if len(kept) == len(config.stages):
+        return config
+    return config.model_copy(update={"stages": kept})
+
+
 def check_requires(config: RunConfig) -> None:
     """Refuse a pipeline in which a stage needs what neither the input nor an earlier stage
     provides (e.g. ``negatives`` without ``parse`` on raw captions)."""

@@ -62,6 +62,10 @@ class Stage(ABC):
         """What one instance needs; cheap (no model loaded)."""
         return Resources()
 
+    def check(self) -> None:
+        """Cheap start-up check, in the driver, that the stage can run here (its weights or
+        model can be had); raises ``sgprep.parse.base.ModelUnavailable`` with how to fix it."""
+
     def place(self, gpus: int) -> None:
         """The executor grants this instance ``gpus`` GPUs (before setup). A stage that runs
         several engines sizes itself here; GPU placement is the executor's job alone."""
