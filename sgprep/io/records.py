@@ -5,6 +5,7 @@ One place decides the encoding, so every writer and ``sgprep validate`` agree on
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -13,7 +14,12 @@ from sgprep.schema import Record, Sample
 ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
 
 INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
-                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg"]
+                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",
+                 "members"]
+
+#: The checksum of every tar member (index column ``members``) and of the index file (stats).
+#: SHA-256 from the standard library: hardware-accelerated here (~1 GB/s), no extra dependency.
+DIGEST = "sha256"
 
 
 def dumps(obj: Any) -> str:
@@ -54,7 +60,18 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
     return members
 
 
-def index_row(sample: Sample) -> dict[str, Any]:
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def member_checksums(members: dict[str, bytes | str]) -> str:
+    """The index's ``members`` column: ``{ext: {"size": n, "sha256": hex}}`` of the exact bytes
+    written to the tar, so ``sgprep validate`` finds a flipped byte and names the member."""
+    return dumps({ext: {"size": len(data), DIGEST: digest(data)}
+                  for ext, data in members.items() if ext != "__key__"})
+
+
+def index_row(sample: Sample, members: str | None = None) -> dict[str, Any]:
     failure, info = sample.failure, sample.image_info
     return {
         "key": sample.key, "caption": sample.caption, "source": sample.source,
@@ -64,7 +81,7 @@ def index_row(sample: Sample) -> dict[str, Any]:
         "image_width": info and info.width, "image_height": info and info.height,
         "image_mode": info and info.mode, "meta": dumps(sample.meta),
         "sg": _annotation_json(sample, "sg"), "det": _annotation_json(sample, "det"),
-        "neg": _annotation_json(sample, "neg"),
+        "neg": _annotation_json(sample, "neg"), "members": members,
     }
 
 
