@@ -4,10 +4,11 @@ of fake_endpoint.py, stopped and restarted on the same port to go down and come 
 
 from __future__ import annotations
 
+import json
 import logging
+import threading
 import time
 from http.server import ThreadingHTTPServer
-import threading
 
 import pytest
 
@@ -169,3 +170,39 @@ def test_without_fallback_a_dead_endpoint_ends_the_run(tmp_path):
     assert result.exit_code == 2, result.output
     assert "unreachable" in result.output and "--fallback" in result.output
     assert not list(out.glob("*_stats.json"))  # no shard finished without the LLM
+
+
+def _gold(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(
+        json.dumps({"caption": c, "sg": "( dog , is , brown ) , ( dog , lie on , sofa )"}) + "\n"
+        for c in CAPTIONS))
+    return gold
+
+
+def test_eval_refuses_a_run_scored_by_the_fallback(tmp_path):
+    from sgprep.eval import EvalRefused, run_eval
+
+    with pytest.raises(EvalRefused, match=r"6 of 6 graphs \(100%\) came from the fallback"):
+        run_eval(_gold(tmp_path), "llama3", settings(closed_port_url()))
+
+
+def test_eval_reports_fallbacks(tmp_path):
+    from sgprep.eval import evaluate, load_gold, render
+
+    items = load_gold(_gold(tmp_path))
+    parser = make(closed_port_url())
+    try:
+        report = evaluate(parser, items, max_fallback_share=1.0)
+    finally:
+        parser.teardown()
+    assert (report.fallbacks, report.fallback_share) == (6, 1.0)
+    assert report.fallback_reasons == {"no_answer": 3, "endpoint_unreachable": 3}
+    assert "fallbacks 6 (100%)" in " ".join(str(render(report).caption).split())
+    with FakeEndpoint("ok") as endpoint:
+        parser = make(endpoint.url)
+        try:
+            report = evaluate(parser, items)
+        finally:
+            parser.teardown()
+    assert (report.fallbacks, report.fallback_share, report.fallback_reasons) == (0, 0.0, {})
