@@ -17,10 +17,6 @@ INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error
                  "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",
                  "members"]
 
-#: The checksum of every tar member (index column ``members``) and of the index file (stats).
-#: SHA-256 from the standard library: hardware-accelerated here (~1 GB/s), no extra dependency.
-DIGEST = "sha256"
-
 
 def dumps(obj: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 kept as is."""
@@ -60,15 +56,47 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
     return members
 
 
+def _member_hash():
+    """xxh3-64 (~2 us for a 22 KB image) when xxhash is installed, else SHA-256 (~23 us: 12 %
+    of the shard writer's time per sample). The name is stored with each checksum."""
+    try:
+        import xxhash
+    except ImportError:
+        return "sha256", lambda data: hashlib.sha256(data).hexdigest()
+    return "xxh3_64", xxhash.xxh3_64_hexdigest
+
+
+#: The checksum of every tar member, recorded in the index column ``members``.
+MEMBER_HASH, _member_hexdigest = _member_hash()
+
+
 def digest(data: bytes) -> str:
+    """SHA-256 of a whole file (the index: small, so the strong hash costs nothing)."""
     return hashlib.sha256(data).hexdigest()
 
 
+def member_digest(name: str, data: bytes) -> str | None:
+    """A member's checksum by the algorithm ``name`` (None when it is not available here)."""
+    if name == MEMBER_HASH:
+        return _member_hexdigest(data)
+    if name == "sha256":
+        return digest(data)
+    try:
+        import xxhash
+
+        return getattr(xxhash, f"{name}_hexdigest")(data)
+    except (ImportError, AttributeError):
+        return None
+
+
 def member_checksums(members: dict[str, bytes | str]) -> str:
-    """The index's ``members`` column: ``{ext: {"size": n, "sha256": hex}}`` of the exact bytes
-    written to the tar, so ``sgprep validate`` finds a flipped byte and names the member."""
-    return dumps({ext: {"size": len(data), DIGEST: digest(data)}
-                  for ext, data in members.items() if ext != "__key__"})
+    """The index's ``members`` column: ``{ext: {"size": n, HASH: hex}}`` of the exact bytes
+    written to the tar, so ``sgprep validate`` finds a flipped byte and names the member.
+    Canonical JSON (as :func:`dumps`), built directly: json.dumps cost 18 us a sample."""
+    parts = [f'"{ext}":{{"{MEMBER_HASH}":"{_member_hexdigest(members[ext])}",'
+             f'"size":{len(members[ext])}}}'
+             for ext in sorted(members) if ext != "__key__"]
+    return "{" + ",".join(parts) + "}"
 
 
 def index_row(sample: Sample, members: str | None = None) -> dict[str, Any]:

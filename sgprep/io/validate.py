@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 from pydantic import ValidationError
 
 from sgprep.io.intake import VALID_KEY
-from sgprep.io.records import DIGEST, digest
+from sgprep.io.records import digest, member_digest
 from sgprep.io.tar import BLOCK, ustar_header
 from sgprep.schema import Detections, Negatives, Record, SceneGraph, ShardStats
 
@@ -210,7 +210,17 @@ def _check_tar(path: Path, index: dict[str, dict]) -> list[str]:
             listed = (expected[key] or {}).get(ext)
             if listed is None:
                 problems.append(f"{where}: member not listed in the index (added?)")
-            elif listed.get("size") != len(data) or listed.get(DIGEST) != digest(data):
+                continue
+            algorithms = [k for k in listed if k != "size"] if isinstance(listed, dict) else []
+            if len(algorithms) != 1:
+                problems.append(f"{where}: malformed checksum entry in the index: {listed!r}")
+                continue
+            algorithm = algorithms[0]
+            actual = member_digest(algorithm, data)
+            if actual is None:
+                problems.append(f"{where}: cannot compute its {algorithm} checksum here "
+                                f"(pip install xxhash)")
+            elif listed.get("size") != len(data) or listed[algorithm] != actual:
                 problems.append(f"{where}: {len(data):,} bytes with a checksum that differs "
                                 f"from the index (damaged)")
             else:

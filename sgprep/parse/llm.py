@@ -6,6 +6,11 @@ time; the answer is then checked like any other input: parsed, validated by our 
 caption (head noun, count, character span). An answer that fails is asked again once with a new
 seed and a little temperature; a caption that fails twice goes to the fallback parser
 (``settings.fallback``, default ``spacy``), so every caption gets a result.
+
+An unreachable endpoint is told apart from invalid answers: while the openai engine's circuit
+breaker is open, captions are not sent and not asked again; they go straight to the fallback
+(counted as ``llm_unreachable``), each fallback graph saying why in ``fallback_reason``. With
+no fallback an open breaker raises :class:`~sgprep.parse.base.EngineUnavailable`: the run stops.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from sgprep.io.records import MEMBER_HASH
 from tests.conftest import run_cli
 
 CAPTIONS = {
@@ -92,7 +93,7 @@ def test_undamaged_output_is_valid(out):
     ok = [r for r in index if r["status"] == "ok"]
     members = json.loads(ok[0]["members"])
     assert set(members) == {"jpg", "txt", "json", "sg.json"}
-    assert all(set(m) == {"size", "sha256"} for m in members.values())
+    assert all(set(m) == {"size", MEMBER_HASH} for m in members.values())
     assert [r["members"] for r in rows(out / "00001.parquet") if r["status"] == "failed"] == [None]
 
 
