@@ -46,7 +46,9 @@ def time_sgprep(samples: list[Sample], shard_size: int, root: Path) -> float:
     root.mkdir()
     start = time.perf_counter()
     for index in range(0, len(samples), shard_size):
-        writer.write(index // shard_size, samples[index:index + shard_size])
+        sink = writer.open_shard(index // shard_size)  # the streaming path run_shard uses
+        sink.add(samples[index:index + shard_size])
+        sink.close({})
     return time.perf_counter() - start
 
 

@@ -28,6 +28,11 @@ set (matched / predicted, matched / gold); ``spice_f1`` is the mean of per-capti
 tuples, as SPICE averages (a caption with no gold and no predicted tuples scores 1);
 ``set_match`` is the fraction of captions whose whole tuple set equals gold's. A caption the
 parser fails on (ParseError) counts as an empty prediction and under ``errors``.
+
+Fallbacks: a graph made by the fallback parser (``fallback_from`` set, e.g. spaCy standing in for
+an unreachable LLM endpoint) is counted under ``fallbacks`` and its reason; a run where most
+graphs came from the fallback is refused (:class:`EvalRefused`): its scores would be the
+fallback's, labelled with the parser's name.
 """
 
 from __future__ import annotations
@@ -55,6 +60,13 @@ ARTICLES = {"a", "an", "the"}
 FACTUAL_COLUMNS = ("caption", "scene_graph")
 
 Fact = tuple[str, ...]  # one SPICE tuple: (e), (e, a) or (s, p, o)
+
+#: Above this share of graphs from the fallback parser, a run is not scored.
+MAX_FALLBACK_SHARE = 0.5
+
+
+class EvalRefused(RuntimeError):
+    """The run cannot be scored as the parser it names (most graphs came from the fallback)."""
 
 
 class GoldItem(BaseModel):
@@ -116,6 +128,10 @@ class EvalReport(BaseModel):
     spice_f1: float = Field(description="Mean per-caption F1 over all tuples.")
     set_match: float = Field(description="Fraction of captions whose tuple set equals gold's.")
     errors: dict[str, int] = Field(default_factory=dict, description="ParseError reason -> count.")
+    fallbacks: int = Field(default=0, description="Graphs made by the fallback parser.")
+    fallback_share: float = Field(default=0.0, description="fallbacks / captions.")
+    fallback_reasons: dict[str, int] = Field(
+        default_factory=dict, description="Why the parser gave no graph, by reason.")
     seconds: float = 0.0
     captions_per_second: float = 0.0
     spacy_model: str
@@ -208,8 +224,10 @@ def evaluate(
     batch_size: int | None = None,
     keep_items: bool = False,
     progress: bool = False,
+    max_fallback_share: float = MAX_FALLBACK_SHARE,
 ) -> EvalReport:
-    """Parse every gold caption with ``parser`` (already set up) and score it."""
+    """Parse every gold caption with ``parser`` (already set up) and score it. Raises
+    :class:`EvalRefused` when more than ``max_fallback_share`` of the graphs are the fallback's."""
     normaliser = normaliser or Normaliser(parser.settings.spacy_model)
     batch_size = batch_size or parser.settings.batch_size
     start = time.perf_counter()
@@ -228,6 +246,14 @@ def evaluate(
             )
         predictions += batch
     seconds = time.perf_counter() - start
+    fallbacks = _fallbacks(predictions)
+    share = sum(fallbacks.values()) / len(predictions) if predictions else 0.0
+    if share > max_fallback_share:
+        raise EvalRefused(
+            f"{sum(fallbacks.values())} of {len(predictions)} graphs ({share:.0%}) came from the "
+            f"fallback parser, not from {parser.name!r} (why: "
+            f"{', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items()))}); their scores would "
+            f"not be {parser.name!r}'s. Fix the cause (is the endpoint up?) and evaluate again")
 
     graphs = [p for p in predictions if isinstance(p, SceneGraph)] + [g.sg for g in gold_items]
     normaliser.prepare(e for g in graphs for ts in raw_tuples(g).values() for t in ts for e in t)
@@ -266,10 +292,22 @@ def evaluate(
         spice_f1=round(sum(f1s) / n, 4) if n else 0.0,
         set_match=round(matches / n, 4) if n else 0.0,
         errors=dict(errors),
+        fallbacks=sum(fallbacks.values()),
+        fallback_share=round(share, 4),
+        fallback_reasons=dict(sorted(fallbacks.items())),
         seconds=round(seconds, 3),
         captions_per_second=round(n / seconds, 1) if seconds else 0.0,
         spacy_model=parser.settings.spacy_model,
         items=items,
+    )
+
+
+def _fallbacks(predictions: Sequence[SceneGraph | ParseError]) -> Counter[str]:
+    """Graphs the fallback parser made, by the reason the parser gave none."""
+    return Counter(
+        (p.fallback_reason or "unknown").split(":", 1)[0]
+        for p in predictions
+        if isinstance(p, SceneGraph) and p.fallback_from is not None
     )
 
 
@@ -365,7 +403,8 @@ def render(report: EvalReport):
         title=f"parser {report.parser}: {report.captions} captions",
         caption=(
             f"mean caption F1 (SPICE-style) {report.spice_f1:.3f} | set match "
-            f"{report.set_match:.3f} | errors {errors} | {report.captions_per_second:.0f} captions/s"
+            f"{report.set_match:.3f} | errors {errors} | fallbacks {report.fallbacks} "
+            f"({report.fallback_share:.0%}) | {report.captions_per_second:.0f} captions/s"
             " | exact lemma match, no synonyms"
         ),
     )

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class _Model(BaseModel):
@@ -69,6 +69,9 @@ class SceneGraph(_Model):
     retries: int = Field(default=0, ge=0, description="Invalid outputs retried before this one.")
     fallback_from: str | None = Field(
         default=None, description="The parser that failed before this one took over, if any."
+    )
+    fallback_reason: str | None = Field(
+        default=None, description="Why that parser gave no graph, e.g. 'endpoint_unreachable: ...'."
     )
 
     @model_validator(mode="after")
@@ -213,6 +216,13 @@ class Record(_Model):
     neg: Negatives | None = None
 
 
+class FileInfo(_Model):
+    """A shard file as it was written: its size, and for the index its checksum."""
+
+    size: int = Field(ge=0)
+    sha256: str | None = None
+
+
 class ShardStats(_Model):
     """``NNNNN_stats.json``: written last; its presence marks the shard done."""
 
@@ -225,6 +235,8 @@ class ShardStats(_Model):
     stages: dict[str, dict[str, int]] = Field(
         default_factory=dict,
         description="Per stage, its counters for this shard, e.g. parse: {fallbacks: 3}.")
+    files: dict[str, FileInfo] = Field(
+        default_factory=dict, description="The shard's data files (tar, index) as written.")
 
 
 #: Every model that has a checked-in JSON Schema, by file stem.

