@@ -189,6 +189,11 @@ def parse(
     max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
     timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
     max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
+    breaker_failures: int = typer.Option(
+        32, min=1, help="openai: consecutive connection failures after which the endpoint is "
+                        "left alone for --breaker-cooldown seconds (captions go to --fallback)."),
+    breaker_cooldown: float = typer.Option(30.0, min=0, help="openai: seconds before the "
+                                           "endpoint is probed again."),
     max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
     prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
                                           help="llama3: a prompt file in the prompts/ format."),
@@ -226,6 +231,7 @@ def parse(
         engine=engine, endpoint=endpoint, fallback=fallback, batch_size=batch_size,
         tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
+        breaker_failures=breaker_failures, breaker_cooldown=breaker_cooldown,
         num_beams=num_beams, device=device, max_model_len=max_model_len,
         max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
     config = _config(
@@ -465,10 +471,20 @@ def eval_(
     from sgprep.eval import render, run_eval
     from sgprep.parse.base import ParserSettings
 
-    settings = ParserSettings(spacy_model=spacy_model, model=model, engine=engine,
+    from sgprep.eval import EvalRefused
+    from sgprep.parse.base import ModelUnavailable
+
+    settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model, engine=engine,
                               endpoint=endpoint)
-    report = run_eval(gold, parser, settings, output, limit)
-    Console().print(render(report))
+    try:
+        report = run_eval(gold, parser, settings, output, limit)
+    except EvalRefused as exc:
+        _fail(str(exc))
+    except ModuleNotFoundError as exc:
+        _missing_module(exc)
+    except (ModelUnavailable, ValueError, KeyError) as exc:
+        _fail(f"--gold {gold}: {exc}" if isinstance(exc, (ValueError, KeyError)) else str(exc))
+    stdout.print(render(report))
 
 
 @app.command()
@@ -476,15 +492,20 @@ def validate(output: Path = typer.Argument(..., exists=True, help="An sgprep out
     """Check shards against the schemas and the index; exit 1 and list problems if any."""
     from sgprep.io.validate import validate_output
 
+    jsonl = output.suffix.lower() == ".jsonl"
+    if not jsonl and not (output / "_meta" / "run.json").is_file():
+        _fail(f"{output} is not an sgprep output (it has no _meta/run.json); give the directory "
+              f"or FILE.jsonl that `sgprep parse/run --output` wrote")
     problems, checked = validate_output(output)
+    what = "record(s)" if jsonl else "shard(s)"
     for problem in problems[:200]:
-        console.print(f"[red]✗[/] {problem}")
+        stdout.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
     if len(problems) > 200:
-        console.print(f"... and {len(problems) - 200} more")
+        stdout.print(f"... and {len(problems) - 200} more")
     if problems:
-        console.print(f"[bold red]{len(problems)} problem(s)[/] in {checked} shard(s)")
+        stdout.print(f"[bold red]{len(problems)} problem(s)[/] in {checked} {what}")
         raise typer.Exit(1)
-    console.print(f"[bold green]ok[/]: {checked} shard(s) valid")
+    stdout.print(f"[bold green]ok[/]: {checked} {what} valid")
 
 
 def entry() -> None:
