@@ -72,7 +72,7 @@ def test_valid_answers_become_llm_graphs(parser):
 def test_out_of_range_indices_are_retried_then_fall_back(parser):
     graphs, counted = parse_with(parser, schema=OUT_OF_RANGE_SCHEMA)
     assert counted == {"llm_invalid": 2 * N, "llm_invalid/invalid_graph": 2 * N,
-                       "retries": N, "fallbacks": N}
+                       "retries": N, "fallbacks": N, "fallbacks/invalid_graph": N}
     for graph in graphs:
         assert (graph.parser, graph.retries, graph.fallback_from) == ("spacy", 1, "llama3")
 
@@ -80,7 +80,7 @@ def test_out_of_range_indices_are_retried_then_fall_back(parser):
 def test_cut_off_answers_are_retried_then_fall_back(parser):
     graphs, counted = parse_with(parser, max_tokens=CUT_OFF_MAX_TOKENS, schema=VALID_SCHEMA)
     assert counted == {"llm_invalid": 2 * N, "llm_invalid/not_json": 2 * N,
-                       "retries": N, "fallbacks": N}
+                       "retries": N, "fallbacks": N, "fallbacks/not_json": N}
     assert all(g.fallback_from == "llama3" and g.parser == "spacy" for g in graphs)
 
 

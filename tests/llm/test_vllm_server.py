@@ -168,7 +168,7 @@ def test_invalid_answers_are_retried_then_fall_back(server, schema, max_tokens, 
     graphs, stats, engine_stats = parse_all(server, schema=schema, max_tokens=max_tokens)
     n = len(CAPTIONS)
     assert stats == {"llm_ok": 0, "llm_invalid": 2 * n, f"llm_invalid/{reason}": 2 * n,
-                     "retries": n, "fallbacks": n}
+                     "retries": n, "fallbacks": n, f"fallbacks/{reason}": n}
     for graph in graphs:
         assert isinstance(graph, SceneGraph)
         assert (graph.parser, graph.retries, graph.fallback_from) == ("spacy", 1, "llama3")
