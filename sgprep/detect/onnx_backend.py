@@ -1,0 +1,82 @@
+"""The fast CPU path: the weights exported to ONNX once, run by onnxruntime, NMS in numpy.
+
+The export is cached next to the weights (or in sgprep's cache when that folder is read-only),
+named by the weights' SHA-256, so changed weights are never served a stale graph. Once the
+export exists, neither torch nor ultralytics is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from sgprep.detect.base import Detector, Letterboxed
+from sgprep.detect.nms import postprocess
+from sgprep.detect.weights import cache_dir, resolve_weights, sha256_file
+
+log = logging.getLogger(__name__)
+
+
+def onnx_path_for(weights: Path, sha256: str) -> Path:
+    name = f"{weights.stem}-{sha256[:16]}.onnx"
+    if os.access(weights.parent, os.W_OK):
+        return weights.parent / name
+    return cache_dir() / "onnx" / name
+
+
+def export_onnx(weights: Path, target: Path) -> Path:
+    """Export ``weights`` with ultralytics into ``target`` (atomically: a crash leaves none)."""
+    from sgprep.detect.weights import load_yolo
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".export-", dir=target.parent))
+    try:
+        copy = work / weights.name  # ultralytics writes the .onnx beside the file it loaded
+        shutil.copyfile(weights, copy)
+        log.info("exporting %s to ONNX (once; cached as %s)", weights, target)
+        exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
+                                               verbose=False)
+        os.replace(exported, target)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+class OnnxDetector(Detector):
+    name = "onnx"
+
+    def setup(self) -> None:
+        import onnxruntime as ort
+
+        weights = resolve_weights(self.settings.weights)
+        self.weights_sha256 = sha256_file(weights)
+        self.model_name = weights.stem
+        path = onnx_path_for(weights, self.weights_sha256)
+        if not path.is_file():
+            export_onnx(weights, path)
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        self.session = ort.InferenceSession(str(path), sess_options=options,
+                                            providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.labels = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
+
+    def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
+        if not inputs:
+            return []
+        batch = np.stack([x.chw for x in inputs]).astype(np.float32)
+        batch *= 1.0 / 255.0
+        (heads,) = self.session.run(None, {self.input_name: batch})[:1]
+        s = self.settings
+        return [postprocess(head, s.conf, s.iou, s.top_objects) for head in heads]
+
+    def teardown(self) -> None:
+        self.session = None
