@@ -12,13 +12,14 @@ import logging
 import os
 import shutil
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from sgprep.detect.base import Detector, Letterboxed
 from sgprep.detect.nms import postprocess
-from sgprep.detect.weights import cache_dir, resolve_weights, sha256_file
+from sgprep.detect.weights import cache_dir, quiet_environment, resolve_weights, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,10 @@ def export_onnx(weights: Path, target: Path) -> Path:
         copy = work / weights.name  # ultralytics writes the .onnx beside the file it loaded
         shutil.copyfile(weights, copy)
         log.info("exporting %s to ONNX (once; cached as %s)", weights, target)
-        exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
-                                               verbose=False)
+        with warnings.catch_warnings():  # torch's notes on its legacy exporter, not ours
+            warnings.simplefilter("ignore", DeprecationWarning)
+            exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
+                                                   verbose=False)
         os.replace(exported, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -52,6 +55,7 @@ class OnnxDetector(Detector):
     name = "onnx"
 
     def setup(self) -> None:
+        quiet_environment()
         import onnxruntime as ort
 
         weights = resolve_weights(self.settings.weights)

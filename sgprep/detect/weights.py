@@ -1,8 +1,10 @@
-"""Weights files and ultralytics' environment: quiet, offline-safe, settings kept out of $HOME.
+"""Weights files, and the environment of ultralytics and onnxruntime: quiet, offline-safe,
+nothing written into $HOME.
 
-``quiet_ultralytics()`` must run before the first ``import ultralytics``: ultralytics reads its
-switches from the environment at import time, and writes a settings file into
-``YOLO_CONFIG_DIR`` (by default under ``~/.config``) as soon as it is imported.
+``quiet_environment()`` must run before the first ``import ultralytics`` or ``onnxruntime``:
+ultralytics reads its switches at import time and writes a settings file into
+``YOLO_CONFIG_DIR`` (by default under ``~/.config``) as soon as it is imported; onnxruntime
+keeps a telemetry device id under ``~/.cache/Microsoft`` unless ``ORT_DISABLE_TELEMETRY`` is set.
 """
 
 from __future__ import annotations
@@ -35,9 +37,11 @@ def _writable_dir(path: Path) -> Path:
         return Path(tempfile.mkdtemp(prefix="sgprep-"))
 
 
-def quiet_ultralytics() -> None:
-    """Switch off ultralytics' chatter, downloads-at-import and pip auto-installs; keep its
-    settings file in sgprep's cache. An explicit setting by the user wins."""
+def quiet_environment() -> None:
+    """Switch off ultralytics' chatter, downloads-at-import and pip auto-installs, keep its
+    settings file in sgprep's cache, and switch off onnxruntime's telemetry. A setting the
+    user made explicitly wins."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     if "ultralytics" not in sys.modules:
         os.environ.setdefault("YOLO_VERBOSE", "False")
         os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -48,7 +52,7 @@ def quiet_ultralytics() -> None:
 
 def load_yolo(weights: str):
     """An ultralytics YOLO model from a local file (or a name it can fetch when online)."""
-    quiet_ultralytics()
+    quiet_environment()
     from ultralytics import YOLO
 
     return YOLO(str(resolve_weights(weights)))
@@ -74,7 +78,7 @@ def resolve_weights(weights: str) -> Path:
 
 def _fetch_by_name(name: str, cached: Path) -> Path:
     """Online only: ultralytics downloads official weights; keep them in sgprep's cache."""
-    quiet_ultralytics()
+    quiet_environment()
     from ultralytics.utils.downloads import attempt_download_asset
 
     cached.parent.mkdir(parents=True, exist_ok=True)

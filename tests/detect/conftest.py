@@ -49,9 +49,9 @@ def fall_weights(tmp_path_factory) -> Path:
 def yolov9t_weights(tmp_path_factory, _private_caches) -> Path:
     """YOLOv9-t from its yaml with seeded random weights, saved as a .pt so it loads through
     the same file path as real weights."""
-    from sgprep.detect.weights import quiet_ultralytics
+    from sgprep.detect.weights import quiet_environment
 
-    quiet_ultralytics()
+    quiet_environment()
     import torch
     from ultralytics import YOLO
 
