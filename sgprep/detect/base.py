@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from sgprep.exec.stage import StageSettings
 
@@ -35,6 +35,13 @@ class DetectSettings(StageSettings):
     top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
     decode_workers: int = Field(default_factory=lambda: min(4, os.cpu_count() or 1), ge=1)
     max_image_pixels: int = Field(default=89_478_485, gt=0)  # bigger images are refused unread
+
+    @field_validator("imgsz")
+    @classmethod
+    def _stride_multiple(cls, value: int) -> int:
+        if value % 32:
+            raise ValueError(f"imgsz {value} is not a multiple of 32 (the detectors' stride)")
+        return value
 
 
 @dataclass(frozen=True)

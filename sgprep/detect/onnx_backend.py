@@ -24,14 +24,31 @@ from sgprep.detect.weights import cache_dir, quiet_environment, resolve_weights,
 log = logging.getLogger(__name__)
 
 
-def onnx_path_for(weights: Path, sha256: str) -> Path:
-    name = f"{weights.stem}-{sha256[:16]}.onnx"
+def onnx_path_for(weights: Path, sha256: str, imgsz: int) -> Path:
+    name = f"{weights.stem}-{sha256[:16]}-{imgsz}.onnx"
     if os.access(weights.parent, os.W_OK):
         return weights.parent / name
     return cache_dir() / "onnx" / name
 
 
-def export_onnx(weights: Path, target: Path) -> Path:
+def _fix_input_size(path: Path, imgsz: int) -> None:
+    """Make the input's height and width fixed (the letterbox is always square): onnxruntime
+    plans memory and fuses more with static spatial shapes. The batch stays dynamic."""
+    import onnx
+    import onnxslim
+
+    model = onnx.load(str(path))
+    dims = model.graph.input[0].type.tensor_type.shape.dim
+    dims[2].dim_value = dims[3].dim_value = imgsz
+    meta = {p.key: p.value for p in model.metadata_props}
+    slim = onnxslim.slim(model)
+    del slim.metadata_props[:]
+    for key, value in meta.items():
+        slim.metadata_props.add(key=key, value=value)
+    onnx.save(slim, str(path))
+
+
+def export_onnx(weights: Path, target: Path, imgsz: int) -> Path:
     """Export ``weights`` with ultralytics into ``target`` (atomically: a crash leaves none)."""
     from sgprep.detect.weights import load_yolo
 
@@ -44,7 +61,8 @@ def export_onnx(weights: Path, target: Path) -> Path:
         with warnings.catch_warnings():  # torch's notes on its legacy exporter, not ours
             warnings.simplefilter("ignore", DeprecationWarning)
             exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
-                                                   verbose=False)
+                                                   imgsz=imgsz, verbose=False)
+            _fix_input_size(Path(exported), imgsz)
         os.replace(exported, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -61,12 +79,14 @@ class OnnxDetector(Detector):
         weights = resolve_weights(self.settings.weights)
         self.weights_sha256 = sha256_file(weights)
         self.model_name = weights.stem
-        path = onnx_path_for(weights, self.weights_sha256)
+        path = onnx_path_for(weights, self.weights_sha256, self.settings.imgsz)
         if not path.is_file():
-            export_onnx(weights, path)
+            export_onnx(weights, path, self.settings.imgsz)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # no busy-waiting between ops: the decode threads need those cores
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), sess_options=options,
                                             providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name

@@ -38,7 +38,7 @@ def test_weights_in_sgprep_cache_are_found_by_name(fall_weights, tmp_path, monke
 
 def test_onnx_export_is_cached_by_weights_hash(onnx_stage, fall_weights):
     sha = sha256_file(fall_weights)
-    exported = fall_weights.parent / f"fall_detector-{sha[:16]}.onnx"
+    exported = fall_weights.parent / f"fall_detector-{sha[:16]}-640.onnx"
     assert exported.is_file()
     assert [p.name for p in fall_weights.parent.iterdir() if p.name.startswith(".")] == []
     before = exported.stat().st_mtime_ns
