@@ -33,7 +33,7 @@ class DetectSettings(StageSettings):
     imgsz: int = Field(default=640, ge=32)  # the letterbox's side, a multiple of 32
     top_objects: int = Field(default=10, ge=0)  # N: objects kept per image, best first
     top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
-    decode_workers: int = Field(default_factory=lambda: min(4, os.cpu_count() or 1), ge=1)
+    decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1)
     max_image_pixels: int = Field(default=89_478_485, gt=0)  # bigger images are refused unread
 
     @field_validator("imgsz")
@@ -46,9 +46,10 @@ class DetectSettings(StageSettings):
 
 @dataclass(frozen=True)
 class Letterboxed:
-    """A model input (3 x S x S, uint8, RGB) and how it maps back to the decoded image."""
+    """A model input (S x S x 3, uint8, RGB; backends move the channels first, the torch one
+    on the GPU) and how it maps back to the decoded image."""
 
-    chw: np.ndarray
+    hwc: np.ndarray
     ratio: float  # input pixels per decoded pixel
     pad: tuple[float, float]  # left and top padding, in input pixels
 
@@ -65,9 +66,9 @@ def letterbox(rgb: np.ndarray, size: int) -> Letterboxed:
     resized = rgb if (new_w, new_h) == (w, h) else cv2.resize(
         rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     left, top = (size - new_w) // 2, (size - new_h) // 2
-    canvas = np.full((3, size, size), PAD_VALUE, dtype=np.uint8)
-    canvas[:, top:top + new_h, left:left + new_w] = resized.transpose(2, 0, 1)
-    return Letterboxed(chw=canvas, ratio=ratio, pad=(float(left), float(top)))
+    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
+    canvas[top:top + new_h, left:left + new_w] = resized
+    return Letterboxed(hwc=canvas, ratio=ratio, pad=(float(left), float(top)))
 
 
 def unletterbox(xyxy: np.ndarray, boxed: Letterboxed) -> np.ndarray:

@@ -96,7 +96,8 @@ class OnnxDetector(Detector):
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
         if not inputs:
             return []
-        batch = np.stack([x.chw for x in inputs]).astype(np.float32)
+        # one copy does both: channels first, and uint8 -> float32
+        batch = np.stack([x.hwc for x in inputs]).transpose(0, 3, 1, 2).astype(np.float32)
         batch *= 1.0 / 255.0
         (heads,) = self.session.run(None, {self.input_name: batch})[:1]
         s = self.settings
