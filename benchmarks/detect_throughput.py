@@ -14,14 +14,16 @@ builds a YOLOv9-t from its yaml with seeded random weights; or a path to a .pt f
 
 Anchors, measured in the same run over the same files:
 - ``YOLO(weights).predict(source=DIR, stream=True, batch=B)``, the model loaded and warmed
-  first (the strict anchor: no start-up cost in it);
+  first (the strict anchor: no start-up cost in it); ratios are against it;
+- the same with ``batch=1`` (ultralytics then pads each image only to multiples of 32, as
+  sgprep does on a CPU);
 - the ``yolo predict`` command line, wall-clock including its start-up (what a user runs).
 sgprep is timed from reading the files to ``det`` for every sample, model loaded and warmed
 first (for the ONNX backend the one-time export is done before timing). Each timed run is
 repeated ``--repeats`` times, alternating, and the best counts.
 
 Peak RSS: a fresh process runs the stage over 100 and then over 300 of the images, in shards
-of 50 as the executor does, and reports its own ``ru_maxrss``; it must not grow with the count.
+of 50 as the executor does, and reports its own peak (VmHWM); it must not grow with the count.
 """
 
 from __future__ import annotations
@@ -123,13 +125,15 @@ def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[flo
     return seconds, boxes
 
 
-def run_predict(folder: Path, weights: Path, args) -> tuple[float, int]:
-    """ultralytics' own loop: YOLO(...).predict over the folder, streamed."""
+def run_predict(folder: Path, weights: Path, args, batch: int | None = None) -> tuple[float, int]:
+    """ultralytics' own loop: YOLO(...).predict over the folder, streamed. With batch 1 it pads
+    each image only to multiples of 32 (as sgprep's rect letterbox), with mixed-shape batches
+    to a square."""
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
     device = args.device or "cpu"
-    kw = dict(imgsz=args.imgsz, conf=args.conf, iou=args.iou, batch=args.batch, device=device,
+    kw = dict(imgsz=args.imgsz, conf=args.conf, iou=args.iou, batch=batch or args.batch, device=device,
               half=device.startswith("cuda"), max_det=300, verbose=False, save=False)
     for _ in model.predict(source=str(folder), stream=True, **{**kw, "batch": 1}):
         break  # warm-up: weights on the device, kernels chosen
@@ -168,7 +172,9 @@ for begin in range(0, len(paths), 50):
     stage.run(samples)
     del samples
 stage.teardown()
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM, not ru_maxrss: Linux carries a forked child's ru_maxrss (the parent's) across exec
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")]
+print(int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
@@ -177,7 +183,7 @@ def peak_rss_mb(folder: Path, weights: Path, backend: str, count: int, args) -> 
                              count=count, weights=str(weights), backend=backend,
                              device=args.device, batch=args.batch, imgsz=args.imgsz)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    return int(out.stdout.strip().splitlines()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+    return int(out.stdout.strip().splitlines()[-1]) / 1024  # KiB -> MiB
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--no-cli", action="store_true", help="skip the `yolo predict` anchor")
     ap.add_argument("--no-rss", action="store_true")
+    ap.add_argument("--no-batch1", action="store_true", help="skip the predict(batch=1) anchor")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
 
@@ -209,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeats):
             t, boxes["ultralytics predict()"] = run_predict(folder, weights, args)
             best["ultralytics predict()"] = min(best.get("ultralytics predict()", t), t)
+            if args.batch != 1 and not args.no_batch1:
+                t, boxes["ultralytics predict(batch=1)"] = run_predict(folder, weights, args, 1)
+                best["ultralytics predict(batch=1)"] = min(
+                    best.get("ultralytics predict(batch=1)", t), t)
             for backend in backends:
                 name = f"sgprep detect ({backend})"
                 t, boxes[name] = run_stage(paths, weights, backend, args)

@@ -19,6 +19,7 @@ from pydantic import Field, field_validator
 from sgprep.exec.stage import StageSettings
 
 PAD_VALUE = 114  # the grey ultralytics pads with; the models were trained on it
+STRIDE = 32  # the detectors' largest stride: input sides must be multiples of it
 
 
 class DetectSettings(StageSettings):
@@ -30,7 +31,10 @@ class DetectSettings(StageSettings):
     device: str | None = None  # torch: "cpu", "cuda", "cuda:1"; None picks CUDA when present
     conf: float = Field(default=0.25, ge=0.0, le=1.0)  # minimum confidence of a kept box
     iou: float = Field(default=0.45, gt=0.0, le=1.0)  # NMS overlap threshold
-    imgsz: int = Field(default=640, ge=32)  # the letterbox's side, a multiple of 32
+    imgsz: int = Field(default=640, ge=32)  # the letterbox's long side, a multiple of 32
+    # rect: pad only to a multiple of 32 (less to compute for non-square photos); None: on a
+    # CPU, not on CUDA (where whole square batches are faster than batches split by shape)
+    rect: bool | None = None
     top_objects: int = Field(default=10, ge=0)  # N: objects kept per image, best first
     top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
     decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1)
@@ -39,7 +43,7 @@ class DetectSettings(StageSettings):
     @field_validator("imgsz")
     @classmethod
     def _stride_multiple(cls, value: int) -> int:
-        if value % 32:
+        if value % STRIDE:
             raise ValueError(f"imgsz {value} is not a multiple of 32 (the detectors' stride)")
         return value
 
@@ -54,10 +58,11 @@ class Letterboxed:
     pad: tuple[float, float]  # left and top padding, in input pixels
 
 
-def letterbox(rgb: np.ndarray, size: int) -> Letterboxed:
-    """Resize keeping the aspect ratio so the long side is ``size``, pad to ``size x size``.
+def letterbox(rgb: np.ndarray, size: int, rect: bool = False) -> Letterboxed:
+    """Resize keeping the aspect ratio so the long side is ``size``; pad to ``size x size``,
+    or with ``rect`` only up to the next multiples of 32.
 
-    Always square, so an image's input never depends on which images share its batch."""
+    Either way the input depends on the image alone, never on the images sharing its batch."""
     import cv2
 
     h, w = rgb.shape[:2]
@@ -65,8 +70,9 @@ def letterbox(rgb: np.ndarray, size: int) -> Letterboxed:
     new_w, new_h = max(1, round(w * ratio)), max(1, round(h * ratio))
     resized = rgb if (new_w, new_h) == (w, h) else cv2.resize(
         rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-    left, top = (size - new_w) // 2, (size - new_h) // 2
-    canvas = np.full((size, size, 3), PAD_VALUE, dtype=np.uint8)
+    width, height = (-(-new_w // STRIDE) * STRIDE, -(-new_h // STRIDE) * STRIDE) if rect else (size, size)
+    left, top = (width - new_w) // 2, (height - new_h) // 2
+    canvas = np.full((height, width, 3), PAD_VALUE, dtype=np.uint8)
     canvas[top:top + new_h, left:left + new_w] = resized
     return Letterboxed(hwc=canvas, ratio=ratio, pad=(float(left), float(top)))
 
@@ -87,6 +93,7 @@ class Detector(ABC):
 
     def __init__(self, settings: DetectSettings):
         self.settings = settings
+        self._rect = False
         self.labels: dict[int, str] = {}
         self.model_name = ""
         self.weights_sha256 = ""
@@ -98,8 +105,12 @@ class Detector(ABC):
     def setup(self) -> None:
         """Load the model; fill ``labels``, ``model_name`` and ``weights_sha256``."""
 
+    def _choose_rect(self, on_gpu: bool) -> None:
+        """Called by setup(): pad to multiples of 32 or to a square (DetectSettings.rect)."""
+        self._rect = self.settings.rect if self.settings.rect is not None else not on_gpu
+
     def prepare(self, rgb: np.ndarray) -> Letterboxed:
-        return letterbox(rgb, self.settings.imgsz)
+        return letterbox(rgb, self.settings.imgsz, self._rect)
 
     @abstractmethod
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]: ...
@@ -113,6 +124,14 @@ DETECTORS: dict[str, str] = {
     "torch": "sgprep.detect.torch_backend:TorchDetector",
     "onnx": "sgprep.detect.onnx_backend:OnnxDetector",
 }
+
+
+def shape_groups(inputs: list[Letterboxed]) -> list[list[int]]:
+    """Indices of the inputs grouped by input shape (first-seen order): one run per group."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for k, x in enumerate(inputs):
+        groups.setdefault(x.hwc.shape, []).append(k)
+    return list(groups.values())
 
 
 def cuda_available() -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import math
+import sys
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
@@ -92,6 +93,16 @@ def _to_rgb(img: Image.Image) -> Image.Image:
     return img.convert("RGB")
 
 
+def pillow_open(fp) -> Image.Image:
+    """Pillow's own ``Image.open``. Importing ultralytics replaces ``PIL.Image.open`` with a
+    wrapper that, on an unidentifiable file, tries to pip-install a HEIF plugin and raises
+    ModuleNotFoundError offline; a corrupt image must stay a corrupt image."""
+    opener = Image.open
+    if getattr(opener, "__module__", "").startswith("ultralytics"):
+        opener = getattr(sys.modules.get(opener.__module__), "_image_open", opener)
+    return opener(fp)
+
+
 def decode_image(data: bytes | None, imgsz: int = 640,
                  max_pixels: int = DEFAULT_MAX_PIXELS) -> Decoded | DecodeError:
     """Decode ``data`` for a detector whose letterbox's long side is ``imgsz``."""
@@ -100,7 +111,7 @@ def decode_image(data: bytes | None, imgsz: int = 640,
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as img:
+            with pillow_open(io.BytesIO(data)) as img:
                 refused = _refuse_size(*img.size, max_pixels)  # from the header: nothing decoded yet
                 if refused:
                     return refused

@@ -17,15 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from sgprep.detect.base import Detector, Letterboxed
+from sgprep.detect.base import Detector, Letterboxed, shape_groups
 from sgprep.detect.nms import postprocess
 from sgprep.detect.weights import cache_dir, quiet_environment, resolve_weights, sha256_file
 
 log = logging.getLogger(__name__)
 
 
-def onnx_path_for(weights: Path, sha256: str, imgsz: int) -> Path:
-    name = f"{weights.stem}-{sha256[:16]}-{imgsz}.onnx"
+def onnx_path_for(weights: Path, sha256: str, imgsz: int | None) -> Path:
+    """Where the export of these weights lives: input size fixed to ``imgsz``, or any (None)."""
+    name = f"{weights.stem}-{sha256[:16]}-{imgsz or 'any'}.onnx"
     if os.access(weights.parent, os.W_OK):
         return weights.parent / name
     return cache_dir() / "onnx" / name
@@ -48,7 +49,7 @@ def _fix_input_size(path: Path, imgsz: int) -> None:
     onnx.save(slim, str(path))
 
 
-def export_onnx(weights: Path, target: Path, imgsz: int) -> Path:
+def export_onnx(weights: Path, target: Path, imgsz: int | None) -> Path:
     """Export ``weights`` with ultralytics into ``target`` (atomically: a crash leaves none)."""
     from sgprep.detect.weights import load_yolo
 
@@ -61,8 +62,9 @@ def export_onnx(weights: Path, target: Path, imgsz: int) -> Path:
         with warnings.catch_warnings():  # torch's notes on its legacy exporter, not ours
             warnings.simplefilter("ignore", DeprecationWarning)
             exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
-                                                   imgsz=imgsz, verbose=False)
-            _fix_input_size(Path(exported), imgsz)
+                                                   imgsz=imgsz or 640, verbose=False)
+            if imgsz:
+                _fix_input_size(Path(exported), imgsz)
         os.replace(exported, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -79,9 +81,11 @@ class OnnxDetector(Detector):
         weights = resolve_weights(self.settings.weights)
         self.weights_sha256 = sha256_file(weights)
         self.model_name = weights.stem
-        path = onnx_path_for(weights, self.weights_sha256, self.settings.imgsz)
+        self._choose_rect(on_gpu=False)
+        fixed = None if self._rect else self.settings.imgsz  # rect inputs vary in size
+        path = onnx_path_for(weights, self.weights_sha256, fixed)
         if not path.is_file():
-            export_onnx(weights, path, self.settings.imgsz)
+            export_onnx(weights, path, fixed)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
@@ -94,14 +98,17 @@ class OnnxDetector(Detector):
         self.labels = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
 
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
-        if not inputs:
-            return []
-        # one copy does both: channels first, and uint8 -> float32
-        batch = np.stack([x.hwc for x in inputs]).transpose(0, 3, 1, 2).astype(np.float32)
-        batch *= 1.0 / 255.0
-        (heads,) = self.session.run(None, {self.input_name: batch})[:1]
         s = self.settings
-        return [postprocess(head, s.conf, s.iou, s.top_objects) for head in heads]
+        out: list[np.ndarray] = [np.zeros((0, 6), np.float32)] * len(inputs)
+        for group in shape_groups(inputs):
+            # one copy does both: channels first, and uint8 -> float32
+            batch = np.stack([inputs[k].hwc for k in group]).transpose(0, 3, 1, 2)
+            batch = batch.astype(np.float32)
+            batch *= 1.0 / 255.0
+            heads = self.session.run(None, {self.input_name: batch})[0]
+            for k, head in zip(group, heads):
+                out[k] = postprocess(head, s.conf, s.iou, s.top_objects)
+        return out
 
     def teardown(self) -> None:
         self.session = None

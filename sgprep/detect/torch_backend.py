@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sgprep.detect.base import Detector, Letterboxed, cuda_available
+from sgprep.detect.base import Detector, Letterboxed, cuda_available, shape_groups
 from sgprep.detect.torch_nms import batch_nms
 from sgprep.detect.weights import load_yolo, resolve_weights, sha256_file
 
@@ -34,6 +34,7 @@ class TorchDetector(Detector):
         device = self.settings.device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.device = torch.device(device)
         self.half = self.device.type == "cuda"
+        self._choose_rect(on_gpu=self.half)
         yolo = load_yolo(str(weights))
         self.labels = {int(k): str(v) for k, v in yolo.names.items()}
         from ultralytics.nn.autobackend import AutoBackend
@@ -51,8 +52,15 @@ class TorchDetector(Detector):
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
         import torch
 
-        if not inputs:
-            return []
+        out: list[np.ndarray] = [np.zeros((0, 6), np.float32)] * len(inputs)
+        for group in shape_groups(inputs):
+            for k, rows in zip(group, self._infer_same_shape([inputs[k] for k in group])):
+                out[k] = rows
+        return out
+
+    def _infer_same_shape(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
+        import torch
+
         s = self.settings
         with torch.inference_mode():
             batch = self._to_device(inputs).permute(0, 3, 1, 2)
@@ -75,7 +83,8 @@ class TorchDetector(Detector):
         if self.device.type != "cuda":
             return torch.from_numpy(np.stack([x.hwc for x in inputs]))
         shape = (len(inputs), *inputs[0].hwc.shape)
-        if self._pinned is None or self._pinned.shape[0] < shape[0]:
+        if (self._pinned is None or self._pinned.shape[0] < shape[0]
+                or tuple(self._pinned.shape[1:]) != shape[1:]):
             self._pinned = torch.empty(shape, dtype=torch.uint8, pin_memory=True)
         staging = self._pinned[: shape[0]]
         np.stack([x.hwc for x in inputs], out=staging.numpy())

@@ -58,26 +58,40 @@ def load_yolo(weights: str):
     return YOLO(str(resolve_weights(weights)))
 
 
+#: YOLO_OFFLINE as the user set it, before sgprep's default ("1": no connectivity probes)
+_USER_YOLO_OFFLINE = os.environ.get("YOLO_OFFLINE", "")
+
+
+def downloads_allowed() -> bool:
+    """Weights may be fetched unless SGPREP_OFFLINE=1, or the user set YOLO_OFFLINE=1."""
+    off = ("1", "true", "yes")
+    return not (os.environ.get("SGPREP_OFFLINE", "").lower() in off
+                or _USER_YOLO_OFFLINE.lower() in off)
+
+
 def resolve_weights(weights: str) -> Path:
-    """The weights file to load. A name that is no file here is tried in sgprep's cache folder;
-    failing that, ultralytics may fetch it only when not offline."""
+    """The weights file to load: a local file; else, for a bare name, the copy in sgprep's cache
+    folder; else ultralytics downloads the official weights of that name into that folder
+    (when online and allowed). Anything else is a clear ModelUnavailable."""
     path = Path(weights).expanduser()
     if path.is_file():
         return path.resolve()
     cached = cache_dir() / "weights" / path.name
     if cached.is_file():
         return cached
-    if os.environ.get("YOLO_OFFLINE", "").lower() in ("1", "true") or path.parent != Path("."):
-        raise ModelUnavailable(
-            f"detector weights {weights!r} not found (looked at {path} and {cached}) and "
-            "downloads are off. Supply a local file with --weights PATH (for example a "
-            f"yolov9c.pt copied from a machine with internet), or put it at {cached}. "
-            "Set YOLO_OFFLINE=0 to let ultralytics download official weights by name.")
-    return _fetch_by_name(path.name, cached)
+    how = (f"Supply a local file with --weights PATH (for example {path.name} copied from a "
+           f"machine with internet), or put it at {cached}.")
+    if path.parent != Path("."):
+        raise ModelUnavailable(f"detector weights file {path} not found. {how}")
+    if not downloads_allowed():
+        raise ModelUnavailable(f"detector weights {weights!r} not found (looked at {path} and "
+                               f"{cached}) and downloads are off (SGPREP_OFFLINE or "
+                               f"YOLO_OFFLINE is set). {how}")
+    return _fetch_by_name(path.name, cached, how)
 
 
-def _fetch_by_name(name: str, cached: Path) -> Path:
-    """Online only: ultralytics downloads official weights; keep them in sgprep's cache."""
+def _fetch_by_name(name: str, cached: Path, how: str) -> Path:
+    """ultralytics downloads official weights by name; they are kept in sgprep's cache."""
     quiet_environment()
     from ultralytics.utils.downloads import attempt_download_asset
 
@@ -86,10 +100,10 @@ def _fetch_by_name(name: str, cached: Path) -> Path:
         got = Path(attempt_download_asset(str(cached)))
     except Exception as exc:  # network errors come in many types
         raise ModelUnavailable(
-            f"could not download detector weights {name!r}: {exc}. Supply a local file with "
-            "--weights PATH") from exc
+            f"detector weights {name!r} are not here and could not be downloaded "
+            f"({type(exc).__name__}: {str(exc).strip()[:200]}). {how}") from exc
     if not got.is_file():
-        raise ModelUnavailable(f"detector weights {name!r} unavailable; use --weights PATH")
+        raise ModelUnavailable(f"detector weights {name!r} could not be downloaded. {how}")
     return got
 
 

@@ -143,3 +143,15 @@ def test_decoder_pool_returns_each_image_once():
             decoder.result(1)
     finally:
         decoder.close()
+
+
+def test_corrupt_stays_corrupt_after_ultralytics_patches_pillow():
+    """ultralytics replaces PIL.Image.open on import (a HEIF-plugin installer on failure)."""
+    pytest.importorskip("ultralytics")
+    from sgprep.detect.weights import quiet_environment
+
+    quiet_environment()
+    import ultralytics.utils.patches  # noqa: F401  (applies the patch)
+
+    got = decode_image(b"this is not an image at all" * 10)
+    assert isinstance(got, DecodeError) and got.reason == "image_corrupt", got

@@ -12,6 +12,7 @@ from PIL import Image
 from sgprep.detect.pairs import union_box
 from sgprep.detect.weights import sha256_file
 from sgprep.io.records import dumps
+from sgprep.schema import Sample
 
 # People in ultralytics' assets, boxes [x1, y1, x2, y2] in pixels MARKED BY HAND: read off the
 # photos with a 50-pixel grid drawn over them (whole visible body, feet and pointing arm included).
@@ -189,3 +190,21 @@ def test_bad_images_fail_with_reasons_and_are_counted(fall_weights, asset_bytes)
         "failed/image_truncated": 1, "failed/no_image": 1,
     }
     assert stats["objects"] >= 5  # 3 people on the bus, 2 in the grey copy of zidane
+
+
+def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
+    """Chaining at the stage level (the pipeline wires the same two stages): one image read,
+    a scene graph and detections on each sample."""
+    from sgprep.parse.stage import ParseStage
+
+    captions = {"bus": "two men walk past a blue bus", "zidane": "a man points at another man"}
+    samples = [Sample(key=k, source=k, caption=captions[k], image=v)
+               for k, v in asset_bytes.items()]
+    parse = ParseStage()
+    parse.setup()
+    parse.run(samples)
+    onnx_stage.run(samples)
+    for s in samples:
+        assert s.ok, s.failure
+        assert s.sg is not None and any(e.head == "man" for e in s.sg.entities)
+        assert s.det is not None and len(s.det.objects) >= 2
