@@ -55,7 +55,20 @@ def load_yolo(weights: str):
     quiet_environment()
     from ultralytics import YOLO
 
+    _undo_pillow_patch()
     return YOLO(str(resolve_weights(weights)))
+
+
+def _undo_pillow_patch() -> None:
+    """Importing ultralytics replaces PIL.Image.open, process-wide, with a wrapper that turns an
+    unidentifiable image into a pip install of a HEIF plugin (ModuleNotFoundError offline).
+    sgprep's readers and decoder must see Pillow's own errors: put Pillow's function back."""
+    from PIL import Image
+
+    patches = sys.modules.get("ultralytics.utils.patches")
+    original = getattr(patches, "_image_open", None)
+    if original is not None and getattr(Image.open, "__module__", "").startswith("ultralytics"):
+        Image.open = original
 
 
 #: YOLO_OFFLINE as the user set it, before sgprep's default ("1": no connectivity probes)

@@ -26,6 +26,9 @@ def _private_caches(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("SGPREP_CACHE", str(tmp_path_factory.mktemp("sgprep-cache")))
     mp.setenv("YOLO_CONFIG_DIR", str(tmp_path_factory.mktemp("yolo-config")))
+    from sgprep.detect.weights import quiet_environment
+
+    quiet_environment()  # before any test imports onnxruntime or ultralytics
     yield
     mp.undo()
 

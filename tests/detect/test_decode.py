@@ -151,7 +151,23 @@ def test_corrupt_stays_corrupt_after_ultralytics_patches_pillow():
     from sgprep.detect.weights import quiet_environment
 
     quiet_environment()
-    import ultralytics.utils.patches  # noqa: F401  (applies the patch)
+    from PIL import Image
 
-    got = decode_image(b"this is not an image at all" * 10)
+    import ultralytics.utils.patches  # noqa: F401  (applies the patch, unless already undone)
+
+    saved = Image.open
+    Image.open = ultralytics.utils.patches.image_open  # as ultralytics leaves it
+    try:
+        got = decode_image(b"this is not an image at all" * 10)
+    finally:
+        Image.open = saved
     assert isinstance(got, DecodeError) and got.reason == "image_corrupt", got
+
+
+def test_loading_a_model_puts_pillows_own_open_back(fall_weights):
+    from PIL import Image
+
+    from sgprep.detect.weights import load_yolo
+
+    load_yolo(str(fall_weights))
+    assert not Image.open.__module__.startswith("ultralytics")

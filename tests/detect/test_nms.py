@@ -3,11 +3,14 @@ head output: the same boxes, scores and classes, in the same order."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("ultralytics")
+if importlib.util.find_spec("torch") is None or importlib.util.find_spec("ultralytics") is None:
+    pytest.skip("needs the detect extra", allow_module_level=True)
+import torch  # noqa: E402  (not ultralytics: importing it here would write its settings to $HOME)
 
 
 def synthetic_head(batch=3, classes=5, anchors=400, seed=0) -> np.ndarray:
