@@ -91,27 +91,55 @@ class SceneGraph(_Model):
 class Box(_Model):
     """A detected object: pixel box [x1, y1, x2, y2] clipped to the image."""
 
-    xyxy: tuple[float, float, float, float]
-    score: float = Field(ge=0.0, le=1.0)
-    label: str
-    cls: int = Field(ge=0)
+    xyxy: tuple[float, float, float, float] = Field(
+        description="Pixel corners [x1, y1, x2, y2] in the upright image, clipped to it.")
+    score: float = Field(ge=0.0, le=1.0, description="The detector's confidence p_i.")
+    label: str = Field(description="The class name, e.g. 'person'.")
+    cls: int = Field(ge=0, description="The class id in the detector's label set.")
+
+    @field_validator("xyxy")
+    @classmethod
+    def _ordered(cls, value: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        if not (value[0] <= value[2] and value[1] <= value[3]):
+            raise ValueError(f"box {value} is not x1 <= x2, y1 <= y2")
+        return value
 
 
 class PairBox(_Model):
     """The smallest box enclosing objects ``i`` and ``j``, scored ``p_i * p_j``."""
 
-    xyxy: tuple[float, float, float, float]
-    score: float = Field(ge=0.0, le=1.0)
-    i: int = Field(ge=0)
-    j: int = Field(ge=0)
+    xyxy: tuple[float, float, float, float] = Field(description="Union of the two objects' boxes.")
+    score: float = Field(ge=0.0, le=1.0, description="p_i * p_j.")
+    i: int = Field(ge=0, description="Index of the first object in `objects` (i < j).")
+    j: int = Field(ge=0, description="Index of the second object in `objects`.")
 
 
 class Detections(_Model):
-    width: int = Field(gt=0)
-    height: int = Field(gt=0)
-    detector: str
-    objects: list[Box] = Field(default_factory=list)
-    pairs: list[PairBox] = Field(default_factory=list)
+    """Object boxes and pair (relation) boxes for one image: ``det.json``."""
+
+    width: int = Field(gt=0, description="Width of the upright image (EXIF orientation applied).")
+    height: int = Field(gt=0, description="Height of the upright image.")
+    detector: str = Field(description="The model's name, from its weights file, e.g. 'yolov9c'.")
+    weights_sha256: str = Field(pattern=r"^[0-9a-f]{64}$",
+                                description="SHA-256 of the weights file the boxes came from.")
+    backend: str = Field(description="What ran it: 'torch' or 'onnx'.")
+    objects: list[Box] = Field(default_factory=list,
+                               description="Kept objects, best score first (top-N).")
+    pairs: list[PairBox] = Field(default_factory=list,
+                                 description="Kept pairs, best score first, ties by (i, j) (top-M).")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Detections:
+        for k, box in enumerate(self.objects):
+            x1, y1, x2, y2 = box.xyxy
+            if x1 < 0 or y1 < 0 or x2 > self.width or y2 > self.height:
+                raise ValueError(f"object {k} box {box.xyxy} is outside the "
+                                 f"{self.width}x{self.height} image")
+        n = len(self.objects)
+        for k, pair in enumerate(self.pairs):
+            if not pair.i < pair.j < n:
+                raise ValueError(f"pair {k} ({pair.i}, {pair.j}) is not 0 <= i < j < {n}")
+        return self
 
 
 NegativeKind = Literal[

@@ -1,0 +1,162 @@
+"""What every detector backend provides, the shared letterbox, and the registry of backends.
+
+A backend turns pre-processed images into raw detections; everything else (decoding, scaling
+back to pixels, clipping, top-N, pairs) is shared, so the backends differ only in the network
+and its NMS. ``prepare`` runs in the decoder's threads, ``infer`` in the stage's thread.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from sgprep.exec.stage import StageSettings
+
+PAD_VALUE = 114  # the grey ultralytics pads with; the models were trained on it
+STRIDE = 32  # the detectors' largest stride: input sides must be multiples of it
+
+
+class DetectSettings(StageSettings):
+    """The detect stage's settings; one CLI flag each."""
+
+    batch_size: int = Field(default=16, gt=0)
+    weights: str = "yolov9c.pt"  # a local file, or a name ultralytics fetches when online
+    backend: Literal["auto", "torch", "onnx"] = "auto"  # auto: onnx without CUDA, else torch
+    device: str | None = None  # torch: "cpu", "cuda", "cuda:1"; None picks CUDA when present
+    conf: float = Field(default=0.25, ge=0.0, le=1.0)  # minimum confidence of a kept box
+    iou: float = Field(default=0.45, gt=0.0, le=1.0)  # NMS overlap threshold
+    imgsz: int = Field(default=640, ge=32)  # the letterbox's long side, a multiple of 32
+    # rect: pad only to a multiple of 32 (less to compute for non-square photos); None: on a
+    # CPU, not on CUDA (where whole square batches are faster than batches split by shape)
+    rect: bool | None = None
+    top_objects: int = Field(default=10, ge=0)  # N: objects kept per image, best first
+    top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
+    decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1)
+    max_image_pixels: int = Field(default=89_478_485, gt=0)  # bigger images are refused unread
+
+    @field_validator("imgsz")
+    @classmethod
+    def _stride_multiple(cls, value: int) -> int:
+        if value % STRIDE:
+            raise ValueError(f"imgsz {value} is not a multiple of 32 (the detectors' stride)")
+        return value
+
+
+@dataclass(frozen=True)
+class Letterboxed:
+    """A model input (S x S x 3, uint8, RGB; backends move the channels first, the torch one
+    on the GPU) and how it maps back to the decoded image."""
+
+    hwc: np.ndarray
+    ratio: float  # input pixels per decoded pixel
+    pad: tuple[float, float]  # left and top padding, in input pixels
+
+
+def letterbox(rgb: np.ndarray, size: int, rect: bool = False) -> Letterboxed:
+    """Resize keeping the aspect ratio so the long side is ``size``; pad to ``size x size``,
+    or with ``rect`` only up to the next multiples of 32.
+
+    Either way the input depends on the image alone, never on the images sharing its batch."""
+    import cv2
+
+    h, w = rgb.shape[:2]
+    ratio = min(size / h, size / w)
+    new_w, new_h = max(1, round(w * ratio)), max(1, round(h * ratio))
+    resized = rgb if (new_w, new_h) == (w, h) else cv2.resize(
+        rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    width, height = (-(-new_w // STRIDE) * STRIDE, -(-new_h // STRIDE) * STRIDE) if rect else (size, size)
+    left, top = (width - new_w) // 2, (height - new_h) // 2
+    canvas = np.full((height, width, 3), PAD_VALUE, dtype=np.uint8)
+    canvas[top:top + new_h, left:left + new_w] = resized
+    return Letterboxed(hwc=canvas, ratio=ratio, pad=(float(left), float(top)))
+
+
+def unletterbox(xyxy: np.ndarray, boxed: Letterboxed) -> np.ndarray:
+    """Input-pixel boxes -> decoded-image pixel boxes."""
+    out = xyxy.astype(np.float64, copy=True)
+    out[:, [0, 2]] -= boxed.pad[0]
+    out[:, [1, 3]] -= boxed.pad[1]
+    return out / boxed.ratio
+
+
+class Detector(ABC):
+    """Letterboxed images -> per image an array (n, 6): x1, y1, x2, y2 (input pixels), score,
+    class id; best score first, at most ``top_objects`` rows, after NMS."""
+
+    name: str = "base"
+
+    def __init__(self, settings: DetectSettings):
+        self.settings = settings
+        self._rect = False
+        self.labels: dict[int, str] = {}
+        self.model_name = ""
+        self.weights_sha256 = ""
+
+    def gpus(self) -> float:
+        return 0.0
+
+    @abstractmethod
+    def setup(self) -> None:
+        """Load the model; fill ``labels``, ``model_name`` and ``weights_sha256``."""
+
+    def _choose_rect(self, on_gpu: bool) -> None:
+        """Called by setup(): pad to multiples of 32 or to a square (DetectSettings.rect)."""
+        self._rect = self.settings.rect if self.settings.rect is not None else not on_gpu
+
+    def prepare(self, rgb: np.ndarray) -> Letterboxed:
+        return letterbox(rgb, self.settings.imgsz, self._rect)
+
+    @abstractmethod
+    def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]: ...
+
+    def teardown(self) -> None:
+        """Release the model."""
+
+
+#: backend name -> "module:Class". One line per backend; imported only when used.
+DETECTORS: dict[str, str] = {
+    "torch": "sgprep.detect.torch_backend:TorchDetector",
+    "onnx": "sgprep.detect.onnx_backend:OnnxDetector",
+}
+
+
+def shape_groups(inputs: list[Letterboxed]) -> list[list[int]]:
+    """Indices of the inputs grouped by input shape (first-seen order): one run per group."""
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for k, x in enumerate(inputs):
+        groups.setdefault(x.hwc.shape, []).append(k)
+    return list(groups.values())
+
+
+def cuda_available() -> bool:
+    """Whether torch sees a GPU; False when torch is not installed."""
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pick_backend(settings: DetectSettings) -> str:
+    if settings.backend != "auto":
+        return settings.backend
+    wants_gpu = settings.device is None or settings.device.startswith("cuda")
+    return "torch" if wants_gpu and settings.device != "cpu" and cuda_available() else "onnx"
+
+
+def make_detector(settings: DetectSettings) -> Detector:
+    name = pick_backend(settings)
+    try:
+        target = DETECTORS[name]
+    except KeyError:
+        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(DETECTORS)}") from None
+    module, _, attr = target.partition(":")
+    detector = getattr(importlib.import_module(module), attr)(settings)
+    detector.name = name
+    return detector

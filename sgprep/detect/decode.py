@@ -1,0 +1,177 @@
+"""Image bytes -> RGB pixels for the detector, with every bad kind of image named.
+
+Decoding happens in a thread pool ahead of inference (Pillow's decoders release the GIL), so
+the detector never waits on JPEG decoding. What is refused here becomes a failure row:
+
+- empty, unidentifiable, corrupt or truncated data;
+- decompression bombs, refused from the header's size before any pixel is decoded.
+
+What is converted: EXIF orientation is applied (the detection's width and height are those of
+the upright image), and CMYK, 16-bit, grayscale, alpha and palette images become 8-bit RGB
+(alpha is dropped: the detector sees the colour channels).
+
+A JPEG much larger than the detector's input is decoded at a reduced DCT scale (Pillow's
+``draft``), never below the size the letterbox needs; boxes are scaled back to full pixels.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import sys
+import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from sgprep.io.images import DEFAULT_MAX_PIXELS
+
+_ORIENTATION = 0x0112  # the EXIF tag
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """An upright RGB image and how its pixels map to the original's."""
+
+    rgb: np.ndarray  # H x W x 3, uint8, upright
+    width: int  # the upright image's full size, in pixels
+    height: int
+
+    @property
+    def scale(self) -> tuple[float, float]:
+        """Full pixels per decoded pixel along x and y (1.0 unless decoded at a reduced scale)."""
+        return self.width / self.rgb.shape[1], self.height / self.rgb.shape[0]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the detector needs of a decoded image: its model input and its geometry. The
+    decoded pixels themselves are let go once the input is made."""
+
+    input: Any
+    width: int
+    height: int
+    scale: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class DecodeError:
+    reason: str
+    message: str
+
+
+def _refuse_size(width: int, height: int, max_pixels: int) -> DecodeError | None:
+    if width <= 0 or height <= 0:
+        return DecodeError("image_corrupt", f"image has no pixels ({width}x{height})")
+    if width * height > max_pixels:
+        return DecodeError(
+            "image_too_large",
+            f"{width}x{height} = {width * height:,} pixels exceeds the limit of {max_pixels:,} "
+            "(possible decompression bomb)")
+    return None
+
+
+def _to_rgb(img: Image.Image) -> Image.Image:
+    """8-bit RGB from any mode Pillow opens (CMYK, I;16, I, F, L, LA, P, RGBA, 1 ...)."""
+    if img.mode in ("RGB",):
+        return img
+    if img.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I"):
+        # 16/32-bit integer greyscale: keep the top 8 bits of the 16-bit range
+        arr = np.asarray(img, dtype=np.uint32 if img.mode == "I" else np.uint16).astype(np.uint32)
+        return Image.fromarray((np.clip(arr, 0, 65535) >> 8).astype(np.uint8)).convert("RGB")
+    if img.mode == "F":
+        arr = np.nan_to_num(np.asarray(img, dtype=np.float32))
+        lo, hi = float(arr.min()), float(arr.max())
+        norm = (arr - lo) / (hi - lo) * 255.0 if hi > lo else np.zeros_like(arr)
+        return Image.fromarray(norm.astype(np.uint8)).convert("RGB")
+    if img.mode == "P" and "transparency" in img.info:
+        img = img.convert("RGBA")  # Pillow warns when a palette with transparency goes to RGB
+    return img.convert("RGB")
+
+
+def pillow_open(fp) -> Image.Image:
+    """Pillow's own ``Image.open``. Importing ultralytics replaces ``PIL.Image.open`` with a
+    wrapper that, on an unidentifiable file, tries to pip-install a HEIF plugin and raises
+    ModuleNotFoundError offline; a corrupt image must stay a corrupt image."""
+    opener = Image.open
+    if getattr(opener, "__module__", "").startswith("ultralytics"):
+        opener = getattr(sys.modules.get(opener.__module__), "_image_open", opener)
+    return opener(fp)
+
+
+def decode_image(data: bytes | None, imgsz: int = 640,
+                 max_pixels: int = DEFAULT_MAX_PIXELS) -> Decoded | DecodeError:
+    """Decode ``data`` for a detector whose letterbox's long side is ``imgsz``."""
+    if not data:
+        return DecodeError("image_empty", "image is empty (0 bytes)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with pillow_open(io.BytesIO(data)) as img:
+                refused = _refuse_size(*img.size, max_pixels)  # from the header: nothing decoded yet
+                if refused:
+                    return refused
+                full_w, full_h = img.size
+                if img.getexif().get(_ORIENTATION) in (5, 6, 7, 8):  # turned by 90 degrees
+                    full_w, full_h = full_h, full_w
+                if img.format == "JPEG" and img.mode in ("RGB", "L", "CMYK", "YCbCr"):
+                    need = imgsz / max(full_w, full_h)  # letterbox scale on the full image
+                    if need < 0.5:
+                        img.draft(img.mode, (math.ceil(full_w * need), math.ceil(full_h * need)))
+                img.load()  # truncated data fails here
+                upright = ImageOps.exif_transpose(img)
+                rgb = np.ascontiguousarray(np.asarray(_to_rgb(upright)))
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        return DecodeError("image_too_large", f"decompression bomb: {exc}")
+    except UnidentifiedImageError:
+        return DecodeError("image_corrupt", "not an image Pillow can identify")
+    except (OSError, SyntaxError, ValueError, EOFError, TypeError) as exc:
+        reason = "image_truncated" if "truncat" in str(exc).lower() else "image_corrupt"
+        return DecodeError(reason, f"cannot decode image: {exc}")
+    if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
+        return DecodeError("image_corrupt", f"decoded to an unexpected array {rgb.shape} {rgb.dtype}")
+    return Decoded(rgb=rgb, width=full_w, height=full_h)
+
+
+class Decoder:
+    """A thread pool that decodes (and pre-processes) images ahead of the detector.
+
+    ``submit(key, data)`` starts work once per key; ``result(key)`` waits for it and forgets it,
+    so at most the submitted-but-not-taken images are held in memory.
+    """
+
+    def __init__(self, workers: int, imgsz: int, max_pixels: int = DEFAULT_MAX_PIXELS,
+                 prepare: Callable[[np.ndarray], Any] | None = None):
+        self._pool = ThreadPoolExecutor(max_workers=max(1, workers),
+                                        thread_name_prefix="sgprep-decode")
+        self._imgsz, self._max_pixels, self._prepare = imgsz, max_pixels, prepare
+        self._futures: dict[int, Future] = {}
+
+    def _work(self, data: bytes | None) -> Frame | DecodeError:
+        decoded = decode_image(data, self._imgsz, self._max_pixels)
+        if isinstance(decoded, DecodeError):
+            return decoded
+        prepared = decoded.rgb if self._prepare is None else self._prepare(decoded.rgb)
+        return Frame(input=prepared, width=decoded.width, height=decoded.height,
+                     scale=decoded.scale)
+
+    def submit(self, key: int, data: bytes | None) -> None:
+        if key not in self._futures:
+            self._futures[key] = self._pool.submit(self._work, data)
+
+    def result(self, key: int) -> Frame | DecodeError:
+        """The frame (or why there is none) of a submitted key; waits for it."""
+        return self._futures.pop(key).result()
+
+    def discard(self, key: int) -> None:
+        future = self._futures.pop(key, None)
+        if future is not None:
+            future.cancel()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._futures.clear()

@@ -1,0 +1,210 @@
+"""The detect stage on real photographs with real trained weights (CPU, offline)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from detect_helpers import iou, jpeg, make_stage, sample
+from PIL import Image
+
+from sgprep.detect.pairs import union_box
+from sgprep.detect.weights import sha256_file
+from sgprep.io.records import dumps
+from sgprep.schema import Sample
+
+# People in ultralytics' assets, boxes [x1, y1, x2, y2] in pixels MARKED BY HAND: read off the
+# photos with a 50-pixel grid drawn over them (whole visible body, feet and pointing arm included).
+PEOPLE_MARKED_BY_HAND = {
+    "bus": [  # 810 x 1080
+        (52, 400, 243, 900),  # man in the beige coat
+        (225, 407, 345, 858),  # man in the black coat and red shirt
+        (669, 400, 810, 877),  # person cut by the right edge, walking out
+    ],
+    "zidane": [  # 1280 x 720
+        (125, 200, 1150, 720),  # the shouting man, his arm pointing right
+        (748, 42, 1138, 720),  # the grey-haired man behind the arm
+    ],
+}
+SIZES = {"bus": (810, 1080), "zidane": (1280, 720)}
+
+
+def _people_found(det, marked, scale: float = 1.0):
+    people = [o.xyxy for o in det.objects if o.label in ("Normal", "Fall")]
+    return [max((iou([v * scale for v in box], found) for found in people), default=0.0)
+            for box in marked]
+
+
+@pytest.mark.parametrize("backend", ["onnx", "torch"])
+def test_people_are_found_where_marked_by_hand(backend, request, asset_bytes):
+    stage = request.getfixturevalue(f"{backend}_stage")
+    samples = [sample(name, data) for name, data in asset_bytes.items()]
+    stage.run(samples)
+    for s in samples:
+        assert s.ok, s.failure
+        assert (s.det.width, s.det.height) == SIZES[s.key]
+        assert s.det.backend == backend and s.det.detector == "fall_detector"
+        ious = _people_found(s.det, PEOPLE_MARKED_BY_HAND[s.key])
+        assert min(ious) >= 0.5, (s.key, ious, s.det.objects)
+
+
+def test_torch_and_onnx_agree(onnx_stage, torch_stage, asset_bytes, photos):
+    """Tolerance: every box one backend keeps with a score at least 0.05 above the threshold
+    has a box of the same class in the other at IoU >= 0.9, scores within 0.05."""
+    images = {**asset_bytes, **photos}
+    results = {}
+    for stage in (onnx_stage, torch_stage):
+        samples = [sample(k, v) for k, v in images.items()]
+        stage.run(samples)
+        results[stage.detector.name] = {s.key: s.det for s in samples}
+    compared = 0
+    for key in images:
+        a, b = results["onnx"][key], results["torch"][key]
+        assert (a.width, a.height, a.weights_sha256) == (b.width, b.height, b.weights_sha256)
+        for first, second in ((a, b), (b, a)):
+            for obj in first.objects:
+                if obj.score < 0.25 + 0.05:
+                    continue
+                same = [o for o in second.objects if o.cls == obj.cls]
+                best = max(same, key=lambda o: iou(o.xyxy, obj.xyxy), default=None)
+                assert best is not None and iou(best.xyxy, obj.xyxy) >= 0.9, (key, obj, second)
+                assert abs(best.score - obj.score) <= 0.05, (key, obj, best)
+                compared += 1
+    assert compared >= 10  # the comparison covered real detections
+
+
+def test_pairs_in_det_are_exact_unions_and_products(onnx_stage, asset_bytes):
+    samples = [sample(k, v) for k, v in asset_bytes.items()]
+    onnx_stage.run(samples)
+    n_pairs = 0
+    for s in samples:
+        objs = s.det.objects
+        assert [o.score for o in objs] == sorted((o.score for o in objs), reverse=True)
+        expected = sorted(((objs[i].score * objs[j].score, i, j) for i in range(len(objs))
+                           for j in range(i + 1, len(objs))), key=lambda t: (-t[0], t[1], t[2]))
+        assert [(p.i, p.j) for p in s.det.pairs] == [(i, j) for _, i, j in expected][:10]
+        for p in s.det.pairs:
+            assert p.score == objs[p.i].score * objs[p.j].score
+            assert p.xyxy == union_box(objs[p.i].xyxy, objs[p.j].xyxy)
+            n_pairs += 1
+    assert n_pairs >= 4
+
+
+def test_top_n_and_top_m_limit_what_is_kept(fall_weights, asset_bytes):
+    stage = make_stage(fall_weights, "onnx", top_objects=2, top_pairs=0, conf=0.05)
+    try:
+        s = stage.run([sample("bus", asset_bytes["bus"])])[0]
+    finally:
+        stage.teardown()
+    assert len(s.det.objects) == 2 and s.det.pairs == []
+
+
+def test_yolov9_from_its_yaml_runs_through_the_same_stage(yolov9t_weights, asset_bytes):
+    for backend in ("onnx", "torch"):
+        stage = make_stage(yolov9t_weights, backend, device="cpu", conf=0.0)
+        try:
+            s = stage.run([sample("bus", asset_bytes["bus"])])[0]
+        finally:
+            stage.teardown()
+        assert s.ok, s.failure
+        det = s.det
+        assert det.detector == "yolov9t" and det.backend == backend
+        assert det.weights_sha256 == sha256_file(yolov9t_weights)
+        # random weights: meaningless boxes, but with conf 0 the top 10 and all 10 pairs exist
+        assert len(det.objects) == 10 and len(det.pairs) == 10
+        assert all(0 <= o.cls < 80 for o in det.objects)
+        for o in det.objects:
+            x1, y1, x2, y2 = o.xyxy
+            assert 0 <= x1 <= x2 <= 810 and 0 <= y1 <= y2 <= 1080
+
+
+def test_output_bytes_do_not_depend_on_batching(fall_weights, asset_bytes, photos):
+    images = {**asset_bytes, **photos}
+    outputs = []
+    for batch_size in (1, 3, 16):
+        stage = make_stage(fall_weights, "onnx", batch_size=batch_size)
+        try:
+            samples = stage.run([sample(k, v) for k, v in images.items()])
+        finally:
+            stage.teardown()
+        outputs.append([dumps(s.det.model_dump(mode="json")) for s in samples])
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_exif_rotated_photo_is_detected_upright(onnx_stage, asset_bytes):
+    """bus.jpg stored turned a quarter (1080 wide, 810 high) with an EXIF tag saying so: the
+    detector sees it upright, det reports 810 x 1080, and the people are where marked."""
+    upright = Image.open(io.BytesIO(asset_bytes["bus"]))
+    stored = upright.transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to view
+    assert stored.size == (1080, 810)
+    s = onnx_stage.run([sample("turned", jpeg(stored, exif=exif))])[0]
+    assert (s.det.width, s.det.height) == (810, 1080)
+    assert min(_people_found(s.det, PEOPLE_MARKED_BY_HAND["bus"])) >= 0.5
+
+
+def test_large_photo_boxes_come_back_in_full_pixels(onnx_stage, asset_bytes):
+    """A photo 3x the size of bus.jpg is decoded at a reduced scale; the boxes must still be
+    in the big image's pixels."""
+    big = Image.open(io.BytesIO(asset_bytes["bus"])).resize((2430, 3240), Image.Resampling.BICUBIC)
+    s = onnx_stage.run([sample("big", jpeg(big))])[0]
+    assert (s.det.width, s.det.height) == (2430, 3240)
+    assert min(_people_found(s.det, PEOPLE_MARKED_BY_HAND["bus"], scale=3.0)) >= 0.5
+
+
+def test_bad_images_fail_with_reasons_and_are_counted(fall_weights, asset_bytes):
+    from test_decode import png_claiming_size, png_with_garbled_data
+
+    rgb = np.asarray(Image.open(io.BytesIO(asset_bytes["zidane"])).convert("RGB"))
+    buf = io.BytesIO()
+    Image.fromarray(rgb).convert("LA").save(buf, format="PNG")  # grey + alpha: converted
+    stage = make_stage(fall_weights, "onnx", batch_size=3)
+    try:
+        samples = [
+            sample("good", asset_bytes["bus"]),
+            sample("empty", b""),
+            sample("none", None),
+            sample("corrupt", png_with_garbled_data()),
+            sample("truncated", asset_bytes["zidane"][:20000]),
+            sample("bomb", png_claiming_size(30_000, 30_000)),
+            sample("grey_alpha", buf.getvalue()),
+        ]
+        stage.run(samples)
+        stats = stage.take_stats()
+    finally:
+        stage.teardown()
+    reasons = {s.key: s.failure and s.failure.reason for s in samples}
+    assert reasons == {"good": None, "empty": "image_empty", "none": "no_image",
+                       "corrupt": "image_corrupt", "truncated": "image_truncated",
+                       "bomb": "image_too_large", "grey_alpha": None}
+    assert all(s.failure.stage == "detect" for s in samples if s.failure)
+    good = [s for s in samples if s.ok]
+    assert all(s.det is not None for s in good)
+    assert stats == {
+        "images": 2,
+        "objects": sum(len(s.det.objects) for s in good),
+        "pairs": sum(len(s.det.pairs) for s in good),
+        "failed/image_corrupt": 1, "failed/image_empty": 1, "failed/image_too_large": 1,
+        "failed/image_truncated": 1, "failed/no_image": 1,
+    }
+    assert stats["objects"] >= 5  # 3 people on the bus, 2 in the grey copy of zidane
+
+
+def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
+    """Chaining at the stage level (the pipeline wires the same two stages): one image read,
+    a scene graph and detections on each sample."""
+    from sgprep.parse.stage import ParseStage
+
+    captions = {"bus": "two men walk past a blue bus", "zidane": "a man points at another man"}
+    samples = [Sample(key=k, source=k, caption=captions[k], image=v)
+               for k, v in asset_bytes.items()]
+    parse = ParseStage()
+    parse.setup()
+    parse.run(samples)
+    onnx_stage.run(samples)
+    for s in samples:
+        assert s.ok, s.failure
+        assert s.sg is not None and any(e.head == "man" for e in s.sg.entities)
+        assert s.det is not None and len(s.det.objects) >= 2

@@ -1,0 +1,84 @@
+"""Weights offline, the ONNX export cache, and ultralytics/onnxruntime kept out of $HOME."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sgprep.detect.base import DetectSettings, cuda_available, pick_backend
+from sgprep.detect.stage import DetectStage
+from sgprep.detect.weights import sha256_file
+from sgprep.parse.base import ModelUnavailable
+
+
+@pytest.mark.parametrize("weights", ["yolov9c.pt", "/nowhere/yolov9c.pt", "models/mine.pt"])
+def test_missing_weights_offline_say_how_to_supply_them(weights, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SGPREP_OFFLINE", "1")  # never a download from a test
+    stage = DetectStage(DetectSettings(weights=weights, backend="onnx"))
+    with pytest.raises(ModelUnavailable, match="--weights PATH"):
+        stage.setup()
+
+
+def test_weights_in_sgprep_cache_are_found_by_name(fall_weights, tmp_path, monkeypatch):
+    from sgprep.detect.weights import resolve_weights
+
+    monkeypatch.chdir(tmp_path)
+    cache = tmp_path / "cache"
+    (cache / "weights").mkdir(parents=True)
+    shutil.copyfile(fall_weights, cache / "weights" / "yolov9c.pt")
+    monkeypatch.setenv("SGPREP_CACHE", str(cache))
+    assert resolve_weights("yolov9c.pt") == cache / "weights" / "yolov9c.pt"
+
+
+def test_onnx_export_is_cached_by_weights_hash(onnx_stage, fall_weights):
+    sha = sha256_file(fall_weights)
+    exported = fall_weights.parent / f"fall_detector-{sha[:16]}-any.onnx"  # rect inputs on CPU
+    assert exported.is_file()
+    assert [p.name for p in fall_weights.parent.iterdir() if p.name.startswith(".")] == []
+    before = exported.stat().st_mtime_ns
+    again = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx"))
+    again.setup()  # must reuse the export, not redo it
+    again.teardown()
+    assert exported.stat().st_mtime_ns == before
+
+
+def test_nothing_lands_in_home_and_cached_onnx_needs_no_torch(onnx_stage, fall_weights, tmp_path):
+    """In a fresh process with an empty HOME: ultralytics' settings go to sgprep's cache,
+    onnxruntime writes no telemetry id, and a cached export is run without importing torch."""
+    home, cache = tmp_path / "home", tmp_path / "cache"
+    home.mkdir()
+    script = textwrap.dedent(f"""
+        import sys
+        from sgprep.detect.base import DetectSettings
+        from sgprep.detect.stage import DetectStage
+        stage = DetectStage(DetectSettings(weights={str(fall_weights)!r}, backend="onnx"))
+        stage.setup()
+        assert "torch" not in sys.modules and "ultralytics" not in sys.modules, "heavy import"
+        from sgprep.detect.weights import load_yolo
+        load_yolo({str(fall_weights)!r})  # imports ultralytics: its settings file is written
+    """)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("YOLO_CONFIG_DIR", "ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME",
+                        "XDG_CONFIG_HOME")}
+    env.update(HOME=str(home), SGPREP_CACHE=str(cache))
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert list(home.rglob("*")) == []
+    assert (cache / "ultralytics" / "Ultralytics" / "settings.json").is_file()
+    assert "Ultralytics" not in run.stdout + run.stderr  # quiet
+
+
+def test_backend_choice_and_resources():
+    if not cuda_available():
+        assert pick_backend(DetectSettings()) == "onnx"
+        assert DetectStage().resources().gpus == 0.0
+    assert pick_backend(DetectSettings(device="cpu")) == "onnx"
+    assert pick_backend(DetectSettings(backend="torch", device="cpu")) == "torch"
+    assert DetectStage(DetectSettings(backend="torch", device="cpu")).resources().gpus == 0.0
+    assert DetectStage(DetectSettings(backend="onnx")).resources().gpus == 0.0
