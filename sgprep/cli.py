@@ -245,10 +245,53 @@ def parse(
 
 
 @app.command()
-def detect(images: str = typer.Option(..., "--images", help="Images to detect objects in.")) -> None:
-    """Object and pair (union) boxes with YOLOv9. [dim](not built yet)[/]"""
-    _fail("`sgprep detect` is not built yet: the detection stage (YOLOv9 through ultralytics, "
-          "top-N objects and top-M pair boxes) comes in a later release.", code=3)
+def detect(
+    images: str = typer.Option(..., "--images", "--input", "-i",
+                               help="Images: a folder, WebDataset/img2dataset shards, a COCO "
+                                    "directory, a table with an image column, or sgprep's output."),
+    output: Path = OUTPUT,
+    weights: str = typer.Option("yolov9c.pt", help="Weights file (.pt); a bare name is looked up "
+                                "in ~/.cache/sgprep/weights, else downloaded when online."),
+    backend: str = typer.Option("auto", help="auto (onnx without CUDA, else torch) | torch | onnx."),
+    device: Optional[str] = typer.Option(None, help="torch: cpu, cuda, cuda:1 (default: CUDA "
+                                         "when present)."),
+    batch_size: int = typer.Option(16, min=1, help="Images per detector call."),
+    conf: float = typer.Option(0.25, min=0, max=1, help="Minimum confidence of a kept box."),
+    iou: float = typer.Option(0.45, min=0.01, max=1, help="NMS overlap threshold."),
+    imgsz: int = typer.Option(640, min=32, help="Letterbox long side (a multiple of 32)."),
+    top_objects: int = typer.Option(10, min=0, help="N: objects kept per image, best first."),
+    top_pairs: int = typer.Option(10, min=0, help="M: pair (union) boxes kept per image."),
+    decode_workers: Optional[int] = typer.Option(None, min=1, help="Decoding threads "
+                                                 "(default: min(8, cores))."),
+    rect: Optional[bool] = typer.Option(None, "--rect/--no-rect", help="Pad to multiples of 32 "
+                                        "instead of squares (default: on CPU yes, on CUDA no)."),
+    input_format: Optional[str] = INPUT_FORMAT,
+    shard_size: int = SHARD_SIZE,
+    overwrite: bool = OVERWRITE,
+    seed: int = SEED,
+    limit: Optional[int] = LIMIT,
+    max_image_pixels: int = MAX_PIXELS,
+    progress: bool = PROGRESS,
+    executor: str = EXECUTOR,
+    workers: Optional[int] = WORKERS,
+    ray_address: Optional[str] = RAY_ADDRESS,
+    image_column: Optional[str] = IMAGE_COLUMN,
+    key_column: Optional[str] = KEY_COLUMN,
+) -> None:
+    """Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs."""
+    settings = {"weights": weights, "backend": backend, "device": device,
+                "batch_size": batch_size, "conf": conf, "iou": iou, "imgsz": imgsz,
+                "top_objects": top_objects, "top_pairs": top_pairs, "rect": rect,
+                "max_image_pixels": max_image_pixels}
+    if decode_workers:
+        settings["decode_workers"] = decode_workers
+    config = _config(
+        "detect", [{"name": "detect", "settings": settings}], input=images,
+        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
+        seed=seed, limit=limit, max_image_pixels=max_image_pixels, progress=progress,
+        executor=executor, workers=workers, ray_address=ray_address, require=["detect"],
+        columns=_columns(None, key_column, image_column, None))
+    _execute(config)
 
 
 @app.command()

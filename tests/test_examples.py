@@ -32,3 +32,20 @@ def test_example_dataset_builds_identically_and_parses(tmp_path):
     assert {r["caption"] for r in rows} <= set(captions)
     assert all(json.loads(r["sg"])["entities"] for r in rows)
     assert run_cli("validate", out).exit_code == 0
+
+
+def test_example_pipeline_runs_the_chain_and_goes_on_without_weights(tmp_path, monkeypatch):
+    """The README's main job: parse -> detect -> negatives. Offline and without YOLO weights,
+    detect is left out (one warning) and the rest runs; stats then reports on the output."""
+    monkeypatch.setenv("SGPREP_OFFLINE", "1")
+    _build(tmp_path / "data")
+    out = tmp_path / "pipeline"
+    run_cli("run", ROOT / "pipelines" / "example.yaml", "--input", tmp_path / "data" / "img2dataset",
+            "--output", out, "--no-progress")
+    rows = index_rows(out)
+    assert rows and all(r["status"] == "ok" and r["sg"] and r["neg"] for r in rows)
+    assert all(r["det"] is None for r in rows)
+    negatives = [n for r in rows for n in json.loads(r["neg"])["negatives"]]
+    assert len(negatives) >= len(rows)
+    assert run_cli("validate", out).exit_code == 0
+    assert "multi-object captions" in run_cli("stats", out, "--no-html").output

@@ -36,6 +36,19 @@ class DetectStage(Stage):
         gpu = pick_backend(self.settings) == "torch" and self.settings.device != "cpu"
         return Resources(cpus=1.0, gpus=1.0 if gpu else 0.0)
 
+    def check(self) -> None:
+        """The weights can be had (a local file, sgprep's cache, or a download when online);
+        fetched here, once, in the driver, so workers find them in the cache."""
+        from sgprep.detect.weights import resolve_weights
+        from sgprep.parse.base import ModelUnavailable
+
+        try:
+            resolve_weights(self.settings.weights)
+        except ImportError as exc:  # no ultralytics: nothing can load or fetch weights
+            raise ModelUnavailable(
+                f"the detect stage needs the detect extra ({exc.name} is not installed): "
+                f'pip install "sgprep[detect]"') from None
+
     def setup(self) -> None:
         self.detector = make_detector(self.settings)
         self.detector.setup()

@@ -1,0 +1,71 @@
+"""`sgprep detect` and `sgprep run` with parse then detect (then negatives) through the CLI:
+one pass per shard, `sg` and `det` for the same samples; and what happens without weights."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import index_rows, run_cli
+
+
+def _folder(tmp_path, asset_bytes):
+    images = tmp_path / "images"
+    images.mkdir()
+    captions = {"bus": "a man standing in front of a blue bus",
+                "zidane": "two men in suits next to each other"}
+    for name, data in asset_bytes.items():
+        (images / f"{name}.jpg").write_bytes(data)
+        (images / f"{name}.txt").write_text(captions[name])
+    return images
+
+
+def test_detect_command_writes_boxes(tmp_path, asset_bytes, fall_weights):
+    images = _folder(tmp_path, asset_bytes)
+    out = tmp_path / "boxes"
+    run_cli("detect", "--images", images, "--output", out, "--weights", fall_weights,
+            "--backend", "onnx", "--no-progress")
+    rows = {r["key"]: r for r in index_rows(out)}
+    assert set(rows) == {"bus", "zidane"} and all(r["status"] == "ok" for r in rows.values())
+    for key, row in rows.items():
+        det = json.loads(row["det"])
+        assert det["objects"], f"no person found in {key}"
+        assert (det["width"], det["height"]) == (row["image_width"], row["image_height"])
+    assert run_cli("validate", out).exit_code == 0
+
+
+def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fall_weights):
+    images = _folder(tmp_path, asset_bytes)
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+                    f"  parse: {{parser: spacy}}\n"
+                    f"  detect: {{weights: {fall_weights}, backend: onnx}}\n"
+                    f"  negatives: {{strategies: [swap, shuffle, replace]}}\n")
+    run_cli("run", pipe, "--no-progress", "--workers", "1")
+    rows = index_rows(tmp_path / "out")
+    assert [r["status"] for r in rows] == ["ok", "ok"]
+    assert all(r["sg"] and r["det"] and r["neg"] for r in rows)
+    stats = json.loads((tmp_path / "out" / "00000_stats.json").read_text())["stages"]
+    assert stats["detect"]["images"] == 2 and stats["parse"]["graphs/spacy"] == 2
+
+
+def test_missing_weights_leave_detect_out_unless_required(tmp_path, asset_bytes, monkeypatch,
+                                                          caplog):
+    monkeypatch.setenv("SGPREP_OFFLINE", "1")
+    images = _folder(tmp_path, asset_bytes)
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+                    f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt}}\n")
+    run_cli("run", pipe, "--no-progress")
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len([w for w in warnings if "stage 'detect' cannot run here" in w]) == 1  # said once
+    assert any("--weights PATH" in w for w in warnings)
+    rows = index_rows(tmp_path / "out")
+    assert all(r["sg"] and r["det"] is None for r in rows)
+    stages = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())["config"]["stages"]
+    assert [s["name"] for s in stages] == ["parse"]  # the run records what really ran
+    refused = run_cli("run", pipe, "--no-progress", "--output", tmp_path / "o2",
+                      "--require", "detect", ok=False)
+    assert refused.exit_code == 2 and "--weights" in refused.output
+    alone = run_cli("detect", "--images", images, "--output", tmp_path / "o3", "--no-progress",
+                    ok=False)
+    assert alone.exit_code == 2 and "--weights PATH" in " ".join(alone.output.split())
