@@ -50,8 +50,6 @@ class TorchDetector(Detector):
         self.model.warmup(imgsz=(1, 3, size, size))
 
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
-        import torch
-
         out: list[np.ndarray] = [np.zeros((0, 6), np.float32)] * len(inputs)
         for group in shape_groups(inputs):
             for k, rows in zip(group, self._infer_same_shape([inputs[k] for k in group])):

@@ -263,7 +263,6 @@ def test_overwrite_removes_only_what_sgprep_wrote(tmp_path):
 
 def test_a_second_run_on_a_locked_output_is_refused(tmp_path):
     import fcntl
-    import os
 
     table = tmp_path / "c.txt"
     table.write_text("a cat on a mat\n")

@@ -227,6 +227,29 @@ def unreadable_folder(path: Path) -> Sample:
                          f"the samples in it are not read")
 
 
+def load_image_file(sample: Sample, path: Path, label: str | None = None) -> bool:
+    """Read the image at ``path`` into ``sample`` (regular files only, size-bounded), with the
+    extension of its name or, failing that, of the format its bytes show. False, with the
+    sample failed, when the file cannot be used. ``label`` names the file in messages."""
+    from sgprep.io.images import image_extension
+
+    label = label or str(path)
+    try:
+        sample.image = read_regular_file(path)
+    except FileRefused as exc:
+        sample.fail("read", exc.reason, f"image {label}: {exc.message}")
+        return False
+    except OSError as exc:
+        sample.fail("read", "image_unreadable", f"cannot read image {label}: {exc}")
+        return False
+    sample.image_ext = image_extension(path.name, sample.image)
+    if sample.image_ext is None:
+        sample.fail("read", "image_corrupt", f"image {label} has no image file extension and is "
+                    f"not an image Pillow can identify")
+        return False
+    return True
+
+
 class FileRefused(Exception):
     def __init__(self, reason: str, message: str):
         super().__init__(message)

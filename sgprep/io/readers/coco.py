@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import FileRefused, failed_sample, read_regular_file
+from sgprep.io.readers import failed_sample, load_image_file
 from sgprep.schema import Sample
 
 
@@ -106,7 +106,6 @@ def _sample(ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path
 
 
 def _load_image(sample: Sample, image: dict, dirs: list[Path]) -> None:
-    from sgprep.io.images import image_extension
 
     name = image.get("file_name")
     if not isinstance(name, str) or not name:
@@ -115,17 +114,6 @@ def _load_image(sample: Sample, image: dict, dirs: list[Path]) -> None:
     for folder in dirs:
         candidate = folder / name
         if candidate.is_file():
-            try:
-                sample.image = read_regular_file(candidate)
-            except FileRefused as exc:
-                sample.fail("read", exc.reason, exc.message)
-                return
-            except OSError as exc:
-                sample.fail("read", "image_unreadable", f"cannot read {candidate}: {exc}")
-                return
-            sample.image_ext = image_extension(candidate.name, sample.image)
-            if sample.image_ext is None:
-                sample.fail("read", "image_corrupt", f"{candidate} has no image extension and "
-                            f"is not an image Pillow can identify")
+            load_image_file(sample, candidate)
             return
     sample.fail("read", "image_missing", f"{name} not found in {', '.join(map(str, dirs[:3]))}")

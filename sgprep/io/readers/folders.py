@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
-from sgprep.io.readers import (FileRefused, decode_text, read_regular_file, unreadable_folder,
-                               walk_files)
+from sgprep.io.readers import (FileRefused, decode_text, load_image_file, read_regular_file,
+                               unreadable_folder, walk_files)
 from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 from sgprep.schema import Sample
 
@@ -58,13 +58,7 @@ def _load(sample: Sample, path: Path) -> None:
     if path.suffix.lower().lstrip(".") in UNSUPPORTED_IMAGE_EXTENSIONS:
         sample.fail("read", "image_unsupported", f"this Pillow cannot read {path.suffix} images")
         return
-    try:
-        sample.image = read_regular_file(path)
-    except FileRefused as exc:
-        sample.fail("read", exc.reason, exc.message)
-        return
-    except OSError as exc:
-        sample.fail("read", "image_unreadable", f"cannot read {path}: {exc}")
+    if not load_image_file(sample, path):
         return
     caption_file = path.with_suffix(".txt")
     if not caption_file.exists():

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import (TABLE_SUFFIXES, FileRefused, InputError, decode_text, failed_sample,
-                               files_under, read_regular_file, unreadable_folder)
+from sgprep.io.readers import (TABLE_SUFFIXES, InputError, decode_text, failed_sample,
+                               files_under, load_image_file, unreadable_folder)
 from sgprep.schema import Sample
 
 CAPTION_COLUMNS = ("caption", "text", "txt", "sentence", "description", "alt", "raw_caption")
@@ -407,20 +407,7 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
 
 
 def _load_image(sample: Sample, path: Path, name: str) -> None:
-    from sgprep.io.images import image_extension
-
-    try:
-        sample.image = read_regular_file(path)
-    except FileRefused as exc:
-        sample.fail("read", exc.reason, f"image {name!r}: {exc.message}")
-        return
-    except OSError as exc:
-        sample.fail("read", "image_unreadable", f"cannot read image {name!r}: {exc}")
-        return
-    sample.image_ext = image_extension(path.name, sample.image)
-    if sample.image_ext is None:
-        sample.fail("read", "image_corrupt", f"image {name!r} has no image file extension and "
-                    f"is not an image Pillow can identify")
+    load_image_file(sample, path, repr(name))
 
 
 def _no_nan(value: Any) -> Any:
