@@ -114,6 +114,10 @@ def _execute(config) -> None:
         _fail(str(exc))
     except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
         _fail(str(exc), code=1)
+    except OSError as exc:  # an output that cannot be written: not writable, a full disk
+        _remove_if_empty_start(config.output, existed)
+        _fail(f"cannot write the output {config.output}: {exc.strerror or exc} "
+              f"({getattr(exc, 'filename', '') or config.output})")
     _print_summary(config, summary)
 
 
@@ -161,13 +165,22 @@ def _columns(caption, key, image, url) -> dict[str, str]:
     return {role: value for role, value in named.items() if value}
 
 
+def _settings_errors(exc: ValidationError) -> str:
+    """pydantic's errors as 'where: what' lines, without its links."""
+    lines = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error["loc"] if p != "settings") or "settings"
+        lines.append(f"  {where}: {error['msg'].removeprefix('Value error, ')}")
+    return "\n".join(lines)
+
+
 def _config(command: str, stages: list[dict], **fields):
     from sgprep.config import RunConfig
 
     try:
         return RunConfig(command=command, stages=stages, **fields)
     except ValidationError as exc:
-        _fail(f"invalid settings:\n{exc}")
+        _fail(f"invalid settings:\n{_settings_errors(exc)}")
 
 
 @app.command()
@@ -413,7 +426,9 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
             progress=progress, executor=executor, workers=workers, ray_address=ray_address,
             columns=_columns(caption_column, key_column, image_column, url_column) or None,
             require=[r.strip() for r in require.split(",") if r.strip()] if require else None)
-    except (PipelineError, ValidationError) as exc:
+    except ValidationError as exc:
+        _fail(f"{pipeline}: invalid settings:\n{_settings_errors(exc)}")
+    except PipelineError as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)
 

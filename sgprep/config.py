@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sgprep import __version__
 from sgprep.io.images import DEFAULT_MAX_PIXELS
@@ -80,7 +80,13 @@ class RunConfig(BaseModel):
 
         for spec in self.stages:
             cls = stage_class(spec.name)
-            spec.settings = cls.Settings.model_validate(spec.settings).model_dump(mode="json")
+            try:
+                settings = cls.Settings.model_validate(spec.settings)
+            except ValidationError as exc:
+                problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}"
+                                     for e in exc.errors())
+                raise ValueError(f"stage {spec.name!r}: {problems}") from None
+            spec.settings = settings.model_dump(mode="json")
         return self
 
     def resolved(self) -> dict[str, Any]:

@@ -141,3 +141,45 @@ def test_negatives_read_sgprep_jsonl_records(tmp_path):
     assert records[1]["reason"] == "caption_empty"  # the parse run's failure travels along
     assert records[0]["sg"] is not None
     assert "a blue cube and a red sphere" in {n["text"] for n in records[0]["neg"]["negatives"]}
+
+
+def test_yaml_mistakes_get_one_clear_message_each(tmp_path):
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text("input: x.txt\noutput: out\nstages:\n  parse: {parser: spacy\n")  # unclosed
+    result = run_cli("run", pipe, ok=False)
+    assert result.exit_code == 2 and "not valid YAML" in result.output
+    pipe.write_text("input: x.txt\noutput: out\nshard_size: -3\nstages:\n  parse: {}\n")
+    result = run_cli("run", pipe, ok=False)
+    assert result.exit_code == 2 and "shard_size: Input should be greater than 0" in result.output
+    pipe.write_text("input: x.txt\noutput: out\nstages:\n  parse: {batchsize: 3}\n")
+    result = run_cli("run", pipe, ok=False)
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2
+    assert "stage 'parse': batchsize: Extra inputs are not permitted" in text
+    assert "pydantic.dev" not in result.output  # no links into pydantic's docs
+
+
+def test_progress_lines_are_logged_when_stderr_is_not_a_terminal(tmp_path, caplog):
+    from sgprep import api
+
+    table = tmp_path / "c.txt"
+    table.write_text("a cat on a mat\n" * 40)
+    caplog.set_level("INFO")
+    api.run({"input": str(table), "output": str(tmp_path / "out"), "shard_size": 10,
+             "stages": [{"name": "parse", "settings": {"batch_size": 5}}]},
+            workers=1, progress=True, progress_interval=0.001)
+    lines = [r.getMessage() for r in caplog.records if "samples (" in r.getMessage()]
+    assert lines and lines[-1].startswith("run: 40/40 samples (100.0%)")
+    assert "samples/s, eta" in lines[0]
+
+
+def test_an_output_that_cannot_be_written_is_one_clear_line(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a cat\n")
+    as_file = tmp_path / "taken"
+    as_file.write_text("")
+    result = run_cli("parse", "-i", table, "-o", as_file, "--no-progress", ok=False)
+    assert result.exit_code == 2 and "is a file" in result.output
+    wrong = run_cli("parse", "-i", table, "-o", tmp_path / "graphs.json", "--no-progress", ok=False)
+    assert wrong.exit_code == 2 and "FILE.jsonl" in wrong.output
+    assert not (tmp_path / "graphs.json").exists()
