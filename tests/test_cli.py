@@ -183,3 +183,11 @@ def test_an_output_that_cannot_be_written_is_one_clear_line(tmp_path):
     wrong = run_cli("parse", "-i", table, "-o", tmp_path / "graphs.json", "--no-progress", ok=False)
     assert wrong.exit_code == 2 and "FILE.jsonl" in wrong.output
     assert not (tmp_path / "graphs.json").exists()
+
+
+def test_a_text_file_read_as_wds_is_a_failure_row_not_a_traceback(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("a cat\n")
+    run_cli("parse", "-i", table, "-o", tmp_path / "o", "--input-format", "wds", "--no-progress")
+    rows = index_rows(tmp_path / "o")
+    assert [(r["status"], r["reason"]) for r in rows] == [("failed", "tar_truncated")]

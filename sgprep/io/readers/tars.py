@@ -286,8 +286,10 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
 
 def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int, Sample]]:
     """img2dataset lists the samples it failed to download in the shard's parquet."""
-    stem = tar_path.name[: -len(next(s for s in TAR_SUFFIXES if tar_path.name.lower().endswith(s)))]
-    index = tar_path.with_name(stem + ".parquet")
+    suffix = next((s for s in TAR_SUFFIXES if tar_path.name.lower().endswith(s)), None)
+    if suffix is None:  # a file given with --input-format wds that is not named like a shard
+        return
+    index = tar_path.with_name(tar_path.name[: -len(suffix)] + ".parquet")
     if not index.exists():
         return
     import pyarrow.parquet as pq
