@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     r: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        (tmp / "weights").mkdir()
         weights = resolve_weights(args.weights, tmp / "weights")
         small = folder(tmp / "small", args.n)
         big = folder(tmp / "big", args.n, copies=10)
