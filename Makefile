@@ -30,10 +30,10 @@ example: install
 	$(VENV)/bin/sgprep stats $(EXAMPLE_OUT)/pipeline
 
 # The test environment: exactly the lock (torch, ultralytics, onnxruntime, transformers, ray,
-# duckdb, matplotlib, hadolint, ...), installed without resolving, then checked for consistency.
+# duckdb, matplotlib, hadolint, ...), installed without resolving. (No `pip check`: triton, which
+# torch lists, is left out on purpose: CPU-only, and 1 GB.)
 $(VENV)/.test-installed: $(VENV)/.installed $(TEST_LOCK)
 	$(PY) -m pip install -q --no-deps -r $(TEST_LOCK)
-	$(PY) -m pip check
 	touch $@
 
 test: test-core test-llm
