@@ -62,3 +62,27 @@ def test_ray_writes_the_bytes_of_a_local_run_and_survives_a_killed_actor(tmp_pat
     assert "output: samples" in result.output
     assert digest(tmp_path / "ray") == digest(tmp_path / "local")
     assert len(index_rows(tmp_path / "ray")) == 200
+
+
+def test_a_killed_ray_driver_resumes_to_the_bytes_of_a_local_run(tmp_path, table):
+    import subprocess
+    import sys
+
+    args = ["--shard-size", "10", "--no-progress"]
+    run_cli("parse", "-i", table, "-o", tmp_path / "local", "--workers", "1", *args)
+    out = tmp_path / "ray"
+    cmd = [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "-o", str(out),
+           "--executor", "ray", "--workers", "2", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 180
+    while len(list(out.glob("*_stats.json"))) < 3 and time.monotonic() < deadline:
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)  # the driver and the Ray instance it started
+    proc.wait()
+    done = len(list(out.glob("*_stats.json")))
+    assert 3 <= done < 20, f"the kill should land mid-run, {done} shards were done"
+    run_cli("parse", "-i", table, "-o", out, "--executor", "ray", "--workers", "2", *args)
+    assert digest(out) == digest(tmp_path / "local")

@@ -206,3 +206,49 @@ def test_eval_reports_fallbacks(tmp_path):
         finally:
             parser.teardown()
     assert (report.fallbacks, report.fallback_share, report.fallback_reasons) == (0, 0.0, {})
+
+
+def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matches_a_clean_run(
+        tmp_path):
+    """--fallback none: no graph may come from elsewhere. The endpoint dies mid-run (after the
+    8 requests of shards 0 and 1 it drops every connection unanswered): the run stops (exit 2)
+    with those shards kept; the endpoint comes back; the same command resumes, and the output
+    is byte-identical to a run that never saw the outage."""
+    import hashlib
+
+    table = tmp_path / "captions.txt"
+    table.write_text("".join(f"a brown dog number {i} on a red sofa\n" for i in range(24)))
+    with FakeEndpoint("ok") as endpoint:
+        serve = endpoint.answer
+        outage = {"after": None}
+
+        def answer(handler, first):
+            if outage["after"] is not None and endpoint.posts > outage["after"]:
+                handler.close_connection = True  # hang up without an answer
+                return
+            serve(handler, first)
+
+        endpoint.answer = answer
+
+        def parse(out, ok=True):
+            return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine",
+                           "openai", "--endpoint", endpoint.url, "--model", "fake-model",
+                           "--fallback", "none", "--max-retries", "0", "--breaker-failures", "1",
+                           "--max-concurrency", "1", "--shard-size", "4", "--workers", "1",
+                           "--no-progress", ok=ok)
+
+        parse(tmp_path / "clean")
+        out = tmp_path / "out"
+        outage["after"] = endpoint.posts + 8
+        first = parse(out, ok=False)
+        assert first.exit_code == 2, first.output
+        assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
+                                                                  "00001_stats.json"]
+        outage["after"] = None  # back up
+        parse(out)
+
+    def digest(root):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.iterdir()) if p.is_file()}
+
+    assert digest(out) == digest(tmp_path / "clean") and len(digest(out)) == 18
