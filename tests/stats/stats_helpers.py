@@ -25,7 +25,8 @@ def graph(*entities: Entity, relations: list[tuple[int, str, int]] = ()) -> Scen
 
 
 def detections(*objects: tuple[str, tuple[float, float, float, float], float]) -> Detections:
-    return Detections(width=640, height=480, detector="hand",
+    return Detections(width=640, height=480, detector="hand", weights_sha256="0" * 64,
+                      backend="onnx",
                       objects=[Box(xyxy=xyxy, score=score, label=label, cls=i)
                                for i, (label, xyxy, score) in enumerate(objects)])
 
