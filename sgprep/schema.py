@@ -182,9 +182,6 @@ class Negatives(_Model):
     negatives: list[Negative] = Field(default_factory=list)
 
 
-Stage = Literal["read", "parse", "detect", "negatives", "write"]
-
-
 class Failure(_Model):
     """Why a sample did not make it into the shards. Every dropped sample has one."""
 

@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from sgprep.exec.stage import StageSettings
+from sgprep.io.images import DEFAULT_MAX_PIXELS
 
 PAD_VALUE = 114  # the grey ultralytics pads with; the models were trained on it
 STRIDE = 32  # the detectors' largest stride: input sides must be multiples of it
@@ -38,7 +39,7 @@ class DetectSettings(StageSettings):
     top_objects: int = Field(default=10, ge=0)  # N: objects kept per image, best first
     top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
     decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1)
-    max_image_pixels: int = Field(default=89_478_485, gt=0)  # bigger images are refused unread
+    max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)  # bigger images are refused unread
 
     @field_validator("imgsz")
     @classmethod

@@ -8,6 +8,7 @@ from abc import ABC, abstractmethod
 from pydantic import Field
 
 from sgprep.exec.stage import StageSettings, StopRun
+from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 from sgprep.schema import SceneGraph
 
 #: The spaCy pipeline every spaCy-based component loads unless told otherwise.
@@ -39,7 +40,7 @@ class ParserSettings(StageSettings):
     parser: str = "spacy"  # a name in PARSERS
     spacy_model: str = DEFAULT_SPACY_MODEL
     predicate_form: str = "lemma"  # spacy: "lemma" ("lie on") or "surface" ("lying on")
-    max_chars: int = 2000  # spacy: longer captions are cut at a space before parsing
+    max_chars: int = DEFAULT_MAX_CAPTION_CHARS  # spacy: longer captions are cut at a space before parsing
     model: str | None = None  # hub id or local path for model-backed parsers
     engine: str = "vllm"  # llm: vllm | openai
     endpoint: str | None = None  # llm/openai: base URL

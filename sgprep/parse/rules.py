@@ -73,7 +73,6 @@ log = logging.getLogger(__name__)
 #: spaCy components a scene graph does not need. The lemmatizer stays: heads and predicates
 #: are lemmatised.
 UNUSED_COMPONENTS = ("ner",)
-DEFAULT_MAX_CHARS = 2_000
 
 
 class ModelNotInstalled(ModelUnavailable):
