@@ -44,7 +44,7 @@ def cli(*args: str) -> tuple[float, int]:
 
 
 def folder(root: Path, n: int, copies: int = 1) -> Path:
-    root.mkdir(parents=True)
+    (root / "src").mkdir(parents=True)
     paths = make_images(root / "src", n)
     texts = captions(n)
     out = root / "images"
