@@ -70,15 +70,19 @@ class RayExecutor(LocalExecutor):
 
     def _dispatch(self, ray, plan: Plan, todo: list[int], advance):
         stages = build_stages(self.config)
-        cpus = max(1.0, sum(s.resources().cpus for s in stages))
-        gpus = sum(s.resources().gpus for s in stages)
+        # An actor runs its stages one after another in one process: it needs the CPUs of its
+        # largest stage, and a GPU share for every stage that wants one (a vLLM engine and a
+        # detector do not share a device's memory).
+        cpus = max([1.0] + [s.resources().cpus for s in stages])
+        gpus = sum(s.resources().gpus for s in stages if not s.resources().own_actors)
         available = ray.cluster_resources()
-        fit = int(available.get("CPU", 1) // cpus)
+        fit = int(available.get("CPU", 0) // cpus)
         if gpus:
             fit = min(fit, int(available.get("GPU", 0) // gpus))
-            if fit < 1:
-                raise ValueError(f"the pipeline's stages want {gpus:g} GPU(s) per worker and the "
-                                 f"Ray cluster has {available.get('GPU', 0):g}")
+        if fit < 1:
+            raise ValueError(f"the pipeline's stages want {cpus:g} CPU(s) and {gpus:g} GPU(s) per "
+                             f"worker and the Ray cluster has {available.get('CPU', 0):g} CPU(s) "
+                             f"and {available.get('GPU', 0):g} GPU(s)")
         count = max(1, min(fit, len(todo), self.config.workers or len(todo)))
         actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=SHARD_RETRIES,
                                  max_task_retries=SHARD_RETRIES)(_ShardActor)

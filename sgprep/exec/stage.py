@@ -39,6 +39,9 @@ class Resources(BaseModel):
 
     cpus: float = 1.0
     gpus: float = 0.0
+    #: The stage starts its own Ray actors for its GPUs (the vLLM engines): an executor must
+    #: not reserve them for the worker that runs the stage as well.
+    own_actors: bool = False
 
 
 class StageSettings(BaseModel):

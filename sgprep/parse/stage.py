@@ -19,7 +19,8 @@ class ParseStage(Stage):
         self.parser = make_parser(self.settings.parser, self.settings)  # models load in setup()
 
     def resources(self) -> Resources:
-        return Resources(cpus=1, gpus=self.parser.gpus())
+        gpus = self.parser.gpus()
+        return Resources(cpus=1, gpus=gpus, own_actors=gpus > 0)
 
     def place(self, gpus: int) -> None:
         settings = self.settings
