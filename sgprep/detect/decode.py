@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from sgprep.io.images import DEFAULT_MAX_PIXELS
+from sgprep.io.images import DEFAULT_MAX_PIXELS, size_problem
 
 _ORIENTATION = 0x0112  # the EXIF tag
 
@@ -62,17 +62,6 @@ class Frame:
 class DecodeError:
     reason: str
     message: str
-
-
-def _refuse_size(width: int, height: int, max_pixels: int) -> DecodeError | None:
-    if width <= 0 or height <= 0:
-        return DecodeError("image_corrupt", f"image has no pixels ({width}x{height})")
-    if width * height > max_pixels:
-        return DecodeError(
-            "image_too_large",
-            f"{width}x{height} = {width * height:,} pixels exceeds the limit of {max_pixels:,} "
-            "(possible decompression bomb)")
-    return None
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:
@@ -112,9 +101,9 @@ def decode_image(data: bytes | None, imgsz: int = 640,
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with pillow_open(io.BytesIO(data)) as img:
-                refused = _refuse_size(*img.size, max_pixels)  # from the header: nothing decoded yet
-                if refused:
-                    return refused
+                refused = size_problem(*img.size, max_pixels)  # from the header: nothing decoded yet
+                if refused is not None:
+                    return DecodeError(*refused)
                 full_w, full_h = img.size
                 if img.getexif().get(_ORIENTATION) in (5, 6, 7, 8):  # turned by 90 degrees
                     full_w, full_h = full_h, full_w

@@ -55,6 +55,18 @@ class ImageError(Exception):
         self.message = message
 
 
+def size_problem(width: int, height: int, max_pixels: int) -> tuple[str, str] | None:
+    """(reason, message) when a header's size is unusable: no pixels, or more than
+    ``max_pixels`` (a decompression bomb is refused before anything is decoded)."""
+    if width <= 0 or height <= 0:
+        return "image_corrupt", f"image has no pixels ({width}x{height})"
+    if width * height > max_pixels:
+        return ("image_too_large",
+                f"{width}x{height} = {width * height:,} pixels exceeds the limit of "
+                f"{max_pixels:,} (possible decompression bomb; see --max-image-pixels)")
+    return None
+
+
 def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInfo:
     """Check that ``data`` is a whole, decodable image of sane size; say what it is.
 
@@ -71,14 +83,9 @@ def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInf
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 width, height = img.size
-                if width <= 0 or height <= 0:
-                    raise ImageError("image_corrupt", f"image has no pixels ({width}x{height})")
-                if width * height > max_pixels:
-                    raise ImageError(
-                        "image_too_large",
-                        f"{width}x{height} = {width * height:,} pixels exceeds the limit of "
-                        f"{max_pixels:,} (possible decompression bomb; see --max-image-pixels)",
-                    )
+                refused = size_problem(width, height, max_pixels)
+                if refused is not None:
+                    raise ImageError(*refused)
                 info = ImageInfo(width=width, height=height, mode=img.mode, format=img.format)
                 if img.format == "JPEG":
                     img.draft(img.mode, (max(1, width // 8), max(1, height // 8)))
