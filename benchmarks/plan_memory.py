@@ -10,13 +10,15 @@ same keys in a set, as the executor did before planning existed (~95 bytes a key
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pipeline_core import report  # noqa: E402
 
 PLAN = """
 import resource, sys, time
@@ -72,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         "plan_bytes_per_key": (plan_rss - python_rss) * 1024 / args.n,
         "key_set_bytes_per_key": (set_rss - python_rss) * 1024 / args.n,
     }
-    for name, value in results.items():
-        print(f"{name:<24} {value:,.1f}")
-    print(json.dumps({k: round(v, 2) for k, v in results.items()}))
+    report(results)
     return 0
 
 
