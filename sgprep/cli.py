@@ -365,6 +365,11 @@ def negatives(
     _execute(config)
 
 
+def _print_counts(counts: dict[str, int], output: Path) -> None:
+    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
+                 highlight=False)
+
+
 def _mine_images(input: str, output: Path, max_per_query: int) -> None:
     from sgprep.io.readers import InputError, resolve_inputs
     from sgprep.negatives.mine import mine_images
@@ -376,8 +381,7 @@ def _mine_images(input: str, output: Path, max_per_query: int) -> None:
         counts = mine_images(resolve_inputs(input), output, max_per_query=max_per_query)
     except InputError as exc:
         _fail(str(exc))
-    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
-                 highlight=False)
+    _print_counts(counts, output)
 
 
 @app.command()
@@ -392,8 +396,7 @@ def vocab(
     from sgprep.negatives.vocab import write_vocab
 
     counts = write_vocab(input, output, min_count=min_count)
-    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
-                 highlight=False)
+    _print_counts(counts, output)
 
 
 @app.command()
