@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=3000, help="generated captions")
     ap.add_argument("--factual", action="store_true", help="also FACTUAL's 1,508 VG captions")
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--mine-sizes", default="10000,100000")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)

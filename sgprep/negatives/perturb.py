@@ -123,6 +123,7 @@ class Perturber:
                  rejected: Counter):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
         self._bare: list[Entity] | None = None
+        self._heads: set[str] | None = None
 
     @property
     def bare(self) -> list[Entity]:
@@ -131,6 +132,13 @@ class Perturber:
             self._bare = [e if e.span is None else e.model_copy(update={"span": None})
                           for e in self.g.entities]
         return self._bare
+
+    @property
+    def heads(self) -> set[str]:
+        """The graph's head nouns in lower case: words a new object must not be."""
+        if self._heads is None:
+            self._heads = {e.head.lower() for e in self.g.entities}
+        return self._heads
 
     def candidates(self, kind: str) -> list[Candidate]:
         return getattr(self, kind)()
@@ -269,10 +277,8 @@ class Perturber:
 
     def _replace_obj(self, i: int) -> Perturbation | None:
         e = self.g.entities[i]
-        heads = {x.head.lower() for x in self.g.entities}
-        new = self._draw(*self.vocab.object_pool(self.vocab.categories.get(e.head.lower())), heads)
-        if new is None:
-            new = self._draw(*self.vocab.object_pool(), heads)
+        pool = self.vocab.object_pool(self.vocab.categories.get(e.head.lower()))
+        new = self._draw(*pool, self.heads) or self._draw(*self.vocab.object_pool(), self.heads)
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
@@ -297,12 +303,11 @@ class Perturber:
         if verb in IMPLICIT_VERBS:
             self.rejected["implicit_relation"] += 1
             return None
-        options = {p.split()[0] for p in self.vocab.relations.get("action", {})
-                   if p.split()[1:] == rest} - {verb}
+        options = [v for v in self.vocab.verbs(tuple(rest)) if v != verb]
         if not options:
             self.rejected["no_vocabulary"] += 1
             return None
-        new_verb = self.rng.choice(sorted(options))
+        new_verb = self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]),
                               SetPredicate(k, verb, new_verb, True))
 
@@ -317,8 +322,7 @@ class Perturber:
         return [lambda i=i: self._connect(i) for i in range(len(self.g.entities))]
 
     def _connect(self, i: int) -> Perturbation | None:
-        heads = {x.head.lower() for x in self.g.entities}
-        obj = self._draw(*self.vocab.object_pool(), heads)
+        obj = self._draw(*self.vocab.object_pool(), self.heads)
         pred = self._draw(*self.vocab.pool("relations", "spatial"), set())
         if obj is None or pred is None:
             self.rejected["no_vocabulary"] += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sgprep.negatives import grammar
 from sgprep.negatives.perturb import (
@@ -49,8 +49,7 @@ class NoSpanEdit(Exception):
     """The caption does not show the edited words where the graph says: use the template."""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     start: int
     end: int
     lower: str
@@ -61,11 +60,17 @@ class Realiser:
 
     def __init__(self, text: str, graph: SceneGraph):
         self.text, self.graph = text, graph
-        self.words = [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
+        if text.isascii():  # lower-casing keeps every position: lower the text once
+            self.words = [Word(m.start(), m.end(), m.group())
+                          for m in _WORD.finditer(text.lower())]
+        else:
+            self.words = [Word(m.start(), m.end(), m.group().lower())
+                          for m in _WORD.finditer(text)]
         self._starts = [w.start for w in self.words]
         self._ends = [w.end for w in self.words]
         self._np: dict[int, tuple[int, int] | None] = {}
         self._heads: dict[int, Word] = {}
+        self._plural: dict[int, bool] = {}
 
     def realise(self, p: Perturbation) -> tuple[str, str]:
         self._perturbed = p.graph  # connect's new entity lives only there
@@ -122,6 +127,11 @@ class Realiser:
         return hits[-1] if not e.text.lower().startswith(e.head.lower()) else hits[0]
 
     def plural(self, i: int) -> bool:
+        if i not in self._plural:
+            self._plural[i] = self._is_plural(i)
+        return self._plural[i]
+
+    def _is_plural(self, i: int) -> bool:
         e = self.graph.entities[i]
         if e.count is not None:
             return e.count != 1
@@ -150,7 +160,7 @@ class Realiser:
     def edit(self, edits: tuple[Edit, ...]) -> str:
         changes: list[tuple[int, int, str]] = []
         for e in edits:
-            changes.extend(getattr(self, "_" + type(e).__name__)(e))
+            changes.extend(_EDITORS[type(e)](self, e))
         changes.extend(self._articles(changes))
         return self._apply(changes)
 
@@ -255,6 +265,10 @@ class Realiser:
         if text[:1].isupper() and out[:1].islower():
             out = out[0].upper() + out[1:]
         return out
+
+
+_EDITORS = {kind: getattr(Realiser, "_" + kind.__name__)
+            for kind in (SetAttribute, SetHead, MoveNPs, SetPredicate, Attach)}
 
 
 def _span(w: Word) -> tuple[int, int]:

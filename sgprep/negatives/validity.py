@@ -8,7 +8,8 @@ when it is:
 - ``symmetric_relation``: a shuffle of a symmetric relation ("next to", "near", "with" ...):
   "a cup next to a plate" and "a plate next to a cup" are both true;
 - ``same_graph``: any perturbation whose graph means the same as the original (compared as a
-  canonical multiset of entities and relations, symmetric relations undirected);
+  canonical multiset of entities and relations, symmetric relations undirected). Only the
+  families that move existing words can do that; see :data:`ALWAYS_CHANGED`;
 - ``equal_text``: a realised text equal to its positive (or another positive of the sample)
   after normalisation;
 - ``duplicate``: a text already emitted for the same sample.
@@ -46,11 +47,26 @@ for _a, _b in OPPOSITE_PAIRS:
     OPPOSITES.setdefault(_b, _a)
 OPPOSITES["under"] = "on"
 
+#: Families whose graph always differs from the original, so the same-graph check is skipped:
+#: a replace puts into one entity (or one relation) a lower-case word that it did not have
+#: (the vocabulary is lower-cased on load, and the words it may not take are lower-cased), so
+#: that entity's (or relation's) description changes and the multiset with it; connect adds
+#: an entity. Swaps and shuffles only move descriptions around and can land on the same graph.
+ALWAYS_CHANGED = frozenset({"replace_attribute", "replace_object", "replace_relation", "connect"})
+
 _NON_WORD = re.compile(r"[^\w\s]+")
 
 
+#: _NON_WORD for ASCII text, as a translation table (a third faster than the regex).
+_ASCII_NON_WORD = {c: " " for c in range(128) if _NON_WORD.match(chr(c))}
+
+
 def normalise(text: str) -> str:
-    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
+    """Lower case, punctuation as spaces, single spaces: the form texts are compared in."""
+    text = text.lower()
+    if text.isascii():
+        return " ".join(text.translate(_ASCII_NON_WORD).split())
+    return " ".join(_NON_WORD.sub(" ", text).split())
 
 
 @lru_cache(maxsize=4096)

@@ -71,15 +71,17 @@ class Vocabulary:
 
     @classmethod
     def from_json(cls, data: dict) -> Vocabulary:
-        objects = {o: int(v["count"]) if isinstance(v, dict) else int(v)
-                   for o, v in data.get("objects", {}).items()}
-        categories = {o: v["category"] for o, v in data.get("objects", {}).items()
-                      if isinstance(v, dict) and "category" in v}
-        return cls(objects=objects, categories=categories,
-                   attributes={t: {w: int(n) for w, n in ws.items()}
-                               for t, ws in data.get("attributes", {}).items()},
-                   relations={t: {r: int(n) for r, n in rs.items()}
-                              for t, rs in data.get("relations", {}).items()})
+        """Words are lower-cased (counts of spellings that differ only in case add up): the
+        graphs are compared, and replacements excluded, in lower case."""
+        objects: Counter = Counter()
+        categories: dict[str, str] = {}
+        for o, v in data.get("objects", {}).items():
+            objects[o.lower()] += int(v["count"]) if isinstance(v, dict) else int(v)
+            if isinstance(v, dict) and "category" in v:
+                categories.setdefault(o.lower(), v["category"])
+        return cls(objects=dict(objects), categories=categories,
+                   attributes={t: _lower(ws) for t, ws in data.get("attributes", {}).items()},
+                   relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()})
 
     def save(self, path: str | Path) -> None:
         path = Path(path)
@@ -96,6 +98,13 @@ class Vocabulary:
             self._pools[key] = _cumulative(table, sorted(table))
         return self._pools[key]
 
+    def verbs(self, rest: tuple[str, ...]) -> tuple[str, ...]:
+        """The verbs of the action predicates that go on with ``rest`` ("hang" for ("on",)),
+        sorted; indexed once."""
+        if "verbs" not in self._pools:
+            self._pools["verbs"] = _verbs_by_rest(self.relations.get("action", {}))
+        return self._pools["verbs"].get(rest, ())
+
     def object_pool(self, category: str | None = None) -> tuple[tuple[str, ...], tuple[int, ...]]:
         key = ("objects", category)
         if key not in self._pools:
@@ -103,6 +112,21 @@ class Vocabulary:
                            if category is None or self.categories.get(o) == category)
             self._pools[key] = _cumulative(self.objects, words)
         return self._pools[key]
+
+
+def _verbs_by_rest(relations: dict[str, int]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    index: dict[tuple[str, ...], set[str]] = {}
+    for predicate in relations:
+        verb, *rest = predicate.split()
+        index.setdefault(tuple(rest), set()).add(verb)
+    return {rest: tuple(sorted(verbs)) for rest, verbs in index.items()}
+
+
+def _lower(table: dict[str, int]) -> dict[str, int]:
+    out: Counter = Counter()
+    for word, n in table.items():
+        out[" ".join(word.lower().split())] += int(n)
+    return dict(out)
 
 
 def _cumulative(table: dict[str, int], words: list[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:

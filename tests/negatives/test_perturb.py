@@ -144,3 +144,45 @@ def test_connect_adds_one_vocabulary_entity_and_edge():
 
 def test_normalise_ignores_case_punctuation_and_spacing():
     assert normalise("A red  cube, and a Blue sphere.") == normalise("a red cube and a blue sphere")
+
+
+def test_replace_and_connect_always_change_the_graph_even_with_a_capitalised_vocabulary():
+    """The stage skips the same-graph check for these families (validity.ALWAYS_CHANGED);
+    check the claim on every candidate, over seeds, with a vocabulary whose words differ from
+    the graph's only in case (they must not come back as "new" words)."""
+    import random
+    from collections import Counter
+
+    from sgprep.negatives.perturb import FAMILIES, Perturber
+    from sgprep.negatives.validity import ALWAYS_CHANGED
+    from sgprep.negatives.vocab import Vocabulary
+
+    vocab = Vocabulary.from_json({
+        "objects": {"Cube": 5, "SPHERE": 5, "cube": 1, "Cat": 1, "mat": 1},
+        "attributes": {"colour": {"Red": 5, "BLUE": 5, "green": 1}},
+        "relations": {"spatial": {"Left  Of": 3, "on": 1},
+                      "action": {"Chase": 2, "hold": 1, "Chase after": 1}}})
+    assert vocab.objects == {"cube": 6, "sphere": 5, "cat": 1, "mat": 1}
+    assert vocab.relations["spatial"] == {"left of": 3, "on": 1}
+    assert vocab.verbs(()) == ("chase", "hold") and vocab.verbs(("after",)) == ("chase",)
+    graphs = [
+        CUBES,
+        graph("a red cube left of a red cube", [("red cube", "cube", ["red"]),
+                                                ("red cube", "cube", ["red"])], [(0, "left of", 1)]),
+        graph("the cat chases the mat", [("cat", "cat", []), ("mat", "mat", [])],
+              [(0, "chase", 1)]),
+        graph("two blue cats on a mat", [("blue cats", "cat", ["blue"], 2), ("mat", "mat", [])],
+              [(0, "on", 1)]),
+    ]
+    assert set(ALWAYS_CHANGED) <= set(FAMILIES)
+    built = 0
+    for g in graphs:
+        for seed in range(20):
+            for family in ALWAYS_CHANGED:
+                p = Perturber(g, vocab, random.Random(seed), Counter())
+                for candidate in p.candidates(family):
+                    out = candidate()
+                    if out is not None:
+                        built += 1
+                        assert signature(out.graph) != signature(g), (family, out.graph)
+    assert built > 100

@@ -96,6 +96,20 @@ def test_symmetric_relations_are_never_shuffled(graphs):
     assert stage.stats()["rejected/symmetric_relation"] == 1
 
 
+def test_a_swap_that_lands_on_the_same_graph_is_refused():
+    """Swapping the heads of two entities with the same attributes and no relation between
+    them describes the same scene: refused as same_graph, and nothing else comes out."""
+    from neg_helpers import graph
+
+    g = graph("a red ball and a red box", [("red ball", "ball", ["red"]),
+                                           ("red box", "box", ["red"])])
+    stage = NegativesStage(NegativesSettings(strategies=["swap"], per_sample=4))
+    neg = stage.negatives("k", "a red ball and a red box", g)
+    assert neg.negatives == []
+    stats = stage.stats()
+    assert stats["rejected/same_graph"] == 1 and stats["rejected/identical_attributes"] == 1
+
+
 def test_same_negatives_whatever_the_batching_sharding_order_and_workers(graphs):
     settings = NegativesSettings(strategies=ALL, per_sample=5, seed=7)
     whole = run(settings, samples(graphs))
