@@ -7,10 +7,13 @@ and its NMS. ``prepare`` runs in the decoder's threads, ``infer`` in the stage's
 
 from __future__ import annotations
 
+import glob
 import importlib
 import os
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -98,6 +101,8 @@ class Detector(ABC):
         self.labels: dict[int, str] = {}
         self.model_name = ""
         self.weights_sha256 = ""
+        #: CPU threads the model may compute with (the executor's grant); None: all cores
+        self.threads: int | None = None
 
     def gpus(self) -> float:
         return 0.0
@@ -135,8 +140,16 @@ def shape_groups(inputs: list[Letterboxed]) -> list[list[int]]:
     return list(groups.values())
 
 
+@lru_cache(maxsize=1)
 def cuda_available() -> bool:
-    """Whether torch sees a GPU; False when torch is not installed."""
+    """Whether torch sees a GPU; False when torch is not installed. On Linux, a machine with
+    no NVIDIA device node (and no WSL GPU) answers without importing torch (seconds and
+    hundreds of MB, in the driver too)."""
+    if os.environ.get("CUDA_VISIBLE_DEVICES", None) in {"", "-1"}:
+        return False
+    if sys.platform == "linux" and not glob.glob("/dev/nvidia*") \
+            and not os.path.exists("/dev/dxg"):
+        return False
     try:
         import torch
     except ImportError:

@@ -91,6 +91,8 @@ class OnnxDetector(Detector):
         options.log_severity_level = 3
         # no busy-waiting between ops: the decode threads need those cores
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if self.threads:
+            options.intra_op_num_threads = self.threads
         self.session = ort.InferenceSession(str(path), sess_options=options,
                                             providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name

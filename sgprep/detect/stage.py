@@ -31,10 +31,14 @@ class DetectStage(Stage):
         self._decoder: Decoder | None = None
         self._next: dict[int, list[Sample]] = {}
         self._counts: Counter[str] = Counter()
+        self.threads: int | None = None  # granted by the executor (place); None: all cores
 
     def resources(self) -> Resources:
         gpu = pick_backend(self.settings) == "torch" and self.settings.device != "cpu"
         return Resources(cpus=1.0, gpus=1.0 if gpu else 0.0)
+
+    def place(self, gpus: int, cpus: int) -> None:
+        self.threads = max(1, cpus)
 
     def check(self) -> None:
         """The weights can be had (a local file, sgprep's cache, or a download when online);
@@ -51,9 +55,13 @@ class DetectStage(Stage):
 
     def setup(self) -> None:
         self.detector = make_detector(self.settings)
+        self.detector.threads = self.threads
         self.detector.setup()
         s = self.settings
-        self._decoder = Decoder(s.decode_workers, s.imgsz, s.max_image_pixels,
+        decoders = s.decode_workers
+        if self.threads is not None and "decode_workers" not in s.model_fields_set:
+            decoders = min(decoders, self.threads)  # the default follows the granted cores
+        self._decoder = Decoder(decoders, s.imgsz, s.max_image_pixels,
                                 prepare=self.detector.prepare)
         self._counts = Counter()
 

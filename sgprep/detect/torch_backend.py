@@ -33,6 +33,8 @@ class TorchDetector(Detector):
         self.model_name = weights.stem
         device = self.settings.device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.device = torch.device(device)
+        if self.device.type == "cpu" and self.threads:
+            torch.set_num_threads(self.threads)
         self.half = self.device.type == "cuda"
         self._choose_rect(on_gpu=self.half)
         yolo = load_yolo(str(weights))

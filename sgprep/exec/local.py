@@ -79,10 +79,11 @@ class RateColumn(ProgressColumn):
 
 
 class ShardRunner:
-    """What one process needs to run shard tasks: the plan, the stages, the writer."""
+    """What one process needs to run shard tasks: the plan, the stages, the writer.
+    ``cpus``: the cores this process may compute on (granted to each stage; None: all)."""
 
-    def __init__(self, config: RunConfig, plan: Plan):
-        self.plan = plan
+    def __init__(self, config: RunConfig, plan: Plan, cpus: int | None = None):
+        self.plan, self.cpus = plan, cpus or usable_cpus()
         self.stages: list[Stage] = build_stages(config)
         self.writer: Writer = make_writer(config.output)
         self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
@@ -93,8 +94,7 @@ class ShardRunner:
         if not self.ready:
             gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
             for stage in self.stages:
-                if stage.resources().gpus:
-                    stage.place(gpus)
+                stage.place(gpus if stage.resources().gpus else 0, self.cpus)
                 stage.setup()
             self.ready = True
         task = self.plan.tasks[index]
@@ -105,6 +105,14 @@ class ShardRunner:
             for stage in self.stages:
                 stage.teardown()
             self.ready = False
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def local_gpus() -> int:
@@ -164,7 +172,7 @@ class LocalExecutor:
         return summary
 
     def _workers(self, tasks: int) -> int:
-        wanted = self.config.workers or os.cpu_count() or 1
+        wanted = self.config.workers or usable_cpus()
         stages = build_stages(self.config)
         if wanted > 1 and any(s.resources().gpus > 0 for s in stages):
             log.info("a stage uses a GPU: running one worker process (use --executor ray to "
@@ -208,8 +216,9 @@ class LocalExecutor:
     def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance):
         context = multiprocessing.get_context("spawn")
         updates = context.Queue()
+        cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                 initargs=(self.config, plan, updates)) as pool:
+                                 initargs=(self.config, plan, updates, cpus)) as pool:
             pending = {pool.submit(_run_in_worker, index) for index in todo}
             try:
                 while pending:
@@ -236,11 +245,11 @@ _RUNNER: ShardRunner | None = None
 _UPDATES = None
 
 
-def _init_worker(config: RunConfig, plan: Plan, updates) -> None:
+def _init_worker(config: RunConfig, plan: Plan, updates, cpus: int) -> None:
     global _RUNNER, _UPDATES
     from multiprocessing.util import Finalize
 
-    _RUNNER, _UPDATES = ShardRunner(config, plan), updates
+    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus), updates
     Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
 
 

@@ -33,12 +33,12 @@ SHARD_RETRIES = 2
 class _ShardActor:
     """Holds the stages of one worker; wrapped with ``ray.remote`` by the executor."""
 
-    def __init__(self, config_json: str, plan_json: str):
+    def __init__(self, config_json: str, plan_json: str, cpus: int):
         from sgprep.config import RunConfig
 
         logging.basicConfig(level=logging.INFO, format="%(message)s")
         self.runner = ShardRunner(RunConfig.model_validate_json(config_json),
-                                  Plan.model_validate_json(plan_json))
+                                  Plan.model_validate_json(plan_json), cpus)
 
     def run(self, index: int) -> str:
         return self.runner.run(index).model_dump_json()
@@ -87,7 +87,9 @@ class RayExecutor(LocalExecutor):
         actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=SHARD_RETRIES,
                                  max_task_retries=SHARD_RETRIES)(_ShardActor)
         config_json, plan_json = self.config.model_dump_json(), plan.model_dump_json()
-        actors = [actor_class.remote(config_json, plan_json) for _ in range(count)]
+        # the actor's stages compute on the CPUs it reserved, not on every core of the node
+        actors = [actor_class.remote(config_json, plan_json, max(1, int(cpus)))
+                  for _ in range(count)]
         log.info("ray: %d actor(s), %g CPU and %g GPU each, for %d shard(s)",
                  count, cpus, gpus, len(todo))
         queue = list(todo)

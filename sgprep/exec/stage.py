@@ -74,9 +74,11 @@ class Stage(ABC):
         """Cheap start-up check, in the driver, that the stage can run here (its weights or
         model can be had); raises ``sgprep.parse.base.ModelUnavailable`` with how to fix it."""
 
-    def place(self, gpus: int) -> None:
-        """The executor grants this instance ``gpus`` GPUs (before setup). A stage that runs
-        several engines sizes itself here; GPU placement is the executor's job alone."""
+    def place(self, gpus: int, cpus: int) -> None:
+        """The executor grants this instance ``gpus`` GPUs and ``cpus`` CPU cores (before
+        setup): a stage that runs several engines sizes itself here, and one that computes in
+        threads uses at most ``cpus`` of them, so that workers side by side do not fight for
+        cores. Placement is the executor's job alone."""
 
     def setup(self) -> None:
         """Load models; called once per worker before the first batch."""

@@ -49,6 +49,8 @@ Decisions worth knowing:
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from collections import Counter
 from functools import lru_cache
 
@@ -79,12 +81,40 @@ class ModelNotInstalled(ModelUnavailable):
     """The spaCy model named in the settings cannot be loaded."""
 
 
+#: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
+SPACY_TORCH_ENV = "SGPREP_SPACY_TORCH"
+
+
+def import_spacy(model: str = ""):
+    """Import spaCy, keeping thinc from importing torch where the pipeline cannot use it.
+
+    thinc imports torch at import time whenever it is installed (sgprep's detector installs
+    it), only to offer torch-backed layers; the CNN pipelines the rule parser runs
+    (``en_core_web_sm`` and the like) compute with numpy and never touch it. That import is
+    most of spaCy's start-up and memory: measured here, importing spaCy and loading
+    ``en_core_web_sm`` took 3.5 s and 684 MB with torch, 1.2 s and 136 MB without; each worker
+    process pays it. So while spaCy is first imported, ``import torch`` fails as if torch were
+    not installed; afterwards torch imports normally (the torch detector is unaffected).
+    Skipped when torch is already imported, for transformer pipelines (``*_trf``, which run
+    on torch), or when ``SGPREP_SPACY_TORCH=1``."""
+    if "spacy" not in sys.modules and "torch" not in sys.modules and "trf" not in model \
+            and os.environ.get(SPACY_TORCH_ENV) != "1":
+        sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` -> ImportError
+        try:
+            import spacy
+        finally:
+            del sys.modules["torch"]
+    import spacy
+
+    return spacy
+
+
 @lru_cache(maxsize=4)
 def load_spacy(name: str):
     """The pipeline without the components a scene graph does not need; loaded once per
     process and shared (nothing here changes it), so the LLM parser's head finder and its
     spacy fallback hold one copy."""
-    import spacy  # heavy import: only when this parser is used
+    spacy = import_spacy(name)  # heavy import: only when this parser is used
 
     try:
         return spacy.load(name, exclude=list(UNUSED_COMPONENTS))

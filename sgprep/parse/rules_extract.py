@@ -18,8 +18,10 @@ The rules read spaCy's dependency parse (English, ClearNLP labels as in ``en_cor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from spacy.tokens import Doc, Token
+if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
+    from spacy.tokens import Doc, Token
 
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour

@@ -9,7 +9,10 @@ state attribute ("a man walking").
 
 from __future__ import annotations
 
-from spacy.tokens import Token
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
+    from spacy.tokens import Token
 
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour

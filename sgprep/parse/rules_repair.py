@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy
-from spacy.attrs import DEP, HEAD
-from spacy.tokens import Doc
+
+if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
+    from spacy.tokens import Doc
 
 from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS
 
@@ -68,6 +71,8 @@ def repair_trailing_nouns(doc: Doc, nouns: frozenset[str], modifiers: frozenset[
 
 
 def _set_tree(doc: Doc, heads: list[int], deps: list[str]) -> None:
+    from spacy.attrs import DEP, HEAD
+
     strings = doc.vocab.strings
     rows = [
         [numpy.int64(hd - k).view(numpy.uint64), strings.add(dp)]

@@ -22,7 +22,7 @@ class ParseStage(Stage):
         gpus = self.parser.gpus()
         return Resources(cpus=1, gpus=gpus, own_actors=gpus > 0)
 
-    def place(self, gpus: int) -> None:
+    def place(self, gpus: int, cpus: int) -> None:
         settings = self.settings
         if self.parser.gpus() and settings.num_engines is None:  # one vLLM engine per TP group
             settings.num_engines = max(1, gpus // max(1, settings.tensor_parallel_size))

@@ -641,3 +641,36 @@ def test_missing_model_names_the_model_and_the_fix():
 def test_registered_as_spacy():
     p = make_parser("spacy")
     assert isinstance(p, RuleParser) and p.name == "spacy"
+
+
+def test_spacy_is_imported_without_torch_and_parses_the_same(tmp_path):
+    """thinc would import torch with spaCy (seconds and ~550 MB per process); the rule
+    parser's pipeline does not use it, so rules.import_spacy keeps it out. The graphs must be
+    the same as with torch imported, and torch must still import afterwards."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    captions = ["a red cube and a blue sphere", "two dogs are playing with a ball on the grass",
+                "A man riding a horse in front of a big brown barn", "pillows on a bed"]
+    code = (
+        "import json, sys\n"
+        "from sgprep.parse.rules import RuleParser\n"
+        "p = RuleParser(); p.setup()\n"
+        "graphs = [g.model_dump() for g in p.parse_batch(json.loads(sys.argv[1]))]\n"
+        "had_torch = 'torch' in sys.modules\n"
+        "import torch  # still importable afterwards\n"
+        "print(json.dumps({'torch': had_torch, 'graphs': graphs}))\n")
+
+    def run(torch_env: str | None) -> dict:
+        env = {k: v for k, v in os.environ.items() if k != "SGPREP_SPACY_TORCH"}
+        if torch_env:
+            env["SGPREP_SPACY_TORCH"] = torch_env
+        out = subprocess.run([sys.executable, "-c", code, json.dumps(captions)], env=env,
+                             capture_output=True, text=True, check=True, cwd=tmp_path)
+        return json.loads(out.stdout.splitlines()[-1])
+
+    without, with_torch = run(None), run("1")
+    assert without["torch"] is False and with_torch["torch"] is True
+    assert without["graphs"] == with_torch["graphs"] and len(without["graphs"]) == 4
