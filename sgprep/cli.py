@@ -210,6 +210,9 @@ def parse(
                         "left alone for --breaker-cooldown seconds (captions go to --fallback)."),
     breaker_cooldown: float = typer.Option(30.0, min=0, help="openai: seconds before the "
                                            "endpoint is probed again."),
+    endpoint_wait: float = typer.Option(
+        600.0, min=0, help="openai with --fallback none: seconds the run waits for an endpoint "
+                           "that answered before and went down, then it stops (0: at once)."),
     max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
     prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
                                           help="llama3: a prompt file in the prompts/ format."),
@@ -248,6 +251,7 @@ def parse(
         tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
         breaker_failures=breaker_failures, breaker_cooldown=breaker_cooldown,
+        endpoint_wait=endpoint_wait,
         num_beams=num_beams, device=device, max_model_len=max_model_len,
         max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
     config = _config(

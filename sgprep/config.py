@@ -24,7 +24,8 @@ from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
                       "workers", "ray_address", "require"}
 #: Stage settings that change speed, never bytes.
-SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers"}
+SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers",
+                       "endpoint_wait"}
 DEFAULT_SHARD_SIZE = 1000
 
 

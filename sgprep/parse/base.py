@@ -56,6 +56,10 @@ class ParserSettings(StageSettings):
     # drops the requests in flight does not open it, a dead endpoint opens it at once.
     breaker_failures: int = Field(default=32, ge=1)
     breaker_cooldown: float = Field(default=30.0, ge=0)
+    # llm/openai without a fallback: how long a run waits, probing every breaker_cooldown
+    # seconds, for an endpoint that answered earlier in the run and went down, before it stops
+    # (one that never answered stops the run at once: a wrong --endpoint fails fast)
+    endpoint_wait: float = Field(default=600.0, ge=0)
     seed: int = 0
     max_model_len: int | None = None  # llm/vllm: context length (default: the model's)
     prompt: str | None = None  # llm: prompt file (default: the packaged prompts/scene_graph_llm.md)

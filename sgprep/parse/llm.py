@@ -352,14 +352,18 @@ class LLMParser(Parser):
         why: dict[int, InvalidAnswer] = {}
         invalid: Counter[int] = Counter()  # invalid answers per caption
         pending = list(range(len(captions)))
-        for attempt in range(1 + LLM_RETRIES):
+        attempt, again = 0, False
+        while attempt <= LLM_RETRIES:
             if not pending or (attempt and self._unreachable()):
                 break  # asking a dead endpoint again only costs time
-            if attempt:
+            if attempt and not again:
                 self.counters["retries"] += len(pending)
             answers, faults = self._generate([captions[i] for i in pending], attempt)
+            if self._outage_waited_out():
+                again = True  # the endpoint is back: this attempt again, as if never sent
+                continue
             self._stop_if_unreachable()
-            still = []
+            again, still = False, []
             for i, answer, fault in zip(pending, answers, faults):
                 if answer is None and fault is not None and fault[0] == "breaker_open":
                     # not sent: an unreachable endpoint, not an invalid answer; no retry
@@ -375,7 +379,7 @@ class LLMParser(Parser):
                     invalid[i] += 1
                     why[i] = exc
                     still.append(i)
-            pending = still
+            pending, attempt = still, attempt + 1
         left = [i for i, r in enumerate(results) if r is None]
         for i, result in zip(left, self._fall_back([captions[i] for i in left], why, left, invalid)):
             results[i] = result
@@ -386,6 +390,14 @@ class LLMParser(Parser):
         """Why the engine does not call its endpoint now (openai: breaker open), or None."""
         probe = getattr(self.engine, "unreachable", None)
         return probe() if probe is not None else None
+
+    def _outage_waited_out(self) -> bool:
+        """Without a fallback, an endpoint that went down mid-run is waited for (up to
+        ``endpoint_wait`` s): True when it came back, so the attempt can be made again."""
+        if self.fallback is not None or not self._unreachable():
+            return False
+        wait = getattr(self.engine, "wait_until_reachable", None)
+        return wait is not None and wait(self.settings.endpoint_wait)
 
     def _stop_if_unreachable(self) -> None:
         """Without a fallback a dead endpoint ends the run instead of failing every caption."""

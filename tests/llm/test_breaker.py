@@ -210,7 +210,8 @@ def test_eval_reports_fallbacks(tmp_path):
 
 def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matches_a_clean_run(
         tmp_path):
-    """--fallback none: no graph may come from elsewhere. The endpoint dies mid-run (after the
+    """--fallback none --endpoint-wait 0: no graph may come from elsewhere, and no waiting.
+    The endpoint dies mid-run (after the
     8 requests of shards 0 and 1 it drops every connection unanswered): the run stops (exit 2)
     with those shards kept; the endpoint comes back; the same command resumes, and the output
     is byte-identical to a run that never saw the outage."""
@@ -234,8 +235,8 @@ def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matche
             return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine",
                            "openai", "--endpoint", endpoint.url, "--model", "fake-model",
                            "--fallback", "none", "--max-retries", "0", "--breaker-failures", "1",
-                           "--max-concurrency", "1", "--shard-size", "4", "--workers", "1",
-                           "--no-progress", ok=ok)
+                           "--endpoint-wait", "0", "--max-concurrency", "1", "--shard-size", "4",
+                           "--workers", "1", "--no-progress", ok=ok)
 
         parse(tmp_path / "clean")
         out = tmp_path / "out"
@@ -252,3 +253,65 @@ def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matche
                 for p in sorted(root.iterdir()) if p.is_file()}
 
     assert digest(out) == digest(tmp_path / "clean") and len(digest(out)) == 18
+
+
+def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(tmp_path):
+    """--fallback none: the endpoint goes down mid-run (its port closed: connection refused,
+    probes too) and comes back 1.5 s later. The run waits (--endpoint-wait), probes every
+    --breaker-cooldown, asks the cut-off batch again and finishes in one go: no sample lost,
+    shards and index byte-identical to a run that never saw the outage; the stats say it
+    waited."""
+    import hashlib
+
+    table = tmp_path / "captions.txt"
+    table.write_text("".join(f"a brown dog number {i} on a red sofa\n" for i in range(24)))
+    sw = Switchable()
+    try:
+        serve = sw.endpoint.answer
+        outage = {"after": None, "done": False}
+
+        def answer(handler, first):
+            if outage["after"] is not None and not outage["done"] \
+                    and sw.posts > outage["after"]:
+                outage["done"] = True
+
+                def go_down_then_up():
+                    sw.down()
+                    time.sleep(1.5)
+                    sw.up()
+
+                threading.Thread(target=go_down_then_up, daemon=True).start()
+                handler.close_connection = True  # this request gets no answer
+                return
+            serve(handler, first)
+
+        sw.endpoint.answer = answer
+
+        def parse(out):
+            return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine",
+                           "openai", "--endpoint", sw.url, "--model", "fake-model",
+                           "--fallback", "none", "--max-retries", "0", "--breaker-failures", "1",
+                           "--breaker-cooldown", "0.3", "--endpoint-wait", "60",
+                           "--max-concurrency", "1", "--shard-size", "4", "--workers", "1",
+                           "--no-progress")
+
+        parse(tmp_path / "clean")
+        outage["after"] = sw.posts + 9  # inside the third shard
+        start = time.monotonic()
+        parse(tmp_path / "out")
+        assert outage["done"] and time.monotonic() - start >= 1.5
+    finally:
+        sw.close()
+
+    def digest(root, suffixes=(".tar", ".parquet")):
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.iterdir()) if p.suffix in suffixes}
+
+    assert digest(tmp_path / "out") == digest(tmp_path / "clean")
+    assert len(digest(tmp_path / "out")) == 12
+    stats = [json.loads(p.read_text()) for p in sorted((tmp_path / "out").glob("*_stats.json"))]
+    parse_stats = [s["stages"]["parse"] for s in stats]
+    assert sum(s.get("engine/endpoint_waits", 0) for s in parse_stats) == 1
+    assert sum(s.get("engine/breaker_probe", 0) for s in parse_stats) >= 2  # down, then back
+    assert all(s["ok"] == 4 for s in stats) and sum(s["ok"] for s in stats) == 24
+    assert all(s.get("fallbacks", 0) == 0 and s.get("llm_invalid", 0) == 0 for s in parse_stats)

@@ -76,6 +76,8 @@ class OpenAIEngine(Engine):
         self.breaker = CircuitBreaker(settings.breaker_failures, settings.breaker_cooldown)
         #: Why each conversation of the last ``generate`` got no answer: (fault, detail) or None.
         self.last_faults: list[tuple[str, str] | None] = []
+        #: The endpoint answered at least once in this run (so an outage is worth waiting out).
+        self.answered_once = False
         if check_model:
             self._check_model()
 
@@ -114,6 +116,35 @@ class OpenAIEngine(Engine):
         return (f"{self.settings.endpoint} is unreachable ({self.breaker.last_error}); circuit "
                 f"breaker open after {self.settings.breaker_failures} consecutive connection "
                 f"failures")
+
+    def wait_until_reachable(self, seconds: float) -> bool:
+        """While the breaker is open: probe the endpoint (``GET models``) each time its cooldown
+        ends, until it answers (True: the breaker is closed) or ``seconds`` pass (False). An
+        endpoint that never answered in this run is not waited for."""
+        if not self.breaker.is_open:
+            return True
+        if not self.answered_once or seconds <= 0:
+            return False
+        deadline = time.monotonic() + seconds
+        log.warning("LLM endpoint %s is down; waiting up to %.0f s for it to come back "
+                    "(--endpoint-wait), probing every %.0f s", self.settings.endpoint, seconds,
+                    self.settings.breaker_cooldown)
+        self._count("endpoint_waits")
+        while time.monotonic() < deadline:
+            if self.breaker.allow() == "probe":
+                self._count("breaker_probe")
+                try:
+                    self.client.get("models", timeout=min(self.settings.timeout, 10.0))
+                except httpx.TransportError as exc:
+                    self.breaker.failed(f"{type(exc).__name__}: {exc}", probe=True)
+                else:  # any HTTP answer: it is back
+                    self.breaker.answered(probe=True)
+                    log.warning("LLM endpoint %s answers again: circuit breaker closed",
+                                self.settings.endpoint)
+                    return True
+            time.sleep(max(0.05, min(self.breaker.until_probe(),
+                                     deadline - time.monotonic())))
+        return False
 
     def stats(self) -> dict[str, int]:
         """Request counters: requests, retries, failed (conversations given up), by fault."""
@@ -174,9 +205,13 @@ class OpenAIEngine(Engine):
             elif probe:
                 log.warning("LLM endpoint %s still unreachable (%s); next probe in %.0f s",
                             self.settings.endpoint, detail, self.settings.breaker_cooldown)
-        elif answer != "timeout" and self.breaker.answered(probe):  # any HTTP answer
+        elif answer != "timeout" and self._answered(probe):  # any HTTP answer
             log.warning("LLM endpoint %s answers again: circuit breaker closed",
                         self.settings.endpoint)
+
+    def _answered(self, probe: bool) -> bool:
+        self.answered_once = True
+        return self.breaker.answered(probe)
 
     def _post(self, body: dict[str, Any]) -> tuple[_Answer | str, float | None, str]:
         """One request: the answer, or the name of the fault, a Retry-After hint and what
@@ -227,6 +262,7 @@ class OpenAIEngine(Engine):
                 "could not list the models at %s (%s); going on", self.settings.endpoint, exc
             )
             return
+        self.answered_once = True
         if served and self.model not in served:
             raise ValueError(
                 f"the endpoint {self.settings.endpoint} does not serve model {self.model!r}; "
@@ -260,6 +296,13 @@ class CircuitBreaker:
                 return "skip"
             self._probing = True
             return "probe"
+
+    def until_probe(self) -> float:
+        """Seconds until the next probe may go (0 when closed or due)."""
+        with self._lock:
+            if self._opened_at is None:
+                return 0.0
+            return max(0.0, self.cooldown - (time.monotonic() - self._opened_at))
 
     def failed(self, error: str, probe: bool) -> bool:
         """A connection failure; True when it opened the breaker."""
