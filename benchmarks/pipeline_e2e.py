@@ -8,8 +8,8 @@ negatives, against each stage alone; the Ray executor against the local one; and
   divided by images/s of the slowest stage run alone (`sgprep detect`); goal >= 0.8;
 - Ray vs local: `sgprep run --executor ray` vs `--executor local`, both with 2 workers;
   goal >= 0.9 on one machine;
-- peak RSS of the chain (largest process) over ``--rss-n`` and 10 x that many images; it
-  should stay flat.
+- peak RSS of the chain (largest process) over ``--rss-n`` images and 10 and 20 times as
+  many; it should stay flat.
 
 Every figure is a real CLI run in a subprocess, start-up included (loading spaCy, the ONNX
 session and, for Ray, starting and stopping the local Ray instance: a few seconds that a
@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         small = folder(tmp / "small", args.n)
         rss_small = folder(tmp / "rss_small", args.rss_n)
         big = folder(tmp / "big", args.rss_n, copies=10)
+        bigger = folder(tmp / "bigger", args.rss_n, copies=20)
         one = ("--workers", "1", "--shard-size", "32")
         # warm the ONNX export cache so no timed run pays for it
         cli("detect", "--images", str(small), "-o", str(tmp / "warm"), "--weights", str(weights),
@@ -94,8 +95,11 @@ def main(argv: list[str] | None = None) -> int:
                         "--workers", "1")
         _, rss_10x = cli("run", str(pipeline(tmp / "rss10.yaml", big, tmp / "chain10", weights)),
                          "--workers", "1")
+        _, rss_20x = cli("run", str(pipeline(tmp / "rss20.yaml", bigger, tmp / "chain20",
+                                             weights)), "--workers", "1")
         r.update({"peak_rss_mb_1x": rss_1x / 1024, "peak_rss_mb_10x": rss_10x / 1024,
-                  "rss_10x_vs_1x": rss_10x / rss_1x})
+                  "peak_rss_mb_20x": rss_20x / 1024, "rss_10x_vs_1x": rss_10x / rss_1x,
+                  "rss_20x_vs_10x": rss_20x / rss_10x})
     report(r)
     return 0
 

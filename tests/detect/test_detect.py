@@ -208,3 +208,34 @@ def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
         assert s.ok, s.failure
         assert s.sg is not None and any(e.head == "man" for e in s.sg.entities)
         assert s.det is not None and len(s.det.objects) >= 2
+
+
+def test_the_cores_granted_by_the_executor_bound_the_detector_threads(fall_weights, asset_bytes,
+                                                                      onnx_stage):
+    """A worker granted one core runs ONNX and the decoder on one thread (N workers side by
+    side do not each start a thread per core), and finds the same boxes to the byte as a
+    detector on every core (so output bytes do not depend on --workers)."""
+    from sgprep.detect.base import DetectSettings
+    from sgprep.detect.stage import DetectStage
+
+    stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx", batch_size=4))
+    stage.place(0, 1)
+    stage.setup()
+    try:
+        assert stage.detector.session.get_session_options().intra_op_num_threads == 1
+        assert stage._decoder._pool._max_workers == 1
+        one = stage.run([sample(k, asset_bytes[k]) for k in ("bus", "zidane")])
+    finally:
+        stage.teardown()
+    every = onnx_stage.run([sample(k, asset_bytes[k]) for k in ("bus", "zidane")])
+    assert [s.det.model_dump_json() for s in one] == [s.det.model_dump_json() for s in every]
+    assert all(s.det.objects for s in one)
+    # a --decode-workers the user set is kept
+    stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx",
+                                       decode_workers=3))
+    stage.place(0, 1)
+    stage.setup()
+    try:
+        assert stage._decoder._pool._max_workers == 3
+    finally:
+        stage.teardown()
