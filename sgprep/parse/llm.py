@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -352,14 +353,14 @@ class LLMParser(Parser):
         why: dict[int, InvalidAnswer] = {}
         invalid: Counter[int] = Counter()  # invalid answers per caption
         pending = list(range(len(captions)))
-        attempt, again = 0, False
+        attempt, again, waited = 0, False, [0.0]
         while attempt <= LLM_RETRIES:
             if not pending or (attempt and self._unreachable()):
                 break  # asking a dead endpoint again only costs time
             if attempt and not again:
                 self.counters["retries"] += len(pending)
             answers, faults = self._generate([captions[i] for i in pending], attempt)
-            if self._outage_waited_out():
+            if self._outage_waited_out(waited):
                 again = True  # the endpoint is back: this attempt again, as if never sent
                 continue
             self._stop_if_unreachable()
@@ -391,13 +392,21 @@ class LLMParser(Parser):
         probe = getattr(self.engine, "unreachable", None)
         return probe() if probe is not None else None
 
-    def _outage_waited_out(self) -> bool:
-        """Without a fallback, an endpoint that went down mid-run is waited for (up to
-        ``endpoint_wait`` s): True when it came back, so the attempt can be made again."""
+    def _outage_waited_out(self, waited: list[float]) -> bool:
+        """Without a fallback, an endpoint that went down mid-run is waited for: True when it
+        came back, so the attempt can be made again. ``waited`` (seconds, kept by the caller
+        for one batch) bounds the waits of a batch to ``endpoint_wait`` in all, so an endpoint
+        that answers probes but drops every request cannot hold the run forever."""
         if self.fallback is not None or not self._unreachable():
             return False
         wait = getattr(self.engine, "wait_until_reachable", None)
-        return wait is not None and wait(self.settings.endpoint_wait)
+        left = self.settings.endpoint_wait - waited[0]
+        if wait is None or left <= 0:
+            return False
+        start = time.monotonic()
+        back = wait(left)
+        waited[0] += time.monotonic() - start
+        return back
 
     def _stop_if_unreachable(self) -> None:
         """Without a fallback a dead endpoint ends the run instead of failing every caption."""

@@ -315,3 +315,32 @@ def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(
     assert sum(s.get("engine/breaker_probe", 0) for s in parse_stats) >= 2  # down, then back
     assert all(s["ok"] == 4 for s in stats) and sum(s["ok"] for s in stats) == 24
     assert all(s.get("fallbacks", 0) == 0 and s.get("llm_invalid", 0) == 0 for s in parse_stats)
+
+
+def test_an_endpoint_that_answers_probes_but_drops_every_request_is_not_waited_for_forever(
+        tmp_path):
+    """The models list answers, every completion is hung up on: each probe closes the breaker
+    and the next request opens it again. --endpoint-wait bounds the waits of a batch in all,
+    so the run stops (exit 2, finished shards kept) instead of looping."""
+    table = tmp_path / "captions.txt"
+    table.write_text("".join(f"a brown dog number {i} on a red sofa\n" for i in range(8)))
+    with FakeEndpoint("ok") as endpoint:
+        serve, broken = endpoint.answer, {"after": 4}
+
+        def answer(handler, first):
+            if endpoint.posts > broken["after"]:
+                handler.close_connection = True
+                return
+            serve(handler, first)
+
+        endpoint.answer = answer
+        start = time.monotonic()
+        result = run_cli("parse", "-i", table, "-o", tmp_path / "out", "--parser", "llama3",
+                         "--engine", "openai", "--endpoint", endpoint.url, "--model",
+                         "fake-model", "--fallback", "none", "--max-retries", "0",
+                         "--breaker-failures", "1", "--breaker-cooldown", "0.2",
+                         "--endpoint-wait", "2", "--max-concurrency", "1", "--shard-size", "4",
+                         "--workers", "1", "--no-progress", ok=False)
+        assert result.exit_code == 2, result.output
+        assert time.monotonic() - start < 30
+    assert [p.name for p in (tmp_path / "out").glob("*_stats.json")] == ["00000_stats.json"]
