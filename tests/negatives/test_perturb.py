@@ -186,3 +186,14 @@ def test_replace_and_connect_always_change_the_graph_even_with_a_capitalised_voc
                         built += 1
                         assert signature(out.graph) != signature(g), (family, out.graph)
     assert built > 100
+
+
+def test_normalise_fast_path_for_ascii_matches_the_regex():
+    import random
+    import re
+
+    rng = random.Random(0)
+    for _ in range(5000):
+        text = "".join(chr(rng.randrange(0, 128)) for _ in range(rng.randrange(0, 30)))
+        text += rng.choice(["", "é, ü!", "’s"])  # some non-ASCII: the regex path
+        assert normalise(text) == " ".join(re.sub(r"[^\w\s]+", " ", text.lower()).split())
