@@ -92,12 +92,12 @@ class NegativesStage(Stage):
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         self.setup()
-        paused = gc.isenabled()
+        was_enabled = gc.isenabled()
         gc.disable()  # see _negatives_of
         try:
             self._negatives_of(batch)
         finally:
-            if paused:
+            if was_enabled:
                 gc.enable()
         return batch
 
