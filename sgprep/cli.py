@@ -89,8 +89,10 @@ def _missing_module(exc: ModuleNotFoundError) -> None:
 
 def _execute(config) -> None:
     import importlib
+    import sqlite3
 
     from sgprep.io.readers import InputError
+    from sgprep.io.safefs import LinkRefused
     from sgprep.io.writers import OutputConflict
     from sgprep.parse.base import ModelUnavailable
 
@@ -102,7 +104,6 @@ def _execute(config) -> None:
               f"({suffix} is not an output format sgprep writes)")
     module, _, name = EXECUTORS[config.executor].partition(":")
     executor = getattr(importlib.import_module(module), name)(config, console)
-    existed = config.output.exists()
     try:
         summary = executor.run()
     except KeyboardInterrupt:
@@ -110,30 +111,17 @@ def _execute(config) -> None:
                       "command to resume")
         raise typer.Exit(130) from None
     except ModuleNotFoundError as exc:
-        _remove_if_empty_start(config.output, existed)
         _missing_module(exc)
-    except (InputError, OutputConflict, ModelUnavailable, ValueError) as exc:
-        _remove_if_empty_start(config.output, existed)
+    except (InputError, OutputConflict, ModelUnavailable, ValueError, LinkRefused) as exc:
         _fail(str(exc))
     except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
         _fail(str(exc), code=1)
     except OSError as exc:  # an output that cannot be written: not writable, a full disk
-        _remove_if_empty_start(config.output, existed)
         _fail(f"cannot write the output {config.output}: {exc.strerror or exc} "
               f"({getattr(exc, 'filename', '') or config.output})")
+    except sqlite3.Error as exc:  # the plan's key table: a path SQLite cannot open
+        _fail(f"cannot write the output {config.output}: {exc}")
     _print_summary(config, summary)
-
-
-def _remove_if_empty_start(output: Path, existed: bool) -> None:
-    """A run that failed before writing any shard leaves nothing behind it created."""
-    import shutil
-
-    root = output.with_name(output.name + ".parts") if output.suffix == ".jsonl" else output
-    if existed or not root.is_dir():
-        return
-    if any(p.name != "_meta" for p in root.iterdir()):
-        return
-    shutil.rmtree(root, ignore_errors=True)
 
 
 def _print_summary(config, summary) -> None:

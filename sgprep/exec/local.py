@@ -145,6 +145,9 @@ class LocalExecutor:
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
         try:
             return self._run(writer)
+        except Exception:
+            writer.discard()  # a start that failed before any shard leaves nothing behind
+            raise
         finally:
             writer.release()
 

@@ -28,7 +28,8 @@ from pydantic import BaseModel, Field
 
 from sgprep.io.intake import base_key
 from sgprep.io.readers import InputError, input_format, reader
-from sgprep.io.writers import OutputConflict, Writer, atomic_write
+from sgprep.io.safefs import atomic_write, read_bytes
+from sgprep.io.writers import OutputConflict, Writer
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ def _unit(path: Path) -> Unit:
 
 def _load(path: Path) -> Plan | None:
     try:
-        return Plan.model_validate_json(path.read_bytes())
+        return Plan.model_validate_json(read_bytes(path))
     except (OSError, ValueError):
         return None
 

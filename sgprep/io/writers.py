@@ -15,6 +15,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
+                              exclusive_temp, make_dirs, open_read, read_bytes, remove_empty_dirs,
+                              remove_names, sync_close)
 from sgprep.io.tar import TarWriter
 from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
                                member_checksums, tar_members, to_record)
@@ -29,32 +32,8 @@ class OutputConflict(Exception):
     """The output holds another run's results and --overwrite was not given."""
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    tmp, fh = exclusive_temp(path)
-    fh.write(data)
-    commit(tmp, fh, path)
-
-
 def shard_name(index: int) -> str:
     return f"{index:05d}"
-
-
-def exclusive_temp(path: Path) -> tuple[Path, BinaryIO]:
-    """A new temp file beside ``path``, created exclusively and never through a symlink."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.unlink()  # a stale one of a killed run (a symlink is removed, never followed)
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    return tmp, os.fdopen(fd, "wb")
-
-
-def commit(tmp: Path, fh: BinaryIO, path: Path) -> None:
-    fh.flush()
-    os.fsync(fh.fileno())
-    fh.close()
-    os.replace(tmp, path)
 
 
 class ShardSink(ABC):
@@ -91,13 +70,29 @@ class ShardSink(ABC):
                            stages={k: v for k, v in stages.items()}, files=files)
         atomic_write(self.writer.stats_file(self.index),
                      (stats.model_dump_json(indent=2) + "\n").encode())
+        self._publish()
         return stats
+
+    def _publish(self) -> None:
+        """After the stats: give a data file its final name (see ``_TarSink``)."""
+
+
+#: What sgprep writes in ``OUTPUT/_meta`` (``--overwrite`` and a failed start remove these
+#: names and no others; the lock stays while a run holds it).
+META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.html",
+              "failed_shards.json")
 
 
 class Writer(ABC):
+    #: The output folder the user named may be a link (their path); a parts folder that
+    #: sgprep makes beside a JSONL file may not.
+    root_link_ok = True
+
     def __init__(self, root: Path):
         self.root = root
         self.complete = False  # set by prepare() when this exact run has already finished
+        self.created: list[Path] = []  # folders this run made (removed again by discard)
+        self._lock_fd: int | None = None
 
     @property
     def meta_file(self) -> Path:
@@ -105,9 +100,24 @@ class Writer(ABC):
 
     def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
         """Take the output's lock; refuse another run's output unless ``overwrite``, and a
-        directory that sgprep did not write whatever the flags; record this run's config."""
+        directory that sgprep did not write whatever the flags; record this run's config.
+        Every decision is made under the lock: a run refused for want of it touches nothing."""
+        if climbs_above_root(self.root):
+            raise OutputConflict(f"--output {self.root} climbs above / with '..'; write the "
+                                 f"path without it ({os.path.normpath(self.root)})")
         if self.root.exists() and not self.root.is_dir():
             raise OutputConflict(f"--output {self.root} is a file; name a directory (or FILE.jsonl)")
+        self.created = make_dirs(self.root, link_ok=self.root_link_ok)
+        self.created += make_dirs(self.meta_file.parent)
+        self._lock()
+        try:
+            self._prepare_locked(run_meta, fingerprint, overwrite)
+        except BaseException:
+            self.discard()
+            self.release()
+            raise
+
+    def _prepare_locked(self, run_meta, fingerprint, overwrite) -> None:
         existing = self._existing_fingerprint()
         has_results = any(SHARD_FILE.match(p.name) for p in self._result_files())
         if existing is None and has_results:
@@ -115,18 +125,8 @@ class Writer(ABC):
                 f"{self.root} already holds shard files that sgprep did not write (no "
                 f"{self.meta_file.relative_to(self.root)}); sgprep never replaces files it did not "
                 f"make. Choose another --output")
-        self.meta_file.parent.mkdir(parents=True, exist_ok=True)
-        self._lock()
-        try:
-            self._prepare_locked(run_meta, fingerprint, overwrite, existing, has_results)
-        except BaseException:
-            self.release()
-            raise
-
-    def _prepare_locked(self, run_meta, fingerprint, overwrite, existing, has_results) -> None:
         if overwrite:
             self._clear()
-            self.meta_file.parent.mkdir(parents=True, exist_ok=True)
         elif existing is not None and existing != fingerprint and has_results:
             done = len(list(self.root.glob("[0-9]*_stats.json")))
             raise OutputConflict(
@@ -134,8 +134,9 @@ class Writer(ABC):
                 f"{settings_diff(self._existing_settings(), run_meta.get('settings'))}. Rerun with "
                 f"the output's settings to resume it, choose another --output, or pass "
                 f"--overwrite to start again (its finished shards are deleted)")
-        for stale in self.root.glob(".*.tmp"):  # left by a killed run (we hold the lock)
-            stale.unlink()
+        self._recover_published()
+        remove_names(self.root, self._temp_names(self._shard_names()))  # of a killed run
+        remove_names(self.meta_file.parent, self._temp_names(META_FILES))
         meta = {**run_meta, "fingerprint": fingerprint}
         atomic_write(self.meta_file, (json.dumps(meta, indent=2, sort_keys=True) + "\n").encode())
 
@@ -145,7 +146,7 @@ class Writer(ABC):
         import fcntl
 
         path = self.meta_file.parent / "lock"
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -160,35 +161,77 @@ class Writer(ABC):
 
     def release(self) -> None:
         """Give the output's lock back (the end of a run)."""
-        fd, self._lock_fd = getattr(self, "_lock_fd", None), None
+        fd, self._lock_fd = self._lock_fd, None
         if fd is not None:
             os.close(fd)
 
+    def discard(self) -> None:
+        """After a run failed before finishing any shard: remove what it made (its records,
+        and the folders it created when they are left empty), nothing else. Only the run that
+        holds the lock may: a run refused for want of it never deletes the other's files."""
+        if self._lock_fd is None or any(self.root.glob("[0-9]*_stats.json")):
+            return
+        meta = self.meta_file.parent
+        if meta in self.created:
+            remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
+        remove_names(self.root, self._temp_names(self._shard_names()))
+        remove_empty_dirs(self.created)
+
     def _existing_settings(self) -> dict[str, Any] | None:
-        try:
-            return json.loads(self.meta_file.read_text()).get("settings")
-        except (OSError, ValueError):
-            return None
+        return self._read_meta(self.meta_file).get("settings")
 
     def _existing_fingerprint(self) -> str | None:
+        return self._read_meta(self.meta_file).get("fingerprint")
+
+    @staticmethod
+    def _read_meta(path: Path) -> dict[str, Any]:
         try:
-            return json.loads(self.meta_file.read_text()).get("fingerprint")
+            data = json.loads(read_bytes(path))
         except (OSError, ValueError):
-            return None
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def _result_files(self) -> list[Path]:
         return [p for p in self.root.iterdir() if p.is_file()] if self.root.is_dir() else []
 
+    def _planned_shards(self) -> int:
+        try:
+            plan = json.loads(read_bytes(self.root / "_meta" / "plan.json"))
+            return len(plan.get("tasks", []))
+        except (OSError, ValueError, AttributeError):
+            return 0
+
+    def _shard_names(self) -> set[str]:
+        """The shard files that sgprep's records name: every shard of the saved plan, and
+        the files each finished shard's stats list."""
+        names: set[str] = set()
+        for index in range(self._planned_shards()):
+            names.update(shard_name(index) + s for s in SHARD_SUFFIXES)
+        for path in self.root.glob("[0-9]*_stats.json"):
+            if not SHARD_FILE.match(path.name):
+                continue
+            names.add(path.name)
+            try:
+                names.update(n for n in ShardStats.model_validate_json(read_bytes(path)).files
+                             if SHARD_FILE.match(n))
+            except (OSError, ValueError):
+                continue
+        return names
+
+    @staticmethod
+    def _temp_names(names) -> set[str]:
+        return {f".{n}.tmp" for n in names}
+
     def _clear(self) -> None:
-        """Remove this output's own files: shard files and temp files of sgprep's naming, and
-        ``_meta`` but for the lock. Called only where ``_meta/run.json`` says sgprep wrote here."""
-        for path in self._result_files():
-            if SHARD_FILE.match(path.name) or (path.name.startswith(".") and
-                                               path.name.endswith(".tmp")):
-                path.unlink()
-        for path in (self.root / "_meta").iterdir():
-            if path.name != "lock":
-                shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        """``--overwrite``: remove the files that this output's records name (shards, their
+        temp files, sgprep's ``_meta`` files), never a file sgprep did not write."""
+        shards = self._shard_names()
+        remove_names(self.root, shards | self._temp_names(shards))
+        remove_names(self.meta_file.parent, {*META_FILES, *self._temp_names(META_FILES)})
+
+    def _recover_published(self) -> None:
+        """A shard's data file gets its final name after its stats (``ShardSink._publish``);
+        a run killed between the two left it under its temp name: name it now."""
 
     def stats_file(self, index: int) -> Path:
         return self.root / f"{shard_name(index)}_stats.json"
@@ -197,7 +240,7 @@ class Writer(ABC):
         return self.stats_file(index).exists()
 
     def read_stats(self, index: int) -> ShardStats:
-        return ShardStats.model_validate_json(self.stats_file(index).read_bytes())
+        return ShardStats.model_validate_json(read_bytes(self.stats_file(index)))
 
     @abstractmethod
     def open_shard(self, index: int) -> ShardSink: ...
@@ -206,7 +249,13 @@ class Writer(ABC):
         """Called once every shard is done."""
 
 
+SHARD_SUFFIXES = (".tar", ".parquet", ".jsonl", "_stats.json")
+
+
 class _TarSink(ShardSink):
+    """The tar keeps its temp name until the index and the stats are written: a trainer that
+    globs ``*.tar`` never reads an unfinished shard, even after Ctrl-C or a kill."""
+
     def __init__(self, writer: ShardWriter, index: int):
         super().__init__(writer, index)
         self.path = writer.root / f"{shard_name(index)}.tar"
@@ -228,7 +277,7 @@ class _TarSink(ShardSink):
 
         self.tar.close()
         tar_size = self.fh.tell()
-        commit(self.tmp, self.fh, self.path)
+        sync_close(self.fh)
         table = pa.Table.from_pylist(self.rows, schema=INDEX_SCHEMA())
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
@@ -240,12 +289,27 @@ class _TarSink(ShardSink):
         return {f"{name}.tar": FileInfo(size=tar_size),
                 f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index))}
 
+    def _publish(self) -> None:
+        os.replace(self.tmp, self.path)
+
 
 class ShardWriter(Writer):
     """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats."""
 
     def open_shard(self, index: int) -> ShardSink:
         return _TarSink(self, index)
+
+    def _recover_published(self) -> None:
+        for path in self.root.glob("[0-9]*_stats.json"):
+            name = path.name.removesuffix("_stats.json") + ".tar"
+            tmp = self.root / f".{name}.tmp"
+            try:
+                recorded = ShardStats.model_validate_json(read_bytes(path)).files.get(name)
+                if (recorded is not None and not os.path.lexists(self.root / name)
+                        and os.lstat(tmp).st_size == recorded.size):
+                    os.replace(tmp, self.root / name)
+            except (OSError, ValueError):
+                continue
 
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
@@ -273,18 +337,18 @@ class JsonlWriter(Writer):
     """``FILE.jsonl``: one record per input sample. Shards are kept as parts in
     ``FILE.jsonl.parts/`` until the run is complete, then joined into the file."""
 
+    root_link_ok = False
+
     def __init__(self, path: Path):
         super().__init__(path.with_name(path.name + ".parts"))
         self.path = path
         self.final_meta = path.with_name(path.stem + ".run.json")
 
     def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
+        if os.path.islink(self.root):
+            raise LinkRefused(self.root)
         if self.path.exists() and not self.root.exists() and not overwrite:
-            try:
-                done = json.loads(self.final_meta.read_text()).get("fingerprint") == fingerprint
-            except (OSError, ValueError):
-                done = False
-            if done:
+            if self._read_meta(self.final_meta).get("fingerprint") == fingerprint:
                 self.complete = True
                 return
             raise OutputConflict(f"{self.path} exists; pass --overwrite to replace it")
@@ -306,14 +370,14 @@ class JsonlWriter(Writer):
         parts = sorted(self.root.glob("[0-9]*.jsonl"))
         tmp, out = exclusive_temp(self.path)
         for part in parts:
-            with open(part, "rb") as fh:
+            with open_read(part) as fh:
                 shutil.copyfileobj(fh, out)
         commit(tmp, out, self.path)
-        shutil.copyfile(self.meta_file, self.final_meta)
-        for part in parts + [self.stats_file(int(p.stem)) for p in parts]:
-            part.unlink()
-        shutil.rmtree(self.root / "_meta")
-        self.root.rmdir()  # only when empty: nothing but our own files was there
+        copy_file(self.meta_file, self.final_meta)
+        remove_names(self.root, self._shard_names())
+        meta = self.meta_file.parent
+        remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
+        remove_empty_dirs([meta, self.root])  # only when empty: nothing but our own files was there
 
 
 def settings_diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
