@@ -448,7 +448,10 @@ def stats(
     except ImportError as exc:
         _fail(f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
               'pip install "sgprep[stats]"')
-    summary = run_stats(output, threshold=threshold, html=html, threads=threads)
+    try:
+        summary = run_stats(output, threshold=threshold, html=html, threads=threads)
+    except OSError as exc:
+        _fail(f"cannot write the statistics of {output}: {exc}")
     if as_json:
         stdout.print_json(summary.model_dump_json())
         return
@@ -459,9 +462,18 @@ def stats(
 
 def _require_sgprep_output(path: Path) -> None:
     """Refuse, in one line, a directory that sgprep did not write (img2dataset's shards use
-    the same file names)."""
+    the same file names); refuse, listing the problems, an output whose finished shards are
+    not the files sgprep wrote (damaged stats or index, a truncated, emptied or missing tar)."""
+    from sgprep.io.safefs import LinkRefused, real_dir
+    from sgprep.io.validate import check_finished
     from sgprep.schema import ShardStats
 
+    try:
+        real_dir(path / "_meta")
+    except LinkRefused as exc:
+        _fail(str(exc))
+    except OSError:
+        pass
     if not (path / "_meta" / "run.json").is_file():
         _fail(f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
               f"that `sgprep parse/run --output` wrote")
@@ -471,6 +483,16 @@ def _require_sgprep_output(path: Path) -> None:
         ShardStats.model_validate_json(next(path.glob("[0-9]*_stats.json")).read_bytes())
     except ValueError:
         _fail(f"{path} holds stats files that are not sgprep's (or of an older version)")
+    problems, unfinished = check_finished(path)
+    for problem in problems[:20]:
+        console.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
+    if problems:
+        _fail(f"{path} is damaged: {len(problems)} problem(s) above; `sgprep validate {path}` "
+              f"checks every byte. Rerun the command that wrote it to redo a lost shard "
+              f"(delete the shard's NNNNN_stats.json first)", code=1)
+    if unfinished:
+        console.print(f"[bold yellow]warning:[/] {unfinished} planned shard(s) of {path} are "
+                      f"not finished; the figures cover the finished ones", highlight=False)
 
 
 @app.command(name="filter")
@@ -507,7 +529,13 @@ def filter_(
                             threshold=threshold)
     except (ValidationError, ValueError) as exc:
         _fail(f"invalid filter: {exc}")
-    view = filter_view(dataset, output, criteria)
+    _require_sgprep_output(dataset)
+    try:
+        view = filter_view(dataset, output, criteria)
+    except OSError as exc:
+        _fail(f"cannot write the view {output}: {exc}")
+    except ValueError as exc:
+        _fail(str(exc))
     console.print(f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
                   f"criterion) in {view.shards} shards -> {output}")
 

@@ -1,6 +1,6 @@
 """The fast CPU path: the weights exported to ONNX once, run by onnxruntime, NMS in numpy.
 
-The export is cached next to the weights (or in sgprep's cache when that folder is read-only),
+The export is cached in sgprep's cache folder (``$SGPREP_CACHE/onnx``), never beside the weights,
 named by the weights' SHA-256, so changed weights are never served a stale graph. Once the
 export exists, neither torch nor ultralytics is imported.
 """
@@ -20,16 +20,20 @@ import numpy as np
 from sgprep.detect.base import Detector, Letterboxed, shape_groups
 from sgprep.detect.nms import postprocess
 from sgprep.detect.weights import cache_dir, quiet_environment, resolve_weights, sha256_file
+from sgprep.io.safefs import make_dirs
 
 log = logging.getLogger(__name__)
 
 
 def onnx_path_for(weights: Path, sha256: str, imgsz: int | None) -> Path:
-    """Where the export of these weights lives: input size fixed to ``imgsz``, or any (None)."""
+    """Where the export of these weights lives: input size fixed to ``imgsz``, or any (None).
+    Always in sgprep's own cache (``onnx/``, a real folder, never a link), never beside the
+    weights: a weights path may point anywhere (``../../etc/passwd``), and nothing is written
+    there."""
     name = f"{weights.stem}-{sha256[:16]}-{imgsz or 'any'}.onnx"
-    if os.access(weights.parent, os.W_OK):
-        return weights.parent / name
-    return cache_dir() / "onnx" / name
+    folder = cache_dir() / "onnx"
+    make_dirs(folder)
+    return folder / name
 
 
 def _fix_input_size(path: Path, imgsz: int) -> None:
@@ -53,7 +57,7 @@ def export_onnx(weights: Path, target: Path, imgsz: int | None) -> Path:
     """Export ``weights`` with ultralytics into ``target`` (atomically: a crash leaves none)."""
     from sgprep.detect.weights import load_yolo
 
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(target.parent)
     work = Path(tempfile.mkdtemp(prefix=".export-", dir=target.parent))
     try:
         copy = work / weights.name  # ultralytics writes the .onnx beside the file it loaded
@@ -84,7 +88,7 @@ class OnnxDetector(Detector):
         self._choose_rect(on_gpu=False)
         fixed = None if self._rect else self.settings.imgsz  # rect inputs vary in size
         path = onnx_path_for(weights, self.weights_sha256, fixed)
-        if not path.is_file():
+        if path.is_symlink() or not path.is_file():  # a link there is replaced, not read
             export_onnx(weights, path, fixed)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

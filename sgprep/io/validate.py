@@ -21,6 +21,7 @@ An output of an empty input (a plan with no shards) is valid.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -72,6 +73,44 @@ def validate_output(root: Path) -> tuple[list[str], int]:
     return problems, checked
 
 
+def check_finished(root: Path) -> tuple[list[str], int]:
+    """The quick check that ``sgprep stats`` and ``filter`` make before reading an output:
+    (problems, planned shards not finished yet). Every finished shard's stats must parse and
+    its tar and index must be the files written (size; the index's checksum), so a damaged,
+    truncated, emptied or missing file is named instead of read. Tar members are not read
+    (``validate`` does that). A ``_meta`` that is a link raises LinkRefused."""
+    from sgprep.exec.plan import Plan
+    from sgprep.io.safefs import read_bytes, real_dir
+
+    real_dir(root / "_meta")
+    found = {m.group(1) for p in root.iterdir() if (m := SHARD_FILE.match(p.name))}
+    try:
+        plan = Plan.model_validate_json(read_bytes(root / "_meta" / "plan.json"))
+        planned = {f"{t.index:05d}" for t in plan.tasks}
+    except (OSError, ValueError):  # made by hand, or lost: the finished shards are checked
+        planned = found
+    problems = [f"{m.group(0)}: a shard file that the plan does not list" for p in
+                sorted(root.iterdir()) if (m := SHARD_FILE.match(p.name))
+                and m.group(1) not in planned]
+    unfinished = 0
+    for name in sorted(planned):
+        stats_file = root / f"{name}_stats.json"
+        if not os.path.lexists(stats_file):
+            unfinished += 1
+            continue
+        try:
+            stats = ShardStats.model_validate_json(read_bytes(stats_file))
+        except (ValidationError, OSError, ValueError) as exc:
+            problems.append(f"{stats_file.name}: invalid stats: {_first_line(exc)}")
+            continue
+        problems.extend(_check_files(root, name, stats))
+    return problems, unfinished
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
 def _validate_shard(root: Path, name: str, task: Any, keys: dict[str, str]) -> list[str]:
     stats_file = root / f"{name}_stats.json"
     try:
@@ -105,7 +144,9 @@ def _check_files(root: Path, name: str, stats: ShardStats) -> list[str]:
     for suffix in (".tar", ".parquet"):
         file = f"{name}{suffix}"
         path, recorded = root / file, stats.files.get(file)
-        if not path.is_file():
+        if path.is_symlink():
+            problems.append(f"{file}: a symbolic link, not the file sgprep wrote")
+        elif not path.is_file():
             problems.append(f"{file}: missing")
         elif recorded is None:
             problems.append(f"{name}_stats.json: does not record {file} (an older sgprep "

@@ -92,6 +92,7 @@ class Writer(ABC):
         self.root = root
         self.complete = False  # set by prepare() when this exact run has already finished
         self.created: list[Path] = []  # folders this run made (removed again by discard)
+        self.fresh = False  # no earlier run had recorded itself in this output
         self._lock_fd: int | None = None
 
     @property
@@ -119,6 +120,7 @@ class Writer(ABC):
 
     def _prepare_locked(self, run_meta, fingerprint, overwrite) -> None:
         existing = self._existing_fingerprint()
+        self.fresh = existing is None
         has_results = any(SHARD_FILE.match(p.name) for p in self._result_files())
         if existing is None and has_results:
             raise OutputConflict(
@@ -172,7 +174,7 @@ class Writer(ABC):
         if self._lock_fd is None or any(self.root.glob("[0-9]*_stats.json")):
             return
         meta = self.meta_file.parent
-        if meta in self.created:
+        if self.fresh:  # no earlier run's records here: this run's are removed
             remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
         remove_names(self.root, self._temp_names(self._shard_names()))
         remove_empty_dirs(self.created)

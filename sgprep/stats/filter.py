@@ -86,7 +86,7 @@ def filter_view(root: Path, output: Path, criteria: Criteria | None = None, **fi
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from sgprep.io.writers import atomic_write
+    from sgprep.io.safefs import atomic_write, make_dirs
 
     criteria = criteria or Criteria(**fields)
     root, output = Path(root).resolve(), Path(output).resolve()
@@ -104,7 +104,7 @@ def filter_view(root: Path, output: Path, criteria: Criteria | None = None, **fi
     view = pa.table({"key": kept["key"], "shard": kept["shard"], "url": urls})
     if weights is not None:
         view = view.append_column(criteria.weights_column, weights.cast(pa.float64()))
-    output.mkdir(parents=True, exist_ok=True)
+    make_dirs(output, link_ok=True)
     sink = pa.BufferOutputStream()
     pq.write_table(view, sink, compression="zstd")
     atomic_write(output / INDEX, sink.getvalue().to_pybytes())

@@ -55,15 +55,15 @@ def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = Tru
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from sgprep.io.writers import atomic_write
+    from sgprep.io.safefs import atomic_write, real_dir
     from sgprep.stats.properties import compute, connect
 
     root = Path(root)
+    real_dir(root / STATS_FILE.parent, create=True)  # never written through a link
     table = compute(root, threshold=threshold, con=connect(threads))
     table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
     summary = summarise(root, table, threshold)
     stats_path = root / STATS_FILE
-    stats_path.parent.mkdir(parents=True, exist_ok=True)
 
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")

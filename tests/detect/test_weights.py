@@ -12,7 +12,7 @@ import pytest
 
 from sgprep.detect.base import DetectSettings, cuda_available, pick_backend
 from sgprep.detect.stage import DetectStage
-from sgprep.detect.weights import sha256_file
+from sgprep.detect.weights import cache_dir, sha256_file
 from sgprep.parse.base import ModelUnavailable
 
 
@@ -38,9 +38,10 @@ def test_weights_in_sgprep_cache_are_found_by_name(fall_weights, tmp_path, monke
 
 def test_onnx_export_is_cached_by_weights_hash(onnx_stage, fall_weights):
     sha = sha256_file(fall_weights)
-    exported = fall_weights.parent / f"fall_detector-{sha[:16]}-any.onnx"  # rect inputs on CPU
+    exported = cache_dir() / "onnx" / f"fall_detector-{sha[:16]}-any.onnx"  # rect inputs on CPU
     assert exported.is_file()
-    assert [p.name for p in fall_weights.parent.iterdir() if p.name.startswith(".")] == []
+    assert [p.name for p in fall_weights.parent.iterdir() if p.suffix != ".pt"] == []
+    assert [p.name for p in exported.parent.iterdir() if p.name.startswith(".")] == []
     before = exported.stat().st_mtime_ns
     again = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx"))
     again.setup()  # must reuse the export, not redo it
