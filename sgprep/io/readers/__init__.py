@@ -205,9 +205,11 @@ def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
     return found
 
 
-def walk_files(root: Path) -> tuple[list[Path], list[Path]]:
+def walk_files(root: Path, others: list[Path] | None = None) -> tuple[list[Path], list[Path]]:
     """(regular files under ``root``, folders that could not be listed), both sorted.
-    ``Path.rglob`` skips unreadable folders silently; this says which ones."""
+    ``Path.rglob`` skips unreadable folders silently; this says which ones. ``others``, when
+    given, receives every other entry (links that lead nowhere or in a loop, FIFOs, sockets,
+    devices, and sub-folders), for a reader that must not drop them in silence."""
     files: list[Path] = []
     bad: list[Path] = []
 
@@ -217,7 +219,10 @@ def walk_files(root: Path) -> tuple[list[Path], list[Path]]:
     for folder, dirs, names in os.walk(root, onerror=failed):
         dirs.sort()
         base = Path(folder)
-        files.extend(p for p in (base / n for n in names) if p.is_file())
+        for path in (base / n for n in names):
+            (files if path.is_file() else others if others is not None else []).append(path)
+        if others is not None:
+            others.extend(base / n for n in dirs)
     return sorted(files), sorted(bad)
 
 

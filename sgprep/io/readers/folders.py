@@ -1,7 +1,9 @@
 """Plain image folders, recursive. A ``.txt`` file beside an image is its caption.
 
 A subfolder that cannot be listed becomes a ``source_unreadable`` row in its place in the
-sorted order, so its images never vanish without a trace.
+sorted order, so its images never vanish without a trace. So does anything named like an image
+that is not a regular file (a link to nowhere or in a loop, a FIFO, a folder ``x.png``): an
+``image_unreadable`` row.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ def _entries(root: Path) -> list[tuple[Path, bool]]:
     """(path, is an unreadable folder) in sorted path order."""
     if not root.is_dir():
         return [(root, False)]
-    files, bad = walk_files(root)
-    images = [(p, False) for p in files if p.suffix.lower() in SUFFIXES]
+    others: list[Path] = []  # named like images but not files: each becomes a failure row
+    files, bad = walk_files(root, others)
+    images = [(p, False) for p in files + others if p.suffix.lower() in SUFFIXES]
     return sorted(images + [(p, True) for p in bad])
 
 

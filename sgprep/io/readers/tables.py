@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,16 +94,37 @@ Cursor = list[int]  # [byte offset, line number] of a line
 Row = tuple[Any, int, "dict[str, Any] | None", "tuple[str, str] | None"]  # cursor, line, row, error
 
 
-def _lines(path: Path, start: Cursor) -> Iterator[tuple[Cursor, int, str | None, tuple[str, str] | None]]:
-    """(cursor of the line, byte offset after it, text, (reason, error) or None) from ``start``."""
+def _lines(path: Path, start: Cursor, any_newline: bool = False,
+           ) -> Iterator[tuple[Cursor, int, str | None, tuple[str, str] | None]]:
+    """(cursor of the line, byte offset after it, text, (reason, error) or None) from ``start``.
+    Lines end at LF; with ``any_newline`` also at a lone CR (old Mac text) and at CRLF."""
     offset, lineno = start
     with path.open("rb") as fh:
         fh.seek(offset)
-        for raw in fh:
+        for raw in (_any_newline_lines(fh) if any_newline else fh):
             here, offset = [offset, lineno], offset + len(raw)
             text, error = decode_text(raw.rstrip(b"\r\n"), f"line {lineno}")
             yield here, offset, text, ("not_utf8", error) if error else None
             lineno += 1
+
+
+_NEWLINE = re.compile(rb"\r\n|\r|\n")
+
+
+def _any_newline_lines(fh, chunk_size: int = 1 << 20) -> Iterator[bytes]:
+    """The file's lines, each with its ending (LF, CRLF or a lone CR), read a chunk at a time;
+    a CR at a chunk's end waits for the next chunk, which may start with its LF."""
+    pending = b""
+    while chunk := fh.read(chunk_size):
+        data, start = pending + chunk, 0
+        for match in _NEWLINE.finditer(data):
+            if match.end() == len(data) and match.group() == b"\r":
+                break
+            yield data[start:match.end()]
+            start = match.end()
+        pending = data[start:]
+    if pending:
+        yield pending
 
 
 def _record_lines(path: Path, start: Cursor):
@@ -115,7 +137,7 @@ def _record_lines(path: Path, start: Cursor):
 
 
 def _txt_rows(path: Path, start: Cursor) -> Iterator[Row]:
-    for here, _, text, error in _lines(path, start):
+    for here, _, text, error in _lines(path, start, any_newline=True):
         yield here, here[1], (None if error else {"caption": text}), error
 
 
