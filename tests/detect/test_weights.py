@@ -54,6 +54,7 @@ def test_nothing_lands_in_home_and_cached_onnx_needs_no_torch(onnx_stage, fall_w
     onnxruntime writes no telemetry id, and a cached export is run without importing torch."""
     home, cache = tmp_path / "home", tmp_path / "cache"
     home.mkdir()
+    shutil.copytree(cache_dir() / "onnx", cache / "onnx")  # the export onnx_stage made
     script = textwrap.dedent(f"""
         import sys
         from sgprep.detect.base import DetectSettings
@@ -83,3 +84,32 @@ def test_backend_choice_and_resources():
     assert pick_backend(DetectSettings(backend="torch", device="cpu")) == "torch"
     assert DetectStage(DetectSettings(backend="torch", device="cpu")).resources().gpus == 0.0
     assert DetectStage(DetectSettings(backend="onnx")).resources().gpus == 0.0
+
+
+def test_the_onnx_export_writes_nothing_beside_weights_named_by_a_climbing_path(
+        fall_weights, tmp_path, monkeypatch):
+    """Weights named ``../../victim/w.pt`` (a path that may point anywhere, /etc included):
+    the export lands in sgprep's cache only, and a link planted as that cache's onnx folder
+    is refused, not followed (issue 20, item 4)."""
+    from tests.tree_hash import tree_hash
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    shutil.copyfile(fall_weights, victim / "w.pt")
+    before = tree_hash(victim)
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("SGPREP_CACHE", str(cache))
+    (cache / "onnx").symlink_to(victim)
+    stage = DetectStage(DetectSettings(weights="../../victim/w.pt", backend="onnx"))
+    with pytest.raises(OSError, match="symbolic link"):
+        stage.setup()
+    assert tree_hash(victim) == before
+    (cache / "onnx").unlink()
+    stage.setup()
+    stage.teardown()
+    assert tree_hash(victim) == before
+    assert [p.suffix for p in (cache / "onnx").iterdir()] == [".onnx"]
