@@ -40,7 +40,6 @@ from __future__ import annotations
 import csv
 import json
 import logging
-import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -361,10 +360,10 @@ def load_gold(path: Path | str) -> list[GoldItem]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    from sgprep.io.safefs import atomic_write  # never written through a link
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, text.encode("utf-8"))
 
 
 def run_eval(

@@ -13,14 +13,14 @@ import shutil
 from abc import ABC, abstractmethod
 from collections import Counter
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
+from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
+                               member_checksums, tar_members, to_record)
 from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
                               exclusive_temp, make_dirs, open_read, read_bytes, remove_empty_dirs,
                               remove_names, sync_close)
 from sgprep.io.tar import TarWriter
-from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
-                               member_checksums, tar_members, to_record)
 from sgprep.schema import FileInfo, Sample, ShardStats
 
 SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")

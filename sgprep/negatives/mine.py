@@ -18,7 +18,9 @@ import logging
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import BinaryIO
 
+from sgprep.io.safefs import commit, exclusive_temp
 from sgprep.negatives.grammar import indefinite_article
 from sgprep.schema import Negative
 
@@ -165,12 +167,12 @@ def mine_images(inputs: Iterable[str | Path], output: str | Path,
         "o1": o1, "a1": a1, "o2": o2, "a2": a2,
     }
     output = Path(output)
-    tmp = output.with_name(output.name + ".tmp")
+    tmp, fh = exclusive_temp(output)  # never written through a link
     if output.suffix == ".jsonl":
-        _write_jsonl(tmp, out)
+        _write_jsonl(fh, out)
     else:
-        pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), tmp)
-    tmp.replace(output)
+        pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), fh)
+    commit(tmp, fh, output)
     stats = {"samples": len(keys), "signatures": table.num_rows,
              "queries": len(set(out["key"])), "matches": found.num_rows}
     log.info("mined image negatives: %s", stats)
@@ -182,11 +184,11 @@ def to_negative(row: dict) -> Negative:
                     positive=row["positive"], realisation="template", image_key=row["image_key"])
 
 
-def _write_jsonl(path: Path, out: dict[str, list]) -> None:
+def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:
     by_key: dict[str, list] = {}
     for i in range(len(out["key"])):
         row = {c: out[c][i] for c in COLUMNS}
         by_key.setdefault(row["key"], []).append(to_negative(row).model_dump(mode="json"))
-    with path.open("w", encoding="utf-8") as f:
-        for key in sorted(by_key):
-            f.write(json.dumps({"key": key, "negatives": by_key[key]}, sort_keys=True) + "\n")
+    for key in sorted(by_key):
+        line = json.dumps({"key": key, "negatives": by_key[key]}, sort_keys=True) + "\n"
+        fh.write(line.encode("utf-8"))

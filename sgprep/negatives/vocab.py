@@ -84,10 +84,10 @@ class Vocabulary:
                    relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()})
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
-        tmp.replace(path)
+        from sgprep.io.safefs import atomic_write  # never written through a link
+
+        text = json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n"
+        atomic_write(Path(path), text.encode("utf-8"))
 
     def pool(self, kind: str, type_: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """Words of one kind ('attributes', 'relations') and type with their cumulative

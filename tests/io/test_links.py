@@ -191,7 +191,7 @@ def test_an_interrupted_run_leaves_no_tar_without_its_stats_and_resumes(
     out = tmp_path / "o"
     write = writers.atomic_write
     for stop_at in ("00001_stats.json", "publish"):
-        def interrupt(path, data):
+        def interrupt(path, data, stop_at=stop_at):
             if path.name == stop_at:
                 raise KeyboardInterrupt
             write(path, data)
@@ -221,3 +221,20 @@ def test_an_interrupted_run_leaves_no_tar_without_its_stats_and_resumes(
 
 def _files(out):
     return {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+
+
+def test_single_file_outputs_are_never_written_through_planted_links(tmp_path, table, victim):
+    """vocab and mine-images write one file: links planted at its name and at any temp name
+    (the old and the current) are replaced, their targets untouched."""
+    folder, before = victim
+    parsed = tmp_path / "parsed"
+    _parse(table, parsed, ok=True)
+    for name in ("vocab.json", "mined.jsonl"):
+        for planted in (name, f"{name}.tmp", f".{name}.tmp"):
+            (tmp_path / planted).symlink_to(folder / "important.txt")
+    run_cli("vocab", "-i", parsed, "-o", tmp_path / "vocab.json")
+    run_cli("negatives", "-i", parsed, "-o", tmp_path / "mined.jsonl", "--strategy",
+            "mine-images")
+    assert tree_hash(folder) == before
+    for name in ("vocab.json", "mined.jsonl"):
+        assert (tmp_path / name).is_file() and not (tmp_path / name).is_symlink()
