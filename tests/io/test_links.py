@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import fcntl
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -127,27 +129,29 @@ def test_an_output_that_climbs_above_root_is_one_clear_line(tmp_path, table):
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize("name", ["cdir", "c.jsonl"])
 def test_a_run_refused_for_the_lock_deletes_nothing_of_the_run_that_holds_it(
-        tmp_path, table, monkeypatch):
+        tmp_path, table, monkeypatch, name):
     """The other run creates the output and takes its lock between this run's start and its
     own try for the lock: the refused run must leave every file of it alone."""
-    out = tmp_path / "cdir"
+    out = tmp_path / name
+    root = out.with_name(name + ".parts") if name.endswith(".jsonl") else out
     held = []
     take_lock = writers.Writer._lock
 
     def other_run_first(self):
-        (out / "_meta").mkdir(parents=True, exist_ok=True)
-        fd = os.open(out / "_meta" / "lock", os.O_RDWR | os.O_CREAT)
+        (root / "_meta").mkdir(parents=True, exist_ok=True)
+        fd = os.open(root / "_meta" / "lock", os.O_RDWR | os.O_CREAT)
         fcntl.flock(fd, fcntl.LOCK_EX)
         os.write(fd, b"4242\n")
-        (out / "_meta" / "plan.json").write_text("{}")  # the other run's work so far
+        (root / "_meta" / "plan.json").write_text("{}")  # the other run's work so far
         held.append(fd)
         take_lock(self)
 
     monkeypatch.setattr(writers.Writer, "_lock", other_run_first)
     result = _parse(table, out)
     assert result.exit_code == 2 and "pid 4242" in result.output, result.output
-    assert sorted(p.name for p in (out / "_meta").iterdir()) == ["lock", "plan.json"]
+    assert sorted(p.name for p in (root / "_meta").iterdir()) == ["lock", "plan.json"]
     os.close(held[0])
 
 
@@ -238,3 +242,25 @@ def test_single_file_outputs_are_never_written_through_planted_links(tmp_path, t
     assert tree_hash(folder) == before
     for name in ("vocab.json", "mined.jsonl"):
         assert (tmp_path / name).is_file() and not (tmp_path / name).is_symlink()
+
+
+@pytest.mark.slow
+def test_ctrl_c_with_two_workers_leaves_only_finished_tars_and_resumes(tmp_path):
+    table = tmp_path / "c.txt"
+    table.write_text("".join(f"a dog under a table number {i}\n" for i in range(1500)))
+    cmd = [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "--no-progress",
+           "--workers", "2", "--shard-size", "50", "-o"]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    reference, out = tmp_path / "reference", tmp_path / "o"
+    subprocess.run(cmd + [str(reference)], check=True, env=env, capture_output=True)
+    proc = subprocess.Popen(cmd + [str(out)], env=env, stderr=subprocess.PIPE, text=True)
+    while len(list(out.glob("*_stats.json"))) < 4 and proc.poll() is None:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait() == 130, proc.stderr.read()
+    done = len(list(out.glob("*_stats.json")))
+    assert done < 30, "the interrupt should land mid-run"
+    for tar in out.glob("*.tar"):
+        assert (out / f"{tar.stem}_stats.json").is_file(), tar
+    subprocess.run(cmd + [str(out)], check=True, env=env, capture_output=True)
+    assert _files(out) == _files(reference) and not list(out.glob(".*.tmp"))
