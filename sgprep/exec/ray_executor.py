@@ -20,7 +20,7 @@ import os
 
 from sgprep.exec.local import LocalExecutor, ShardRunner
 from sgprep.exec.plan import Plan
-from sgprep.io.writers import atomic_write
+from sgprep.io.safefs import atomic_write
 from sgprep.pipeline import build_stages
 from sgprep.schema import ShardStats
 

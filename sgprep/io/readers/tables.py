@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import json
 import math
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -108,21 +107,18 @@ def _lines(path: Path, start: Cursor, any_newline: bool = False,
             lineno += 1
 
 
-_NEWLINE = re.compile(rb"\r\n|\r|\n")
-
-
 def _any_newline_lines(fh, chunk_size: int = 1 << 20) -> Iterator[bytes]:
-    """The file's lines, each with its ending (LF, CRLF or a lone CR), read a chunk at a time;
-    a CR at a chunk's end waits for the next chunk, which may start with its LF."""
+    """The file's lines, each with its ending (LF, CRLF or a lone CR: what
+    ``bytes.splitlines`` knows), read a chunk at a time; a chunk's last line waits for the
+    next chunk unless it ends in LF (a CR there may be the first half of a CRLF)."""
     pending = b""
     while chunk := fh.read(chunk_size):
-        data, start = pending + chunk, 0
-        for match in _NEWLINE.finditer(data):
-            if match.end() == len(data) and match.group() == b"\r":
-                break
-            yield data[start:match.end()]
-            start = match.end()
-        pending = data[start:]
+        lines = (pending + chunk).splitlines(keepends=True)
+        pending = lines.pop()
+        yield from lines
+        if pending.endswith(b"\n"):
+            yield pending
+            pending = b""
     if pending:
         yield pending
 
