@@ -149,10 +149,13 @@ def load_properties(root: Path, threshold: float) -> pa.Table:
     from sgprep.stats.report import STATS_FILE
 
     stats = root / STATS_FILE
-    if stats.exists():
+    if stats.is_file() and not stats.is_symlink():
         newest = max((f.stat().st_mtime for f in index_files(root)), default=0)
-        table = pq.read_table(stats)
-        meta = table.schema.metadata or {}
+        try:
+            table = pq.read_table(stats)
+        except Exception:  # noqa: BLE001 - a damaged copy is computed afresh, not trusted
+            table = None
+        meta = (table.schema.metadata or {}) if table is not None else {}
         if stats.stat().st_mtime >= newest and meta.get(b"sgprep.threshold") == repr(threshold).encode():
             return table
     return compute(root, threshold=threshold, con=connect())

@@ -55,6 +55,26 @@ def test_a_planted_meta_link_is_refused_and_overwrite_empties_nothing(tmp_path, 
     assert sorted(p.name for p in out.iterdir()) == ["_meta"]
 
 
+def test_links_planted_inside_meta_are_replaced_or_refused(tmp_path, table, victim):
+    folder, before = victim
+    out = tmp_path / "o"
+    (out / "_meta").mkdir(parents=True)
+    for name in writers.META_FILES:
+        (out / "_meta" / name).symlink_to(folder / "run.json")
+        (out / "_meta" / f".{name}.tmp").symlink_to(folder / "important.txt")
+    _parse(table, out, ok=True)
+    run_cli("stats", out)
+    assert tree_hash(folder) == before
+    for name in ("run.json", "plan.json", "stats.parquet", "report.html"):  # written: replaced
+        assert (out / "_meta" / name).is_file() and not (out / "_meta" / name).is_symlink()
+    lock = out / "_meta" / "lock"
+    lock.unlink()
+    lock.symlink_to(folder / "important.txt")
+    result = _parse(table, out, "--overwrite")
+    assert result.exit_code == 2 and "lock" in result.output, result.output
+    assert tree_hash(folder) == before
+
+
 def test_stats_does_not_write_through_a_meta_link(tmp_path, table, victim):
     folder, _ = victim
     out = tmp_path / "o"

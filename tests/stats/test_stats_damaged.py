@@ -61,3 +61,10 @@ def test_unfinished_shards_are_said(dataset):
         ' {"index": 1, "first": 3, "count": 3}, {"index": 2, "first": 6, "count": 3}]}')
     result = run_cli("stats", dataset, "--no-html")
     assert "1 planned shard(s)" in " ".join(result.output.split())
+
+
+def test_a_damaged_stats_parquet_is_computed_afresh_by_filter(dataset, tmp_path):
+    run_cli("stats", dataset, "--no-html")
+    (dataset / "_meta" / "stats.parquet").write_bytes(b"PAR1 not a parquet")
+    run_cli("filter", dataset, "-o", tmp_path / "view", "--min-caption-objects", "2")
+    assert (tmp_path / "view" / "index.parquet").is_file()
