@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -43,6 +43,9 @@ RETRY_TEMPERATURE = 0.3
 
 MAX_ENTITIES = 16
 MAX_RELATIONS = 24
+MAX_ATTRIBUTES = 6
+MAX_TEXT = 80  # characters of an entity's text
+MAX_WORD = 40  # characters of an attribute or a predicate
 
 #: What the model may answer. Small on purpose: every key is decoded token by token.
 OUTPUT_SCHEMA: dict[str, Any] = {
@@ -54,11 +57,11 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "text": {"type": "string", "minLength": 1, "maxLength": 80},
+                    "text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
                     "attributes": {
                         "type": "array",
-                        "maxItems": 6,
-                        "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                        "maxItems": MAX_ATTRIBUTES,
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD},
                     },
                 },
                 "required": ["text", "attributes"],
@@ -72,7 +75,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                 "type": "array",
                 "prefixItems": [
                     {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
-                    {"type": "string", "minLength": 1, "maxLength": 40},
+                    {"type": "string", "minLength": 1, "maxLength": MAX_WORD},
                     {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
                 ],
                 "items": False,
@@ -137,25 +140,35 @@ def load_prompt(path: str | Path = PROMPT_FILE) -> Prompt:
 # --- the answer -> SceneGraph -------------------------------------------------------------
 
 
+_Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+_Word = Annotated[str, Field(max_length=MAX_WORD)]
+
+
 class _LLMEntity(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(min_length=1)
-    attributes: list[str] = Field(default_factory=list)
+    text: _Text
+    attributes: list[_Word] = Field(default_factory=list, max_length=MAX_ATTRIBUTES)
 
 
 class _LLMRelation(BaseModel):
     model_config = ConfigDict(extra="forbid")
     subject: int
-    predicate: str
+    predicate: _Word
     object: int
 
 
 class _LLMAnswer(BaseModel):
-    """The model's answer as the schema allows it, plus the lenient forms other servers send."""
+    """The model's answer as the schema allows it, plus the lenient forms other servers send.
+    The schema's limits hold here too: a server that ignores ``response_format`` cannot hand
+    over a 10,000-entity graph."""
 
     model_config = ConfigDict(extra="forbid")
-    entities: list[_LLMEntity | str]
-    relations: list[tuple[int, str, int] | _LLMRelation]
+    entities: list[_LLMEntity | _Text] = Field(max_length=MAX_ENTITIES)
+    relations: list[tuple[int, _Word, int] | _LLMRelation] = Field(max_length=MAX_RELATIONS)
+
+
+#: pydantic error types that mean "over a size limit".
+_TOO_LONG = {"too_long", "string_too_long"}
 
 
 class InvalidAnswer(ValueError):
@@ -172,13 +185,15 @@ def graph_from_answer(
     ``fault`` is the engine's (fault, detail) for a missing answer, when it says."""
     if answer is None:
         detail = f": {fault[1]}" if fault and fault[1] else ""
+        if fault and fault[0] == "too_large":
+            raise InvalidAnswer("too_large", f"the answer is too large{detail}")
         raise InvalidAnswer("no_answer", f"the engine gave no answer{detail}")
     try:
         parsed = _LLMAnswer.model_validate_json(answer)
     except ValidationError as exc:
-        reason = (
-            "not_json" if any(e["type"] == "json_invalid" for e in exc.errors()) else "bad_shape"
-        )
+        types = {e["type"] for e in exc.errors()}
+        reason = ("not_json" if "json_invalid" in types
+                  else "too_large" if types & _TOO_LONG else "bad_shape")
         raise InvalidAnswer(
             reason, f"{reason}: {exc.errors()[0]['msg']}: {answer[:200]!r}"
         ) from None
