@@ -25,6 +25,11 @@ class EngineUnavailable(ModelUnavailable, StopRun):
     parser: the run stops instead of going on without the LLM."""
 
 
+class EndpointNeverAnswered(ValueError):
+    """The LLM endpoint did not answer at start, nor at the breaker's probe after
+    ``breaker_cooldown``: the run is refused rather than made by the fallback parser."""
+
+
 class ParseError(Exception):
     """A caption this parser could not turn into a valid graph."""
 
@@ -97,6 +102,10 @@ class Parser(ABC):
     def gpus(self) -> float:
         """GPUs one instance of this parser wants (a scheduler reads it; 0 runs on CPU)."""
         return 0.0
+
+    def check(self) -> None:
+        """Cheap start-up check, in the driver before any work, that this parser can run here
+        (its engine is installed, its endpoint answers); raises with what is missing."""
 
     def setup(self) -> None:
         """Load models. Called once before the first batch."""

@@ -27,8 +27,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sgprep.parse.base import (EngineUnavailable, ModelUnavailable, ParseError, Parser,
-                               ParserSettings, make_parser, parser_class)
+from sgprep.parse.base import (EndpointNeverAnswered, EngineUnavailable, ModelUnavailable,
+                               ParseError, Parser, ParserSettings, make_parser, parser_class)
 from sgprep.parse.factual_format import parse_count
 from sgprep.parse.engines import Conversation, Engine, make_engine
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 PROMPT_FILE = Path(__file__).resolve().parents[1] / "prompts" / "scene_graph_llm.md"
 
+#: Captions parsed before a mostly-fallback share is worth a warning.
+FALLBACK_WARN_AFTER = 16
 #: Retries of an invalid answer before the fallback parser takes over.
 LLM_RETRIES = 1
 RETRY_TEMPERATURE = 0.3
@@ -345,9 +347,44 @@ class LLMParser(Parser):
         self.invalid_reasons: Counter[str] = Counter()
         #: Why captions went to the fallback: the last reason (endpoint_unreachable, ...).
         self.fallback_reasons: Counter[str] = Counter()
+        self._captions, self._warned = 0, False  # for the mostly-fallback warning
 
     def gpus(self) -> float:
         return 1.0 if self.settings.engine == "vllm" else 0.0  # the openai engine runs elsewhere
+
+    def check(self) -> None:
+        """Before any work: vLLM (and Ray) installed and a GPU to run it on; or an endpoint
+        that answers, now or at the breaker's probe one cooldown later."""
+        if self.settings.engine == "vllm":
+            from sgprep.parse.engines import model_name, resolve_local_model
+            from sgprep.parse.engines.vllm import check_runnable
+
+            check_runnable()  # the engine first: without it, the weights do not matter
+            resolve_local_model(model_name(self.settings))
+        elif self.settings.engine == "openai":
+            self._check_endpoint()
+
+    def _check_endpoint(self) -> None:
+        settings = self.settings
+        engine = make_engine("openai", settings, **{**self.engine_options, "check_model": False})
+        try:
+            error = engine.probe()
+            if error is not None:
+                log.warning("LLM endpoint %s does not answer (%s); probing it again in %g s "
+                            "(--breaker-cooldown) before the run is refused", settings.endpoint,
+                            error, settings.breaker_cooldown)
+                time.sleep(settings.breaker_cooldown)
+                error = engine.probe()
+        finally:
+            engine.close()
+        if error is not None:
+            instead = (f"every graph would come from the fallback parser {settings.fallback!r}"
+                       if settings.fallback else "there is no fallback parser (--fallback none)")
+            raise EndpointNeverAnswered(
+                f"the LLM endpoint {settings.endpoint} is unreachable: it did not answer at start "
+                f"nor {settings.breaker_cooldown:g} s later ({error}), and {instead}. Not "
+                "starting: start the server or fix --endpoint, then run again (or parse with "
+                "--parser spacy, which needs no server)")
 
     def setup(self) -> None:
         self.prompt = load_prompt(self.prompt_path)
@@ -400,7 +437,23 @@ class LLMParser(Parser):
         for i, result in zip(left, self._fall_back([captions[i] for i in left], why, left, invalid)):
             results[i] = result
         assert all(r is not None for r in results), "a caption lost its result"
+        self._captions += len(captions)
+        self._warn_if_mostly_fallback()
         return results  # type: ignore[return-value]
+
+    def _warn_if_mostly_fallback(self) -> None:
+        """Say so while the run goes on (once) when more captions than --max-fallback-share
+        went to the fallback: the run will end with an error."""
+        seen, fell = self._captions, self.counters["fallbacks"]
+        share = self.settings.max_fallback_share
+        if self._warned or seen < FALLBACK_WARN_AFTER or fell <= share * seen:
+            return
+        self._warned = True
+        reasons = ", ".join(f"{k} {v}" for k, v in self.fallback_reasons.most_common(3))
+        log.warning("%d of %d captions so far (%.0f%%) got their graph from the fallback parser "
+                    "%r, not from the LLM (%s): more than --max-fallback-share %g, so this run "
+                    "will end with an error. Once the LLM answers, rerun with --redo-fallbacks",
+                    fell, seen, 100 * fell / seen, self.settings.fallback, reasons, share)
 
     def _unreachable(self) -> str | None:
         """Why the engine does not call its endpoint now (openai: breaker open), or None."""
