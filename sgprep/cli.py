@@ -274,7 +274,7 @@ def parse(
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
         seed=seed, limit=limit, max_caption_chars=max_caption_chars,
         max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address,
+        ray_address=ray_address, require=["parse"],
         columns=_columns(caption_column, key_column, image_column, url_column))
     _execute(config)
 

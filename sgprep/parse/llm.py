@@ -359,7 +359,14 @@ class LLMParser(Parser):
             from sgprep.parse.engines import model_name, resolve_local_model
             from sgprep.parse.engines.vllm import check_runnable
 
-            check_runnable()  # the engine first: without it, the weights do not matter
+            try:  # the engine first, and the weights too when both are missing
+                check_runnable()
+            except ModelUnavailable as missing:
+                try:
+                    resolve_local_model(model_name(self.settings))
+                except ModelUnavailable as weights:
+                    raise type(missing)(f"{missing}. Also: {weights}") from None
+                raise
             resolve_local_model(model_name(self.settings))
         elif self.settings.engine == "openai":
             self._check_endpoint()
