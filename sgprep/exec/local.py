@@ -103,8 +103,8 @@ class ShardRunner:
             self.ready = True
         task = self.plan.tasks[index]
         rows = None
-        if self.writer.is_done(index):  # done again: keep what the stages need not redo
-            rows = self.writer.read_index(index)
+        if self.writer.is_done(index) and wants_redo(self.stages, self.writer.read_stats(index)):
+            rows = self.writer.read_index(index)  # done again: keep what need not be redone
             self.writer.stats_file(index).unlink()  # not done until it is written again
         for stage in self.stages:
             stage.reuse(rows)
@@ -115,6 +115,12 @@ class ShardRunner:
             for stage in self.stages:
                 stage.teardown()
             self.ready = False
+
+
+def wants_redo(stages: list[Stage], stats: ShardStats) -> bool:
+    """Whether a stage asks for this finished shard to be done again (the driver decides what
+    to send; the worker checks again, so a shard finished by someone else is only rewritten)."""
+    return any(s.redoes and s.redo(stats.stages.get(s.name, {})) for s in stages)
 
 
 def _has_fallback_graphs(jsonl: Path) -> bool:
@@ -206,8 +212,8 @@ class LocalExecutor:
         stages = [s for s in build_stages(self.config) if s.redoes]
         if not stages:
             return []
-        redo = [t.index for t in plan.tasks if writer.is_done(t.index) and any(
-            s.redo(writer.read_stats(t.index).stages.get(s.name, {})) for s in stages)]
+        redo = [t.index for t in plan.tasks
+                if writer.is_done(t.index) and wants_redo(stages, writer.read_stats(t.index))]
         if redo:
             log.info("%d finished shard(s) hold graphs from the fallback parser: parsing those "
                      "samples again (--redo-fallbacks)", len(redo))
