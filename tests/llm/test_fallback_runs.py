@@ -114,3 +114,15 @@ def test_redo_fallbacks_parses_only_those_again_with_the_bytes_of_a_clean_run(
         assert out.read_bytes() == (tmp_path / "clean" / output).read_bytes()
         lines = [json.loads(line) for line in out.read_text().splitlines()]
         assert len(lines) == N and all(r["sg"]["parser"] == "llama3" for r in lines)
+
+
+def test_redo_fallbacks_on_a_complete_jsonl_with_fallback_graphs_is_refused(table, tmp_path):
+    """Its parts are joined: nothing could be redone, and saying nothing would be quiet."""
+    out = tmp_path / "out.jsonl"
+    with FakeEndpoint("ok") as endpoint:
+        failing_for(endpoint, {"numbers": {3}})
+        parse(table, out, endpoint.url)  # 1 of 24 from the fallback: under the share
+        result = parse(table, out, endpoint.url, "--redo-fallbacks", ok=False)
+    assert result.exit_code == 2, result.output
+    assert "is complete and holds graphs from the fallback parser" in " ".join(
+        result.output.split())
