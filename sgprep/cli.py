@@ -122,6 +122,8 @@ def _execute(config) -> None:
     except sqlite3.Error as exc:  # the plan's key table: a path SQLite cannot open
         _fail(f"cannot write the output {config.output}: {exc}")
     _print_summary(config, summary)
+    if summary.problems:
+        _fail("\n".join(summary.problems), code=1)
 
 
 def _print_summary(config, summary) -> None:
@@ -131,6 +133,8 @@ def _print_summary(config, summary) -> None:
     unit = "parts" if jsonl else "shards"
     table.add_row(f"{unit} written now", f"{summary.shards_written:,}")
     table.add_row(f"{unit} already done", f"{summary.shards_skipped:,}")
+    if summary.shards_redone:
+        table.add_row(f"{unit} done again", f"{summary.shards_redone:,}")
     if summary.shards_written:
         rate = totals.samples / summary.seconds if summary.seconds else 0.0
         table.add_row("this run", f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
@@ -191,7 +195,8 @@ def parse(
     tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
     num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU the executor grants / tensor-parallel-size)."),
     max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
-    timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds per request."),
+    timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds a request may take in "
+                                  "all (a trickling answer is cut off)."),
     max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
     breaker_failures: int = typer.Option(
         32, min=1, help="openai: consecutive connection failures after which the endpoint is "
@@ -201,6 +206,15 @@ def parse(
     endpoint_wait: float = typer.Option(
         600.0, min=0, help="openai with --fallback none: seconds the run waits for an endpoint "
                            "that answered before and went down, then it stops (0: at once)."),
+    max_response_bytes: int = typer.Option(
+        1 << 20, min=1024, help="openai: the largest answer body, as sent and inflated; a "
+                                "larger one goes to --fallback."),
+    max_fallback_share: float = typer.Option(
+        0.5, min=0, max=1, help="llama3: above this share of graphs from --fallback the run "
+                                "ends with an error (exit 1)."),
+    redo_fallbacks: bool = typer.Option(
+        False, help="llama3: on a rerun, parse again the samples whose graph came from "
+                    "--fallback (e.g. once the endpoint is back)."),
     max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
     prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
                                           help="llama3: a prompt file in the prompts/ format."),
@@ -239,7 +253,8 @@ def parse(
         tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
         max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
         breaker_failures=breaker_failures, breaker_cooldown=breaker_cooldown,
-        endpoint_wait=endpoint_wait,
+        endpoint_wait=endpoint_wait, max_response_bytes=max_response_bytes,
+        max_fallback_share=max_fallback_share, redo_fallbacks=redo_fallbacks,
         num_beams=num_beams, device=device, max_model_len=max_model_len,
         max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
     config = _config(
@@ -247,7 +262,7 @@ def parse(
         input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
         seed=seed, limit=limit, max_caption_chars=max_caption_chars,
         max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address,
+        ray_address=ray_address, require=["parse"],
         columns=_columns(caption_column, key_column, image_column, url_column))
     _execute(config)
 

@@ -23,9 +23,9 @@ from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 #: rerun with other values resumes the same output.
 NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
                       "workers", "ray_address", "require"}
-#: Stage settings that change speed, never bytes.
+#: Stage settings that change speed, or what a run checks or redoes, never bytes.
 SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers",
-                       "endpoint_wait"}
+                       "endpoint_wait", "max_fallback_share", "redo_fallbacks"}
 DEFAULT_SHARD_SIZE = 1000
 
 

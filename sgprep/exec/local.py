@@ -16,6 +16,7 @@ import time
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
@@ -46,6 +47,9 @@ class RunSummary:
     seconds: float = 0.0
     totals: Totals = field(default_factory=Totals)  # of the shards this run wrote
     output: Totals = field(default_factory=Totals)  # of every finished shard of the output
+    shards_redone: int = 0  # finished shards done again (parse --redo-fallbacks)
+    #: What is wrong with the output (e.g. mostly fallback graphs): the run ends with an error.
+    problems: list[str] = field(default_factory=list)
 
 
 class LineProgress:
@@ -98,6 +102,12 @@ class ShardRunner:
                 stage.setup()
             self.ready = True
         task = self.plan.tasks[index]
+        rows = None
+        if self.writer.is_done(index) and wants_redo(self.stages, self.writer.read_stats(index)):
+            rows = self.writer.read_index(index)  # done again: keep what need not be redone
+            self.writer.stats_file(index).unlink()  # not done until it is written again
+        for stage in self.stages:
+            stage.reuse(rows)
         return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
 
     def close(self) -> None:
@@ -105,6 +115,19 @@ class ShardRunner:
             for stage in self.stages:
                 stage.teardown()
             self.ready = False
+
+
+def wants_redo(stages: list[Stage], stats: ShardStats) -> bool:
+    """Whether a stage asks for this finished shard to be done again (the driver decides what
+    to send; the worker checks again, so a shard finished by someone else is only rewritten)."""
+    return any(s.redoes and s.redo(stats.stages.get(s.name, {})) for s in stages)
+
+
+def _has_fallback_graphs(jsonl: Path) -> bool:
+    import json
+
+    with open(jsonl, encoding="utf-8") as fh:
+        return any((json.loads(line).get("sg") or {}).get("fallback_from") for line in fh)
 
 
 def usable_cpus() -> int:
@@ -154,13 +177,21 @@ class LocalExecutor:
     def _run(self, writer: Writer) -> RunSummary:
         config = self.config
         if writer.complete:  # a finished JSONL output of this very run
+            if any(s.redoes for s in build_stages(config)) and _has_fallback_graphs(config.output):
+                raise ValueError(f"{config.output} is complete and holds graphs from the "
+                                 "fallback parser, but its parts are joined, so no shard can be "
+                                 "done again (--redo-fallbacks redoes the shards of a directory "
+                                 "output, or of a JSONL output not yet complete)")
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)
         plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer,
                          config.columns)
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
+        redo = self._redo(plan, writer)
+        todo = sorted(todo + redo)
         summary = RunSummary(shards_skipped=len(plan.tasks) - len(todo),
-                             planned_samples=plan.samples, planned_shards=len(plan.tasks))
+                             planned_samples=plan.samples, planned_shards=len(plan.tasks),
+                             shards_redone=len(redo))
         summary.workers = self._workers(len(todo))
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
@@ -171,9 +202,25 @@ class LocalExecutor:
         summary.seconds = time.monotonic() - started
         for task in plan.tasks:
             summary.output.add(writer.read_stats(task.index))
-        writer.finish()
+        summary.problems = [problem for stage in build_stages(config) for problem in
+                            stage.problems(summary.output.stages.get(stage.name, {}))]
+        for problem in summary.problems:
+            log.error("%s", problem)
+        if not summary.problems:  # a JSONL output keeps its parts: a rerun can redo them
+            writer.finish()
         return summary
 
+    def _redo(self, plan: Plan, writer: Writer) -> list[int]:
+        """Finished shards that a stage wants done again (parse --redo-fallbacks)."""
+        stages = [s for s in build_stages(self.config) if s.redoes]
+        if not stages:
+            return []
+        redo = [t.index for t in plan.tasks
+                if writer.is_done(t.index) and wants_redo(stages, writer.read_stats(t.index))]
+        if redo:
+            log.info("%d finished shard(s) hold graphs from the fallback parser: parsing those "
+                     "samples again (--redo-fallbacks)", len(redo))
+        return redo
     def _workers(self, tasks: int) -> int:
         wanted = self.config.workers or usable_cpus()
         stages = build_stages(self.config)

@@ -97,6 +97,26 @@ class Stage(ABC):
         """Counters read off finished samples (what the stage made), added per shard."""
         return {}
 
+    def problems(self, counters: dict[str, int]) -> list[str]:
+        """What is wrong with an output whose shards gave this stage these counters (summed):
+        a run that did less than asked (e.g. mostly fallback graphs) ends with an error."""
+        return []
+
+    @property
+    def redoes(self) -> bool:
+        """Whether this stage may ask for finished shards to be done again (:meth:`redo`)."""
+        return False
+
+    def redo(self, counters: dict[str, int]) -> bool:
+        """On a rerun: whether the finished shard with these counters of this stage is done
+        again (e.g. parse --redo-fallbacks). Its index rows then go to :meth:`reuse`."""
+        return False
+
+    def reuse(self, rows: list[dict] | None) -> None:
+        """Before a shard: the index rows (``key``, ``status``, ``sg``, ...) of that shard as it
+        was finished before when it is done again, so the stage keeps what it need not redo;
+        ``None`` for a shard done the first time."""
+
     def take_stats(self) -> dict[str, int]:
         """The counters added since the last call: one shard's share."""
         now = Counter({k: int(v) for k, v in self.stats().items()})

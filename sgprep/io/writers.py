@@ -247,6 +247,10 @@ class Writer(ABC):
     @abstractmethod
     def open_shard(self, index: int) -> ShardSink: ...
 
+    @abstractmethod
+    def read_index(self, index: int) -> list[dict[str, Any]]:
+        """A finished shard's rows, every sample: ``key``, ``status`` and ``sg`` (its JSON)."""
+
     def finish(self) -> None:
         """Called once every shard is done."""
 
@@ -313,6 +317,13 @@ class ShardWriter(Writer):
             except (OSError, ValueError):
                 continue
 
+    def read_index(self, index: int) -> list[dict[str, Any]]:
+        import pyarrow.parquet as pq
+
+        path = self.root / f"{shard_name(index)}.parquet"
+        with open_read(path) as fh:  # never through a planted link
+            return pq.read_table(fh, columns=["key", "status", "sg"]).to_pylist()
+
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
     import pyarrow as pa
@@ -362,6 +373,14 @@ class JsonlWriter(Writer):
 
     def open_shard(self, index: int) -> ShardSink:
         return _JsonlSink(self, index)
+
+    def read_index(self, index: int) -> list[dict[str, Any]]:
+        rows = []
+        with open(self.root / f"{shard_name(index)}.jsonl", encoding="utf-8") as fh:
+            for line in fh:
+                record = json.loads(line)
+                rows.append({k: record.get(k) for k in ("key", "status", "sg")})
+        return rows
 
     def is_done(self, index: int) -> bool:
         return self.complete or super().is_done(index)

@@ -25,6 +25,11 @@ class EngineUnavailable(ModelUnavailable, StopRun):
     parser: the run stops instead of going on without the LLM."""
 
 
+class EndpointNeverAnswered(ValueError):
+    """The LLM endpoint did not answer at start, nor at the breaker's probe after
+    ``breaker_cooldown``: the run is refused rather than made by the fallback parser."""
+
+
 class ParseError(Exception):
     """A caption this parser could not turn into a valid graph."""
 
@@ -48,18 +53,31 @@ class ParserSettings(StageSettings):
     tensor_parallel_size: int = 1
     num_engines: int | None = None  # llm/vllm: Ray actors; default one per GPU
     max_concurrency: int = 32  # llm/openai: requests in flight
-    timeout: float = 60.0
+    timeout: float = Field(default=60.0, gt=0, description=(
+        "llm/openai: seconds a request may take in all (connect, send, wait, read): a server "
+        "that trickles its answer is cut off at this bound."))
     max_retries: int = 3
-    # llm/openai circuit breaker: after this many consecutive connection failures the endpoint
-    # is not called for breaker_cooldown seconds (captions go straight to the fallback), then
-    # one request probes it. 32 = one wave of max_concurrency requests: a server restart that
-    # drops the requests in flight does not open it, a dead endpoint opens it at once.
+    max_response_bytes: int = Field(default=1 << 20, ge=1024, description=(
+        "llm/openai: the largest answer body read, in bytes, both as sent and once inflated "
+        "(gzip): a larger one is an invalid answer, which goes to the fallback."))
+    # llm/openai circuit breaker: after this many consecutive failures (connections refused or
+    # dropped, timeouts, HTTP 429/5xx) the endpoint is not called for breaker_cooldown seconds
+    # (captions go straight to the fallback), then one request probes it. 32 = one wave of
+    # max_concurrency requests: a server restart that drops the requests in flight does not
+    # open it, a dead endpoint opens it at once.
     breaker_failures: int = Field(default=32, ge=1)
     breaker_cooldown: float = Field(default=30.0, ge=0)
     # llm/openai without a fallback: how long a run waits, probing every breaker_cooldown
     # seconds, for an endpoint that answered earlier in the run and went down, before it stops
     # (one that never answered stops the run at once: a wrong --endpoint fails fast)
     endpoint_wait: float = Field(default=600.0, ge=0)
+    max_fallback_share: float = Field(default=0.5, ge=0, le=1, description=(
+        "llm: the largest share of the output's graphs that may come from the fallback parser; "
+        "above it the run warns while it goes on and ends with an error (exit 1). 1 allows "
+        "any share."))
+    redo_fallbacks: bool = Field(default=False, description=(
+        "llm: on a rerun, parse again the samples of finished shards whose graph came from the "
+        "fallback parser (the other graphs are kept), e.g. once the endpoint is back."))
     seed: int = 0
     max_model_len: int | None = None  # llm/vllm: context length (default: the model's)
     prompt: str | None = None  # llm: prompt file (default: the packaged prompts/scene_graph_llm.md)
@@ -84,6 +102,10 @@ class Parser(ABC):
     def gpus(self) -> float:
         """GPUs one instance of this parser wants (a scheduler reads it; 0 runs on CPU)."""
         return 0.0
+
+    def check(self) -> None:
+        """Cheap start-up check, in the driver before any work, that this parser can run here
+        (its engine is installed, its endpoint answers); raises with what is missing."""
 
     def setup(self) -> None:
         """Load models. Called once before the first batch."""

@@ -23,12 +23,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sgprep.parse.base import (EngineUnavailable, ModelUnavailable, ParseError, Parser,
-                               ParserSettings, make_parser, parser_class)
+from sgprep.parse.base import (EndpointNeverAnswered, EngineUnavailable, ModelUnavailable,
+                               ParseError, Parser, ParserSettings, make_parser, parser_class)
 from sgprep.parse.factual_format import parse_count
 from sgprep.parse.engines import Conversation, Engine, make_engine
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -37,12 +37,17 @@ log = logging.getLogger(__name__)
 
 PROMPT_FILE = Path(__file__).resolve().parents[1] / "prompts" / "scene_graph_llm.md"
 
+#: Captions parsed before a mostly-fallback share is worth a warning.
+FALLBACK_WARN_AFTER = 16
 #: Retries of an invalid answer before the fallback parser takes over.
 LLM_RETRIES = 1
 RETRY_TEMPERATURE = 0.3
 
 MAX_ENTITIES = 16
 MAX_RELATIONS = 24
+MAX_ATTRIBUTES = 6
+MAX_TEXT = 80  # characters of an entity's text
+MAX_WORD = 40  # characters of an attribute or a predicate
 
 #: What the model may answer. Small on purpose: every key is decoded token by token.
 OUTPUT_SCHEMA: dict[str, Any] = {
@@ -54,11 +59,11 @@ OUTPUT_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "text": {"type": "string", "minLength": 1, "maxLength": 80},
+                    "text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
                     "attributes": {
                         "type": "array",
-                        "maxItems": 6,
-                        "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                        "maxItems": MAX_ATTRIBUTES,
+                        "items": {"type": "string", "minLength": 1, "maxLength": MAX_WORD},
                     },
                 },
                 "required": ["text", "attributes"],
@@ -72,7 +77,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
                 "type": "array",
                 "prefixItems": [
                     {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
-                    {"type": "string", "minLength": 1, "maxLength": 40},
+                    {"type": "string", "minLength": 1, "maxLength": MAX_WORD},
                     {"type": "integer", "minimum": 0, "maximum": MAX_ENTITIES - 1},
                 ],
                 "items": False,
@@ -137,25 +142,35 @@ def load_prompt(path: str | Path = PROMPT_FILE) -> Prompt:
 # --- the answer -> SceneGraph -------------------------------------------------------------
 
 
+_Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+_Word = Annotated[str, Field(max_length=MAX_WORD)]
+
+
 class _LLMEntity(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    text: str = Field(min_length=1)
-    attributes: list[str] = Field(default_factory=list)
+    text: _Text
+    attributes: list[_Word] = Field(default_factory=list, max_length=MAX_ATTRIBUTES)
 
 
 class _LLMRelation(BaseModel):
     model_config = ConfigDict(extra="forbid")
     subject: int
-    predicate: str
+    predicate: _Word
     object: int
 
 
 class _LLMAnswer(BaseModel):
-    """The model's answer as the schema allows it, plus the lenient forms other servers send."""
+    """The model's answer as the schema allows it, plus the lenient forms other servers send.
+    The schema's limits hold here too: a server that ignores ``response_format`` cannot hand
+    over a 10,000-entity graph."""
 
     model_config = ConfigDict(extra="forbid")
-    entities: list[_LLMEntity | str]
-    relations: list[tuple[int, str, int] | _LLMRelation]
+    entities: list[_LLMEntity | _Text] = Field(max_length=MAX_ENTITIES)
+    relations: list[tuple[int, _Word, int] | _LLMRelation] = Field(max_length=MAX_RELATIONS)
+
+
+#: pydantic error types that mean "over a size limit".
+_TOO_LONG = {"too_long", "string_too_long"}
 
 
 class InvalidAnswer(ValueError):
@@ -172,13 +187,15 @@ def graph_from_answer(
     ``fault`` is the engine's (fault, detail) for a missing answer, when it says."""
     if answer is None:
         detail = f": {fault[1]}" if fault and fault[1] else ""
+        if fault and fault[0] == "too_large":
+            raise InvalidAnswer("too_large", f"the answer is too large{detail}")
         raise InvalidAnswer("no_answer", f"the engine gave no answer{detail}")
     try:
         parsed = _LLMAnswer.model_validate_json(answer)
     except ValidationError as exc:
-        reason = (
-            "not_json" if any(e["type"] == "json_invalid" for e in exc.errors()) else "bad_shape"
-        )
+        types = {e["type"] for e in exc.errors()}
+        reason = ("not_json" if "json_invalid" in types
+                  else "too_large" if types & _TOO_LONG else "bad_shape")
         raise InvalidAnswer(
             reason, f"{reason}: {exc.errors()[0]['msg']}: {answer[:200]!r}"
         ) from None
@@ -330,9 +347,51 @@ class LLMParser(Parser):
         self.invalid_reasons: Counter[str] = Counter()
         #: Why captions went to the fallback: the last reason (endpoint_unreachable, ...).
         self.fallback_reasons: Counter[str] = Counter()
+        self._captions, self._warned = 0, False  # for the mostly-fallback warning
 
     def gpus(self) -> float:
         return 1.0 if self.settings.engine == "vllm" else 0.0  # the openai engine runs elsewhere
+
+    def check(self) -> None:
+        """Before any work: vLLM (and Ray) installed and a GPU to run it on; or an endpoint
+        that answers, now or at the breaker's probe one cooldown later."""
+        if self.settings.engine == "vllm":
+            from sgprep.parse.engines import model_name, resolve_local_model
+            from sgprep.parse.engines.vllm import check_runnable
+
+            try:  # the engine first, and the weights too when both are missing
+                check_runnable()
+            except ModelUnavailable as missing:
+                try:
+                    resolve_local_model(model_name(self.settings))
+                except ModelUnavailable as weights:
+                    raise type(missing)(f"{missing}. Also: {weights}") from None
+                raise
+            resolve_local_model(model_name(self.settings))
+        elif self.settings.engine == "openai":
+            self._check_endpoint()
+
+    def _check_endpoint(self) -> None:
+        settings = self.settings
+        engine = make_engine("openai", settings, **{**self.engine_options, "check_model": False})
+        try:
+            error = engine.probe()
+            if error is not None:
+                log.warning("LLM endpoint %s does not answer (%s); probing it again in %g s "
+                            "(--breaker-cooldown) before the run is refused", settings.endpoint,
+                            error, settings.breaker_cooldown)
+                time.sleep(settings.breaker_cooldown)
+                error = engine.probe()
+        finally:
+            engine.close()
+        if error is not None:
+            instead = (f"every graph would come from the fallback parser {settings.fallback!r}"
+                       if settings.fallback else "there is no fallback parser (--fallback none)")
+            raise EndpointNeverAnswered(
+                f"the LLM endpoint {settings.endpoint} is unreachable: it did not answer at start "
+                f"nor {settings.breaker_cooldown:g} s later ({error}), and {instead}. Not "
+                "starting: start the server or fix --endpoint, then run again (or parse with "
+                "--parser spacy, which needs no server)")
 
     def setup(self) -> None:
         self.prompt = load_prompt(self.prompt_path)
@@ -385,7 +444,23 @@ class LLMParser(Parser):
         for i, result in zip(left, self._fall_back([captions[i] for i in left], why, left, invalid)):
             results[i] = result
         assert all(r is not None for r in results), "a caption lost its result"
+        self._captions += len(captions)
+        self._warn_if_mostly_fallback()
         return results  # type: ignore[return-value]
+
+    def _warn_if_mostly_fallback(self) -> None:
+        """Say so while the run goes on (once) when more captions than --max-fallback-share
+        went to the fallback: the run will end with an error."""
+        seen, fell = self._captions, self.counters["fallbacks"]
+        share = self.settings.max_fallback_share
+        if self._warned or seen < FALLBACK_WARN_AFTER or fell <= share * seen:
+            return
+        self._warned = True
+        reasons = ", ".join(f"{k} {v}" for k, v in self.fallback_reasons.most_common(3))
+        log.warning("%d of %d captions so far (%.0f%%) got their graph from the fallback parser "
+                    "%r, not from the LLM (%s): more than --max-fallback-share %g, so this run "
+                    "will end with an error. Once the LLM answers, rerun with --redo-fallbacks",
+                    fell, seen, 100 * fell / seen, self.settings.fallback, reasons, share)
 
     def _unreachable(self) -> str | None:
         """Why the engine does not call its endpoint now (openai: breaker open), or None."""

@@ -6,7 +6,7 @@ from collections import Counter
 
 from sgprep.exec.stage import Resources, Stage
 from sgprep.parse.base import ParseError, ParserSettings, make_parser
-from sgprep.schema import Sample
+from sgprep.schema import Sample, SceneGraph
 
 
 class ParseStage(Stage):
@@ -17,10 +17,16 @@ class ParseStage(Stage):
     def __init__(self, settings: ParserSettings | None = None):
         super().__init__(settings)
         self.parser = make_parser(self.settings.parser, self.settings)  # models load in setup()
+        #: --redo-fallbacks: the graphs of a shard done again that are kept, by sample key.
+        self.kept: dict[str, SceneGraph] = {}
+        self.reused = 0
 
     def resources(self) -> Resources:
         gpus = self.parser.gpus()
         return Resources(cpus=1, gpus=gpus, own_actors=gpus > 0)
+
+    def check(self) -> None:
+        self.parser.check()
 
     def place(self, gpus: int, cpus: int) -> None:
         settings = self.settings
@@ -31,10 +37,15 @@ class ParseStage(Stage):
         self.parser.setup()
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
-        need = [s for s in batch if s.caption is not None]
+        need = []
         for sample in batch:
             if sample.caption is None:
                 sample.fail("parse", "no_caption", "sample has no caption to parse")
+            elif sample.key in self.kept:
+                sample.sg = self.kept[sample.key]
+                self.reused += 1
+            else:
+                need.append(sample)
         results = self.parser.parse_batch([s.caption for s in need]) if need else []
         if len(results) != len(need):
             raise RuntimeError(f"parser {self.parser.name} returned {len(results)} results "
@@ -50,7 +61,10 @@ class ParseStage(Stage):
         self.parser.teardown()
 
     def stats(self) -> dict[str, int]:
-        return self.parser.stats()
+        out = self.parser.stats()
+        if self.reused:
+            out["reused_graphs"] = self.reused
+        return out
 
     def sample_stats(self, samples: list[Sample]) -> dict[str, int]:
         graphs = [s.sg for s in samples if s.ok and s.sg is not None]
@@ -58,4 +72,46 @@ class ParseStage(Stage):
         out["entities"] = sum(len(g.entities) for g in graphs)
         out["relations"] = sum(len(g.relations) for g in graphs)
         out["attributes"] = sum(len(e.attributes) for g in graphs for e in g.entities)
+        out["fallback_graphs"] = sum(g.fallback_from is not None for g in graphs)
         return dict(out)
+
+    def problems(self, counters: dict[str, int]) -> list[str]:
+        """More of the output's graphs from the fallback parser than ``max_fallback_share``."""
+        share = fallback_share(counters)
+        if share is None or share <= self.settings.max_fallback_share:
+            return []
+        return [
+            f"{counters['fallback_graphs']:,} of {graph_count(counters):,} graphs ({share:.0%}) "
+            f"came from the fallback parser {self.settings.fallback!r}, not from "
+            f"{self.settings.parser!r}: more than --max-fallback-share "
+            f"{self.settings.max_fallback_share:g}. Make the endpoint answer, then rerun the "
+            f"same command with --redo-fallbacks: only those samples are parsed again"]
+
+    @property
+    def redoes(self) -> bool:
+        return self.settings.redo_fallbacks
+
+    def redo(self, counters: dict[str, int]) -> bool:
+        return self.settings.redo_fallbacks and counters.get("fallback_graphs", 0) > 0
+
+    def reuse(self, rows: list[dict] | None) -> None:
+        """Keep the graphs that did not come from the fallback (a row's ``sg`` is its JSON)."""
+        self.kept = {}
+        for row in rows or []:
+            graph = row.get("sg")
+            if graph is None:
+                continue
+            graph = SceneGraph.model_validate_json(graph) if isinstance(graph, str) \
+                else SceneGraph.model_validate(graph)
+            if graph.fallback_from is None:
+                self.kept[row["key"]] = graph
+
+
+def graph_count(counters: dict[str, int]) -> int:
+    return sum(v for k, v in counters.items() if k.startswith("graphs/"))
+
+
+def fallback_share(counters: dict[str, int]) -> float | None:
+    """The share of the graphs (counted by ``sample_stats``) made by the fallback parser."""
+    graphs = graph_count(counters)
+    return counters.get("fallback_graphs", 0) / graphs if graphs else None

@@ -44,6 +44,34 @@ def unavailable_message(model: str, reason: str) -> str:
     )
 
 
+#: Seconds the hub has to answer one request before the run goes offline.
+HUB_PROBE_SECONDS = 3.0
+
+
+def go_offline_unless_hub_answers() -> None:
+    """Without a network, transformers retries the hub for about a minute before it says the
+    model is missing. One quick request first: when the hub does not answer, Hugging Face's
+    offline mode is set (HF_HUB_OFFLINE=1), so a model on disk loads at once and one that is
+    not fails at once, with our message."""
+    import os
+
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
+        return
+    try:
+        import httpx
+
+        httpx.head(constants.ENDPOINT, timeout=HUB_PROBE_SECONDS)  # proxies from the env apply
+        return
+    except httpx.HTTPError as error:
+        reason = f"{type(error).__name__}: {error}"
+    log.warning("the Hugging Face hub %s does not answer (%s): working offline "
+                "(HF_HUB_OFFLINE=1)", constants.ENDPOINT, reason)
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    constants.HF_HUB_OFFLINE = True
+
+
 def _looks_like_path(model: str) -> bool:
     return model.startswith(("/", ".", "~")) or Path(model).expanduser().exists()
 
@@ -75,6 +103,8 @@ class T5Parser(Parser):
         model = self.model_name
         if _looks_like_path(model) and not Path(model).expanduser().is_dir():
             raise T5ModelUnavailable(unavailable_message(model, "no such folder"))
+        if not _looks_like_path(model):
+            go_offline_unless_hub_answers()
         try:
             source = str(Path(model).expanduser()) if _looks_like_path(model) else model
             self._tokenizer = AutoTokenizer.from_pretrained(source)

@@ -123,3 +123,74 @@ def closed_port_url() -> str:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     return f"http://127.0.0.1:{port}/v1"
+
+
+class HostileServer:
+    """A FAKE endpoint on loopback that misbehaves below HTTP: ``respond(sock, request)`` gets
+    the raw socket once the request is read, and may trickle, stall or flood. ``GET`` requests
+    (the model list) get a normal answer. ``sent`` counts the bytes ``respond`` wrote through
+    :meth:`send`; ``hung_up`` is set when the client closed the connection first."""
+
+    def __init__(self, respond, model: str = "fake-model"):
+        import socketserver
+
+        self.respond, self.model = respond, model
+        self.sent = 0
+        self.hung_up = threading.Event()
+        self.closing = threading.Event()
+        server = self
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self):
+                request = _read_request(self.request)
+                if request is None:
+                    return
+                if request.startswith(b"GET"):
+                    payload = json.dumps({"data": [{"id": server.model}]}).encode()
+                    self.request.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                                         b"content-length: %d\r\n\r\n%s" % (len(payload), payload))
+                    return
+                try:
+                    server.respond(server, self.request, request)
+                except (BrokenPipeError, ConnectionResetError):
+                    server.hung_up.set()
+
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def send(self, sock, data: bytes) -> None:
+        sock.sendall(data)
+        self.sent += len(data)
+
+    def __enter__(self) -> HostileServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.closing.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _read_request(sock) -> bytes | None:
+    """One HTTP/1.1 request (headers and a content-length body), or None when closed."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        body += chunk
+    return head + b"\r\n\r\n" + body

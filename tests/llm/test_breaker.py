@@ -166,7 +166,8 @@ def test_without_fallback_a_dead_endpoint_ends_the_run(tmp_path):
     url = closed_port_url()
     result = run_cli("parse", "--input", table, "--output", out, "--parser", "llama3",
                      "--engine", "openai", "--endpoint", url, "--model", "fake-model",
-                     "--fallback", "none", "--max-retries", "0", "--no-progress", ok=False)
+                     "--fallback", "none", "--max-retries", "0", "--breaker-cooldown", "0.1",
+                     "--no-progress", ok=False)
     assert result.exit_code == 2, result.output
     assert "unreachable" in result.output and "--fallback" in result.output
     assert not list(out.glob("*_stats.json"))  # no shard finished without the LLM

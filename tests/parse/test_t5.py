@@ -134,3 +134,40 @@ def test_unreachable_hub_model_is_a_clear_error(monkeypatch):
 def test_empty_folder_is_a_clear_error(tmp_path):
     with pytest.raises(T5ModelUnavailable, match="cannot load the T5 scene-graph model"):
         T5Parser(ParserSettings(model=str(tmp_path))).setup()
+
+
+def test_a_hub_that_does_not_answer_sets_offline_mode_at_once(monkeypatch):
+    """Issue 20, item 23: the hub's address accepts connections and never answers (a socket
+    that listens and reads nothing). One probe, then offline mode: transformers never
+    retries it, and the model's message comes at once."""
+    import os
+    import socket
+
+    import huggingface_hub.constants
+
+    from sgprep.parse import t5
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT",
+                        f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "")
+    monkeypatch.setattr(t5, "HUB_PROBE_SECONDS", 0.3)
+    try:
+        with pytest.raises(T5ModelUnavailable, match="sgprep-tests/no-such-t5"):
+            T5Parser(ParserSettings(model="sgprep-tests/no-such-t5")).setup()
+        assert huggingface_hub.constants.HF_HUB_OFFLINE is True
+        assert os.environ["HF_HUB_OFFLINE"] == "1"
+        silent.setblocking(False)
+        connections = 0
+        while True:
+            try:
+                silent.accept()[0].close()
+            except BlockingIOError:
+                break
+            connections += 1
+        assert connections == 1  # the probe; nothing after it
+    finally:
+        silent.close()

