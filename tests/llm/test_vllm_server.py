@@ -187,7 +187,8 @@ def test_cli_parse_through_the_server_writes_valid_shards(server, tmp_path):
     out = tmp_path / "out"
     args = ["parse", "--input", str(table), "--output", str(out), "--parser", "llama3",
             "--engine", "openai", "--endpoint", server.url, "--model", server_model(server),
-            "--max-concurrency", "8", "--no-progress"]
+            "--max-concurrency", "8", "--no-progress",
+            "--max-fallback-share", "1"]  # a random tiny model: any share of fallbacks
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = pq.read_table(out / "00000.parquet").to_pylist()
