@@ -126,7 +126,9 @@ def wants_redo(stages: list[Stage], stats: ShardStats) -> bool:
 def _has_fallback_graphs(jsonl: Path) -> bool:
     import json
 
-    with open(jsonl, encoding="utf-8") as fh:
+    from sgprep.io.safefs import open_read
+
+    with open_read(jsonl) as fh:  # never through a link
         return any((json.loads(line).get("sg") or {}).get("fallback_from") for line in fh)
 
 

@@ -376,7 +376,7 @@ class JsonlWriter(Writer):
 
     def read_index(self, index: int) -> list[dict[str, Any]]:
         rows = []
-        with open(self.root / f"{shard_name(index)}.jsonl", encoding="utf-8") as fh:
+        with open_read(self.root / f"{shard_name(index)}.jsonl") as fh:  # never through a link
             for line in fh:
                 record = json.loads(line)
                 rows.append({k: record.get(k) for k in ("key", "status", "sg")})
