@@ -28,8 +28,10 @@ def cache_dir() -> Path:
 
 
 def _writable_dir(path: Path) -> Path:
+    from sgprep.io.safefs import make_dirs
+
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        make_dirs(path)  # a link planted there is refused: a private temp folder instead
         probe = tempfile.NamedTemporaryFile(dir=path, prefix=".probe-")
         probe.close()
         return path
@@ -108,7 +110,9 @@ def _fetch_by_name(name: str, cached: Path, how: str) -> Path:
     quiet_environment()
     from ultralytics.utils.downloads import attempt_download_asset
 
-    cached.parent.mkdir(parents=True, exist_ok=True)
+    from sgprep.io.safefs import make_dirs
+
+    make_dirs(cached.parent)  # never downloaded through a link planted in the cache
     try:
         got = Path(attempt_download_asset(str(cached)))
     except Exception as exc:  # network errors come in many types
