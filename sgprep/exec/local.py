@@ -105,7 +105,7 @@ class ShardRunner:
         rows = None
         if self.writer.is_done(index) and wants_redo(self.stages, self.writer.read_stats(index)):
             rows = self.writer.read_index(index)  # done again: keep what need not be redone
-            self.writer.stats_file(index).unlink()  # not done until it is written again
+            self.writer.reopen(index)  # not done until it is written again
         for stage in self.stages:
             stage.reuse(rows)
         return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)

@@ -241,6 +241,15 @@ class Writer(ABC):
     def is_done(self, index: int) -> bool:
         return self.stats_file(index).exists()
 
+    def reopen(self, index: int) -> None:
+        """A finished shard is to be written again: it is not done until then (its stats go
+        first), and its data leaves the names a reader globs for (``_unpublish``)."""
+        self.stats_file(index).unlink()
+        self._unpublish(index)
+
+    def _unpublish(self, index: int) -> None:
+        """Take a reopened shard's data off its final names."""
+
     def read_stats(self, index: int) -> ShardStats:
         return ShardStats.model_validate_json(read_bytes(self.stats_file(index)))
 
@@ -304,6 +313,9 @@ class ShardWriter(Writer):
 
     def open_shard(self, index: int) -> ShardSink:
         return _TarSink(self, index)
+
+    def _unpublish(self, index: int) -> None:
+        remove_names(self.root, {f"{shard_name(index)}.tar"})  # Ctrl-C now: no stale tar
 
     def _recover_published(self) -> None:
         for path in self.root.glob("[0-9]*_stats.json"):

@@ -284,3 +284,27 @@ def test_ctrl_c_with_two_workers_leaves_only_finished_tars_and_resumes(tmp_path)
         assert (out / f"{tar.stem}_stats.json").is_file(), tar
     subprocess.run(cmd + [str(out)], check=True, env=env, capture_output=True)
     assert _files(out) == _files(reference) and not list(out.glob(".*.tmp"))
+
+
+def test_a_reopened_shard_leaves_no_tar_until_it_is_done_again(tmp_path):
+    """--redo-fallbacks reopens a finished shard: from then until its new stats, its tar is
+    not under its final name (a Ctrl-C there leaves nothing a trainer would read)."""
+    from sgprep.schema import Sample
+
+    writer = writers.make_writer(tmp_path / "o")
+    writer.prepare({"settings": {}}, "f", overwrite=False)
+    samples = [Sample(key=f"k{i}", source="t", caption=f"caption {i}") for i in range(3)]
+    for index in range(2):
+        sink = writer.open_shard(index)
+        sink.add(samples)
+        sink.close({})
+    first = (tmp_path / "o" / "00000.tar").read_bytes()
+    writer.reopen(0)
+    assert not writer.is_done(0) and not (tmp_path / "o" / "00000.tar").exists()
+    assert (tmp_path / "o" / "00001.tar").exists()
+    sink = writer.open_shard(0)
+    sink.add(samples)
+    assert not (tmp_path / "o" / "00000.tar").exists()
+    sink.close({})
+    assert (tmp_path / "o" / "00000.tar").read_bytes() == first
+    writer.release()
