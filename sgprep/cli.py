@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from pydantic import ValidationError
@@ -12,9 +14,7 @@ from rich.console import Console
 from rich.logging import RichHandler
 from rich.table import Table
 
-from sgprep import __version__
-from sgprep.io.images import DEFAULT_MAX_PIXELS
-from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+from sgprep import __version__, flags
 from sgprep.parse.base import DEFAULT_SPACY_MODEL
 
 app = typer.Typer(
@@ -24,31 +24,6 @@ app = typer.Typer(
     rich_markup_mode=None)  # plain help: it wraps in narrow terminals instead of cutting flags
 console = Console(stderr=True)  # logs, progress, errors
 stdout = Console()  # results a user may redirect: stats, validate
-
-# Options shared by every command that reads samples and writes shards.
-INPUT = typer.Option(..., "--input", "-i", help="A file, a directory, or a glob (quote it).")
-INPUT_FORMAT = typer.Option(None, help="table | wds (img2dataset, webdataset) | coco | images. "
-                            "Detected when left out.")
-OUTPUT = typer.Option(..., "--output", "-o", help="A directory for shards, or FILE.jsonl.")
-SHARD_SIZE = typer.Option(1000, help="Input samples per output shard.", min=1)
-OVERWRITE = typer.Option(False, help="Replace the output of another run.")
-SEED = typer.Option(0, help="Seed for anything random; same input + seed = same bytes.")
-LIMIT = typer.Option(None, help="Stop after this many input samples.", min=1)
-MAX_CAPTION = typer.Option(DEFAULT_MAX_CAPTION_CHARS, help="Longer captions fail with caption_too_long.", min=1)
-MAX_PIXELS = typer.Option(DEFAULT_MAX_PIXELS, help="Larger images fail with image_too_large.", min=1)
-PROGRESS = typer.Option(True, help="Show a progress bar.")
-EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
-WORKERS = typer.Option(None, min=1, help="Worker processes (local) or actors (ray); default: "
-                       "one per core.")
-CAPTION_COLUMN = typer.Option(None, help="Tables: the caption column (a name, or a 1-based "
-                              "position; default: caption, text, ...).")
-KEY_COLUMN = typer.Option(None, help="Tables: the key column (default: key, id, ...).")
-IMAGE_COLUMN = typer.Option(None, help="Tables: the column with image paths (default: image, "
-                            "file_name, ...).")
-URL_COLUMN = typer.Option(None, help="Tables: the url column, kept as meta.url (default: url).")
-RAY_ADDRESS = typer.Option(None, help="ray: a cluster to join ('auto', or ray://HOST:PORT); "
-                           "default: a local Ray instance.")
-
 
 def _fail(message: str, code: int = 2) -> None:
     console.print(f"[bold red]error:[/] {message}", soft_wrap=True, highlight=False)
@@ -71,9 +46,6 @@ def main(
                         handlers=[RichHandler(console=console, show_path=False)])
 
 
-EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor",
-             "ray": "sgprep.exec.ray_executor:RayExecutor"}
-
 #: module -> the extra that installs it, for "pip install" hints.
 EXTRAS = {"ray": "llm", "vllm": "llm", "httpx": "openai", "transformers": "t5", "torch": "t5",
           "sentencepiece": "t5", "ultralytics": "detect", "onnxruntime": "detect",
@@ -88,22 +60,22 @@ def _missing_module(exc: ModuleNotFoundError) -> None:
 
 
 def _execute(config) -> None:
-    import importlib
     import sqlite3
 
+    from sgprep.errors import ModelUnavailable, PipelineError
+    from sgprep.exec import make_executor
     from sgprep.io.readers import InputError
     from sgprep.io.safefs import LinkRefused
     from sgprep.io.writers import OutputConflict
-    from sgprep.parse.base import ModelUnavailable
 
-    if config.executor not in EXECUTORS:
-        _fail(f"--executor {config.executor!r} is not known; choose one of {', '.join(EXECUTORS)}")
     suffix = config.output.suffix.lower()
     if suffix and suffix != ".jsonl" and not config.output.is_dir():
         _fail(f"--output {config.output}: name a directory for shards, or FILE.jsonl "
               f"({suffix} is not an output format sgprep writes)")
-    module, _, name = EXECUTORS[config.executor].partition(":")
-    executor = getattr(importlib.import_module(module), name)(config, console)
+    try:
+        executor = make_executor(config, console)
+    except ValueError as exc:
+        _fail(f"--executor: {exc}")
     try:
         summary = executor.run()
     except KeyboardInterrupt:
@@ -112,7 +84,8 @@ def _execute(config) -> None:
         raise typer.Exit(130) from None
     except ModuleNotFoundError as exc:
         _missing_module(exc)
-    except (InputError, OutputConflict, ModelUnavailable, ValueError, LinkRefused) as exc:
+    except (InputError, OutputConflict, ModelUnavailable, PipelineError, ValueError,
+            LinkRefused) as exc:
         _fail(str(exc))
     except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
         _fail(str(exc), code=1)
@@ -155,221 +128,86 @@ def _print_summary(config, summary) -> None:
         console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 
 
-def _columns(caption, key, image, url) -> dict[str, str]:
-    named = {"caption": caption, "key": key, "image": image, "url": url}
-    return {role: value for role, value in named.items() if value}
+def _config(command: str, stage: str, values: dict[str, Any]):
+    """The config of a one-stage verb: its flags split into run-level fields and settings."""
+    from sgprep.errors import PipelineError
+    from sgprep.pipeline import make_config, stage_class
 
-
-def _settings_errors(exc: ValidationError) -> str:
-    """pydantic's errors as 'where: what' lines, without its links."""
-    lines = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error["loc"] if p != "settings") or "settings"
-        lines.append(f"  {where}: {error['msg'].removeprefix('Value error, ')}")
-    return "\n".join(lines)
-
-
-def _config(command: str, stages: list[dict], **fields):
-    from sgprep.config import RunConfig
-
+    settings = flags.split_values(stage_class(stage).Settings, values)
+    data = {**flags.run_values(values), "command": command,
+            "stages": [{"name": stage, "settings": settings}]}
     try:
-        return RunConfig(command=command, stages=stages, **fields)
-    except ValidationError as exc:
-        _fail(f"invalid settings:\n{_settings_errors(exc)}")
+        return make_config(data)
+    except PipelineError as exc:
+        _fail(str(exc))
 
 
-@app.command()
-def parse(
-    input: str = INPUT,
-    output: Path = OUTPUT,
-    parser: str = typer.Option("spacy", help="spacy | sng | t5 | llama3 (alias llm)."),
-    model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
-    engine: str = typer.Option("vllm", help="llama3: vllm (in-process, Ray actors) | openai."),
-    endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL, e.g. "
-                                           "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY)."),
-    fallback: Optional[str] = typer.Option("spacy", help="Parser used when the main one fails; "
-                                           "'none' to record a failure instead."),
-    spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
-    predicate_form: str = typer.Option("lemma", help="spacy: lemma ('lie on') or surface ('lying on')."),
-    batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
-    tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
-    num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU the executor grants / tensor-parallel-size)."),
-    max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
-    timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds a request may take in "
-                                  "all (a trickling answer is cut off)."),
-    max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
-    breaker_failures: int = typer.Option(
-        32, min=1, help="openai: consecutive connection failures after which the endpoint is "
-                        "left alone for --breaker-cooldown seconds (captions go to --fallback)."),
-    breaker_cooldown: float = typer.Option(30.0, min=0, help="openai: seconds before the "
-                                           "endpoint is probed again."),
-    endpoint_wait: float = typer.Option(
-        600.0, min=0, help="openai with --fallback none: seconds the run waits for an endpoint "
-                           "that answered before and went down, then it stops (0: at once)."),
-    max_response_bytes: int = typer.Option(
-        1 << 20, min=1024, help="openai: the largest answer body, as sent and inflated; a "
-                                "larger one goes to --fallback."),
-    max_fallback_share: float = typer.Option(
-        0.5, min=0, max=1, help="llama3: above this share of graphs from --fallback the run "
-                                "ends with an error (exit 1)."),
-    redo_fallbacks: bool = typer.Option(
-        False, help="llama3: on a rerun, parse again the samples whose graph came from "
-                    "--fallback (e.g. once the endpoint is back)."),
-    max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
-    prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
-                                          help="llama3: a prompt file in the prompts/ format."),
-    num_beams: int = typer.Option(5, min=1, help="t5: beam search width."),
-    device: Optional[str] = typer.Option(None, help="t5: cuda, cpu, ... (default: cuda if available)."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    max_caption_chars: int = MAX_CAPTION,
-    max_image_pixels: int = MAX_PIXELS,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    caption_column: Optional[str] = CAPTION_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-    image_column: Optional[str] = IMAGE_COLUMN,
-    url_column: Optional[str] = URL_COLUMN,
-) -> None:
-    """Parse captions into scene graphs (entities with attributes, directed relations)."""
-    from sgprep.parse.base import PARSERS, ParserSettings
-
-    if parser not in PARSERS:
-        _fail(f"--parser {parser!r} is not known; choose one of {', '.join(PARSERS)}")
-    if fallback is not None and fallback.lower() == "none":
-        fallback = None
-    if fallback is not None and fallback not in PARSERS:
-        _fail(f"--fallback {fallback!r} is not known; choose one of {', '.join(PARSERS)} or none")
-    if predicate_form not in ("lemma", "surface"):
-        _fail(f"--predicate-form must be lemma or surface, not {predicate_form!r}")
-    settings = ParserSettings(
-        parser=parser, spacy_model=spacy_model, predicate_form=predicate_form, model=model,
-        engine=engine, endpoint=endpoint, fallback=fallback, batch_size=batch_size,
-        tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
-        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
-        breaker_failures=breaker_failures, breaker_cooldown=breaker_cooldown,
-        endpoint_wait=endpoint_wait, max_response_bytes=max_response_bytes,
-        max_fallback_share=max_fallback_share, redo_fallbacks=redo_fallbacks,
-        num_beams=num_beams, device=device, max_model_len=max_model_len,
-        max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
-    config = _config(
-        "parse", [{"name": "parse", "settings": settings.model_dump()}], input=input,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, max_caption_chars=max_caption_chars,
-        max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address, require=["parse"],
-        columns=_columns(caption_column, key_column, image_column, url_column))
-    _execute(config)
+def _input_of(values: dict[str, Any]) -> str:
+    """The input, given as the positional INPUT or as -i (either, not two different ones)."""
+    positional, option = values.pop("source", None), values.get("input")
+    if positional and option and positional != option:
+        _fail(f"two inputs given ({positional!r} and -i {option!r}); give one")
+    found = positional or option
+    if not found:
+        _fail("give an input: a file, a directory, or a glob (INPUT or -i INPUT)")
+    if values.get("output") is None:
+        _fail("give an output: -o DIR for shards, or -o FILE.jsonl")
+    return found
 
 
-@app.command()
-def detect(
-    images: str = typer.Option(..., "--images", "--input", "-i",
-                               help="Images: a folder, WebDataset/img2dataset shards, a COCO "
-                                    "directory, a table with an image column, or sgprep's output."),
-    output: Path = OUTPUT,
-    weights: str = typer.Option("yolov9c.pt", help="Weights file (.pt); a bare name is looked up "
-                                "in ~/.cache/sgprep/weights, else downloaded when online."),
-    backend: str = typer.Option("auto", help="auto (onnx without CUDA, else torch) | torch | onnx."),
-    device: Optional[str] = typer.Option(None, help="torch: cpu, cuda, cuda:1 (default: CUDA "
-                                         "when present)."),
-    batch_size: int = typer.Option(16, min=1, help="Images per detector call."),
-    conf: float = typer.Option(0.25, min=0, max=1, help="Minimum confidence of a kept box."),
-    iou: float = typer.Option(0.45, min=0.01, max=1, help="NMS overlap threshold."),
-    imgsz: int = typer.Option(640, min=32, help="Letterbox long side (a multiple of 32)."),
-    top_objects: int = typer.Option(10, min=0, help="N: objects kept per image, best first."),
-    top_pairs: int = typer.Option(10, min=0, help="M: pair (union) boxes kept per image."),
-    decode_workers: Optional[int] = typer.Option(None, min=1, help="Decoding threads "
-                                                 "(default: min(8, cores))."),
-    rect: Optional[bool] = typer.Option(None, "--rect/--no-rect", help="Pad to multiples of 32 "
-                                        "instead of squares (default: on CPU yes, on CUDA no)."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    max_image_pixels: int = MAX_PIXELS,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    image_column: Optional[str] = IMAGE_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-) -> None:
-    """Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs."""
-    settings = {"weights": weights, "backend": backend, "device": device,
-                "batch_size": batch_size, "conf": conf, "iou": iou, "imgsz": imgsz,
-                "top_objects": top_objects, "top_pairs": top_pairs, "rect": rect,
-                "max_image_pixels": max_image_pixels}
-    if decode_workers:
-        settings["decode_workers"] = decode_workers
-    config = _config(
-        "detect", [{"name": "detect", "settings": settings}], input=images,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, max_image_pixels=max_image_pixels, progress=progress,
-        executor=executor, workers=workers, ray_address=ray_address, require=["detect"],
-        columns=_columns(None, key_column, image_column, None))
-    _execute(config)
+SOURCE = inspect.Parameter(
+    "source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Optional[str],
+    default=typer.Argument(None, metavar="INPUT", show_default=False,
+                           help="A file, a directory, or a glob (quote it); or -i INPUT."))
 
 
-@app.command()
-def negatives(
-    input: str = INPUT,
-    output: Path = OUTPUT,
-    strategy: str = typer.Option(
-        "swap,shuffle,connect",
-        help="Comma list of swap, shuffle, replace, connect, subgraph; or mine-images alone "
-             "(corpus-wide image negatives, written as a table)."),
-    per_sample: int = typer.Option(4, min=0, help="Negatives per caption."),
-    per_subgraph: int = typer.Option(1, min=0, help="Negatives per sub-graph positive."),
-    max_subgraphs: int = typer.Option(6, min=0, help="Sub-graph positives per sample."),
-    vocab: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
-                                         help="Vocabulary JSON from `sgprep vocab` "
-                                              "(default: the one shipped with sgprep)."),
-    family_weights: Optional[str] = typer.Option(
-        None, help="Sampling weight per family, e.g. 'replace_attribute=0.15,swap_object=0.2'."),
-    max_per_query: int = typer.Option(5, min=1, help="mine-images: distractors per sample."),
-    batch_size: int = typer.Option(256, min=1, help="Samples per batch."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    caption_column: Optional[str] = CAPTION_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-) -> None:
-    """Hard negatives from scene graphs: minimal, really false, fluent perturbations."""
-    strategies = [s.strip() for s in strategy.split(",") if s.strip()]
-    if "mine-images" in strategies:
-        if strategies != ["mine-images"]:
-            _fail("--strategy mine-images works over a whole corpus: run it alone")
-        _mine_images(input, output, max_per_query)
-        return
-    settings: dict = {"strategies": strategies, "per_sample": per_sample,
-                      "per_subgraph": per_subgraph, "max_subgraphs": max_subgraphs,
-                      "seed": seed, "vocab": str(vocab) if vocab else None,
-                      "batch_size": batch_size}
-    if family_weights:
-        try:
-            settings["family_weights"] = {k.strip(): float(v) for k, v in
-                                          (item.split("=") for item in family_weights.split(","))}
-        except ValueError:
-            _fail(f"--family-weights {family_weights!r}: write FAMILY=WEIGHT,FAMILY=WEIGHT")
-    config = _config(
-        "negatives", [{"name": "negatives", "settings": settings}], input=input,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address, columns=_columns(caption_column, key_column, None, None))
-    _execute(config)
+def stage_verb(command: str, stage: str, doc: str,
+               more_names: dict[str, tuple[str, ...]] | None = None,
+               before: Callable[[dict[str, Any]], bool] | None = None,
+               extra: tuple[inspect.Parameter, ...] = ()) -> None:
+    """Register ``sgprep COMMAND``: the one-stage pipeline [stage], with a flag for every
+    run-level field and every field of the stage's Settings (see sgprep.flags).
+    ``before(values)`` may handle the call itself (return True), with ``extra`` flags that
+    are no setting of the stage (listed in VERB_ONLY_FLAGS)."""
+    from sgprep.pipeline import stage_class
+
+    def verb(**values: Any) -> None:
+        values["input"] = _input_of(values)
+        if before is not None and before(values):
+            return
+        _execute(_config(command, stage, values))
+
+    verb.__name__, verb.__doc__ = command, doc
+    params = ([SOURCE] + flags.run_params(more_names=more_names)
+              + flags.field_params(stage_class(stage).Settings, f"{stage} settings") + list(extra))
+    app.command(name=command, cls=flags.PanelCommand)(flags.with_signature(verb, params))
+
+
+def _mine_images_instead(values: dict[str, Any]) -> bool:
+    """``--strategy mine-images`` is no stage: it reads a whole corpus and writes one table."""
+    strategies = [s.strip() for s in (values.get("strategies") or "").split(",") if s.strip()]
+    if "mine-images" not in strategies:
+        return False
+    if strategies != ["mine-images"]:
+        _fail("--strategy mine-images works over a whole corpus: run it alone")
+    _mine_images(values["input"], Path(values["output"]), values["max_per_query"])
+    return True
+
+
+stage_verb("parse", "parse",
+           "Parse captions into scene graphs (entities with attributes, directed relations).")
+stage_verb("detect", "detect",
+           "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs.",
+           more_names={"input": ("--images",)})
+stage_verb("negatives", "negatives",
+           "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
+           before=_mine_images_instead, extra=(inspect.Parameter(
+               "max_per_query", inspect.Parameter.KEYWORD_ONLY, annotation=int,
+               default=typer.Option(5, min=1, rich_help_panel="mine-images",
+                                    help="--strategy mine-images: distractors per sample.")),))
+
+#: Flags of a verb that set no RunConfig field and no stage setting.
+VERB_ONLY_FLAGS = {"negatives": {"max_per_query"}}
 
 
 def _print_counts(counts: dict[str, int], output: Path) -> None:
@@ -406,44 +244,28 @@ def vocab(
     _print_counts(counts, output)
 
 
-@app.command()
-def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
+def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False, metavar="PIPELINE",
                                         help="A pipeline YAML, e.g. pipelines/cc12m.yaml."),
-        input: Optional[str] = typer.Option(None, "--input", "-i", help="Overrides the YAML's input."),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Overrides the YAML's output."),
-        input_format: Optional[str] = INPUT_FORMAT,
-        shard_size: Optional[int] = typer.Option(None, min=1, help="Input samples per output shard."),
-        overwrite: Optional[bool] = typer.Option(None, "--overwrite/--no-overwrite",
-                                                 help="Replace the output of another run."),
-        seed: Optional[int] = typer.Option(None, help="Seed for anything random."),
-        limit: Optional[int] = LIMIT,
-        progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
-                                                help="Show a progress bar."),
-        executor: Optional[str] = typer.Option(None, help="local | ray."),
-        workers: Optional[int] = WORKERS,
-        ray_address: Optional[str] = RAY_ADDRESS,
-        caption_column: Optional[str] = CAPTION_COLUMN,
-        key_column: Optional[str] = KEY_COLUMN,
-        image_column: Optional[str] = IMAGE_COLUMN,
-        url_column: Optional[str] = URL_COLUMN,
-        require: Optional[str] = typer.Option(
-            None, help="Comma list of stages that must run: a stage that cannot (e.g. detect "
-                       "without weights) stops the run instead of being left out.")) -> None:
+        sets: Optional[list[str]] = typer.Option(
+            None, "--set", metavar="STAGE.SETTING=VALUE", rich_help_panel="Stage settings",
+            help="Override a stage setting of the YAML, e.g. --set parse.parser=sng "
+                 "(repeat for several)."),
+        **values: Any) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
-    from sgprep.pipeline import PipelineError, load_pipeline
+    from sgprep.errors import PipelineError
+    from sgprep.pipeline import load_pipeline
 
     try:
-        config = load_pipeline(
-            pipeline, input=input, output=output, input_format=input_format,
-            shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
-            progress=progress, executor=executor, workers=workers, ray_address=ray_address,
-            columns=_columns(caption_column, key_column, image_column, url_column) or None,
-            require=[r.strip() for r in require.split(",") if r.strip()] if require else None)
-    except ValidationError as exc:
-        _fail(f"{pipeline}: invalid settings:\n{_settings_errors(exc)}")
+        config = load_pipeline(pipeline, sets or (), **flags.run_values(values))
     except PipelineError as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)
+
+
+_RUN_SIGNATURE = inspect.signature(run)
+app.command(name="run", cls=flags.PanelCommand)(flags.with_signature(
+    run, [p for p in _RUN_SIGNATURE.parameters.values() if p.kind != p.VAR_KEYWORD]
+    + flags.run_params(skip=frozenset({"command"}))))
 
 
 @app.command()

@@ -155,7 +155,8 @@ def test_yaml_mistakes_get_one_clear_message_each(tmp_path):
     result = run_cli("run", pipe, ok=False)
     text = " ".join(result.output.split())
     assert result.exit_code == 2
-    assert "stage 'parse': batchsize: Extra inputs are not permitted" in text
+    assert "stage 'parse': 'batchsize' is not one of its settings; did you mean 'batch_size'?" \
+        in text
     assert "pydantic.dev" not in result.output  # no links into pydantic's docs
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from sgprep.detect.base import DetectSettings, Detector, make_detector, pick_backend, unletterbox
 from sgprep.detect.decode import Decoder, DecodeError, Frame
 from sgprep.detect.pairs import top_pairs
+from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
 from sgprep.schema import Box, Detections, Sample
 
@@ -25,8 +26,9 @@ class DetectStage(Stage):
     Settings = DetectSettings
     provides = frozenset({"det"})
 
-    def __init__(self, settings: DetectSettings | None = None):
-        super().__init__(settings)
+    def __init__(self, settings: DetectSettings | None = None,
+                 context: RunContext | None = None):
+        super().__init__(settings, context)
         self.detector: Detector | None = None  # made in setup(): it imports the backend
         self._decoder: Decoder | None = None
         self._next: dict[int, list[Sample]] = {}
@@ -44,7 +46,7 @@ class DetectStage(Stage):
         """The weights can be had (a local file, sgprep's cache, or a download when online);
         fetched here, once, in the driver, so workers find them in the cache."""
         from sgprep.detect.weights import resolve_weights
-        from sgprep.parse.base import ModelUnavailable
+        from sgprep.errors import ModelUnavailable
 
         try:
             resolve_weights(self.settings.weights)
@@ -61,7 +63,7 @@ class DetectStage(Stage):
         decoders = s.decode_workers
         if self.threads is not None and "decode_workers" not in s.model_fields_set:
             decoders = min(decoders, self.threads)  # the default follows the granted cores
-        self._decoder = Decoder(decoders, s.imgsz, s.max_image_pixels,
+        self._decoder = Decoder(decoders, s.imgsz, self.context.max_image_pixels,
                                 prepare=self.detector.prepare)
         self._counts = Counter()
 

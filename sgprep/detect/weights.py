@@ -16,7 +16,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.parse.base import ModelUnavailable
+from sgprep.errors import ModelUnavailable
 
 
 def cache_dir() -> Path:

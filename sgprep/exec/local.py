@@ -31,7 +31,7 @@ from sgprep.exec.totals import Totals
 from sgprep.io.intake import Intake
 from sgprep.io.readers import resolve_inputs
 from sgprep.io.writers import Writer, check_apart, make_writer
-from sgprep.pipeline import build_stages, check_requires, drop_unavailable
+from sgprep.pipeline import build_stages, check_requires, check_stages, resolve
 from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class LocalExecutor:
         self.console = console or Console(stderr=True)
 
     def run(self) -> RunSummary:
-        self.config = config = drop_unavailable(self.config)
+        self.config = config = check_stages(resolve(self.config))
         check_requires(config)
         check_apart(resolve_inputs(config.input), config.output)
         writer = make_writer(config.output)

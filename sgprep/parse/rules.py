@@ -161,10 +161,14 @@ def truncate(caption: str, max_chars: int) -> str:
 class RuleParser(Parser):
     name = "spacy"
 
+    @property
+    def max_chars(self) -> int:
+        """Longer captions are cut at a space before parsing (the run's caption limit)."""
+        return self.context.max_caption_chars
+
     def __init__(self, settings: ParserSettings | None = None):
         super().__init__(settings)
         self.predicate_form = self.settings.predicate_form
-        self.max_chars = self.settings.max_chars
         if self.predicate_form not in {"lemma", "surface"}:
             raise ValueError(
                 f"predicate_form must be 'lemma' or 'surface', not {self.predicate_form!r}")
