@@ -22,10 +22,11 @@ $(VENV)/.installed: pyproject.toml $(TEST_LOCK)
 
 # The main job on the bundled examples: parse -> detect -> negatives in one pass (detect is left
 # out, with one warning, where no YOLO weights can be had: install the detect extra and pass
-# --weights, or run online), then the checks and the data-property report.
+# --weights, or run online), then the checks and the data-property report. The demo output is
+# rewritten each time (--overwrite), so a second run once weights exist runs with detect.
 example: install
 	test -f examples/data/img2dataset/00000_stats.json || $(PY) examples/build_dataset.py --no-optional
-	$(VENV)/bin/sgprep run pipelines/example.yaml --output $(EXAMPLE_OUT)/pipeline --no-progress
+	$(VENV)/bin/sgprep run pipelines/example.yaml --output $(EXAMPLE_OUT)/pipeline --no-progress --overwrite
 	$(VENV)/bin/sgprep validate $(EXAMPLE_OUT)/pipeline
 	$(VENV)/bin/sgprep stats $(EXAMPLE_OUT)/pipeline
 

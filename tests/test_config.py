@@ -157,3 +157,66 @@ def test_the_input_is_positional_or_given_with_i(tmp_path):
     assert both.exit_code == 2 and "two inputs" in both.output
     none = run_cli("parse", "-o", tmp_path / "c", ok=False)
     assert none.exit_code == 2 and "give an input" in none.output
+
+
+def test_path_settings_in_a_yaml_follow_the_yaml_file(tmp_path):
+    from sgprep.pipeline import load_pipeline
+
+    pipes = tmp_path / "pipes"
+    pipes.mkdir()
+    (tmp_path / "v.json").write_text("{}")
+    (pipes / "prompt.md").write_text("x")
+    pipe = pipes / "p.yaml"
+    pipe.write_text("input: ../c.txt\noutput: ../out\nstages:\n"
+                    "  parse: {parser: llama3, engine: openai, endpoint: 'http://h/v1', "
+                    "prompt: prompt.md, model: ../models/llama}\n"
+                    "  detect: {weights: ../w/best.pt}\n  negatives: {vocab: ../v.json}\n")
+    parse, detect, negatives = (s.settings for s in load_pipeline(pipe).stages)
+    assert parse["prompt"] == str(pipes / "prompt.md")
+    assert parse["model"] == str(pipes / "../models/llama")
+    assert detect["weights"] == str(pipes / "../w/best.pt")
+    assert negatives["vocab"] == str(pipes / "../v.json")
+    pipe.write_text("input: c.txt\noutput: out\nstages:\n  parse: {parser: t5, model: org/t5}\n"
+                    "  detect: {weights: yolov9c.pt}\n")
+    parse, detect = (s.settings for s in load_pipeline(pipe).stages)
+    assert (parse["model"], detect["weights"]) == ("org/t5", "yolov9c.pt")  # names, not paths
+
+
+def test_a_stage_added_or_removed_is_named_in_one_line(tmp_path):
+    pipe = _pipeline(tmp_path)
+    only_parse = tmp_path / "parse.yaml"
+    only_parse.write_text("input: c.txt\noutput: out\nstages:\n  parse: {}\n")
+    run_cli("run", only_parse, "--no-progress", "--workers", "1")
+    refused = run_cli("run", pipe, "--no-progress", ok=False)
+    text = " ".join(refused.output.split())
+    assert refused.exit_code == 2 and "that run had no negatives stage" in text
+    assert "negatives.per_sample" not in text and "(unset)" not in text
+
+
+def _zip_named_pt(path):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("data.pkl", b"not really a model")
+    return path
+
+
+def test_detect_on_captions_without_images_is_refused_at_start(tmp_path):
+    table = tmp_path / "c.csv"
+    table.write_text("caption\na cat on a mat\na dog\n")
+    weights = _zip_named_pt(tmp_path / "w.pt")
+    result = run_cli("detect", table, "-o", tmp_path / "o", "--weights", weights,
+                     "--no-progress", ok=False)
+    text = " ".join(result.output.split())
+    assert result.exit_code == 2 and "no image column" in text and "--image-column" in text
+    assert not (tmp_path / "o").exists()
+
+
+def test_weights_that_are_not_a_model_are_one_clear_error(tmp_path):
+    (tmp_path / "imgs").mkdir()
+    (tmp_path / "junk.pt").write_text("these are not weights\n")
+    result = run_cli("detect", tmp_path / "imgs", "-o", tmp_path / "o", "--weights",
+                     tmp_path / "junk.pt", "--no-progress", ok=False)
+    assert result.exit_code == 2 and "are not a model" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "o").exists()

@@ -25,6 +25,7 @@ class DetectStage(Stage):
     name = "detect"
     Settings = DetectSettings
     provides = frozenset({"det"})
+    needs_images = True
 
     def __init__(self, settings: DetectSettings | None = None,
                  context: RunContext | None = None):
@@ -45,11 +46,11 @@ class DetectStage(Stage):
     def check(self) -> None:
         """The weights can be had (a local file, sgprep's cache, or a download when online);
         fetched here, once, in the driver, so workers find them in the cache."""
-        from sgprep.detect.weights import resolve_weights
+        from sgprep.detect.weights import check_checkpoint, resolve_weights
         from sgprep.errors import ModelUnavailable
 
         try:
-            resolve_weights(self.settings.weights)
+            check_checkpoint(resolve_weights(self.settings.weights))
         except ImportError as exc:  # no ultralytics: nothing can load or fetch weights
             raise ModelUnavailable(
                 f"the detect stage needs the detect extra ({exc.name} is not installed): "

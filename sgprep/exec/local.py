@@ -187,7 +187,7 @@ class LocalExecutor:
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)
         plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer,
-                         config.columns)
+                         config.columns, any(s.needs_images for s in build_stages(config)))
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)
         todo = sorted(todo + redo)

@@ -88,6 +88,9 @@ class Stage(ABC):
     Settings: ClassVar[type[StageSettings]] = StageSettings
     requires: ClassVar[frozenset[str]] = frozenset()
     provides: ClassVar[frozenset[str]] = frozenset()
+    #: The stage reads each sample's image: an input that has none (a caption table without
+    #: an image column) is refused at start-up instead of failing every sample.
+    needs_images: ClassVar[bool] = False
 
     def __init__(self, settings: StageSettings | None = None,
                  context: RunContext | None = None):

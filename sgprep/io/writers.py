@@ -405,9 +405,16 @@ def settings_diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str
     """'shard_size: 1000 there, 5 now; ...' for the settings that differ."""
     if not old or not new:
         return "the output was written by another version of sgprep"
+    names = [[s.get("name") for s in d.get("stages") or [] if isinstance(s, dict)]
+             for d in (old, new)]
+    diffs = [f"that run had no {n} stage" for n in names[1] if n not in names[0]]
+    diffs += [f"that run had a {n} stage, this one has none" for n in names[0]
+              if n not in names[1]]
+    alone = {f"stages.{n}." for n in set(names[0]) ^ set(names[1])}
     a, b = _flat(old), _flat(new)
-    diffs = [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
-             for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    diffs += [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
+              for k in sorted(set(a) | set(b))
+              if a.get(k) != b.get(k) and not k.startswith(tuple(alone))]
     return "; ".join(diffs) or "no setting differs (another sgprep version?)"
 
 
