@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 EXAMPLE_OUT ?= examples/out
 TEST_LOCK := requirements/test.lock
 
-.PHONY: quickstart install example test test-core test-llm schemas bench lock
+.PHONY: quickstart install example test test-fast test-core test-llm lint schemas bench lock
 
 quickstart: install example
 
@@ -46,6 +46,11 @@ test-core: $(VENV)/.test-installed
 test-llm:
 	bash tests/llm/setup_vllm_venv.sh $(VLLM_VENV)
 	$(VLLM_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/llm
+
+# The linter (settings in pyproject.toml [tool.ruff]); CI runs it. Checks only: the formatter
+# (`ruff format`) is run on purpose, not here.
+lint: $(VENV)/.test-installed
+	$(VENV)/bin/ruff check sgprep tests benchmarks tools examples
 
 schemas: install
 	$(PY) -m sgprep.schemas_gen

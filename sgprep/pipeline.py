@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from sgprep.config import RunConfig, StageSpec, flag_of
+from sgprep.config import RunConfig, flag_of
 from sgprep.errors import ModelUnavailable, PipelineError
 from sgprep.registry import UnknownEntry, did_you_mean, load_entry
 

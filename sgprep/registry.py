@@ -28,12 +28,14 @@ def check_name(table: Mapping[str, str], name: str, what: str) -> str:
 
 
 def load_entry(table: Mapping[str, str], name: str, what: str) -> Any:
-    """The object that ``table[name]`` names, imported now. An unknown name, or an entry whose
-    module is not part of this installation, is a :class:`UnknownEntry` saying so."""
+    """The object that ``table[name]`` names (``"module:attribute"``, or ``"module"`` for the
+    module itself), imported now. An unknown name, or an entry whose module is not part of this
+    installation, is a :class:`UnknownEntry` saying so."""
     module, _, attr = table[check_name(table, name, what)].partition(":")
     try:
-        return getattr(importlib.import_module(module), attr)
+        loaded = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("sgprep"):
             raise UnknownEntry(f"{what} {name!r} is not part of this version of sgprep") from None
         raise
+    return getattr(loaded, attr) if attr else loaded

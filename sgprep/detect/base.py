@@ -8,7 +8,6 @@ and its NMS. ``prepare`` runs in the decoder's threads, ``infer`` in the stage's
 from __future__ import annotations
 
 import glob
-import importlib
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -21,6 +20,7 @@ from pydantic import Field, field_validator
 
 from sgprep.config import Flag
 from sgprep.exec.stage import StageSettings
+from sgprep.registry import load_entry
 
 PAD_VALUE = 114  # the grey ultralytics pads with; the models were trained on it
 STRIDE = 32  # the detectors' largest stride: input sides must be multiples of it
@@ -173,11 +173,6 @@ def pick_backend(settings: DetectSettings) -> str:
 
 def make_detector(settings: DetectSettings) -> Detector:
     name = pick_backend(settings)
-    try:
-        target = DETECTORS[name]
-    except KeyError:
-        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(DETECTORS)}") from None
-    module, _, attr = target.partition(":")
-    detector = getattr(importlib.import_module(module), attr)(settings)
+    detector = load_entry(DETECTORS, name, "detector backend")(settings)
     detector.name = name
     return detector

