@@ -64,6 +64,7 @@ def _execute(config) -> None:
 
     from sgprep.errors import ModelUnavailable, PipelineError
     from sgprep.exec import make_executor
+    from sgprep.exec.ledger import ShardsFailed
     from sgprep.io.readers import InputError
     from sgprep.io.safefs import LinkRefused
     from sgprep.io.writers import OutputConflict
@@ -87,7 +88,7 @@ def _execute(config) -> None:
     except (InputError, OutputConflict, ModelUnavailable, PipelineError, ValueError,
             LinkRefused) as exc:
         _fail(str(exc))
-    except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
+    except ShardsFailed as exc:  # shards that failed every try; the rest is done
         _fail(str(exc), code=1)
     except OSError as exc:  # an output that cannot be written: not writable, a full disk
         _fail(f"cannot write the output {config.output}: {exc.strerror or exc} "
@@ -108,6 +109,8 @@ def _print_summary(config, summary) -> None:
     table.add_row(f"{unit} already done", f"{summary.shards_skipped:,}")
     if summary.shards_redone:
         table.add_row(f"{unit} done again", f"{summary.shards_redone:,}")
+    if summary.shards_retried:
+        table.add_row(f"{unit} retried", f"{summary.shards_retried:,}")
     if summary.shards_written:
         rate = totals.samples / summary.seconds if summary.seconds else 0.0
         table.add_row("this run", f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
@@ -120,6 +123,10 @@ def _print_summary(config, summary) -> None:
     for stage, counters in output.stages.items():
         for name, value in counters.items():
             table.add_row(f"{stage}: {name}", f"{value:,}")
+    from sgprep.exec.timing import timing_lines
+
+    for label, text in timing_lines(summary.timing):  # this run's shards: where the time went
+        table.add_row(label, text)
     console.print(table)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
@@ -293,6 +300,10 @@ def stats(
         stdout.print_json(summary.model_dump_json())
         return
     stdout.print(render(summary))
+    from sgprep.exec.timing import read_timing, timing_lines
+
+    for label, text in timing_lines(read_timing(output / "_meta")):
+        stdout.print(f"{label:<28}{text}", highlight=False, soft_wrap=True)
     if summary.report_path:
         stdout.print(f"report: {summary.report_path}", highlight=False, soft_wrap=True)
 

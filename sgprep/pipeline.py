@@ -37,10 +37,20 @@ __all__ = ["STAGES", "PipelineError", "build_stages", "check_requires", "check_s
 
 
 def stage_class(name: str) -> type[Stage]:
+    """The stage registered as ``name``; or, for a stage of your own, ``"package.module:Class"``
+    (importable wherever the workers run)."""
+    from sgprep.exec.stage import Stage
+
+    table = {name: name} if ":" in name and name not in STAGES else STAGES
     try:
-        return load_entry(STAGES, name, "stage")
+        cls = load_entry(table, name, "stage")
     except UnknownEntry as exc:
         raise PipelineError(str(exc)) from None
+    except (ImportError, AttributeError) as exc:
+        raise PipelineError(f"stage {name!r} cannot be imported: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Stage)):
+        raise PipelineError(f"stage {name!r} is not a Stage class")
+    return cls
 
 
 def settings_errors(exc: ValidationError) -> str:

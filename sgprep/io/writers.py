@@ -81,6 +81,8 @@ class ShardSink(ABC):
 #: names and no others; the lock stays while a run holds it).
 META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.html",
               "failed_shards.json")
+#: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
+TIMING_DIR = "timing"
 
 
 class Writer(ABC):
@@ -229,7 +231,16 @@ class Writer(ABC):
         temp files, sgprep's ``_meta`` files), never a file sgprep did not write."""
         shards = self._shard_names()
         remove_names(self.root, shards | self._temp_names(shards))
+        self._remove_timing()  # before plan.json goes: it says which shards there were
         remove_names(self.meta_file.parent, {*META_FILES, *self._temp_names(META_FILES)})
+
+    def _remove_timing(self) -> None:
+        """The timing records of the planned shards, and their folder when that leaves it
+        empty."""
+        folder = self.meta_file.parent / TIMING_DIR
+        names = {f"{shard_name(i)}.json" for i in range(self._planned_shards())}
+        remove_names(folder, names | self._temp_names(names))
+        remove_empty_dirs([folder])
 
     def _recover_published(self) -> None:
         """A shard's data file gets its final name after its stats (``ShardSink._publish``);
@@ -395,6 +406,7 @@ class JsonlWriter(Writer):
                 shutil.copyfileobj(fh, out)
         commit(tmp, out, self.path)
         copy_file(self.meta_file, self.final_meta)
+        self._remove_timing()
         remove_names(self.root, self._shard_names())
         meta = self.meta_file.parent
         remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
