@@ -275,10 +275,26 @@ app.command(name="run", cls=flags.PanelCommand)(flags.with_signature(
     + flags.run_params(skip=frozenset({"command"}))))
 
 
+DATASET = typer.Argument(None, metavar="DIR", show_default=False,
+                         help="An sgprep output directory; or -i DIR.")
+DATASET_OPTION = typer.Option(None, "--input", "-i", help="The same, as an option.")
+
+
+def _one_path(positional: Path | None, option: Path | None, what: str = "an sgprep output "
+              "directory") -> Path:
+    """The path given as the argument or with -i (either, not two different ones)."""
+    if positional and option and positional != option:
+        _fail(f"two paths given ({positional} and -i {option}); give one")
+    found = positional or option
+    if found is None:
+        _fail(f"give {what} (as the argument, or with -i)")
+    return found
+
+
 @app.command()
 def stats(
-    output: Path = typer.Argument(..., exists=True, file_okay=False,
-                                  help="An sgprep output directory."),
+    output: Optional[Path] = DATASET,
+    given: Optional[Path] = DATASET_OPTION,
     threshold: float = typer.Option(0.25, min=0, max=1,
                                     help="Detection score at which an object counts."),
     html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
@@ -286,6 +302,7 @@ def stats(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Data properties per sample and per dataset: _meta/stats.parquet, _meta/report.html."""
+    output = _one_path(output, given)
     _require_sgprep_output(output)
     try:
         from sgprep.stats.report import render, run_stats
@@ -345,8 +362,8 @@ def _require_sgprep_output(path: Path) -> None:
 
 @app.command(name="filter")
 def filter_(
-    dataset: Path = typer.Argument(..., exists=True, file_okay=False,
-                                   help="An sgprep output directory."),
+    dataset: Optional[Path] = DATASET,
+    given: Optional[Path] = DATASET_OPTION,
     output: Path = typer.Option(..., "--output", "-o", help="Directory for the view."),
     min_caption_objects: Optional[int] = typer.Option(
         None, min=0, help="Caption names at least N entities."),
@@ -364,6 +381,8 @@ def filter_(
                                     help="Detection score at which an object counts."),
 ) -> None:
     """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
+    dataset = _one_path(dataset, given)
+    _require_sgprep_output(dataset)
     try:
         from sgprep.stats.filter import Criteria, filter_view
     except ImportError as exc:
@@ -375,7 +394,9 @@ def filter_(
                             min_coverage=min_coverage, min_image_objects=min_image_objects,
                             weights_column=weights_column, reject_weight=reject_weight,
                             threshold=threshold)
-    except (ValidationError, ValueError) as exc:
+    except ValidationError as exc:
+        _fail(f"invalid filter: {flags.flag_errors(exc)}")
+    except ValueError as exc:
         _fail(f"invalid filter: {exc}")
     _require_sgprep_output(dataset)
     try:
@@ -390,24 +411,32 @@ def filter_(
 
 @app.command(name="eval")
 def eval_(
-    gold: Path = typer.Option(..., exists=True, dir_okay=False, help="FACTUAL CSV or gold JSONL."),
+    gold_file: Optional[Path] = typer.Argument(None, metavar="GOLD", show_default=False,
+                                               help="FACTUAL CSV or gold JSONL; or -i GOLD."),
+    gold: Optional[Path] = typer.Option(None, "--gold", "--input", "-i",
+                                        help="The gold file, as an option."),
     parser: str = typer.Option("spacy", help="Parser to score."),
     spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
     model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
     engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
     endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),
-    output: Optional[Path] = typer.Option(None, help="Write the report as JSON here."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write the report as JSON here."),
     limit: Optional[int] = typer.Option(None, min=1, help="Score the first N captions only."),
 ) -> None:
     """Score a parser against gold scene graphs (SPICE-style tuple P/R/F1)."""
-    from sgprep.eval import render, run_eval
+    from sgprep.errors import ModelUnavailable
+    from sgprep.eval import EvalRefused, render, run_eval
     from sgprep.parse.base import ParserSettings
 
-    from sgprep.eval import EvalRefused
-    from sgprep.parse.base import ModelUnavailable
-
-    settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model, engine=engine,
-                              endpoint=endpoint)
+    gold = _one_path(gold_file, gold, "a gold file")
+    if not gold.is_file():
+        _fail(f"--gold {gold}: no such file")
+    try:
+        settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model,
+                                  engine=engine, endpoint=endpoint)
+    except ValidationError as exc:
+        _fail(flags.flag_errors(exc))
     try:
         report = run_eval(gold, parser, settings, output, limit)
     except EvalRefused as exc:
@@ -420,9 +449,16 @@ def eval_(
 
 
 @app.command()
-def validate(output: Path = typer.Argument(..., exists=True, help="An sgprep output directory.")) -> None:
+def validate(output: Optional[Path] = typer.Argument(
+                 None, metavar="OUTPUT", show_default=False,
+                 help="An sgprep output directory or FILE.jsonl; or -i OUTPUT."),
+             given: Optional[Path] = DATASET_OPTION) -> None:
     """Check shards against the schemas and the index; exit 1 and list problems if any."""
     from sgprep.io.validate import validate_output
+
+    output = _one_path(output, given)
+    if not output.exists():
+        _fail(f"{output}: no such file or directory")
 
     jsonl = output.suffix.lower() == ".jsonl"
     if not jsonl and not (output / "_meta" / "run.json").is_file():

@@ -124,6 +124,16 @@ def run_values(values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def flag_errors(exc: Any) -> str:
+    """A pydantic ValidationError as ``--flag-name: what is wrong``, one per line, without
+    pydantic's links."""
+    lines = []
+    for error in exc.errors():
+        where = ", ".join(flag_name(str(p)) for p in error["loc"]) or "settings"
+        lines.append(f"{where}: {error['msg'].removeprefix('Value error, ')}")
+    return "; ".join(lines)
+
+
 def with_signature(func, params: list[inspect.Parameter]):
     """``func(**values)`` with the given parameters as its signature, for typer to read."""
     func.__signature__ = inspect.Signature(params)

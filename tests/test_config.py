@@ -220,3 +220,28 @@ def test_weights_that_are_not_a_model_are_one_clear_error(tmp_path):
     assert result.exit_code == 2 and "are not a model" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert not (tmp_path / "o").exists()
+
+
+def test_every_verb_takes_its_directory_as_the_argument_or_with_i(tmp_path):
+    (tmp_path / "c.txt").write_text(CAPTIONS)
+    out = tmp_path / "out"
+    run_cli("parse", tmp_path / "c.txt", "-o", out, "--no-progress")
+    assert "valid" in run_cli("validate", "-i", out).output
+    assert "samples" in run_cli("stats", "-i", out, "--no-html").output
+    assert "kept" in run_cli("filter", "-i", out, "-o", tmp_path / "v").output
+    bad = run_cli("filter", out, "-o", tmp_path / "w", "--attributes-per-object", "3:1", ok=False)
+    assert bad.exit_code == 2 and "--attributes-per-object: '3:1': LO is above HI" in bad.output
+    assert "pydantic" not in bad.output
+    none = run_cli("stats", ok=False)
+    assert none.exit_code == 2 and "give an sgprep output directory" in none.output
+
+
+def test_eval_takes_the_gold_file_as_the_argument_and_writes_with_o(tmp_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text('image_id,region_id,caption,scene_graph\n1,1,a dog on a mat,'
+                    '"( dog , on , mat )"\n')
+    report = tmp_path / "r.json"
+    run_cli("eval", gold, "-o", report)
+    assert json.loads(report.read_text())
+    typo = run_cli("eval", "-i", gold, "--parser", "spcy", ok=False)
+    assert typo.exit_code == 2 and "did you mean 'spacy'" in typo.output
