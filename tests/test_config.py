@@ -227,7 +227,11 @@ def test_every_verb_takes_its_directory_as_the_argument_or_with_i(tmp_path):
     out = tmp_path / "out"
     run_cli("parse", tmp_path / "c.txt", "-o", out, "--no-progress")
     assert "valid" in run_cli("validate", "-i", out).output
-    assert "samples" in run_cli("stats", "-i", out, "--no-html").output
+    text = run_cli("stats", "-i", out).output
+    assert "samples" in text and "parse: time" in text  # where the time went, per stage
+    report = (out / "_meta" / "report.html").read_text()
+    assert "Where the time went" in report and "METHOD.md" not in report
+    assert "Common Data Properties Limit Object-Attribute Binding in CLIP" in report
     assert "kept" in run_cli("filter", "-i", out, "-o", tmp_path / "v").output
     bad = run_cli("filter", out, "-o", tmp_path / "w", "--attributes-per-object", "3:1", ok=False)
     assert bad.exit_code == 2 and "--attributes-per-object: '3:1': LO is above HI" in bad.output
