@@ -14,7 +14,7 @@ def test_run_pipeline_yaml_resolves_paths_relative_to_the_file(tmp_path):
     pipe.parent.mkdir()
     pipe.write_text("input: ../data/c.txt\noutput: ../out\nshard_size: 1\n"
                     "stages:\n  parse: {parser: spacy, batch_size: 8}\n")
-    run_cli("run", pipe, "--no-progress")
+    run_cli("run", pipe, "--no-progress", "--workers", "1")
     rows = index_rows(tmp_path / "out")
     assert [r["caption"] for r in rows] == ["a red cube and a blue sphere", "a dog under a table"]
     meta = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())
