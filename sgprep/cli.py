@@ -25,6 +25,7 @@ app = typer.Typer(
 console = Console(stderr=True)  # logs, progress, errors
 stdout = Console()  # results a user may redirect: stats, validate
 
+
 def _fail(message: str, code: int = 2) -> None:
     console.print(f"[bold red]error:[/] {message}", soft_wrap=True, highlight=False)
     raise typer.Exit(code)

@@ -119,7 +119,12 @@ class ShardRunner:
             self.writer.stats_file(index).unlink()  # not done until it is written again
         for stage in self.stages:
             stage.reuse(rows)
-        return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+        try:
+            return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+        except Exception:
+            for stage in self.stages:  # what a failed try counted is not the retry's to report
+                stage.take_stats()
+            raise
 
     def close(self) -> None:
         if self.ready:

@@ -63,7 +63,7 @@ def test_shard_stats_carry_per_stage_counters_that_add_up(tmp_path, table):
     # Counters survive a resume: drop two shards' stats (as a kill would) and rerun.
     for name in ("00001_stats.json", "00003_stats.json"):
         (out / name).unlink()
-    parse(table, out, "--shard-size", "6", "--workers", "2")
+    parse(table, out, "--shard-size", "6")
     again = total(ShardStats.model_validate(s) for s in shard_stats(out))
     assert again == summed
     assert "graphs/spacy" in run_cli("stats", out).output
