@@ -137,13 +137,21 @@ def _print_summary(config, summary) -> None:
 
 
 def _config(command: str, stage: str, values: dict[str, Any]):
-    """The config of a one-stage verb: its flags split into run-level fields and settings."""
+    """The config of a one-stage verb: its flags split into run-level fields and settings,
+    each checked by its model (a problem is named by its flag)."""
+    from sgprep.config import RunConfig
     from sgprep.errors import PipelineError
     from sgprep.pipeline import make_config, stage_class
 
-    settings = flags.split_values(stage_class(stage).Settings, values)
+    model = stage_class(stage).Settings
+    settings = flags.split_values(model, values)
     data = {**flags.run_values(values), "command": command,
             "stages": [{"name": stage, "settings": settings}]}
+    try:
+        model.model_validate(settings)
+        RunConfig.model_validate(data)
+    except ValidationError as exc:
+        _fail(f"invalid settings: {flags.flag_errors(exc)}")
     try:
         return make_config(data)
     except PipelineError as exc:

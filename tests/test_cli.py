@@ -28,7 +28,7 @@ def test_pipeline_with_an_unknown_stage_is_refused_with_a_suggestion(tmp_path):
     pipe.write_text("input: x.txt\noutput: out\nstages:\n  parze: {}\n")
     result = run_cli("run", pipe, ok=False)
     assert result.exit_code == 2
-    assert "unknown stage 'parze'" in result.output and "did you mean 'parse'" in result.output
+    assert "stage 'parze' is not known" in result.output and "did you mean 'parse'" in result.output
     assert not (tmp_path / "out").exists()
 
 

@@ -90,7 +90,7 @@ def test_flags_are_checked_by_the_model_and_groups_show_in_help(tmp_path):
     (tmp_path / "c.txt").write_text(CAPTIONS)
     bad = run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--batch-size", "0",
                   ok=False)
-    assert bad.exit_code == 2 and "batch_size: Input should be greater than or equal to 1" in \
+    assert bad.exit_code == 2 and "--batch-size: Input should be greater than or equal to 1" in \
         " ".join(bad.output.split())
     typo = run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--parser", "spacey",
                    ok=False)
