@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+import click
 import typer
+from typer.core import TyperGroup
 from pydantic import ValidationError
 from rich.console import Console
 from rich.logging import RichHandler
@@ -177,26 +181,77 @@ SOURCE = inspect.Parameter(
                            help="A file, a directory, or a glob (quote it); or -i INPUT."))
 
 
-def stage_verb(command: str, stage: str, doc: str,
-               more_names: dict[str, tuple[str, ...]] | None = None,
-               before: Callable[[dict[str, Any]], bool] | None = None,
-               extra: tuple[inspect.Parameter, ...] = ()) -> None:
-    """Register ``sgprep COMMAND``: the one-stage pipeline [stage], with a flag for every
-    run-level field and every field of the stage's Settings (see sgprep.flags).
-    ``before(values)`` may handle the call itself (return True), with ``extra`` flags that
-    are no setting of the stage (listed in VERB_ONLY_FLAGS)."""
+@dataclass(frozen=True)
+class StageVerb:
+    """``sgprep COMMAND``: the one-stage pipeline [stage], with a flag for every run-level
+    field and every field of the stage's Settings (see sgprep.flags). ``before(values)`` may
+    handle the call itself (return True), with ``extra`` flags that are no setting of the
+    stage (listed in VERB_ONLY_FLAGS)."""
+
+    stage: str
+    doc: str
+    more_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    before: Callable[[dict[str, Any]], bool] | None = None
+    extra: tuple[inspect.Parameter, ...] = ()
+
+
+#: The verbs made from a stage's Settings. Each is built when it is called (VerbGroup), so
+#: that `sgprep --help` or `sgprep stats` import no stage (numpy, word lists, ...).
+STAGE_VERBS: dict[str, StageVerb] = {}
+
+
+@functools.cache
+def stage_command(command: str) -> click.Command:
     from sgprep.pipeline import stage_class
+
+    spec = STAGE_VERBS[command]
 
     def verb(**values: Any) -> None:
         values["input"] = _input_of(values)
-        if before is not None and before(values):
+        if spec.before is not None and spec.before(values):
             return
-        _execute(_config(command, stage, values))
+        _execute(_config(command, spec.stage, values))
 
-    verb.__name__, verb.__doc__ = command, doc
-    params = ([SOURCE] + flags.run_params(more_names=more_names)
-              + flags.field_params(stage_class(stage).Settings, f"{stage} settings") + list(extra))
-    app.command(name=command, cls=flags.PanelCommand)(flags.with_signature(verb, params))
+    verb.__name__, verb.__doc__ = command, spec.doc
+    params = ([SOURCE] + flags.run_params(more_names=spec.more_names)
+              + flags.field_params(stage_class(spec.stage).Settings, f"{spec.stage} settings")
+              + list(spec.extra))
+    alone = typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, add_completion=False)
+    alone.command(name=command, cls=flags.PanelCommand)(flags.with_signature(verb, params))
+    return typer.main.get_command(alone)
+
+
+class VerbGroup(TyperGroup):
+    """The command group, with the stage verbs first and built only when called."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*STAGE_VERBS, *super().list_commands(ctx)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in STAGE_VERBS:
+            return stage_command(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from sgprep.registry import did_you_mean
+
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, self.list_commands(ctx))}")
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in STAGE_VERBS:
+                rows.append((name, STAGE_VERBS[name].doc))
+            else:
+                rows.append((name, super().get_command(ctx, name).get_short_help_str(80)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+app.info.cls = VerbGroup  # typer builds the group when the app runs
 
 
 def _mine_images_instead(values: dict[str, Any]) -> bool:
@@ -210,17 +265,17 @@ def _mine_images_instead(values: dict[str, Any]) -> bool:
     return True
 
 
-stage_verb("parse", "parse",
-           "Parse captions into scene graphs (entities with attributes, directed relations).")
-stage_verb("detect", "detect",
-           "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs.",
-           more_names={"input": ("--images",)})
-stage_verb("negatives", "negatives",
-           "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
-           before=_mine_images_instead, extra=(inspect.Parameter(
-               "max_per_query", inspect.Parameter.KEYWORD_ONLY, annotation=int,
-               default=typer.Option(5, min=1, rich_help_panel="mine-images",
-                                    help="--strategy mine-images: distractors per sample.")),))
+STAGE_VERBS["parse"] = StageVerb(
+    "parse", "Parse captions into scene graphs (entities with attributes, directed relations).")
+STAGE_VERBS["detect"] = StageVerb(
+    "detect", "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M "
+    "pairs.", more_names={"input": ("--images",)})
+STAGE_VERBS["negatives"] = StageVerb(
+    "negatives", "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
+    before=_mine_images_instead, extra=(inspect.Parameter(
+        "max_per_query", inspect.Parameter.KEYWORD_ONLY, annotation=int,
+        default=typer.Option(5, min=1, rich_help_panel="mine-images",
+                             help="--strategy mine-images: distractors per sample.")),))
 
 #: Flags of a verb that set no RunConfig field and no stage setting.
 VERB_ONLY_FLAGS = {"negatives": {"max_per_query"}}

@@ -68,7 +68,7 @@ def test_api_run_uses_the_executor_the_config_names(tmp_path, monkeypatch):
 
 
 def _verb_flags(name: str) -> dict:
-    command = typer.main.get_command(app).commands[name]
+    command = typer.main.get_command(app).get_command(None, name)
     return {p.name: p for p in command.params if p.param_type_name == "option"}
 
 
@@ -249,3 +249,8 @@ def test_eval_takes_the_gold_file_as_the_argument_and_writes_with_o(tmp_path):
     assert json.loads(report.read_text())
     typo = run_cli("eval", "-i", gold, "--parser", "spcy", ok=False)
     assert typo.exit_code == 2 and "did you mean 'spacy'" in typo.output
+
+
+def test_a_mistyped_command_gets_a_suggestion():
+    result = run_cli("pars", ok=False)
+    assert result.exit_code == 2 and "did you mean 'parse'" in result.output

@@ -106,3 +106,16 @@ def test_the_bottom_imports_nothing_above_it():
 
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_command_line_starts_without_loading_a_stage():
+    """`sgprep --help` and `sgprep stats` import no stage (numpy, word lists, models)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sgprep.cli; "
+            "print(sorted(m for m in ('numpy', 'sgprep.detect.stage', 'sgprep.negatives.stage', "
+            "'sgprep.parse.stage', 'spacy', 'torch') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT.parent)
+    assert out.stdout.strip() == "[]"
