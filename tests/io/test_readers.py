@@ -8,16 +8,8 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sgprep.io.readers import detect_format, input_format, reader, resolve_inputs
-
-
-def read_samples(spec: str, fmt: str | None = None):
-    """Every sample of the input, in order (runs go through a plan instead)."""
-    paths, fmt = input_format(spec, fmt)
-    module = reader(fmt)
-    for unit in module.units(paths):
-        for _, sample in module.records(unit):
-            yield sample
+from sgprep.io.readers import detect_format, resolve_inputs
+from tests.io.read_helpers import read_samples
 
 
 def _captions(spec, fmt=None):
