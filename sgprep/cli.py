@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
+import click
 import typer
+from typer.core import TyperGroup
 from pydantic import ValidationError
 from rich.console import Console
 from rich.logging import RichHandler
 from rich.table import Table
 
-from sgprep import __version__
-from sgprep.io.images import DEFAULT_MAX_PIXELS
-from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+from sgprep import __version__, flags
 from sgprep.parse.base import DEFAULT_SPACY_MODEL
 
 app = typer.Typer(
@@ -24,30 +28,6 @@ app = typer.Typer(
     rich_markup_mode=None)  # plain help: it wraps in narrow terminals instead of cutting flags
 console = Console(stderr=True)  # logs, progress, errors
 stdout = Console()  # results a user may redirect: stats, validate
-
-# Options shared by every command that reads samples and writes shards.
-INPUT = typer.Option(..., "--input", "-i", help="A file, a directory, or a glob (quote it).")
-INPUT_FORMAT = typer.Option(None, help="table | wds (img2dataset, webdataset) | coco | images. "
-                            "Detected when left out.")
-OUTPUT = typer.Option(..., "--output", "-o", help="A directory for shards, or FILE.jsonl.")
-SHARD_SIZE = typer.Option(1000, help="Input samples per output shard.", min=1)
-OVERWRITE = typer.Option(False, help="Replace the output of another run.")
-SEED = typer.Option(0, help="Seed for anything random; same input + seed = same bytes.")
-LIMIT = typer.Option(None, help="Stop after this many input samples.", min=1)
-MAX_CAPTION = typer.Option(DEFAULT_MAX_CAPTION_CHARS, help="Longer captions fail with caption_too_long.", min=1)
-MAX_PIXELS = typer.Option(DEFAULT_MAX_PIXELS, help="Larger images fail with image_too_large.", min=1)
-PROGRESS = typer.Option(True, help="Show a progress bar.")
-EXECUTOR = typer.Option("local", help="local (processes on this machine) | ray.")
-WORKERS = typer.Option(None, min=1, help="Worker processes (local) or actors (ray); default: "
-                       "one per core.")
-CAPTION_COLUMN = typer.Option(None, help="Tables: the caption column (a name, or a 1-based "
-                              "position; default: caption, text, ...).")
-KEY_COLUMN = typer.Option(None, help="Tables: the key column (default: key, id, ...).")
-IMAGE_COLUMN = typer.Option(None, help="Tables: the column with image paths (default: image, "
-                            "file_name, ...).")
-URL_COLUMN = typer.Option(None, help="Tables: the url column, kept as meta.url (default: url).")
-RAY_ADDRESS = typer.Option(None, help="ray: a cluster to join ('auto', or ray://HOST:PORT); "
-                           "default: a local Ray instance.")
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -71,9 +51,6 @@ def main(
                         handlers=[RichHandler(console=console, show_path=False)])
 
 
-EXECUTORS = {"local": "sgprep.exec.local:LocalExecutor",
-             "ray": "sgprep.exec.ray_executor:RayExecutor"}
-
 #: module -> the extra that installs it, for "pip install" hints.
 EXTRAS = {"ray": "llm", "vllm": "llm", "httpx": "openai", "transformers": "t5", "torch": "t5",
           "sentencepiece": "t5", "ultralytics": "detect", "onnxruntime": "detect",
@@ -88,22 +65,23 @@ def _missing_module(exc: ModuleNotFoundError) -> None:
 
 
 def _execute(config) -> None:
-    import importlib
     import sqlite3
 
+    from sgprep.errors import ModelUnavailable, PipelineError
+    from sgprep.exec import make_executor
+    from sgprep.exec.ledger import ShardsFailed
     from sgprep.io.readers import InputError
     from sgprep.io.safefs import LinkRefused
     from sgprep.io.writers import OutputConflict
-    from sgprep.parse.base import ModelUnavailable
 
-    if config.executor not in EXECUTORS:
-        _fail(f"--executor {config.executor!r} is not known; choose one of {', '.join(EXECUTORS)}")
     suffix = config.output.suffix.lower()
     if suffix and suffix != ".jsonl" and not config.output.is_dir():
         _fail(f"--output {config.output}: name a directory for shards, or FILE.jsonl "
               f"({suffix} is not an output format sgprep writes)")
-    module, _, name = EXECUTORS[config.executor].partition(":")
-    executor = getattr(importlib.import_module(module), name)(config, console)
+    try:
+        executor = make_executor(config, console)
+    except ValueError as exc:
+        _fail(f"--executor: {exc}")
     try:
         summary = executor.run()
     except KeyboardInterrupt:
@@ -112,9 +90,10 @@ def _execute(config) -> None:
         raise typer.Exit(130) from None
     except ModuleNotFoundError as exc:
         _missing_module(exc)
-    except (InputError, OutputConflict, ModelUnavailable, ValueError, LinkRefused) as exc:
+    except (InputError, OutputConflict, ModelUnavailable, PipelineError, ValueError,
+            LinkRefused) as exc:
         _fail(str(exc))
-    except RuntimeError as exc:  # shards that failed for good (Ray); the rest is done
+    except ShardsFailed as exc:  # shards that failed every try; the rest is done
         _fail(str(exc), code=1)
     except OSError as exc:  # an output that cannot be written: not writable, a full disk
         _fail(f"cannot write the output {config.output}: {exc.strerror or exc} "
@@ -135,6 +114,8 @@ def _print_summary(config, summary) -> None:
     table.add_row(f"{unit} already done", f"{summary.shards_skipped:,}")
     if summary.shards_redone:
         table.add_row(f"{unit} done again", f"{summary.shards_redone:,}")
+    if summary.shards_retried:
+        table.add_row(f"{unit} retried", f"{summary.shards_retried:,}")
     if summary.shards_written:
         rate = totals.samples / summary.seconds if summary.seconds else 0.0
         table.add_row("this run", f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
@@ -147,6 +128,10 @@ def _print_summary(config, summary) -> None:
     for stage, counters in output.stages.items():
         for name, value in counters.items():
             table.add_row(f"{stage}: {name}", f"{value:,}")
+    from sgprep.exec.timing import timing_lines
+
+    for label, text in timing_lines(summary.timing):  # this run's shards: where the time went
+        table.add_row(label, text)
     console.print(table)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
@@ -155,221 +140,145 @@ def _print_summary(config, summary) -> None:
         console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 
 
-def _columns(caption, key, image, url) -> dict[str, str]:
-    named = {"caption": caption, "key": key, "image": image, "url": url}
-    return {role: value for role, value in named.items() if value}
-
-
-def _settings_errors(exc: ValidationError) -> str:
-    """pydantic's errors as 'where: what' lines, without its links."""
-    lines = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error["loc"] if p != "settings") or "settings"
-        lines.append(f"  {where}: {error['msg'].removeprefix('Value error, ')}")
-    return "\n".join(lines)
-
-
-def _config(command: str, stages: list[dict], **fields):
+def _config(command: str, stage: str, values: dict[str, Any]):
+    """The config of a one-stage verb: its flags split into run-level fields and settings,
+    each checked by its model (a problem is named by its flag)."""
     from sgprep.config import RunConfig
+    from sgprep.errors import PipelineError
+    from sgprep.pipeline import make_config, stage_class
 
+    model = stage_class(stage).Settings
+    settings = flags.split_values(model, values)
+    data = {**flags.run_values(values), "command": command,
+            "stages": [{"name": stage, "settings": settings}]}
     try:
-        return RunConfig(command=command, stages=stages, **fields)
+        model.model_validate(settings)
+        RunConfig.model_validate(data)
     except ValidationError as exc:
-        _fail(f"invalid settings:\n{_settings_errors(exc)}")
+        _fail(f"invalid settings: {flags.flag_errors(exc)}")
+    try:
+        return make_config(data)
+    except PipelineError as exc:
+        _fail(str(exc))
 
 
-@app.command()
-def parse(
-    input: str = INPUT,
-    output: Path = OUTPUT,
-    parser: str = typer.Option("spacy", help="spacy | sng | t5 | llama3 (alias llm)."),
-    model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
-    engine: str = typer.Option("vllm", help="llama3: vllm (in-process, Ray actors) | openai."),
-    endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL, e.g. "
-                                           "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY)."),
-    fallback: Optional[str] = typer.Option("spacy", help="Parser used when the main one fails; "
-                                           "'none' to record a failure instead."),
-    spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
-    predicate_form: str = typer.Option("lemma", help="spacy: lemma ('lie on') or surface ('lying on')."),
-    batch_size: int = typer.Option(256, min=1, help="Captions per parser call."),
-    tensor_parallel_size: int = typer.Option(1, min=1, help="vllm: GPUs per engine."),
-    num_engines: Optional[int] = typer.Option(None, min=1, help="vllm: engines (default: one per GPU the executor grants / tensor-parallel-size)."),
-    max_concurrency: int = typer.Option(32, min=1, help="openai: requests in flight."),
-    timeout: float = typer.Option(60.0, min=0.1, help="openai: seconds a request may take in "
-                                  "all (a trickling answer is cut off)."),
-    max_retries: int = typer.Option(3, min=0, help="openai: retries per request."),
-    breaker_failures: int = typer.Option(
-        32, min=1, help="openai: consecutive connection failures after which the endpoint is "
-                        "left alone for --breaker-cooldown seconds (captions go to --fallback)."),
-    breaker_cooldown: float = typer.Option(30.0, min=0, help="openai: seconds before the "
-                                           "endpoint is probed again."),
-    endpoint_wait: float = typer.Option(
-        600.0, min=0, help="openai with --fallback none: seconds the run waits for an endpoint "
-                           "that answered before and went down, then it stops (0: at once)."),
-    max_response_bytes: int = typer.Option(
-        1 << 20, min=1024, help="openai: the largest answer body, as sent and inflated; a "
-                                "larger one goes to --fallback."),
-    max_fallback_share: float = typer.Option(
-        0.5, min=0, max=1, help="llama3: above this share of graphs from --fallback the run "
-                                "ends with an error (exit 1)."),
-    redo_fallbacks: bool = typer.Option(
-        False, help="llama3: on a rerun, parse again the samples whose graph came from "
-                    "--fallback (e.g. once the endpoint is back)."),
-    max_model_len: Optional[int] = typer.Option(None, min=64, help="vllm: context length."),
-    prompt: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
-                                          help="llama3: a prompt file in the prompts/ format."),
-    num_beams: int = typer.Option(5, min=1, help="t5: beam search width."),
-    device: Optional[str] = typer.Option(None, help="t5: cuda, cpu, ... (default: cuda if available)."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    max_caption_chars: int = MAX_CAPTION,
-    max_image_pixels: int = MAX_PIXELS,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    caption_column: Optional[str] = CAPTION_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-    image_column: Optional[str] = IMAGE_COLUMN,
-    url_column: Optional[str] = URL_COLUMN,
-) -> None:
-    """Parse captions into scene graphs (entities with attributes, directed relations)."""
-    from sgprep.parse.base import PARSERS, ParserSettings
-
-    if parser not in PARSERS:
-        _fail(f"--parser {parser!r} is not known; choose one of {', '.join(PARSERS)}")
-    if fallback is not None and fallback.lower() == "none":
-        fallback = None
-    if fallback is not None and fallback not in PARSERS:
-        _fail(f"--fallback {fallback!r} is not known; choose one of {', '.join(PARSERS)} or none")
-    if predicate_form not in ("lemma", "surface"):
-        _fail(f"--predicate-form must be lemma or surface, not {predicate_form!r}")
-    settings = ParserSettings(
-        parser=parser, spacy_model=spacy_model, predicate_form=predicate_form, model=model,
-        engine=engine, endpoint=endpoint, fallback=fallback, batch_size=batch_size,
-        tensor_parallel_size=tensor_parallel_size, num_engines=num_engines,
-        max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
-        breaker_failures=breaker_failures, breaker_cooldown=breaker_cooldown,
-        endpoint_wait=endpoint_wait, max_response_bytes=max_response_bytes,
-        max_fallback_share=max_fallback_share, redo_fallbacks=redo_fallbacks,
-        num_beams=num_beams, device=device, max_model_len=max_model_len,
-        max_chars=max_caption_chars, prompt=str(prompt) if prompt else None)
-    config = _config(
-        "parse", [{"name": "parse", "settings": settings.model_dump()}], input=input,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, max_caption_chars=max_caption_chars,
-        max_image_pixels=max_image_pixels, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address, require=["parse"],
-        columns=_columns(caption_column, key_column, image_column, url_column))
-    _execute(config)
+def _input_of(values: dict[str, Any]) -> str:
+    """The input, given as the positional INPUT or as -i (either, not two different ones)."""
+    positional, option = values.pop("source", None), values.get("input")
+    if positional and option and positional != option:
+        _fail(f"two inputs given ({positional!r} and -i {option!r}); give one")
+    found = positional or option
+    if not found:
+        _fail("give an input: a file, a directory, or a glob (INPUT or -i INPUT)")
+    if values.get("output") is None:
+        _fail("give an output: -o DIR for shards, or -o FILE.jsonl")
+    return found
 
 
-@app.command()
-def detect(
-    images: str = typer.Option(..., "--images", "--input", "-i",
-                               help="Images: a folder, WebDataset/img2dataset shards, a COCO "
-                                    "directory, a table with an image column, or sgprep's output."),
-    output: Path = OUTPUT,
-    weights: str = typer.Option("yolov9c.pt", help="Weights file (.pt); a bare name is looked up "
-                                "in ~/.cache/sgprep/weights, else downloaded when online."),
-    backend: str = typer.Option("auto", help="auto (onnx without CUDA, else torch) | torch | onnx."),
-    device: Optional[str] = typer.Option(None, help="torch: cpu, cuda, cuda:1 (default: CUDA "
-                                         "when present)."),
-    batch_size: int = typer.Option(16, min=1, help="Images per detector call."),
-    conf: float = typer.Option(0.25, min=0, max=1, help="Minimum confidence of a kept box."),
-    iou: float = typer.Option(0.45, min=0.01, max=1, help="NMS overlap threshold."),
-    imgsz: int = typer.Option(640, min=32, help="Letterbox long side (a multiple of 32)."),
-    top_objects: int = typer.Option(10, min=0, help="N: objects kept per image, best first."),
-    top_pairs: int = typer.Option(10, min=0, help="M: pair (union) boxes kept per image."),
-    decode_workers: Optional[int] = typer.Option(None, min=1, help="Decoding threads "
-                                                 "(default: min(8, cores))."),
-    rect: Optional[bool] = typer.Option(None, "--rect/--no-rect", help="Pad to multiples of 32 "
-                                        "instead of squares (default: on CPU yes, on CUDA no)."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    max_image_pixels: int = MAX_PIXELS,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    image_column: Optional[str] = IMAGE_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-) -> None:
-    """Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs."""
-    settings = {"weights": weights, "backend": backend, "device": device,
-                "batch_size": batch_size, "conf": conf, "iou": iou, "imgsz": imgsz,
-                "top_objects": top_objects, "top_pairs": top_pairs, "rect": rect,
-                "max_image_pixels": max_image_pixels}
-    if decode_workers:
-        settings["decode_workers"] = decode_workers
-    config = _config(
-        "detect", [{"name": "detect", "settings": settings}], input=images,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, max_image_pixels=max_image_pixels, progress=progress,
-        executor=executor, workers=workers, ray_address=ray_address, require=["detect"],
-        columns=_columns(None, key_column, image_column, None))
-    _execute(config)
+SOURCE = inspect.Parameter(
+    "source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Optional[str],
+    default=typer.Argument(None, metavar="INPUT", show_default=False,
+                           help="A file, a directory, or a glob (quote it); or -i INPUT."))
 
 
-@app.command()
-def negatives(
-    input: str = INPUT,
-    output: Path = OUTPUT,
-    strategy: str = typer.Option(
-        "swap,shuffle,connect",
-        help="Comma list of swap, shuffle, replace, connect, subgraph; or mine-images alone "
-             "(corpus-wide image negatives, written as a table)."),
-    per_sample: int = typer.Option(4, min=0, help="Negatives per caption."),
-    per_subgraph: int = typer.Option(1, min=0, help="Negatives per sub-graph positive."),
-    max_subgraphs: int = typer.Option(6, min=0, help="Sub-graph positives per sample."),
-    vocab: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
-                                         help="Vocabulary JSON from `sgprep vocab` "
-                                              "(default: the one shipped with sgprep)."),
-    family_weights: Optional[str] = typer.Option(
-        None, help="Sampling weight per family, e.g. 'replace_attribute=0.15,swap_object=0.2'."),
-    max_per_query: int = typer.Option(5, min=1, help="mine-images: distractors per sample."),
-    batch_size: int = typer.Option(256, min=1, help="Samples per batch."),
-    input_format: Optional[str] = INPUT_FORMAT,
-    shard_size: int = SHARD_SIZE,
-    overwrite: bool = OVERWRITE,
-    seed: int = SEED,
-    limit: Optional[int] = LIMIT,
-    progress: bool = PROGRESS,
-    executor: str = EXECUTOR,
-    workers: Optional[int] = WORKERS,
-    ray_address: Optional[str] = RAY_ADDRESS,
-    caption_column: Optional[str] = CAPTION_COLUMN,
-    key_column: Optional[str] = KEY_COLUMN,
-) -> None:
-    """Hard negatives from scene graphs: minimal, really false, fluent perturbations."""
-    strategies = [s.strip() for s in strategy.split(",") if s.strip()]
-    if "mine-images" in strategies:
-        if strategies != ["mine-images"]:
-            _fail("--strategy mine-images works over a whole corpus: run it alone")
-        _mine_images(input, output, max_per_query)
-        return
-    settings: dict = {"strategies": strategies, "per_sample": per_sample,
-                      "per_subgraph": per_subgraph, "max_subgraphs": max_subgraphs,
-                      "seed": seed, "vocab": str(vocab) if vocab else None,
-                      "batch_size": batch_size}
-    if family_weights:
-        try:
-            settings["family_weights"] = {k.strip(): float(v) for k, v in
-                                          (item.split("=") for item in family_weights.split(","))}
-        except ValueError:
-            _fail(f"--family-weights {family_weights!r}: write FAMILY=WEIGHT,FAMILY=WEIGHT")
-    config = _config(
-        "negatives", [{"name": "negatives", "settings": settings}], input=input,
-        input_format=input_format, output=output, shard_size=shard_size, overwrite=overwrite,
-        seed=seed, limit=limit, progress=progress, executor=executor, workers=workers,
-        ray_address=ray_address, columns=_columns(caption_column, key_column, None, None))
-    _execute(config)
+@dataclass(frozen=True)
+class StageVerb:
+    """``sgprep COMMAND``: the one-stage pipeline [stage], with a flag for every run-level
+    field and every field of the stage's Settings (see sgprep.flags). ``before(values)`` may
+    handle the call itself (return True), with ``extra`` flags that are no setting of the
+    stage (listed in VERB_ONLY_FLAGS)."""
+
+    stage: str
+    doc: str
+    more_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    before: Callable[[dict[str, Any]], bool] | None = None
+    extra: tuple[inspect.Parameter, ...] = ()
+
+
+#: The verbs made from a stage's Settings. Each is built when it is called (VerbGroup), so
+#: that `sgprep --help` or `sgprep stats` import no stage (numpy, word lists, ...).
+STAGE_VERBS: dict[str, StageVerb] = {}
+
+
+@functools.cache
+def stage_command(command: str) -> click.Command:
+    from sgprep.pipeline import stage_class
+
+    spec = STAGE_VERBS[command]
+
+    def verb(**values: Any) -> None:
+        values["input"] = _input_of(values)
+        if spec.before is not None and spec.before(values):
+            return
+        _execute(_config(command, spec.stage, values))
+
+    verb.__name__, verb.__doc__ = command, spec.doc
+    params = ([SOURCE] + flags.run_params(more_names=spec.more_names)
+              + flags.field_params(stage_class(spec.stage).Settings, f"{spec.stage} settings")
+              + list(spec.extra))
+    alone = typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, add_completion=False)
+    alone.command(name=command, cls=flags.PanelCommand)(flags.with_signature(verb, params))
+    return typer.main.get_command(alone)
+
+
+class VerbGroup(TyperGroup):
+    """The command group, with the stage verbs first and built only when called."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*STAGE_VERBS, *super().list_commands(ctx)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in STAGE_VERBS:
+            return stage_command(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from sgprep.registry import did_you_mean
+
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, self.list_commands(ctx))}")
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in STAGE_VERBS:
+                rows.append((name, STAGE_VERBS[name].doc))
+            else:
+                rows.append((name, super().get_command(ctx, name).get_short_help_str(80)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+app.info.cls = VerbGroup  # typer builds the group when the app runs
+
+
+def _mine_images_instead(values: dict[str, Any]) -> bool:
+    """``--strategy mine-images`` is no stage: it reads a whole corpus and writes one table."""
+    strategies = [s.strip() for s in (values.get("strategies") or "").split(",") if s.strip()]
+    if "mine-images" not in strategies:
+        return False
+    if strategies != ["mine-images"]:
+        _fail("--strategy mine-images works over a whole corpus: run it alone")
+    _mine_images(values["input"], Path(values["output"]), values["max_per_query"])
+    return True
+
+
+STAGE_VERBS["parse"] = StageVerb(
+    "parse", "Parse captions into scene graphs (entities with attributes, directed relations).")
+STAGE_VERBS["detect"] = StageVerb(
+    "detect", "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M "
+    "pairs.", more_names={"input": ("--images",)})
+STAGE_VERBS["negatives"] = StageVerb(
+    "negatives", "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
+    before=_mine_images_instead, extra=(inspect.Parameter(
+        "max_per_query", inspect.Parameter.KEYWORD_ONLY, annotation=int,
+        default=typer.Option(5, min=1, rich_help_panel="mine-images",
+                             help="--strategy mine-images: distractors per sample.")),))
+
+#: Flags of a verb that set no RunConfig field and no stage setting.
+VERB_ONLY_FLAGS = {"negatives": {"max_per_query"}}
 
 
 def _print_counts(counts: dict[str, int], output: Path) -> None:
@@ -406,50 +315,50 @@ def vocab(
     _print_counts(counts, output)
 
 
-@app.command()
-def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False,
+def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False, metavar="PIPELINE",
                                         help="A pipeline YAML, e.g. pipelines/cc12m.yaml."),
-        input: Optional[str] = typer.Option(None, "--input", "-i", help="Overrides the YAML's input."),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Overrides the YAML's output."),
-        input_format: Optional[str] = INPUT_FORMAT,
-        shard_size: Optional[int] = typer.Option(None, min=1, help="Input samples per output shard."),
-        overwrite: Optional[bool] = typer.Option(None, "--overwrite/--no-overwrite",
-                                                 help="Replace the output of another run."),
-        seed: Optional[int] = typer.Option(None, help="Seed for anything random."),
-        limit: Optional[int] = LIMIT,
-        progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
-                                                help="Show a progress bar."),
-        executor: Optional[str] = typer.Option(None, help="local | ray."),
-        workers: Optional[int] = WORKERS,
-        ray_address: Optional[str] = RAY_ADDRESS,
-        caption_column: Optional[str] = CAPTION_COLUMN,
-        key_column: Optional[str] = KEY_COLUMN,
-        image_column: Optional[str] = IMAGE_COLUMN,
-        url_column: Optional[str] = URL_COLUMN,
-        require: Optional[str] = typer.Option(
-            None, help="Comma list of stages that must run: a stage that cannot (e.g. detect "
-                       "without weights) stops the run instead of being left out.")) -> None:
+        sets: Optional[list[str]] = typer.Option(
+            None, "--set", metavar="STAGE.SETTING=VALUE", rich_help_panel="Stage settings",
+            help="Override a stage setting of the YAML, e.g. --set parse.parser=sng "
+                 "(repeat for several)."),
+        **values: Any) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
-    from sgprep.pipeline import PipelineError, load_pipeline
+    from sgprep.errors import PipelineError
+    from sgprep.pipeline import load_pipeline
 
     try:
-        config = load_pipeline(
-            pipeline, input=input, output=output, input_format=input_format,
-            shard_size=shard_size, overwrite=overwrite, seed=seed, limit=limit,
-            progress=progress, executor=executor, workers=workers, ray_address=ray_address,
-            columns=_columns(caption_column, key_column, image_column, url_column) or None,
-            require=[r.strip() for r in require.split(",") if r.strip()] if require else None)
-    except ValidationError as exc:
-        _fail(f"{pipeline}: invalid settings:\n{_settings_errors(exc)}")
+        config = load_pipeline(pipeline, sets or (), **flags.run_values(values))
     except PipelineError as exc:
         _fail(f"{pipeline}: {exc}")
     _execute(config)
 
 
+_RUN_SIGNATURE = inspect.signature(run)
+app.command(name="run", cls=flags.PanelCommand)(flags.with_signature(
+    run, [p for p in _RUN_SIGNATURE.parameters.values() if p.kind != p.VAR_KEYWORD]
+    + flags.run_params(skip=frozenset({"command"}))))
+
+
+DATASET = typer.Argument(None, metavar="DIR", show_default=False,
+                         help="An sgprep output directory; or -i DIR.")
+DATASET_OPTION = typer.Option(None, "--input", "-i", help="The same, as an option.")
+
+
+def _one_path(positional: Path | None, option: Path | None, what: str = "an sgprep output "
+              "directory") -> Path:
+    """The path given as the argument or with -i (either, not two different ones)."""
+    if positional and option and positional != option:
+        _fail(f"two paths given ({positional} and -i {option}); give one")
+    found = positional or option
+    if found is None:
+        _fail(f"give {what} (as the argument, or with -i)")
+    return found
+
+
 @app.command()
 def stats(
-    output: Path = typer.Argument(..., exists=True, file_okay=False,
-                                  help="An sgprep output directory."),
+    output: Optional[Path] = DATASET,
+    given: Optional[Path] = DATASET_OPTION,
     threshold: float = typer.Option(0.25, min=0, max=1,
                                     help="Detection score at which an object counts."),
     html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
@@ -457,6 +366,7 @@ def stats(
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Data properties per sample and per dataset: _meta/stats.parquet, _meta/report.html."""
+    output = _one_path(output, given)
     _require_sgprep_output(output)
     try:
         from sgprep.stats.report import render, run_stats
@@ -471,6 +381,10 @@ def stats(
         stdout.print_json(summary.model_dump_json())
         return
     stdout.print(render(summary))
+    from sgprep.exec.timing import read_timing, timing_lines
+
+    for label, text in timing_lines(read_timing(output / "_meta")):
+        stdout.print(f"{label:<28}{text}", highlight=False, soft_wrap=True)
     if summary.report_path:
         stdout.print(f"report: {summary.report_path}", highlight=False, soft_wrap=True)
 
@@ -512,8 +426,8 @@ def _require_sgprep_output(path: Path) -> None:
 
 @app.command(name="filter")
 def filter_(
-    dataset: Path = typer.Argument(..., exists=True, file_okay=False,
-                                   help="An sgprep output directory."),
+    dataset: Optional[Path] = DATASET,
+    given: Optional[Path] = DATASET_OPTION,
     output: Path = typer.Option(..., "--output", "-o", help="Directory for the view."),
     min_caption_objects: Optional[int] = typer.Option(
         None, min=0, help="Caption names at least N entities."),
@@ -531,6 +445,8 @@ def filter_(
                                     help="Detection score at which an object counts."),
 ) -> None:
     """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
+    dataset = _one_path(dataset, given)
+    _require_sgprep_output(dataset)
     try:
         from sgprep.stats.filter import Criteria, filter_view
     except ImportError as exc:
@@ -542,7 +458,9 @@ def filter_(
                             min_coverage=min_coverage, min_image_objects=min_image_objects,
                             weights_column=weights_column, reject_weight=reject_weight,
                             threshold=threshold)
-    except (ValidationError, ValueError) as exc:
+    except ValidationError as exc:
+        _fail(f"invalid filter: {flags.flag_errors(exc)}")
+    except ValueError as exc:
         _fail(f"invalid filter: {exc}")
     _require_sgprep_output(dataset)
     try:
@@ -557,24 +475,32 @@ def filter_(
 
 @app.command(name="eval")
 def eval_(
-    gold: Path = typer.Option(..., exists=True, dir_okay=False, help="FACTUAL CSV or gold JSONL."),
+    gold_file: Optional[Path] = typer.Argument(None, metavar="GOLD", show_default=False,
+                                               help="FACTUAL CSV or gold JSONL; or -i GOLD."),
+    gold: Optional[Path] = typer.Option(None, "--gold", "--input", "-i",
+                                        help="The gold file, as an option."),
     parser: str = typer.Option("spacy", help="Parser to score."),
     spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
     model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
     engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
     endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),
-    output: Optional[Path] = typer.Option(None, help="Write the report as JSON here."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Write the report as JSON here."),
     limit: Optional[int] = typer.Option(None, min=1, help="Score the first N captions only."),
 ) -> None:
     """Score a parser against gold scene graphs (SPICE-style tuple P/R/F1)."""
-    from sgprep.eval import render, run_eval
+    from sgprep.errors import ModelUnavailable
+    from sgprep.eval import EvalRefused, render, run_eval
     from sgprep.parse.base import ParserSettings
 
-    from sgprep.eval import EvalRefused
-    from sgprep.parse.base import ModelUnavailable
-
-    settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model, engine=engine,
-                              endpoint=endpoint)
+    gold = _one_path(gold_file, gold, "a gold file")
+    if not gold.is_file():
+        _fail(f"--gold {gold}: no such file")
+    try:
+        settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model,
+                                  engine=engine, endpoint=endpoint)
+    except ValidationError as exc:
+        _fail(flags.flag_errors(exc))
     try:
         report = run_eval(gold, parser, settings, output, limit)
     except EvalRefused as exc:
@@ -587,9 +513,16 @@ def eval_(
 
 
 @app.command()
-def validate(output: Path = typer.Argument(..., exists=True, help="An sgprep output directory.")) -> None:
+def validate(output: Optional[Path] = typer.Argument(
+                 None, metavar="OUTPUT", show_default=False,
+                 help="An sgprep output directory or FILE.jsonl; or -i OUTPUT."),
+             given: Optional[Path] = DATASET_OPTION) -> None:
     """Check shards against the schemas and the index; exit 1 and list problems if any."""
     from sgprep.io.validate import validate_output
+
+    output = _one_path(output, given)
+    if not output.exists():
+        _fail(f"{output}: no such file or directory")
 
     jsonl = output.suffix.lower() == ".jsonl"
     if not jsonl and not (output / "_meta" / "run.json").is_file():

@@ -3,6 +3,11 @@
 A run is a list of stages (``parse``, ``detect``, ``negatives``), each with its own settings,
 over one input and into one output. ``sgprep parse`` is the one-stage pipeline ``[parse]``;
 ``sgprep run PIPELINE.yaml`` chains any of them in one pass per shard.
+
+This module is the bottom of the package: it imports nothing of sgprep but the version, so
+everything above may import it. Stage settings are validated against each stage's ``Settings``
+model by :func:`sgprep.pipeline.resolve`, which knows the stages; run-level values (the seed,
+the intake limits) reach the stages through one :class:`RunContext`.
 """
 
 from __future__ import annotations
@@ -10,62 +15,126 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.fields import FieldInfo
 
 from sgprep import __version__
-from sgprep.io.images import DEFAULT_MAX_PIXELS
-from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+
+#: The largest image accepted unless --max-image-pixels says otherwise (PIL's own bomb limit).
+DEFAULT_MAX_PIXELS = 89_478_485
+#: The longest caption accepted unless --max-caption-chars says otherwise.
+DEFAULT_MAX_CAPTION_CHARS = 2000
 
 #: Fields that do not change what a run writes; they are left out of the fingerprint, so a
 #: rerun with other values resumes the same output.
 NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
-                      "workers", "ray_address", "require"}
+                      "workers", "ray_address"}
 #: Stage settings that change speed, or what a run checks or redoes, never bytes.
 SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers",
                        "endpoint_wait", "max_fallback_share", "redo_fallbacks"}
 DEFAULT_SHARD_SIZE = 1000
 
 
+@dataclass(frozen=True)
+class Flag:
+    """Command-line metadata of a settings field, for ``Annotated[type, Flag(...)]``:
+
+    - ``names``: more names for its flag (``"-p"``, ``"--strategy"``);
+    - ``panel``: the help panel it shows in (e.g. one per parser engine);
+    - ``hidden``: a field that is no flag (set another way);
+    - ``path``: a file path; in a pipeline YAML a relative one follows the YAML file;
+    - ``applies``: ``settings -> bool``; where it says no (a t5 setting in a spaCy run) the
+      field is left out of ``run.json`` and of the fingerprint.
+
+    Help, bounds and defaults come from the field itself (``Field(description=, ge=)``)."""
+
+    names: tuple[str, ...] = ()
+    panel: str | None = None
+    hidden: bool = False
+    path: bool = False
+    applies: Callable[[Any], bool] | None = None
+
+    def __init__(self, *names: str, panel: str | None = None, hidden: bool = False,
+                 path: bool = False, applies: Callable[[Any], bool] | None = None):
+        for key, value in (("names", names), ("panel", panel), ("hidden", hidden),
+                           ("path", path), ("applies", applies)):
+            object.__setattr__(self, key, value)
+
+
+def flag_of(field: FieldInfo) -> Flag:
+    """A field's :class:`Flag` (an empty one when it has none)."""
+    return next((m for m in field.metadata if isinstance(m, Flag)), Flag())
+
+
+class RunContext(BaseModel):
+    """The run-level values every stage may read (``stage.context``): set once per run, so a
+    stage never keeps its own copy of the seed or of a limit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seed: int = 0
+    max_caption_chars: int = DEFAULT_MAX_CAPTION_CHARS
+    max_image_pixels: int = DEFAULT_MAX_PIXELS
+
+
 class StageSpec(BaseModel):
     """One stage of a pipeline: its registry name and its settings (validated against the
-    stage's own ``Settings`` model, then stored in full so the fingerprint sees defaults)."""
+    stage's own ``Settings`` model by ``pipeline.resolve``, then stored in full, with the
+    settings that do not apply to the chosen backend left out, so the fingerprint and
+    ``run.json`` see what the run used)."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str
     settings: dict[str, Any] = Field(default_factory=dict)
+    optional: bool = Field(default=False, description="The run may go on without this stage "
+                           "when it cannot run here (e.g. detect without weights).")
 
 
 class RunConfig(BaseModel):
+    """One run. Each field is a flag of every verb that writes shards (``--shard-size``), a key
+    of a pipeline YAML, and, but for those in NOT_IN_FINGERPRINT, part of the fingerprint."""
+
     model_config = ConfigDict(extra="forbid")
 
-    command: str = Field(default="run", description="parse, detect, negatives or run")
-    input: str
-    input_format: str | None = None
-    columns: dict[str, str] = Field(default_factory=dict, description="Tables: the caption, key, "
-                                    "image and url columns (a name, or a 1-based position).")
-    output: Path
-    stages: list[StageSpec] = Field(min_length=1)
-    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0)
-    overwrite: bool = False
-    seed: int = 0
-    limit: int | None = Field(default=None, gt=0)
-    max_caption_chars: int = Field(default=DEFAULT_MAX_CAPTION_CHARS, gt=0)
-    max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)
-    check_images: bool = True
-    require: list[str] = Field(default_factory=list, description="Stages that must run: when "
-                               "one cannot (e.g. missing weights) the run stops instead of going "
-                               "on without it.")
-    progress: bool = True
+    command: Annotated[str, Flag(hidden=True)] = Field(
+        default="run", description="parse, detect, negatives or run")
+    input: Annotated[str, Flag("-i")] = Field(
+        description="A file, a directory, or a glob (quote it).")
+    input_format: str | None = Field(default=None, description="table | wds (img2dataset, "
+                                     "webdataset) | coco | images. Detected when left out.")
+    columns: Annotated[dict[str, str], Flag(hidden=True)] = Field(
+        default_factory=dict, description="Tables: the caption, key, image and url columns (a "
+        "name, or a 1-based position).")
+    output: Annotated[Path, Flag("-o")] = Field(
+        description="A directory for shards, or FILE.jsonl.")
+    stages: Annotated[list[StageSpec], Flag(hidden=True)] = Field(min_length=1)
+    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0,
+                            description="Input samples per output shard.")
+    overwrite: bool = Field(default=False, description="Replace the output of another run.")
+    seed: int = Field(default=0, description="Seed for anything random; same input + seed = "
+                      "same bytes.")
+    limit: int | None = Field(default=None, gt=0,
+                              description="Stop after this many input samples.")
+    max_caption_chars: int = Field(default=DEFAULT_MAX_CAPTION_CHARS, gt=0,
+                                   description="Longer captions fail with caption_too_long.")
+    max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0,
+                                  description="Larger images fail with image_too_large.")
+    check_images: bool = Field(default=True, description="Open each image's header at intake "
+                               "(bad images fail as read/bad_image).")
+    progress: bool = Field(default=True, description="Show a progress bar.")
     progress_interval: float = Field(default=30.0, gt=0, description="Seconds between progress "
                                      "lines when stderr is not a terminal (logs, Slurm, CI).")
-    executor: str = "local"
-    workers: int | None = Field(default=None, gt=0, description="Local worker processes "
-                                "(default: the machine's cores).")
-    ray_address: str | None = None
+    executor: str = Field(default="local", description="local (processes on this machine) | ray.")
+    workers: int | None = Field(default=None, gt=0, description="Worker processes (local) or "
+                                "actors (ray); default: one per core.")
+    ray_address: str | None = Field(default=None, description="ray: a cluster to join ('auto', "
+                                    "or ray://HOST:PORT); default: a local Ray instance.")
 
     @model_validator(mode="after")
     def _columns_valid(self) -> RunConfig:
@@ -76,19 +145,17 @@ class RunConfig(BaseModel):
         return self
 
     @model_validator(mode="after")
-    def _stages_valid(self) -> RunConfig:
-        from sgprep.pipeline import stage_class
-
-        for spec in self.stages:
-            cls = stage_class(spec.name)
-            try:
-                settings = cls.Settings.model_validate(spec.settings)
-            except ValidationError as exc:
-                problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}"
-                                     for e in exc.errors())
-                raise ValueError(f"stage {spec.name!r}: {problems}") from None
-            spec.settings = settings.model_dump(mode="json")
+    def _stages_once(self) -> RunConfig:
+        names = [spec.name for spec in self.stages]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"stage(s) {', '.join(twice)} given more than once; a pipeline "
+                             f"runs each stage once")
         return self
+
+    def context(self) -> RunContext:
+        return RunContext(seed=self.seed, max_caption_chars=self.max_caption_chars,
+                          max_image_pixels=self.max_image_pixels)
 
     def resolved(self) -> dict[str, Any]:
         return json.loads(self.model_dump_json())
@@ -101,6 +168,7 @@ class RunConfig(BaseModel):
         data["input"] = os.path.abspath(self.input)
         data["output"] = os.path.abspath(self.output)
         for stage in data["stages"]:
+            stage.pop("optional", None)
             stage["settings"] = {k: v for k, v in stage["settings"].items()
                                  if k not in SPEED_ONLY_SETTINGS}
         return data

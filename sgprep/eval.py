@@ -146,12 +146,12 @@ class Normaliser:
         if spacy_model:
             import spacy
 
-            from sgprep.parse.sng import SpacyModelMissing, missing_model_message
+            from sgprep.parse.base import SpacyModelMissing, missing_spacy_model
 
             try:
                 self.nlp = spacy.load(spacy_model, disable=["parser", "ner"])
             except OSError as error:
-                raise SpacyModelMissing(missing_model_message(spacy_model)) from error
+                raise SpacyModelMissing(missing_spacy_model(spacy_model)) from error
         self._cache: dict[str, str] = {}
 
     def prepare(self, elements: Iterable[str]) -> None:

@@ -1,21 +1,30 @@
-"""The stage registry, and pipelines: from a config to the stages that run, from YAML to a config.
+"""Pipelines: the stage registry, from YAML or flags to a checked config, from a config to stages.
 
 A stage is one module and one line in :data:`STAGES`; modules are imported only when used.
+:func:`resolve` is the one place where stage settings are validated (against each stage's
+``Settings`` model); every way into a run (the verbs, ``sgprep run``, ``api.run``, an executor
+given a config) goes through it.
 """
 
 from __future__ import annotations
 
-import difflib
-import importlib
 import json
+import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
+from pydantic import BaseModel, ValidationError
+
+from sgprep.config import RunConfig, flag_of
+from sgprep.errors import ModelUnavailable, PipelineError
+from sgprep.registry import UnknownEntry, did_you_mean, load_entry
 
 if TYPE_CHECKING:
-    from sgprep.config import RunConfig
     from sgprep.exec.stage import Stage
+
+log = logging.getLogger(__name__)
 
 STAGES: dict[str, str] = {
     "parse": "sgprep.parse.stage:ParseStage",
@@ -23,51 +32,103 @@ STAGES: dict[str, str] = {
     "negatives": "sgprep.negatives.stage:NegativesStage",
 }
 
-
-class PipelineError(ValueError):
-    """A pipeline that cannot run as described; the message says why and what to change."""
+__all__ = ["STAGES", "PipelineError", "build_stages", "check_requires", "check_stages",
+           "input_products", "load_pipeline", "make_config", "resolve", "stage_class"]
 
 
 def stage_class(name: str) -> type[Stage]:
-    if name not in STAGES:
-        near = difflib.get_close_matches(name, STAGES, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise PipelineError(f"unknown stage {name!r}{hint} Stages: {', '.join(STAGES)}")
-    module, _, attr = STAGES[name].partition(":")
+    """The stage registered as ``name``; or, for a stage of your own, ``"package.module:Class"``
+    (importable wherever the workers run)."""
+    from sgprep.exec.stage import Stage
+
+    table = {name: name} if ":" in name and name not in STAGES else STAGES
     try:
-        return getattr(importlib.import_module(module), attr)
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("sgprep"):
-            raise PipelineError(f"stage {name!r} is not part of this version of sgprep") from None
-        raise
+        cls = load_entry(table, name, "stage")
+    except UnknownEntry as exc:
+        raise PipelineError(str(exc)) from None
+    except (ImportError, AttributeError) as exc:
+        raise PipelineError(f"stage {name!r} cannot be imported: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Stage)):
+        raise PipelineError(f"stage {name!r} is not a Stage class")
+    return cls
+
+
+def settings_errors(exc: ValidationError) -> str:
+    """pydantic's errors as ``where: what``, without its links."""
+    lines = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error["loc"]) or "settings"
+        lines.append(f"{where}: {error['msg'].removeprefix('Value error, ')}")
+    return "; ".join(lines)
+
+
+def applying(settings: BaseModel) -> dict[str, Any]:
+    """The settings as JSON, without those that do not apply to the chosen backend (a Flag's
+    ``applies``): what ``run.json`` records and the fingerprint sees."""
+    data = settings.model_dump(mode="json")
+    for name, field in type(settings).model_fields.items():
+        applies = flag_of(field).applies
+        if applies is not None and not applies(settings):
+            data.pop(name, None)
+    return data
+
+
+def validate_settings(name: str, settings: dict[str, Any]) -> BaseModel:
+    model = stage_class(name).Settings
+    unknown = [k for k in settings if k not in model.model_fields]
+    if unknown:
+        key = unknown[0]
+        raise PipelineError(f"stage {name!r}: {key!r} is not one of its settings"
+                            f"{did_you_mean(key, model.model_fields)}")
+    try:
+        return model.model_validate(settings)
+    except ValidationError as exc:
+        raise PipelineError(f"stage {name!r}: {settings_errors(exc)}") from None
+
+
+def resolve(config: RunConfig) -> RunConfig:
+    """The config with each stage's settings validated and stored in full (defaults too, so
+    the fingerprint sees them), less what does not apply. Idempotent."""
+    stages = [spec.model_copy(update={"settings": applying(validate_settings(spec.name,
+                                                                             spec.settings))})
+              for spec in config.stages]
+    return config.model_copy(update={"stages": stages})
+
+
+def make_config(data: dict[str, Any]) -> RunConfig:
+    """A checked config from a mapping of RunConfig fields (stages as ``{"name", "settings"}``)."""
+    unknown = [k for k in data if k not in RunConfig.model_fields]
+    if unknown:
+        key = unknown[0]
+        raise PipelineError(f"{key!r} is not a run setting{did_you_mean(key, RunConfig.model_fields)}")
+    try:
+        config = RunConfig.model_validate(data)
+    except ValidationError as exc:
+        raise PipelineError(f"invalid settings: {settings_errors(exc)}") from None
+    return resolve(config)
 
 
 def build_stages(config: RunConfig) -> list[Stage]:
-    """The stage objects, in order (cheap: models load in each stage's setup())."""
-    stages = []
-    for spec in config.stages:
-        cls = stage_class(spec.name)
-        stages.append(cls(cls.Settings.model_validate(spec.settings)))
-    return stages
+    """The stage objects, in order (cheap: models load in each stage's setup()). Each gets its
+    settings and the run's context (seed, limits)."""
+    context = config.context()
+    return [stage_class(spec.name)(validate_settings(spec.name, spec.settings), context)
+            for spec in config.stages]
 
 
-def drop_unavailable(config: RunConfig) -> RunConfig:
-    """Stages that cannot run here (``Stage.check`` fails) are left out with one clear
-    warning, unless ``config.require`` names them: then the run stops with the reason."""
-    import logging
-
-    from sgprep.parse.base import ModelUnavailable
-
+def check_stages(config: RunConfig) -> RunConfig:
+    """Every stage can run here (``Stage.check``), or the run stops before any work with the
+    reason. Only a stage the pipeline marks ``optional`` is left out instead, with one
+    warning; the summary and ``run.json`` then show the run without it."""
     kept = []
     for spec, stage in zip(config.stages, build_stages(config)):
         try:
             stage.check()
         except ModelUnavailable as exc:
-            if spec.name in config.require:
+            if not spec.optional:
                 raise
-            logging.getLogger(__name__).warning(
-                "stage %r cannot run here and is left out of this run (pass --require %s to "
-                "make that an error): %s", spec.name, spec.name, exc)
+            log.warning("optional stage %r cannot run here and is left out of this run: %s",
+                        spec.name, exc)
             continue
         kept.append(spec)
     if not kept:
@@ -119,8 +180,69 @@ def input_products(spec: str) -> set[str]:
     return set()
 
 
-def load_pipeline(path: Path, **overrides: Any) -> RunConfig:
-    """A pipeline YAML holds RunConfig fields; relative paths are relative to the YAML file.
+def _yaml_stages(stages: Any) -> list[dict[str, Any]]:
+    """``stages:`` as a mapping in run order, or a list of one-key mappings; each stage once."""
+    if isinstance(stages, list):
+        pairs = []
+        for item in stages:
+            if not isinstance(item, dict) or len(item) != 1:
+                raise PipelineError("each item of a `stages:` list is one `name: {settings}`")
+            pairs += list(item.items())
+    elif isinstance(stages, dict):
+        pairs = list(stages.items())
+    else:
+        pairs = []
+    if not pairs:
+        raise PipelineError("a pipeline needs `stages:`, e.g. `stages: {parse: {parser: spacy}}`")
+    names = [name for name, _ in pairs]
+    for name in names:
+        stage_class(name)  # unknown names fail here, with a suggestion
+        if names.count(name) > 1:
+            raise PipelineError(f"stage {name!r} is given {names.count(name)} times; a pipeline "
+                                f"runs each stage once (merge its settings into one entry)")
+    specs = []
+    for name, settings in pairs:
+        settings = dict(settings or {})
+        if not isinstance(settings, dict):
+            raise PipelineError(f"stage {name!r}: its settings must be a mapping")
+        optional = settings.pop("optional", False)
+        specs.append({"name": name, "settings": settings, "optional": optional})
+    return specs
+
+
+def follow_file(value: Any, base: Path) -> Any:
+    """A path setting written in a file at ``base``: relative paths follow that file. A bare
+    name that is not a file there (a hub id, a cached weights name) is kept as it is."""
+    if not isinstance(value, str) or not value or os.path.isabs(value):
+        return value
+    beside = base / value
+    if beside.exists() or value.startswith(("./", "../")):
+        return str(beside)
+    return value
+
+
+def parse_sets(sets: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """``["parse.parser=sng", "negatives.per_sample=2"]`` as ``{stage: {key: value}}``; values
+    are read as YAML (numbers, booleans, lists)."""
+    out: dict[str, dict[str, Any]] = {}
+    for item in sets:
+        where, eq, text = item.partition("=")
+        stage, dot, key = where.strip().partition(".")
+        if not eq or not dot or not stage or not key:
+            raise PipelineError(f"--set {item!r}: write STAGE.SETTING=VALUE, e.g. "
+                                f"--set parse.parser=sng")
+        try:
+            value = yaml.safe_load(text) if text.strip() else None
+        except yaml.YAMLError:
+            value = text
+        out.setdefault(stage, {})[key] = value
+    return out
+
+
+def load_pipeline(path: Path, sets: list[str] | tuple[str, ...] = (),
+                  **overrides: Any) -> RunConfig:
+    """A pipeline YAML holds RunConfig fields; relative paths in it (input, output, and every
+    path setting of a stage) are relative to the YAML file.
 
     ``stages`` maps each stage to its settings, in the order they run, e.g.::
 
@@ -128,12 +250,13 @@ def load_pipeline(path: Path, **overrides: Any) -> RunConfig:
         output: ../out/cc12m
         stages:
           parse: {parser: llama3, engine: vllm, batch_size: 512}
+          detect: {weights: ../weights/yolov9c.pt, optional: true}
           negatives: {strategies: [swap, shuffle]}
 
-    ``overrides`` (the command line's flags) replace the file's values; ``None`` means unset.
+    A stage that cannot run here stops the run, unless it says ``optional: true``.
+    ``sets`` (``STAGE.SETTING=VALUE``) replace stage settings and ``overrides`` (the command
+    line's flags) the file's values; ``None`` means unset.
     """
-    from sgprep.config import RunConfig
-
     try:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
@@ -141,19 +264,23 @@ def load_pipeline(path: Path, **overrides: Any) -> RunConfig:
     data = data or {}
     if not isinstance(data, dict):
         raise PipelineError("a pipeline file must be a mapping of settings")
-    stages = data.pop("stages", None) or {}
-    if isinstance(stages, list):  # also accepted: a list of one-key mappings
-        stages = {k: v for item in stages for k, v in (item or {}).items()}
-    if not isinstance(stages, dict) or not stages:
-        raise PipelineError("a pipeline needs `stages:`, e.g. `stages: {parse: {parser: spacy}}`")
-    for name in stages:
-        stage_class(name)  # unknown names fail here, with a suggestion
+    specs = _yaml_stages(data.pop("stages", None))
     base = path.parent
     for field in ("input", "output"):
         if field in data and not str(data[field]).startswith("/"):
             data[field] = str(base / str(data[field]))
-    data["stages"] = [{"name": name, "settings": dict(settings or {})}
-                      for name, settings in stages.items()]
+    for spec in specs:
+        fields = stage_class(spec["name"]).Settings.model_fields
+        for key, value in spec["settings"].items():
+            if key in fields and flag_of(fields[key]).path:
+                spec["settings"][key] = follow_file(value, base)
+    for stage, values in parse_sets(sets).items():
+        spec = next((s for s in specs if s["name"] == stage), None)
+        if spec is None:
+            raise PipelineError(f"--set {stage}.…: the pipeline has no {stage!r} stage (it has "
+                                f"{', '.join(s['name'] for s in specs)})")
+        spec["settings"].update(values)
+    data["stages"] = specs
     data.setdefault("command", "run")
     data.update({k: v for k, v in overrides.items() if v is not None})
-    return RunConfig.model_validate(data)
+    return make_config(data)

@@ -41,7 +41,7 @@ def test_example_pipeline_runs_the_chain_and_goes_on_without_weights(tmp_path, m
     _build(tmp_path / "data")
     out = tmp_path / "pipeline"
     run_cli("run", ROOT / "pipelines" / "example.yaml", "--input", tmp_path / "data" / "img2dataset",
-            "--output", out, "--no-progress")
+            "--output", out, "--no-progress", "--workers", "1")
     rows = index_rows(out)
     assert rows and all(r["status"] == "ok" and r["sg"] and r["neg"] for r in rows)
     assert all(r["det"] is None for r in rows)
@@ -49,3 +49,13 @@ def test_example_pipeline_runs_the_chain_and_goes_on_without_weights(tmp_path, m
     assert len(negatives) >= len(rows)
     assert run_cli("validate", out).exit_code == 0
     assert "multi-object captions" in run_cli("stats", out, "--no-html").output
+    other = tmp_path / "other.yaml"  # the same run with a stage more, into the same output
+    other.write_text(f"input: {tmp_path / 'data' / 'img2dataset'}\noutput: {out}\nshard_size: 8\n"
+                     "stages:\n  parse: {}\n  detect: {optional: true}\n  negatives: {}\n")
+    refused = run_cli("run", other, "--no-progress", "--workers", "1",
+                      "--set", "negatives.per_sample=1",
+                      "--set", "negatives.strategies=[swap]", ok=False)
+    assert refused.exit_code == 2
+    assert "negatives.per_sample: 4 there, 1 now" in " ".join(refused.output.split())
+    run_cli("run", ROOT / "pipelines" / "example.yaml", "--input", tmp_path / "data" / "img2dataset",
+            "--output", out, "--no-progress", "--overwrite", "--workers", "1")  # as `make example`

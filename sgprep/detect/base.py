@@ -8,19 +8,19 @@ and its NMS. ``prepare`` runs in the decoder's threads, ``infer`` in the stage's
 from __future__ import annotations
 
 import glob
-import importlib
 import os
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
 from pydantic import Field, field_validator
 
+from sgprep.config import Flag
 from sgprep.exec.stage import StageSettings
-from sgprep.io.images import DEFAULT_MAX_PIXELS
+from sgprep.registry import load_entry
 
 PAD_VALUE = 114  # the grey ultralytics pads with; the models were trained on it
 STRIDE = 32  # the detectors' largest stride: input sides must be multiples of it
@@ -29,20 +29,27 @@ STRIDE = 32  # the detectors' largest stride: input sides must be multiples of i
 class DetectSettings(StageSettings):
     """The detect stage's settings; one CLI flag each."""
 
-    batch_size: int = Field(default=16, gt=0)
-    weights: str = "yolov9c.pt"  # a local file, or a name ultralytics fetches when online
-    backend: Literal["auto", "torch", "onnx"] = "auto"  # auto: onnx without CUDA, else torch
-    device: str | None = None  # torch: "cpu", "cuda", "cuda:1"; None picks CUDA when present
-    conf: float = Field(default=0.25, ge=0.0, le=1.0)  # minimum confidence of a kept box
-    iou: float = Field(default=0.45, gt=0.0, le=1.0)  # NMS overlap threshold
-    imgsz: int = Field(default=640, ge=32)  # the letterbox's long side, a multiple of 32
-    # rect: pad only to a multiple of 32 (less to compute for non-square photos); None: on a
-    # CPU, not on CUDA (where whole square batches are faster than batches split by shape)
-    rect: bool | None = None
-    top_objects: int = Field(default=10, ge=0)  # N: objects kept per image, best first
-    top_pairs: int = Field(default=10, ge=0)  # M: pair boxes kept per image, best first
-    decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1)
-    max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0)  # bigger images are refused unread
+    batch_size: int = Field(default=16, gt=0, description="Images per detector call.")
+    weights: Annotated[str, Flag(path=True)] = Field(
+        default="yolov9c.pt", description="Weights file (.pt); a bare name is looked up in "
+        "~/.cache/sgprep/weights, else downloaded when online.")
+    backend: Literal["auto", "torch", "onnx"] = Field(
+        default="auto", description="auto (onnx without CUDA, else torch) | torch | onnx.")
+    device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:1 (default: "
+                               "CUDA when present).")
+    conf: float = Field(default=0.25, ge=0.0, le=1.0,
+                        description="Minimum confidence of a kept box.")
+    iou: float = Field(default=0.45, gt=0.0, le=1.0, description="NMS overlap threshold.")
+    imgsz: int = Field(default=640, ge=32, description="Letterbox long side (a multiple of 32).")
+    # None: on a CPU, not on CUDA (where whole square batches are faster than batches split
+    # by shape)
+    rect: bool | None = Field(default=None, description="Pad to multiples of 32 instead of "
+                              "squares (default: on CPU yes, on CUDA no).")
+    top_objects: int = Field(default=10, ge=0, description="N: objects kept per image, best "
+                             "first.")
+    top_pairs: int = Field(default=10, ge=0, description="M: pair (union) boxes kept per image.")
+    decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1,
+                                description="Decoding threads (default: min(8, cores)).")
 
     @field_validator("imgsz")
     @classmethod
@@ -166,11 +173,6 @@ def pick_backend(settings: DetectSettings) -> str:
 
 def make_detector(settings: DetectSettings) -> Detector:
     name = pick_backend(settings)
-    try:
-        target = DETECTORS[name]
-    except KeyError:
-        raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(DETECTORS)}") from None
-    module, _, attr = target.partition(":")
-    detector = getattr(importlib.import_module(module), attr)(settings)
+    detector = load_entry(DETECTORS, name, "detector backend")(settings)
     detector.name = name
     return detector

@@ -13,6 +13,7 @@ import numpy as np
 from sgprep.detect.base import DetectSettings, Detector, make_detector, pick_backend, unletterbox
 from sgprep.detect.decode import Decoder, DecodeError, Frame
 from sgprep.detect.pairs import top_pairs
+from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
 from sgprep.schema import Box, Detections, Sample
 
@@ -24,9 +25,11 @@ class DetectStage(Stage):
     name = "detect"
     Settings = DetectSettings
     provides = frozenset({"det"})
+    needs_images = True
 
-    def __init__(self, settings: DetectSettings | None = None):
-        super().__init__(settings)
+    def __init__(self, settings: DetectSettings | None = None,
+                 context: RunContext | None = None):
+        super().__init__(settings, context)
         self.detector: Detector | None = None  # made in setup(): it imports the backend
         self._decoder: Decoder | None = None
         self._next: dict[int, list[Sample]] = {}
@@ -43,11 +46,11 @@ class DetectStage(Stage):
     def check(self) -> None:
         """The weights can be had (a local file, sgprep's cache, or a download when online);
         fetched here, once, in the driver, so workers find them in the cache."""
-        from sgprep.detect.weights import resolve_weights
-        from sgprep.parse.base import ModelUnavailable
+        from sgprep.detect.weights import check_checkpoint, resolve_weights
+        from sgprep.errors import ModelUnavailable
 
         try:
-            resolve_weights(self.settings.weights)
+            check_checkpoint(resolve_weights(self.settings.weights))
         except ImportError as exc:  # no ultralytics: nothing can load or fetch weights
             raise ModelUnavailable(
                 f"the detect stage needs the detect extra ({exc.name} is not installed): "
@@ -61,7 +64,7 @@ class DetectStage(Stage):
         decoders = s.decode_workers
         if self.threads is not None and "decode_workers" not in s.model_fields_set:
             decoders = min(decoders, self.threads)  # the default follows the granted cores
-        self._decoder = Decoder(decoders, s.imgsz, s.max_image_pixels,
+        self._decoder = Decoder(decoders, s.imgsz, self.context.max_image_pixels,
                                 prepare=self.detector.prepare)
         self._counts = Counter()
 

@@ -16,7 +16,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.parse.base import ModelUnavailable
+from sgprep.errors import ModelUnavailable
 
 
 def cache_dir() -> Path:
@@ -58,7 +58,34 @@ def load_yolo(weights: str):
     from ultralytics import YOLO
 
     _undo_pillow_patch()
-    return YOLO(str(resolve_weights(weights)))
+    path = check_checkpoint(resolve_weights(weights))
+    try:
+        return YOLO(str(path))
+    except Exception as exc:  # noqa: BLE001 - a damaged file fails in many ways inside torch
+        raise ModelUnavailable(f"detector weights {path} cannot be loaded as a YOLO model "
+                               f"({type(exc).__name__}: {str(exc).strip()[:200]}); give "
+                               f"ultralytics .pt weights with --weights PATH") from None
+
+
+#: How a PyTorch checkpoint starts: a zip archive (torch.save since 1.6), or the legacy
+#: pickle format (protocol 2).
+_CHECKPOINT_MAGIC = (b"PK\x03\x04", b"\x80\x02")
+
+
+def check_checkpoint(path: Path) -> Path:
+    """``path``, when it looks like a PyTorch checkpoint (read: its first bytes); a text file,
+    an image or an empty file named ``.pt`` is a clear ModelUnavailable at start-up instead of
+    a traceback from deep inside torch in every worker."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError as exc:
+        raise ModelUnavailable(f"detector weights {path} cannot be read: {exc.strerror}") from None
+    if not head.startswith(_CHECKPOINT_MAGIC):
+        raise ModelUnavailable(f"detector weights {path} are not a model: a PyTorch checkpoint "
+                               f"(.pt) is a zip archive, this file is not one. Give ultralytics "
+                               f"YOLO weights with --weights PATH")
+    return path
 
 
 def _undo_pillow_patch() -> None:
@@ -137,6 +164,3 @@ def sha256_file(path: Path) -> str:
     stat = path.stat()
     return _sha256_cached(str(path), stat.st_size, stat.st_mtime_ns)
 
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -15,6 +15,7 @@ import queue
 import time
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,14 +25,16 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 from sgprep.config import RunConfig
+from sgprep.exec.ledger import ShardLedger
 from sgprep.exec.plan import Plan, make_plan
 from sgprep.exec.shard import run_shard
 from sgprep.exec.stage import Stage
+from sgprep.exec.timing import read_timing
 from sgprep.exec.totals import Totals
 from sgprep.io.intake import Intake
 from sgprep.io.readers import resolve_inputs
 from sgprep.io.writers import Writer, check_apart, make_writer
-from sgprep.pipeline import build_stages, check_requires, drop_unavailable
+from sgprep.pipeline import build_stages, check_requires, check_stages, resolve
 from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
@@ -44,12 +47,16 @@ class RunSummary:
     planned_samples: int = 0
     planned_shards: int = 0
     workers: int = 1
+    shards_retried: int = 0
+    shards_failed: int = 0
     seconds: float = 0.0
     totals: Totals = field(default_factory=Totals)  # of the shards this run wrote
     output: Totals = field(default_factory=Totals)  # of every finished shard of the output
     shards_redone: int = 0  # finished shards done again (parse --redo-fallbacks)
     #: What is wrong with the output (e.g. mostly fallback graphs): the run ends with an error.
     problems: list[str] = field(default_factory=list)
+    #: stage -> wall_s, cpu_s, items, summed over the shards this run wrote
+    timing: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 class LineProgress:
@@ -77,8 +84,12 @@ class LineProgress:
 
 
 class RateColumn(ProgressColumn):
+    """Samples per second since the run started: the rate the summary reports at the end
+    (rich's own estimate is over its last seconds, and so differs from it)."""
+
     def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
+        elapsed = task.elapsed or 0.0
+        speed = (task.completed - task.fields.get("first", 0)) / elapsed if elapsed else 0.0
         return Text(f"{speed:,.0f} samples/s" if speed else "- samples/s", style="cyan")
 
 
@@ -108,7 +119,12 @@ class ShardRunner:
             self.writer.reopen(index)  # not done until it is written again
         for stage in self.stages:
             stage.reuse(rows)
-        return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+        try:
+            return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+        except Exception:
+            for stage in self.stages:  # what a failed try counted is not the retry's to report
+                stage.take_stats()
+            raise
 
     def close(self) -> None:
         if self.ready:
@@ -163,7 +179,7 @@ class LocalExecutor:
         self.console = console or Console(stderr=True)
 
     def run(self) -> RunSummary:
-        self.config = config = drop_unavailable(self.config)
+        self.config = config = check_stages(resolve(self.config))
         check_requires(config)
         check_apart(resolve_inputs(config.input), config.output)
         writer = make_writer(config.output)
@@ -187,7 +203,7 @@ class LocalExecutor:
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)
         plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer,
-                         config.columns)
+                         config.columns, any(s.needs_images for s in build_stages(config)))
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)
         todo = sorted(todo + redo)
@@ -197,11 +213,20 @@ class LocalExecutor:
         summary.workers = self._workers(len(todo))
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
-        with self._progress(plan.samples, done) as advance:
-            for stats in self._execute_tasks(plan, todo, summary.workers, advance):
-                summary.shards_written += 1
-                summary.totals.add(stats)
-        summary.seconds = time.monotonic() - started
+        ledger = ShardLedger(writer.root / "_meta")
+        written = []
+        try:
+            with self._progress(plan.samples, done) as advance:
+                for stats in self._execute_tasks(plan, todo, summary.workers, advance, ledger):
+                    summary.shards_written += 1
+                    summary.totals.add(stats)
+                    written.append(int(stats.shard))
+        finally:
+            summary.seconds = time.monotonic() - started
+            summary.timing = read_timing(writer.root / "_meta", written)
+            summary.shards_retried, summary.shards_failed = ledger.retried, len(ledger.failed)
+            self.summary = summary  # what was done, also when the ledger ends the run
+        ledger.close()
         for task in plan.tasks:
             summary.output.add(writer.read_stats(task.index))
         summary.problems = [problem for stage in build_stages(config) for problem in
@@ -223,6 +248,7 @@ class LocalExecutor:
             log.info("%d finished shard(s) hold graphs from the fallback parser: parsing those "
                      "samples again (--redo-fallbacks)", len(redo))
         return redo
+
     def _workers(self, tasks: int) -> int:
         wanted = self.config.workers or usable_cpus()
         stages = build_stages(self.config)
@@ -248,36 +274,56 @@ class LocalExecutor:
             TextColumn("eta"), TimeRemainingColumn(), console=self.console,
             disable=not config.progress, transient=False)
         with progress:
-            bar = progress.add_task(config.command, total=total, completed=done)
+            bar = progress.add_task(config.command, total=total, completed=done, first=done)
             yield lambda n: progress.advance(bar, n)
 
-    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance):
-        """Run the tasks; yield each finished shard's stats (in any order)."""
+    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance,
+                       ledger: ShardLedger):
+        """Run the tasks; yield each finished shard's stats (in any order). A task that
+        fails goes to the ledger, which says whether to submit it again."""
         if workers <= 1:
-            return self._in_process(plan, todo, advance)
-        return self._in_pool(plan, todo, workers, advance)
+            return self._in_process(plan, todo, advance, ledger)
+        return self._in_pool(plan, todo, workers, advance, ledger)
 
-    def _in_process(self, plan: Plan, todo: list[int], advance):
+    def _in_process(self, plan: Plan, todo: list[int], advance, ledger: ShardLedger):
         runner = ShardRunner(self.config, plan)
         try:
-            for index in todo:
-                yield runner.run(index, advance)
+            queue = list(todo)
+            while queue:
+                index = queue.pop(0)
+                try:
+                    stats = runner.run(index, advance)
+                except Exception as exc:  # noqa: BLE001 - the ledger decides
+                    if ledger.failure(index, exc):
+                        queue.append(index)
+                    continue
+                yield stats
         finally:
             runner.close()
 
-    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance):
+    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance,
+                 ledger: ShardLedger):
         context = multiprocessing.get_context("spawn")
         updates = context.Queue()
         cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                  initargs=(self.config, plan, updates, cpus)) as pool:
-            pending = {pool.submit(_run_in_worker, index) for index in todo}
+            pending = {pool.submit(_run_in_worker, index): index for index in todo}
             try:
                 while pending:
-                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                     _drain(updates, advance)
                     for future in done:
-                        yield future.result()
+                        index = pending.pop(future)
+                        try:
+                            stats = future.result()
+                        except BrokenProcessPool:  # a worker died: the pool cannot go on
+                            raise
+                        except Exception as exc:  # noqa: BLE001 - the ledger decides
+                            if ledger.failure(index, exc):
+                                pending[pool.submit(_run_in_worker, index)] = index
+                            continue
+                        yield stats
                 _drain(updates, advance)
             except BaseException:
                 for future in pending:

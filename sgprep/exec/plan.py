@@ -73,15 +73,19 @@ def plan_file(writer: Writer) -> Path:
 
 
 def make_plan(spec: str, fmt: str | None, shard_size: int, limit: int | None,
-              writer: Writer, columns: dict[str, str] | None = None) -> Plan:
+              writer: Writer, columns: dict[str, str] | None = None,
+              need_images: bool = False) -> Plan:
     """The plan for this input: the saved one when the input is unchanged, else a new one.
-    ``columns`` (tables only) name the caption, key, image and url columns."""
+    ``columns`` (tables only) name the caption, key, image and url columns; with
+    ``need_images`` (a stage reads images) a table without an image column is refused."""
     paths, fmt = input_format(spec, fmt)
     module = reader(fmt)
-    options = {"columns": dict(columns)} if columns else {}
+    options: dict[str, Any] = {"columns": dict(columns)} if columns else {}
     if options and fmt != "table":
         raise InputError(f"--caption-column and the other column flags apply to tables; this "
                          f"input is read as {fmt!r}")
+    if need_images and fmt == "table":
+        options["need"] = ["image"]
     units = [_unit(p) for p in module.units(paths)]
     fresh = Plan(input=spec, format=fmt, shard_size=shard_size, limit=limit,
                  reader_options=options, units=units)

@@ -7,27 +7,27 @@ the bytes are those of a local run, whatever the cluster.
 
 An actor declares the resources of its stages (CPUs; GPUs for a stage that wants them, which
 Ray then places). At most ``2 x actors`` tasks are in flight (back-pressure: memory stays
-bounded). A dead actor is restarted by Ray and its shard retried (``max_task_retries``); a
-shard that still fails after that is recorded in ``_meta/failed_shards.json`` with its error,
-and the run finishes the others. A rerun does only what is missing.
+bounded). A dead actor is restarted by Ray; a shard that fails is handled by the same shard
+ledger as a local run (``exec/ledger.py``): retried, then recorded in
+``_meta/failed_shards.json`` with its error while the run finishes the others. A rerun does
+only what is missing.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 
+from sgprep.exec.ledger import ATTEMPTS, ShardLedger
 from sgprep.exec.local import LocalExecutor, ShardRunner
 from sgprep.exec.plan import Plan
-from sgprep.io.safefs import atomic_write
 from sgprep.pipeline import build_stages
 from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
 
-#: Attempts of one shard on the cluster before it is recorded as failed.
-SHARD_RETRIES = 2
+#: Restarts of a dead actor (the shard it held goes back to the ledger).
+ACTOR_RESTARTS = ATTEMPTS - 1
 
 
 class _ShardActor:
@@ -54,7 +54,8 @@ class RayExecutor(LocalExecutor):
     def _workers(self, tasks: int) -> int:
         return max(1, tasks)  # sized against the cluster in _execute_tasks
 
-    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance):
+    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance,
+                       ledger: ShardLedger):
         import ray
 
         own = not ray.is_initialized()
@@ -63,12 +64,12 @@ class RayExecutor(LocalExecutor):
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      **({} if address else {"num_cpus": self.config.workers or os.cpu_count()}))
         try:
-            yield from self._dispatch(ray, plan, todo, advance)
+            yield from self._dispatch(ray, plan, todo, advance, ledger)
         finally:
             if own:
                 ray.shutdown()
 
-    def _dispatch(self, ray, plan: Plan, todo: list[int], advance):
+    def _dispatch(self, ray, plan: Plan, todo: list[int], advance, ledger: ShardLedger):
         stages = build_stages(self.config)
         # An actor runs its stages one after another in one process: it needs the CPUs of its
         # largest stage, and a GPU share for every stage that wants one (a vLLM engine and a
@@ -84,8 +85,8 @@ class RayExecutor(LocalExecutor):
                              f"worker and the Ray cluster has {available.get('CPU', 0):g} CPU(s) "
                              f"and {available.get('GPU', 0):g} GPU(s)")
         count = max(1, min(fit, len(todo), self.config.workers or len(todo)))
-        actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=SHARD_RETRIES,
-                                 max_task_retries=SHARD_RETRIES)(_ShardActor)
+        actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=ACTOR_RESTARTS,
+                                 max_task_retries=0)(_ShardActor)
         config_json, plan_json = self.config.model_dump_json(), plan.model_dump_json()
         # the actor's stages compute on the CPUs it reserved, not on every core of the node
         actors = [actor_class.remote(config_json, plan_json, max(1, int(cpus)))
@@ -95,7 +96,6 @@ class RayExecutor(LocalExecutor):
         queue = list(todo)
         flying: dict = {}
         idle = list(actors) * 2  # two tasks in flight per actor
-        failed: dict[int, str] = {}
         while queue or flying:
             while queue and idle:
                 actor, index = idle.pop(), queue.pop(0)
@@ -105,15 +105,9 @@ class RayExecutor(LocalExecutor):
             idle.append(actor)
             try:
                 stats = ShardStats.model_validate_json(ray.get(ready[0]))
-            except Exception as exc:  # noqa: BLE001 - recorded; the other shards go on
-                log.error("shard %05d failed on the cluster after %d retries: %s",
-                          index, SHARD_RETRIES, exc)
-                failed[index] = f"{type(exc).__name__}: {exc}"
+            except Exception as exc:  # noqa: BLE001 - the ledger decides
+                if ledger.failure(index, exc):
+                    queue.append(index)
                 continue
             advance(plan.tasks[index].count)
             yield stats
-        if failed:
-            path = self.config.output / "_meta" / "failed_shards.json"
-            atomic_write(path, json.dumps(failed, indent=2, sort_keys=True).encode())
-            raise RuntimeError(f"{len(failed)} shard(s) failed (see {path}); the others are "
-                               f"done: rerun the same command to retry the missing ones")

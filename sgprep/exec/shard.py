@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 from sgprep.exec.plan import Plan, ShardTask, read_task
 from sgprep.exec.stage import Stage
+from sgprep.exec.timing import StageClock, write_timing
 from sgprep.io.intake import Intake, assign_key
 from sgprep.io.writers import Writer
 from sgprep.schema import Sample, ShardStats
@@ -24,9 +25,11 @@ def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, 
     sink = writer.open_shard(task.index)
     chunk_size = max([s.batch_size for s in stages] or [DEFAULT_CHUNK])
     product_counts: dict[str, Counter[str]] = {s.name: Counter() for s in stages}
+    clock = StageClock()
     for chunk in _chunks(_checked(plan, task, intake), chunk_size):
         for stage in stages:
-            stage.run(chunk)
+            with clock.timed(stage.name, sum(s.ok for s in chunk)):
+                stage.run(chunk)
             product_counts[stage.name].update(stage.sample_stats(chunk))
         sink.add(chunk)
         if progress is not None:
@@ -36,6 +39,7 @@ def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, 
         merged = Counter(stage.take_stats())
         merged.update(product_counts[stage.name])
         counters[stage.name] = dict(sorted((k, v) for k, v in merged.items() if v))
+    write_timing(writer.root / "_meta", task.index, clock)  # before the stats: they mark done
     return sink.close(counters)
 
 

@@ -17,17 +17,14 @@ import logging
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar, get_origin
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from sgprep.config import RunContext
 from sgprep.schema import Sample
 
 log = logging.getLogger(__name__)
-
-#: What stages can provide and require: a scene graph, detections, negatives.
-PRODUCTS = ("sg", "det", "neg")
-
 
 class StopRun(Exception):
     """An error that must end the run rather than fail one batch (e.g. the LLM endpoint is
@@ -45,11 +42,45 @@ class Resources(BaseModel):
 
 
 class StageSettings(BaseModel):
-    """Base of every stage's settings: validated at start-up, unknown keys refused."""
+    """Base of every stage's settings: validated at start-up, unknown keys refused.
+
+    Each field is the stage's flag (``--batch-size``), a key of its YAML mapping, a
+    ``--set STAGE.KEY=VALUE`` of ``sgprep run``, and is recorded in ``run.json``: add a setting
+    by adding a field here or in a subclass, with ``Field(description=..., ge=...)`` and
+    ``Annotated[..., Flag(...)]`` for short names, panels and paths. Run-level values (the
+    seed, the intake limits) are not settings: a stage reads them from ``self.context``.
+    Lists and mappings may be given as text too (``swap,shuffle``; ``a=0.2,b=0.1``)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    batch_size: int = 256
+    batch_size: int = Field(default=256, ge=1, description="Samples per batch.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        out = dict(data)
+        for name, value in data.items():
+            field = cls.model_fields.get(name)
+            if field is None or not isinstance(value, str):
+                continue
+            kind = get_origin(field.annotation)
+            if kind is list:
+                out[name] = [part.strip() for part in value.split(",") if part.strip()]
+            elif kind is dict:
+                out[name] = _pairs(name, value)
+        return out
+
+
+def _pairs(name: str, text: str) -> dict[str, str]:
+    pairs = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"{name} {text!r}: write KEY=VALUE,KEY=VALUE")
+        pairs[key.strip()] = value.strip()
+    return pairs
 
 
 class Stage(ABC):
@@ -57,9 +88,14 @@ class Stage(ABC):
     Settings: ClassVar[type[StageSettings]] = StageSettings
     requires: ClassVar[frozenset[str]] = frozenset()
     provides: ClassVar[frozenset[str]] = frozenset()
+    #: The stage reads each sample's image: an input that has none (a caption table without
+    #: an image column) is refused at start-up instead of failing every sample.
+    needs_images: ClassVar[bool] = False
 
-    def __init__(self, settings: StageSettings | None = None):
+    def __init__(self, settings: StageSettings | None = None,
+                 context: RunContext | None = None):
         self.settings = settings if settings is not None else self.Settings()
+        self.context = context if context is not None else RunContext()
         self._taken: Counter[str] = Counter()
 
     @property
@@ -72,7 +108,7 @@ class Stage(ABC):
 
     def check(self) -> None:
         """Cheap start-up check, in the driver, that the stage can run here (its weights or
-        model can be had); raises ``sgprep.parse.base.ModelUnavailable`` with how to fix it."""
+        model can be had); raises ``sgprep.errors.ModelUnavailable`` with how to fix it."""
 
     def place(self, gpus: int, cpus: int) -> None:
         """The executor grants this instance ``gpus`` GPUs and ``cpus`` CPU cores (before

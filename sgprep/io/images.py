@@ -7,10 +7,8 @@ import warnings
 
 from PIL import Image, UnidentifiedImageError
 
+from sgprep.config import DEFAULT_MAX_PIXELS
 from sgprep.schema import ImageInfo
-
-#: Pillow's own default bomb threshold (about 89.5 megapixels).
-DEFAULT_MAX_PIXELS = 89_478_485
 
 #: Extensions read as images: the common ones, plus AVIF/HEIC where this Pillow opens them
 #: (Pillow 11.3+ reads AVIF; HEIC needs the pillow-heif plugin).

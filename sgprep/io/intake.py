@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import re
 
-from sgprep.io.images import DEFAULT_MAX_PIXELS, ImageError, inspect_image
+from sgprep.config import DEFAULT_MAX_CAPTION_CHARS, DEFAULT_MAX_PIXELS
+from sgprep.io.images import ImageError, inspect_image
 from sgprep.schema import Sample
 
 VALID_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
-#: The longest caption accepted unless --max-caption-chars says otherwise.
-DEFAULT_MAX_CAPTION_CHARS = 2000
 
 
 def base_key(source_key: str, position: int) -> str:

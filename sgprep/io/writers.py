@@ -81,6 +81,8 @@ class ShardSink(ABC):
 #: names and no others; the lock stays while a run holds it).
 META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.html",
               "failed_shards.json")
+#: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
+TIMING_DIR = "timing"
 
 
 class Writer(ABC):
@@ -229,7 +231,16 @@ class Writer(ABC):
         temp files, sgprep's ``_meta`` files), never a file sgprep did not write."""
         shards = self._shard_names()
         remove_names(self.root, shards | self._temp_names(shards))
+        self._remove_timing()  # before plan.json goes: it says which shards there were
         remove_names(self.meta_file.parent, {*META_FILES, *self._temp_names(META_FILES)})
+
+    def _remove_timing(self) -> None:
+        """The timing records of the planned shards, and their folder when that leaves it
+        empty."""
+        folder = self.meta_file.parent / TIMING_DIR
+        names = {f"{shard_name(i)}.json" for i in range(self._planned_shards())}
+        remove_names(folder, names | self._temp_names(names))
+        remove_empty_dirs([folder])
 
     def _recover_published(self) -> None:
         """A shard's data file gets its final name after its stats (``ShardSink._publish``);
@@ -407,6 +418,7 @@ class JsonlWriter(Writer):
                 shutil.copyfileobj(fh, out)
         commit(tmp, out, self.path)
         copy_file(self.meta_file, self.final_meta)
+        self._remove_timing()
         remove_names(self.root, self._shard_names())
         meta = self.meta_file.parent
         remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
@@ -417,9 +429,16 @@ def settings_diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str
     """'shard_size: 1000 there, 5 now; ...' for the settings that differ."""
     if not old or not new:
         return "the output was written by another version of sgprep"
+    names = [[s.get("name") for s in d.get("stages") or [] if isinstance(s, dict)]
+             for d in (old, new)]
+    diffs = [f"that run had no {n} stage" for n in names[1] if n not in names[0]]
+    diffs += [f"that run had a {n} stage, this one has none" for n in names[0]
+              if n not in names[1]]
+    alone = {f"stages.{n}." for n in set(names[0]) ^ set(names[1])}
     a, b = _flat(old), _flat(new)
-    diffs = [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
-             for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    diffs += [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
+              for k in sorted(set(a) | set(b))
+              if a.get(k) != b.get(k) and not k.startswith(tuple(alone))]
     return "; ".join(diffs) or "no setting differs (another sgprep version?)"
 
 

@@ -253,7 +253,7 @@ class Realiser:
 
     def _apply(self, changes: list[tuple[int, int, str]]) -> str:
         changes = sorted(set(changes))
-        for (s0, e0, _), (s1, _, _) in zip(changes, changes[1:]):
+        for (_, e0, _), (s1, _, _) in zip(changes, changes[1:]):
             if s1 < e0:
                 raise NoSpanEdit("overlapping edits")
         text, pos, parts = self.text, 0, []

@@ -17,9 +17,11 @@ import hashlib
 import logging
 import random
 from collections import Counter
+from typing import Annotated
 
 from pydantic import Field, field_validator, model_validator
 
+from sgprep.config import Flag, RunContext
 from sgprep.exec.stage import Stage, StageSettings
 from sgprep.negatives.perturb import FAMILIES, Perturber
 from sgprep.negatives.realise import Realiser
@@ -38,14 +40,19 @@ DEFAULT_WEIGHTS = {k: (ATTRIBUTE_WEIGHT if k == "replace_attribute"
 
 
 class NegativesSettings(StageSettings):
-    strategies: list[str] = Field(default_factory=lambda: ["swap", "shuffle", "connect"],
-                                  description=f"Any of {', '.join(STRATEGIES)}.")
+    strategies: Annotated[list[str], Flag("--strategy")] = Field(
+        default_factory=lambda: ["swap", "shuffle", "connect"],
+        description=f"Comma list of {', '.join(STRATEGIES)}; or mine-images alone (corpus-wide "
+        "image negatives, written as a table: `sgprep negatives` only).")
     per_sample: int = Field(default=4, ge=0, description="Negatives of the caption.")
     per_subgraph: int = Field(default=1, ge=0, description="Negatives of each sub-graph positive.")
     max_subgraphs: int = Field(default=6, ge=0, description="Sub-graph positives per sample.")
-    seed: int = 0
-    family_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
-    vocab: str | None = Field(default=None, description="Vocabulary JSON; None: the default.")
+    family_weights: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_WEIGHTS), description="Sampling weight per family, "
+        "e.g. 'replace_attribute=0.15,swap_object=0.2'.")
+    vocab: Annotated[str | None, Flag(path=True)] = Field(
+        default=None, description="Vocabulary JSON from `sgprep vocab` (default: the one shipped "
+        "with sgprep).")
 
     @field_validator("strategies")
     @classmethod
@@ -75,8 +82,9 @@ class NegativesStage(Stage):
     requires = frozenset({"sg"})
     provides = frozenset({"neg"})
 
-    def __init__(self, settings: NegativesSettings | None = None):
-        super().__init__(settings)
+    def __init__(self, settings: NegativesSettings | None = None,
+                 context: RunContext | None = None):
+        super().__init__(settings, context)
         s = self.settings
         self.families = [k for k, strategy in FAMILIES.items()
                          if strategy in s.strategies and s.family_weights.get(k, 0) > 0]
@@ -122,7 +130,7 @@ class NegativesStage(Stage):
 
     def negatives(self, key: str, caption: str, graph: SceneGraph) -> Negatives:
         self.setup()
-        rng = random.Random(sample_seed(key, self.settings.seed))
+        rng = random.Random(sample_seed(key, self.context.seed))
         positives = [Positive(text=caption, kind="caption", graph=graph, realisation="caption")]
         sources = [(caption, graph, self.settings.per_sample)]
         if "subgraph" in self.settings.strategies and len(graph.entities) > 1:

@@ -22,7 +22,6 @@ from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
 from sgprep.schema import SceneGraph
 
 DEFAULT_VOCAB = Path(__file__).resolve().parent / "data" / "default_vocab.json"
-ATTRIBUTE_TYPES = ("colour", "material", "size", "other")
 SIZES = frozenset(
     "big small large tiny huge little tall short long wide narrow thick thin giant massive "
     "miniature enormous".split())

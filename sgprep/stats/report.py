@@ -78,11 +78,6 @@ def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = Tru
     return summary
 
 
-def collect(root: Path) -> Summary:
-    """Kept for the current CLI: the full audit with default settings."""
-    return run_stats(root)
-
-
 def summarise(root: Path, table: pa.Table, threshold: float) -> Summary:
     import pyarrow.compute as pc
 

@@ -48,13 +48,19 @@ def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fa
     assert stats["detect"]["images"] == 2 and stats["parse"]["graphs/spacy"] == 2
 
 
-def test_missing_weights_leave_detect_out_unless_required(tmp_path, asset_bytes, monkeypatch,
-                                                          caplog):
+def test_missing_weights_stop_the_run_unless_detect_is_optional(tmp_path, asset_bytes,
+                                                                 monkeypatch, caplog):
     monkeypatch.setenv("SGPREP_OFFLINE", "1")
     images = _folder(tmp_path, asset_bytes)
     pipe = tmp_path / "p.yaml"
     pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
                     f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt}}\n")
+    refused = run_cli("run", pipe, "--no-progress", ok=False)
+    assert refused.exit_code == 2 and "--weights" in refused.output
+    assert not (tmp_path / "out").exists()  # stopped before any work
+    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+                    f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt, "
+                    f"optional: true}}\n")
     run_cli("run", pipe, "--no-progress")
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len([w for w in warnings if "stage 'detect' cannot run here" in w]) == 1  # said once
@@ -63,9 +69,6 @@ def test_missing_weights_leave_detect_out_unless_required(tmp_path, asset_bytes,
     assert all(r["sg"] and r["det"] is None for r in rows)
     stages = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())["config"]["stages"]
     assert [s["name"] for s in stages] == ["parse"]  # the run records what really ran
-    refused = run_cli("run", pipe, "--no-progress", "--output", tmp_path / "o2",
-                      "--require", "detect", ok=False)
-    assert refused.exit_code == 2 and "--weights" in refused.output
     alone = run_cli("detect", "--images", images, "--output", tmp_path / "o3", "--no-progress",
                     ok=False)
     assert alone.exit_code == 2 and "--weights PATH" in " ".join(alone.output.split())

@@ -27,7 +27,10 @@ def digest(out: Path) -> dict[str, str]:
 
 
 def parse(table: Path, out: Path, *extra: str):
-    return run_cli("parse", "--input", table, "--output", out, "--no-progress", *extra)
+    """One worker unless the test asks for more: spawning workers (each loading spaCy) is what
+    takes the time, and test_any_number_of_workers_writes_the_same_bytes covers it."""
+    workers = () if "--workers" in extra else ("--workers", "1")
+    return run_cli("parse", "--input", table, "--output", out, "--no-progress", *workers, *extra)
 
 
 @pytest.fixture
@@ -60,7 +63,7 @@ def test_shard_stats_carry_per_stage_counters_that_add_up(tmp_path, table):
     # Counters survive a resume: drop two shards' stats (as a kill would) and rerun.
     for name in ("00001_stats.json", "00003_stats.json"):
         (out / name).unlink()
-    parse(table, out, "--shard-size", "6", "--workers", "2")
+    parse(table, out, "--shard-size", "6")
     again = total(ShardStats.model_validate(s) for s in shard_stats(out))
     assert again == summed
     assert "graphs/spacy" in run_cli("stats", out).output
@@ -72,7 +75,7 @@ def test_parse_and_run_with_the_same_settings_resume_each_other(tmp_path, table)
     pipe = tmp_path / "p.yaml"
     pipe.write_text(f"input: {table}\noutput: {out}\nshard_size: 5\nlimit: 10\n"
                     "stages:\n  parse: {parser: spacy}\n")
-    result = run_cli("run", pipe, "--no-progress")
+    result = run_cli("run", pipe, "--no-progress", "--workers", "1")
     assert "shards already done" in result.output
     assert len(index_rows(out)) == 10
 
@@ -164,7 +167,7 @@ def test_an_input_changed_under_a_finished_shard_is_refused(tmp_path, table):
     table.write_text("\n".join(reversed(CAPTIONS)) + "\n")
     (out / "00003_stats.json").unlink()
     result = run_cli("parse", "-i", table, "-o", out, "--shard-size", "5", "--no-progress",
-                     ok=False)
+                     "--workers", "1", ok=False)
     assert result.exit_code == 2 and "input changed" in result.output
 
 
@@ -174,7 +177,8 @@ def test_duplicate_keys_across_files_are_found_in_the_plan(tmp_path):
     (tmp_path / "b.jsonl").write_text('{"key": "k2", "caption": "a cow"}\n'
                                       '{"key": "k3", "caption": "a hen"}\n')
     out = tmp_path / "out"
-    run_cli("parse", "-i", tmp_path / "*.jsonl", "-o", out, "--shard-size", "1", "--no-progress")
+    run_cli("parse", "-i", tmp_path / "*.jsonl", "-o", out, "--shard-size", "1", "--no-progress",
+            "--workers", "1")
     rows = index_rows(out)
     assert [r["key"] for r in rows] == ["k1", "k2", "k2_dup000000002", "k3"]
     assert [r["reason"] for r in rows] == [None, None, "duplicate_key", None]
@@ -197,7 +201,7 @@ def test_a_conflict_names_each_differing_setting_with_both_values(tmp_path, tabl
     out = tmp_path / "out"
     parse(table, out, "--shard-size", "6")
     result = run_cli("parse", "-i", table, "-o", out, "--shard-size", "5", "--predicate-form",
-                     "surface", "--no-progress", ok=False)
+                     "surface", "--no-progress", "--workers", "1", ok=False)
     assert result.exit_code == 2
     text = " ".join(result.output.split())
     assert "shard_size: 6 there, 5 now" in text

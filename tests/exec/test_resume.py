@@ -10,6 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # kills and reruns a 3,000-caption run: about two minutes
+
 SUBJECTS = ["a red apple", "a man", "two dogs", "a wooden table", "a woman in blue", "a cat"]
 PREDICATES = ["to the left of", "on top of", "next to", "under", "behind", "holding"]
 OBJECTS = ["a blue car", "the sofa", "a green bowl", "a fire hydrant", "a white plate"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import io
 import os
 
-from sgprep.io.readers import read_samples, tables
+from sgprep.io.readers import tables
+from tests.io.read_helpers import read_samples
 from tests.conftest import index_rows, run_cli
 
 

@@ -8,7 +8,8 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sgprep.io.readers import detect_format, read_samples, resolve_inputs
+from sgprep.io.readers import detect_format, resolve_inputs
+from tests.io.read_helpers import read_samples
 
 
 def _captions(spec, fmt=None):

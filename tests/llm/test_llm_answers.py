@@ -139,9 +139,8 @@ def test_vllm_parser_with_missing_model_fails_at_setup_before_heavy_imports():
 
 
 def test_unknown_engine_is_named():
-    parser = LLMParser(ParserSettings(engine="tgi", fallback=None))
-    with pytest.raises(ValueError, match="tgi"):
-        parser.setup()
+    with pytest.raises(ValueError, match="tgi"):  # refused by the settings, before any work
+        LLMParser(ParserSettings(engine="tgi", fallback=None)).setup()
 
 
 def test_batches_split_evenly_across_engines():

@@ -31,7 +31,7 @@ N = len(CAPTIONS)
 def parser(tiny_llama):
     ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
     settings = ParserSettings(
-        engine="vllm", model=str(tiny_llama), fallback="spacy", num_engines=1, seed=0
+        engine="vllm", model=str(tiny_llama), fallback="spacy", num_engines=1
     )
     parser = LLMParser(settings, engine_options={"max_model_len": 2048})
     parser.name = "llama3"

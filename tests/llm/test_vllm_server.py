@@ -114,7 +114,6 @@ def make(server, schema=None, max_tokens=512, **overrides) -> LLMParser:
         max_concurrency=8,
         timeout=60.0,
         max_retries=2,
-        seed=0,
     )
     for key, value in overrides.items():
         setattr(settings, key, value)

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from sgprep.parse.base import ParseError, ParserSettings, make_parser
-from sgprep.parse.rules import ModelNotInstalled, RuleParser
+from sgprep.parse.base import SpacyModelMissing
+from sgprep.parse.rules import RuleParser
 from sgprep.schema import SceneGraph
 
 
@@ -631,7 +632,7 @@ def test_huge_caption_is_truncated_fast(parser):
 
 def test_missing_model_names_the_model_and_the_fix():
     p = RuleParser(ParserSettings(spacy_model="en_core_web_nonexistent"))
-    with pytest.raises(ModelNotInstalled) as info:
+    with pytest.raises(SpacyModelMissing) as info:
         p.setup()
     message = str(info.value)
     assert "en_core_web_nonexistent" in message

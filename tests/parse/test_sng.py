@@ -7,7 +7,8 @@ import pytest
 pytest.importorskip("sng_parser")
 
 from sgprep.parse.base import ParseError, ParserSettings, make_parser  # noqa: E402
-from sgprep.parse.sng import SngParser, SpacyModelMissing  # noqa: E402
+from sgprep.parse.base import SpacyModelMissing  # noqa: E402
+from sgprep.parse.sng import SngParser  # noqa: E402
 from sgprep.schema import SceneGraph  # noqa: E402
 
 CAPTIONS = [

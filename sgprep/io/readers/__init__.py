@@ -20,13 +20,12 @@ several are refused with a list of what was found, asking for ``--input-format``
 from __future__ import annotations
 
 import glob
-import importlib
 import logging
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
+from sgprep.registry import load_entry
 from sgprep.schema import Sample
 
 log = logging.getLogger(__name__)
@@ -148,7 +147,7 @@ def canonical_format(name: str) -> str:
 
 def reader(fmt: str):
     """The module that reads format ``fmt`` (see the module docstring)."""
-    return importlib.import_module(READERS[canonical_format(fmt)])
+    return load_entry(READERS, canonical_format(fmt), "input format")
 
 
 def input_format(spec: str, fmt: str | None = None) -> tuple[list[Path], str]:
@@ -160,15 +159,6 @@ def input_format(spec: str, fmt: str | None = None) -> tuple[list[Path], str]:
     log.info("input %s: format %s (%s), %d %s", spec, fmt, how, len(units),
              "folder(s)" if fmt == "images" else "file(s)")
     return paths, fmt
-
-
-def read_samples(spec: str, fmt: str | None = None) -> Iterator[Sample]:
-    """Every sample of the input, in order (tests and tools; runs go through a plan)."""
-    paths, fmt = input_format(spec, fmt)
-    module = reader(fmt)
-    for unit in module.units(paths):
-        for _, sample in module.records(unit):
-            yield sample
 
 
 def failed_sample(key: str, source: str, reason: str, message: str) -> Sample:

@@ -37,14 +37,16 @@ def units(paths: list[Path]) -> list[Path]:
 
 
 def records(path: Path, start: Any = None, load: bool = True,
-            columns: dict[str, str] | None = None) -> Iterator[tuple[Any, Sample]]:
+            columns: dict[str, str] | None = None,
+            need: tuple[str, ...] = ()) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per record of one table. The cursor is ``[byte offset, line number]``
     of the record's first line (a row number for parquet), so reading resumes there directly
     and sources ("file:line") come out the same however the file is cut into shards.
     ``load=False`` leaves images unread. ``columns`` names the columns to use (``caption``,
     ``key``, ``image``, ``url``: a header name, or a 1-based position); by default they are
-    found by name (``CAPTION_COLUMNS`` ...). A table whose first row has no caption column is
-    refused with :class:`InputError`, naming the columns it has."""
+    found by name (``CAPTION_COLUMNS`` ...). A table whose first row has no caption column, or
+    no column for a role in ``need`` (``image`` for a run that detects), is refused with
+    :class:`InputError`, naming the columns it has."""
     if path.is_dir():  # a folder that could not be listed (see files_under)
         yield start, unreadable_folder(path)
         return
@@ -62,7 +64,7 @@ def records(path: Path, start: Any = None, load: bool = True,
             source = f"{path}:{lineno}"
             last = _after(cursor)
             if row is not None and not checked:
-                _check_columns(path, row, columns or {})
+                _check_columns(path, row, columns or {}, need)
                 checked = True
             if error is not None:
                 yield cursor, failed_sample("", source, *error)
@@ -222,8 +224,9 @@ def _column(row: dict[str, Any], role: str, columns: dict[str, str]) -> tuple[bo
     return any(name in row for name in ROLES[role]), None
 
 
-def _check_columns(path: Path, row: dict[str, Any], columns: dict[str, str]) -> None:
-    for role in ("caption", *[r for r in columns if r != "caption"]):
+def _check_columns(path: Path, row: dict[str, Any], columns: dict[str, str],
+                   need: tuple[str, ...] = ()) -> None:
+    for role in dict.fromkeys(("caption", *[r for r in columns if r != "caption"], *need)):
         found, _ = _column(row, role, columns)
         if not found:
             given = columns.get(role)

@@ -8,12 +8,15 @@ retries, a crashed worker). The parser decides what to do with ``None`` (retry, 
 
 from __future__ import annotations
 
-import importlib
 import os
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sgprep.parse.base import ModelUnavailable, ParserSettings
+from sgprep.errors import ModelUnavailable
+from sgprep.registry import load_entry
+
+if TYPE_CHECKING:
+    from sgprep.parse.base import ParserSettings
 
 #: A chat conversation: [{"role": "system"|"user"|"assistant", "content": str}, ...]
 Conversation = list[dict[str, str]]
@@ -62,14 +65,7 @@ ENGINES: dict[str, str] = {
 
 
 def make_engine(name: str, settings: ParserSettings, **options: Any) -> Engine:
-    try:
-        target = ENGINES[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown LLM engine {name!r}; choose one of {', '.join(ENGINES)}"
-        ) from None
-    module, _, attr = target.partition(":")
-    engine = getattr(importlib.import_module(module), attr)(settings, **options)
+    engine = load_entry(ENGINES, name, "LLM engine")(settings, **options)
     engine.name = name
     return engine
 

@@ -134,7 +134,8 @@ class VLLMEngine(Engine):
         gpus = int(ray.cluster_resources().get("GPU", 0))
         tp = max(1, settings.tensor_parallel_size)
         count = settings.num_engines or 1  # the executor sizes it (Stage.place), never the engine
-        args = {**DEFAULT_ENGINE_ARGS, "tensor_parallel_size": tp, "seed": settings.seed}
+        # every request carries its own seed (the run's seed + attempt): the engine's is a base
+        args = {**DEFAULT_ENGINE_ARGS, "tensor_parallel_size": tp, "seed": 0}
         if settings.max_model_len:
             args["max_model_len"] = settings.max_model_len
         if not gpus:

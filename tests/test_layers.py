@@ -1,0 +1,121 @@
+"""The package's import structure: no cycle, and the bottom modules import nothing above them.
+
+Every import counts, also one inside a function (a lazy import hides a cycle, it does not
+remove it); only imports under ``if TYPE_CHECKING:`` are left out (they never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import sgprep
+
+ROOT = Path(sgprep.__file__).parent
+#: The bottom of the package: they may import only each other (and the package's version).
+BOTTOM = {"sgprep", "sgprep.config", "sgprep.schema", "sgprep.errors", "sgprep.registry"}
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module(p): p for p in ROOT.rglob("*.py")}
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                skipped |= {id(n) for n in ast.walk(inner)}
+    return skipped
+
+
+def imports(name: str, path: Path, known: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text())
+    skipped = _type_checking_only(tree)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                       for a in node.names]
+        else:
+            continue
+        found |= {t for t in targets if t in known and t != name}
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in edges.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_package_has_no_import_cycle():
+    assert cycles(graph()) == []
+
+
+def test_the_bottom_imports_nothing_above_it():
+    edges = graph()
+    for name in sorted(BOTTOM):
+        assert edges[name] <= BOTTOM, f"{name} imports {sorted(edges[name] - BOTTOM)}"
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_command_line_starts_without_loading_a_stage():
+    """`sgprep --help` and `sgprep stats` import no stage (numpy, word lists, models)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sgprep.cli; "
+            "print(sorted(m for m in ('numpy', 'sgprep.detect.stage', 'sgprep.negatives.stage', "
+            "'sgprep.parse.stage', 'spacy', 'torch') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=ROOT.parent)
+    assert out.stdout.strip() == "[]"
