@@ -14,6 +14,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sgprep.negatives.cooc import (
+    NOT_OBJECTS,
+    WEAK_VERBS,
+    Cooc,
+    fixed_attributes,
+    lemma,
+    name,
+    predicate_key,
+)
+from sgprep.negatives import grammar
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
 from sgprep.negatives.vocab import Vocabulary, attribute_type, relation_type
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -31,6 +41,13 @@ ANTONYMS = dict(
 #: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
 #: swapping in an action verb ("a zebra catching a head") says nothing plausible.
 IMPLICIT_VERBS = frozenset({"have", "be"})
+#: Relations connect does not add: they read as parts ("of") or say nothing ("have").
+CONNECT_SKIP = frozenset({"of", "have", "be", "with", "for", "to", "from"})
+SEP_ = "|"
+#: Things a scene has one of ("nine suns"): never in a plural slot.
+UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
+#: Relations that place a thing by another without contradicting where it is.
+PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
 
 
 @dataclass(frozen=True)
@@ -42,8 +59,11 @@ class SetAttribute:
 
 @dataclass(frozen=True)
 class SetHead:
+    """Put object name ``new`` where entity ``entity``'s name ``old`` stands: a compound
+    ("hot dog", "tennis racket") is replaced whole, never split."""
     entity: int
     new: str
+    old: str = ""
 
 
 @dataclass(frozen=True)
@@ -120,10 +140,54 @@ class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
     def __init__(self, graph: SceneGraph, vocab: Vocabulary, rng: random.Random,
-                 rejected: Counter):
+                 rejected: Counter, cooc: Cooc | None = None):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
+        self.cooc = cooc  # None: no plausibility checks (rules only)
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
+        self._names: list[str] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """Each entity's object name ("hot dog", "tennis racket", "man")."""
+        if self._names is None:
+            self._names = [name(e) for e in self.g.entities]
+        return self._names
+
+    def fixed(self, i: int) -> set[str]:
+        """Attributes of entity i that are part of its name ("hot" of "hot dog")."""
+        return fixed_attributes(self.g.entities[i])
+
+    @property
+    def all_attributes(self) -> set[str]:
+        return {a.lower() for e in self.g.entities for a in e.attributes}
+
+    def _refuse(self, reason: str) -> None:
+        self.rejected[reason] += 1
+        return None
+
+    def implausible(self, names: list[str], changed: set[int],
+                    attributes: dict[int, list[str]] | None = None,
+                    relations: list[Relation] | None = None,
+                    strict: bool = False) -> str | None:
+        """Why the graph with these entity names (and attributes, relations) describes a
+        scene the statistics never saw, looking only at what touches ``changed``."""
+        c = self.cooc
+        if c is None:
+            return None
+        attributes = attributes or {}
+        for i in changed:
+            if not c.known(names[i]) and not c.known(names[i].split()[-1]):
+                return "unknown_object"
+            for a in attributes.get(i, self.g.entities[i].attributes):
+                if a not in self.fixed(i) and not c.attribute_ok(a, names[i]):
+                    return "implausible_attribute"
+        for r in self.g.relations if relations is None else relations:
+            if r.subject in changed or r.object in changed:
+                why = c.judge(names[r.subject], r.predicate, names[r.object], strict)
+                if why:
+                    return why
+        return None
 
     @property
     def bare(self) -> list[Entity]:
@@ -157,6 +221,9 @@ class Perturber:
                         if not (_plain(a) and _plain(b)):
                             self.rejected["participle_attribute"] += 1
                             continue
+                        if a in self.fixed(i) or b in self.fixed(j):
+                            self.rejected["fixed_expression"] += 1
+                            continue
                         if attribute_type(a) != attribute_type(b):
                             # "a wooden girl holding a young bench": a text-only model
                             # spots it; swap colour with colour, size with size
@@ -165,8 +232,16 @@ class Perturber:
                         out.append(lambda i=i, j=j, a=a, b=b: self._swap_attr(i, j, a, b))
         return out
 
-    def _swap_attr(self, i: int, j: int, a: str, b: str) -> Perturbation:
+    def _swap_attr(self, i: int, j: int, a: str, b: str) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
+        if self.cooc is not None:
+            if self.cooc.is_related(a, b, "adj"):  # "gray" and "silver": the same thing said
+                return self._refuse("related_word")
+            why = self.implausible(self.names, {i, j}, {
+                i: [b if x == a else x for x in ei.attributes],
+                j: [a if x == b else x for x in ej.attributes]})
+            if why:
+                return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {
             i: _entity(ei, [b if x == a else x for x in ei.attributes]),
             j: _entity(ej, [a if x == b else x for x in ej.attributes])})
@@ -183,12 +258,21 @@ class Perturber:
                 out.append(lambda i=i, j=j: self._swap_obj(i, j))
         return out
 
-    def _swap_obj(self, i: int, j: int) -> Perturbation:
+    def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
+        ni, nj = self.names[i], self.names[j]
+        if self.cooc is not None:
+            if self.cooc.is_related(ni, nj):
+                return self._refuse("related_word")
+            names = list(self.names)
+            names[i], names[j] = nj, ni
+            why = self.implausible(names, {i, j}, strict=True)
+            if why:
+                return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head),
                                                    j: _entity(ej, head=ei.head)})
         return Perturbation("swap_object", "swap", graph,
-                            (SetHead(i, ej.head), SetHead(j, ei.head)))
+                            (SetHead(i, nj, ni), SetHead(j, ni, nj)))
 
     # --- shuffle ----------------------------------------------------------------------------
     def shuffle_relation(self) -> list[Candidate]:
@@ -202,11 +286,17 @@ class Perturber:
                 out.append(lambda s=r.subject, o=r.object: self._exchange(s, o))
         return out
 
-    def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation:
+    def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation | None:
         swap = {s: o, o: s}
         relations = [r.model_copy(update={"subject": swap.get(r.subject, r.subject),
                                           "object": swap.get(r.object, r.object)})
                      for r in self.g.relations]
+        if self.cooc is not None:
+            if self.cooc.is_related(self.names[s], self.names[o]):
+                return self._refuse("related_word")
+            why = self.implausible(self.names, {s, o}, relations=relations, strict=True)
+            if why:
+                return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
 
@@ -227,7 +317,7 @@ class Perturber:
                 out.append(lambda x=x, y=y: self._redraw(x, y))
         return out
 
-    def _redraw(self, x: int, y: int) -> Perturbation:
+    def _redraw(self, x: int, y: int) -> Perturbation | None:
         return self._exchange(x, y, "redraw_relation")
 
     # --- replace ----------------------------------------------------------------------------
@@ -256,15 +346,34 @@ class Perturber:
                 if not _plain(a):
                     self.rejected["participle_attribute"] += 1
                     continue
+                if a in self.fixed(i):
+                    self.rejected["fixed_expression"] += 1
+                    continue
                 out.append(lambda i=i, a=a: self._replace_attr(i, a))
         return out
+
+    def _weighted_pick(self, options: dict[str, int]) -> str | None:
+        """A word drawn by count among ``options`` (sorted first: draws are deterministic)."""
+        if not options:
+            return None
+        words = sorted(options)
+        total, cum = 0, []
+        for w in words:
+            total += options[w]
+            cum.append(total)
+        return words[bisect_right(cum, self.rng.random() * total)]
 
     def _replace_attr(self, i: int, a: str) -> Perturbation | None:
         e = self.g.entities[i]
         have = {x.lower() for x in e.attributes}
-        new = ANTONYMS.get(a.lower())
-        if new is None or new in have:
-            new = self._draw(*self.vocab.pool("attributes", attribute_type(a)), have)
+        if self.cooc is not None:
+            new = self._attested_attribute(i, a, self.all_attributes)
+            if new is None:
+                return None
+        else:
+            new = ANTONYMS.get(a.lower())
+            if new is None or new in have:
+                new = self._draw(*self.vocab.pool("attributes", attribute_type(a)), have)
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
@@ -272,11 +381,35 @@ class Perturber:
         graph = _with_entities(self.g, self.bare, {i: _entity(e, attributes)})
         return Perturbation("replace_attribute", "replace", graph, (SetAttribute(i, a, new),))
 
+    def _attested_attribute(self, i: int, a: str, have: set[str]) -> str | None:
+        """An attribute of the same type seen with this object and not a synonym of ``a``
+        (its antonym first, where that was seen): "a white plate" -> "a blue plate", never
+        "a green stop sign". An attribute of no known type changes only to its antonym."""
+        c, obj, kind = self.cooc, self.names[i], attribute_type(a)
+        if not c.known(obj) and " " in obj:
+            obj = obj.split()[-1]
+        antonym = ANTONYMS.get(a.lower())
+        if antonym and antonym not in have and c.attribute_ok(antonym, obj):
+            return antonym
+        if kind == "other":
+            return self._refuse("no_attested_replacement")
+        options = {w: n for w, n in c.neighbours("attr", 1, obj).items()
+                   if attribute_type(w) == kind and w not in have
+                   and not c.is_related(w, a, "adj")}
+        return self._weighted_pick(options) or self._refuse("no_attested_replacement")
+
     def replace_object(self) -> list[Candidate]:
         return [lambda i=i: self._replace_obj(i) for i in range(len(self.g.entities))]
 
     def _replace_obj(self, i: int) -> Perturbation | None:
         e = self.g.entities[i]
+        if self.cooc is not None:
+            new = self._attested_object(i)
+            if new is None:
+                return None
+            graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
+            return Perturbation("replace_object", "replace", graph,
+                                (SetHead(i, new, self.names[i]),))
         pool = self.vocab.object_pool(self.vocab.categories.get(e.head.lower()))
         new = self._draw(*pool, self.heads) or self._draw(*self.vocab.object_pool(), self.heads)
         if new is None:
@@ -285,16 +418,83 @@ class Perturber:
         graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
         return Perturbation("replace_object", "replace", graph, (SetHead(i, new),))
 
+    def _attested_object(self, i: int) -> str | None:
+        """An object seen in the same context: with the same predicate and other end where
+        the entity is in a relation ("a man eating a hot dog" -> "a hamburger"), else seen
+        with its attributes, else in a scene with the other objects; of the same category
+        where the vocabulary knows both, not a synonym, hypernym or hyponym, and plausible
+        with everything the entity is in."""
+        c, old, names = self.cooc, self.names[i], self.names
+        options: dict[str, int] = {}
+        rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
+        for r in rels:  # seen with the same predicate and the same other end
+            p = predicate_key(r.predicate)
+            if r.subject == i:
+                other, end = names[r.object], 0
+            else:
+                other, end = names[r.subject], -1
+            for other_name in dict.fromkeys((other, other.split()[-1])):
+                for rest, n in c.neighbours("spo", 2 if r.subject == i else 0, other_name).items():
+                    parts = rest.split(SEP_)
+                    if (parts[1] if r.subject == i else parts[0]) == p:
+                        w = parts[end]
+                        options[w] = options.get(w, 0) + n
+        if not rels:
+            for a in self.g.entities[i].attributes:
+                for w, n in c.neighbours("attr", 0, a.lower()).items():
+                    options[w] = options.get(w, 0) + n
+            for j, other in enumerate(names):
+                if j != i:
+                    for w, n in c.neighbours("scene", 0, other).items():
+                        options[w] = options.get(w, 0) + n
+        category = self.vocab.categories.get(old) or self.vocab.categories.get(old.split()[-1])
+        e = self.g.entities[i]
+        if (e.count or 1) > 1 or grammar.is_plural_form(e.text.split()[-1] if e.text else "", e.head):
+            # "many snow", "nine suns": no mass noun or one-of-a-kind thing in a plural slot
+            for w in [w for w in options if w.split()[-1] in grammar.UNCOUNTABLE
+                      or w.split()[-1] in UNIQUE_PLACES]:
+                del options[w]
+        taken = set(names) | self.heads
+        for w in sorted(options):
+            if w in taken or c.is_related(w, old) or any(c.is_related(w, x) for x in taken):
+                del options[w]
+                continue
+            cat = self.vocab.categories.get(w) or self.vocab.categories.get(w.split()[-1])
+            if category and cat and cat != category:
+                del options[w]
+        if any(n > 1 for n in options.values()):  # seen once may be a parse's slip
+            options = {w: n for w, n in options.items() if n > 1}
+        # draw, then check: the options are many, the checks a few look-ups each
+        for _ in range(6):
+            new = self._weighted_pick(options)
+            if new is None:
+                break
+            trial = list(names)
+            trial[i] = new
+            why = self.implausible(trial, {i})
+            if why is None:
+                return new
+            self.rejected[why] += 1
+            del options[new]
+        return self._refuse("no_attested_replacement")
+
     def replace_relation(self) -> list[Candidate]:
         return [lambda k=k: self._replace_rel(k) for k in range(len(self.g.relations))]
 
     def _replace_rel(self, k: int) -> Perturbation | None:
         r = self.g.relations[k]
         words = r.predicate.lower().split()
+        if words and relation_type(r.predicate) == "action":
+            words[0] = lemma(words[0])  # "riding on" from a surface-form parse: "ride on"
         for n in range(len(words), 0, -1):  # the longest spatial ending with an opposite
             tail = " ".join(words[-n:])
             if tail in OPPOSITES:
                 new_pred = " ".join(words[:-n] + [OPPOSITES[tail]])
+                if self.cooc is not None:
+                    why = self.cooc.judge(self.names[r.subject], new_pred, self.names[r.object],
+                                          strict=True)
+                    if why:
+                        return self._refuse(why)
                 return self._set_pred(k, new_pred, SetPredicate(k, tail, OPPOSITES[tail], False))
         if relation_type(r.predicate) != "action":
             self.rejected["no_opposite"] += 1
@@ -304,12 +504,30 @@ class Perturber:
             self.rejected["implicit_relation"] += 1
             return None
         options = [v for v in self.vocab.verbs(tuple(rest)) if v != verb]
+        if self.cooc is not None:
+            options = self._attested_verbs(k, verb, rest, options)
         if not options:
-            self.rejected["no_vocabulary"] += 1
+            self.rejected["no_vocabulary" if self.cooc is None else "no_attested_replacement"] += 1
             return None
         new_verb = self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]),
                               SetPredicate(k, verb, new_verb, True))
+
+    def _attested_verbs(self, k: int, verb: str, rest: list[str], vocab_verbs: list[str]) -> list[str]:
+        """Verbs with the same prepositions that the subject was seen doing and the object
+        was seen undergoing, not a synonym of the old verb, nor one true of nearly any
+        scene ("looking at" for "feeding")."""
+        r, c = self.g.relations[k], self.cooc
+        s, o = self.names[r.subject], self.names[r.object]
+        verbs = set(vocab_verbs)
+        for pred in c.neighbours("sp", 0, s):
+            v, *tail = pred.split()
+            if tail == rest and relation_type(pred) == "action":
+                verbs.add(v)
+        return [v for v in sorted(verbs)
+                if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS
+                and not c.is_related(v, verb, "verb")
+                and c.judge(s, " ".join([v, *rest]), o, strict=True) is None]
 
     def _set_pred(self, k: int, predicate: str, edit: SetPredicate) -> Perturbation:
         relations = list(self.g.relations)
@@ -322,6 +540,8 @@ class Perturber:
         return [lambda i=i: self._connect(i) for i in range(len(self.g.entities))]
 
     def _connect(self, i: int) -> Perturbation | None:
+        if self.cooc is not None:
+            return self._connect_attested(i)
         obj = self._draw(*self.vocab.object_pool(), self.heads)
         pred = self._draw(*self.vocab.pool("relations", "spatial"), set())
         if obj is None or pred is None:
@@ -332,6 +552,43 @@ class Perturber:
         attr_type = self.rng.choice(types)
         attr = self._draw(*self.vocab.pool("attributes", attr_type), set())
         attrs = [attr] if attr else []
+        return self._attach(i, pred, obj, attrs)
+
+    def _connect_attested(self, i: int) -> Perturbation | None:
+        """A relation with a new object that was seen with this entity's object as its
+        subject ("man | next to | bench"), short (no attribute: the negative stays about as
+        long as its caption), and not naming an object the caption has or one of its
+        synonyms."""
+        c, names = self.cooc, self.names
+        subject = names[i] if c.known(names[i]) else names[i].split()[-1]
+        # an entity placed already ("shoes on her feet") is not placed again ("under a bed")
+        placed = any(r.subject == i and relation_type(r.predicate) == "spatial"
+                     for r in self.g.relations)
+        options = {}
+        for rest, n in c.neighbours("spo", 0, subject).items():
+            pred, obj = rest.split(SEP_)
+            if pred in CONNECT_SKIP or (placed and pred not in PROXIMITY):
+                continue
+            options[rest] = n
+        for rest in sorted(options):
+            pred, obj = rest.split(SEP_)
+            if obj in names or obj in NOT_OBJECTS or relation_type(pred) == "action" \
+                    or any(c.is_related(obj, x) for x in names):
+                del options[rest]
+        if not options and c.n("po", "have", subject) == 0:
+            # nothing seen with it: an object seen in its scenes, near it (not for parts,
+            # which things have: "a hand near a bus")
+            for obj, n in c.neighbours("scene", 0, subject).items():
+                if obj not in names and obj not in NOT_OBJECTS \
+                        and not any(c.is_related(obj, x) for x in names):
+                    options[f"near{SEP_}{obj}"] = n
+        pick = self._weighted_pick(options)
+        if pick is None:
+            return self._refuse("no_attested_replacement")
+        pred, obj = pick.split(SEP_)
+        return self._attach(i, pred, obj, [])
+
+    def _attach(self, i: int, pred: str, obj: str, attrs: list[str]) -> Perturbation:
         new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)
         n = len(self.g.entities)
         relations = [*self.g.relations, Relation(subject=i, predicate=pred, object=n)]

@@ -32,7 +32,8 @@ from sgprep.schema import Entity, SceneGraph
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
 #: Words that may open a noun phrase before the entity's own span and move with it.
 DETERMINERS = frozenset(
-    "a an the this that these those his her their its my our your some each every".split())
+    "a an the this that these those his her their its my our your some each every many several "
+    "few two three four five six seven eight nine ten".split())
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 #: First words that are capitalised only because they start the caption.
@@ -45,8 +46,28 @@ for _surface, _normal in PREP_SYNONYMS.items():
     SPELLINGS.setdefault(_normal, []).append(_surface)
 
 
+#: Places a scene has one of: "the" ("in the sky", "on the ground").
+UNIQUE_PLACES = frozenset("sky ground floor street road sidewalk beach ocean sea sun moon field "
+                          "background distance kitchen bathroom park city air water shore lake "
+                          "river ceiling horizon sand dirt snow grass runway court".split())
+
+
 class NoSpanEdit(Exception):
     """The caption does not show the edited words where the graph says: use the template."""
+
+
+class Disfluent(Exception):
+    """The edit would read badly ("out outside the fog"): no negative, counted by reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: Prepositions and particles: one right before an edited preposition doubles it.
+PREPOSITIONS = frozenset(
+    "on in at under over above below behind beside near by inside outside into onto against "
+    "across from to of off out up down through along around underneath beneath".split())
 
 
 class Word(NamedTuple):
@@ -72,13 +93,19 @@ class Realiser:
         self._heads: dict[int, Word] = {}
         self._plural: dict[int, bool] = {}
 
-    def realise(self, p: Perturbation) -> tuple[str, str]:
+    def realise(self, p: Perturbation, use_template: bool = True) -> tuple[str | None, str]:
+        """(text, "span_edit" | "template"), or (None, reason) when no text is made: the
+        edit reads badly, or it is impossible and templates are off."""
         self._perturbed = p.graph  # connect's new entity lives only there
         if p.edits:
             try:
                 return self.edit(p.edits), "span_edit"
             except NoSpanEdit:
                 pass
+            except Disfluent as exc:
+                return None, exc.reason
+        if not use_template:
+            return None, "no_span_edit"
         return template(p.graph), "template"
 
     # --- locating -------------------------------------------------------------------------
@@ -92,8 +119,12 @@ class Realiser:
         return span
 
     def _find_np(self, i: int) -> tuple[int, int] | None:
-        span = self.graph.entities[i].span
-        if span is None or span[1] > len(self.text) or span[0] >= span[1]:
+        e = self.graph.entities[i]
+        span = e.span
+        if span is None or span[1] > len(self.text) or span[0] >= span[1] or span[0] < 0:
+            return None
+        # a span must hold the entity's own words, whole ("a ca on a dogt" otherwise)
+        if not _span_matches(self.text, span, e):
             return None
         start = span[0]
         before = self.word_before(start)
@@ -171,12 +202,22 @@ class Realiser:
         except NoSpanEdit:  # predicative: "the fence is gray", up to the next entity
             later = [s[0] for s in (x.span for x in self.graph.entities) if s and s[0] >= np_end]
             start, end = self.find_phrase(e.old, np_end, min(later, default=len(self.text)))
-        return [(start, end, _same_case(self.text[start:end], e.new))]
+        return [(start, end, _same_case(self.text[start:end], e.new, start))]
 
     def _SetHead(self, e: SetHead) -> list[tuple[int, int, str]]:
         w = self.head_word(e.entity)
-        new = grammar.plural(e.new) if self.plural(e.entity) else e.new
-        return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+        start = w.start
+        modifiers = e.old.split()[:-1]
+        if modifiers:  # a compound goes whole: "a hot dog" -> "a hamburger"
+            k = bisect_left(self._starts, w.start)
+            before = self.words[max(0, k - len(modifiers)):k]
+            if [x.lower for x in before] != modifiers or before[0].start < self.np_span(e.entity)[0]:
+                raise NoSpanEdit(f"compound {e.old!r} not found")
+            start = before[0].start
+        words = e.new.split()
+        if self.plural(e.entity):
+            words[-1] = grammar.plural(words[-1])
+        return [(start, w.end, _same_case(self.text[start:w.end], " ".join(words), start))]
 
     def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
         out = []
@@ -206,6 +247,8 @@ class Realiser:
         if w.lower in table:
             return [(w.start, w.end, _same_case(self.text[w.start:w.end], table[w.lower]))]
         for r in self.graph.relations:
+            if relation_type(r.predicate) != "action":  # "on" is no verb: never "ons"
+                continue
             lemma = r.predicate.split()[0].lower()
             if r.subject == slot and grammar.verb_form(w.lower, lemma) in {"base", "third"}:
                 new = lemma if plural else grammar.third_person(lemma)
@@ -218,6 +261,8 @@ class Realiser:
         if e.verb:
             for w in self.words_in(a[1], b[0]):
                 form = grammar.verb_form(w.lower, e.old)
+                if form is None and _lemma(w.lower) == e.old:  # a form the rules miss
+                    form = _form_of(w.lower)
                 if form is not None:
                     new = grammar.inflect_verb(e.new, form)
                     return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
@@ -227,6 +272,10 @@ class Realiser:
                 start, end = self.find_phrase(surface, a[1], b[0], last=True)
             except NoSpanEdit:
                 continue
+            before = self.word_before(start)
+            if before is not None and before.lower in PREPOSITIONS \
+                    and e.new.split()[0] in PREPOSITIONS:
+                raise Disfluent("doubled_preposition")  # "out in" -> "out outside"
             return [(start, end, e.new)]
         raise NoSpanEdit(f"{e.old!r} not found")
 
@@ -235,6 +284,8 @@ class Realiser:
         after = self.next_word(end)
         if after is not None and after.lower == "of":  # "a glass | of water": no seam there
             raise NoSpanEdit("the noun phrase goes on after its span")
+        if after is not None and not _seam(after.lower):  # "fresh produce | stands"
+            raise Disfluent("no_seam")
         new = self._perturbed.entities[e.new_entity]
         return [(end, end, f" {predicate_text(e.predicate)} {noun_phrase(new)}")]
 
@@ -275,8 +326,53 @@ def _span(w: Word) -> tuple[int, int]:
     return w.start, w.end
 
 
-def _same_case(model: str, word: str) -> str:
+def _same_case(model: str, word: str, pos: int | None = None) -> str:
+    """``word`` capitalised as ``model`` was; with ``pos`` given, by position instead: only
+    the sentence's first word is capitalised (a capital carried from the source word to the
+    middle of a sentence reads "a Shiny flag")."""
+    if pos is not None:
+        if pos == 0 and model[:1].isupper():
+            return word[:1].upper() + word[1:]
+        return word if any(c.isupper() for c in word[1:]) else word[:1].lower() + word[1:]
     return word[:1].upper() + word[1:] if model[:1].isupper() else word
+
+
+def _span_matches(text: str, span: tuple[int, int], e: Entity) -> bool:
+    """The span covers whole words and ends with the entity's head in some form."""
+    start, end = span
+    if (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum()):
+        return False
+    words = text[start:end].lower().split()
+    if not words:
+        return False
+    last = words[-1].strip(".,;:!?")
+    return last in grammar.noun_forms(e.head) or e.head.lower() in text[start:end].lower()
+
+
+#: Words that may follow a noun phrase where a new phrase can go in between.
+#: Not a preposition: "shoes | on her feet" would become "shoes under a bed on her feet".
+_SEAM_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "who", "that", "which",
+                         "and", "while", "as", "sits", "stands"})
+
+
+def _seam(word: str) -> bool:
+    return word in _SEAM_WORDS or (word.endswith(("ing", "ed")) and word not in PREPOSITIONS)
+
+
+def _lemma(word: str) -> str:
+    from sgprep.negatives.cooc import lemma
+
+    return lemma(word)
+
+
+def _form_of(word: str) -> str:
+    if word.endswith("ing"):
+        return "gerund"
+    if word.endswith("ed"):
+        return "participle"
+    if word.endswith("s"):
+        return "third"
+    return "base"
 
 
 def noun_phrase(e: Entity) -> str:
@@ -284,6 +380,8 @@ def noun_phrase(e: Entity) -> str:
         number = NUMBER_WORDS.get(e.count, str(e.count))
         return " ".join([number, *e.attributes, grammar.plural(e.head)])
     words = [*e.attributes, e.head]
+    if e.head.lower() in grammar.UNCOUNTABLE or e.head.lower() in UNIQUE_PLACES:
+        return " ".join(["the", *words])  # "in the sky", not "in a sky"
     return " ".join([grammar.indefinite_article(words[0]), *words])
 
 

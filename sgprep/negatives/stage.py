@@ -26,7 +26,14 @@ from sgprep.exec.stage import Stage, StageSettings
 from sgprep.negatives.perturb import FAMILIES, Perturber
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.subgraph import subgraphs
-from sgprep.negatives.validity import ALWAYS_CHANGED, entity_key, normalise, signature
+from sgprep.negatives.validity import (
+    ALWAYS_CHANGED,
+    REORDERING,
+    entity_key,
+    normalise,
+    reordered_list,
+    signature,
+)
 from sgprep.negatives.vocab import Vocabulary, load_vocab
 from sgprep.schema import Negative, Negatives, Positive, Sample, SceneGraph
 
@@ -53,6 +60,15 @@ class NegativesSettings(StageSettings):
     vocab: Annotated[str | None, Flag(path=True)] = Field(
         default=None, description="Vocabulary JSON from `sgprep vocab` (default: the one shipped "
         "with sgprep).")
+    plausibility: bool = Field(default=True, description=(
+        "Refuse changes the co-occurrence statistics (of --vocab, else the bundled ones) call "
+        "implausible, and replacements by synonyms; draw replacements seen in the same context."))
+    template: bool = Field(default=False, description=(
+        "Write a negative by template when the caption cannot be edited in place (off: such "
+        "negatives are refused as no_span_edit; templates read unlike captions)."))
+    max_length_ratio: float = Field(default=1.75, ge=1.0, le=10.0, description=(
+        "Refuse a negative more than this many times as long as its caption, in words, or "
+        "shorter by the same factor (too_long, too_short): length must not give it away."))
 
     @field_validator("strategies")
     @classmethod
@@ -158,13 +174,15 @@ class NegativesStage(Stage):
         if k == 0 or not graph.entities:
             return []
         rejected: Counter[str] = Counter()
-        perturber = Perturber(graph, self.vocab, rng, rejected)
+        perturber = Perturber(graph, self.vocab, rng, rejected,
+                              self.vocab.cooc if self.settings.plausibility else None)
         pools = {}
         for family in self.families:
             cands = perturber.candidates(family)
             if cands:
                 pools[family] = cands
         realiser, original, out, made = Realiser(text, graph), None, [], Counter()
+        lengths: Counter[str] = Counter()  # kind -> summed length ratios, in thousandths
         weights = self.settings.family_weights
         while pools and len(out) < k:
             family = _weighted(rng, pools, weights)
@@ -186,7 +204,17 @@ class NegativesStage(Stage):
                 if signature(p.graph, keys) == original:
                     rejected["same_graph"] += 1
                     continue
-            neg_text, how = realiser.realise(p)
+            neg_text, how = realiser.realise(p, self.settings.template)
+            if neg_text is None:
+                rejected[how] += 1
+                continue
+            ratio = len(neg_text.split()) / max(1, len(text.split()))
+            if not 1 / self.settings.max_length_ratio <= ratio <= self.settings.max_length_ratio:
+                rejected["too_long" if ratio > 1 else "too_short"] += 1
+                continue
+            if p.kind in REORDERING and reordered_list(text, neg_text, graph):
+                rejected["list_reorder"] += 1
+                continue
             norm = normalise(neg_text)
             if norm in true_texts or norm in seen:
                 rejected["equal_text" if norm in true_texts else "duplicate"] += 1
@@ -195,6 +223,9 @@ class NegativesStage(Stage):
             out.append(Negative(text=neg_text, strategy=p.strategy, kind=p.kind, positive=text,
                                 realisation=how, graph=p.graph))
             made[p.kind, how] += 1
+            lengths[p.kind] += round(1000 * ratio)
+        for kind, permille in lengths.items():
+            self.counts[f"length_ratio_permille/{kind}"] += permille
         for (kind, how), n in made.items():
             self.counts[f"kind/{kind}"] += n
             self.counts[f"realised/{how}"] += n

@@ -12,7 +12,14 @@ when it is:
   families that move existing words can do that; see :data:`ALWAYS_CHANGED`;
 - ``equal_text``: a realised text equal to its positive (or another positive of the sample)
   after normalisation;
-- ``duplicate``: a text already emitted for the same sample.
+- ``duplicate``: a text already emitted for the same sample;
+- ``list_reorder``: a swap or shuffle that only reorders the words of a list of attributes
+  ("a black and red helmet" / "a red and black helmet") says the same thing.
+
+Rejections by plausibility (``implausible_*``, ``unknown_object``, ``related_word``,
+``no_attested_replacement``) are in :mod:`sgprep.negatives.perturb` and
+:mod:`sgprep.negatives.cooc`; by fluency (``doubled_preposition``, ``no_span_edit``) in
+:mod:`sgprep.negatives.realise`; by length (``too_long``, ``too_short``) in the stage.
 """
 
 from __future__ import annotations
@@ -55,6 +62,10 @@ OPPOSITES["under"] = "on"
 ALWAYS_CHANGED = frozenset({"replace_attribute", "replace_object", "replace_relation", "connect"})
 
 _NON_WORD = re.compile(r"[^\w\s]+")
+#: Families that move words already in the caption, and so may only reorder a list.
+REORDERING = frozenset({"swap_attribute", "swap_object", "shuffle_relation", "redraw_relation"})
+#: Words that join the items of a list.
+_LIST_JOINERS = frozenset({"and", "or", "&", "with"})
 
 
 #: _NON_WORD for ASCII text, as a translation table (a third faster than the regex).
@@ -105,3 +116,22 @@ def signature(graph: SceneGraph, keys_by_id: dict[int, tuple] | None = None) -> 
 
 def same_entity(graph: SceneGraph, i: int, j: int) -> bool:
     return _entity_key(graph, i) == _entity_key(graph, j)
+
+
+def reordered_list(positive: str, negative: str, graph: SceneGraph) -> bool:
+    """The negative differs from the positive only inside a stretch that holds the same
+    words, all of them attributes of one entity or list joiners: a reordered list."""
+    a, b = normalise(positive).split(), normalise(negative).split()
+    if len(a) != len(b):
+        return False
+    diff = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    if not diff:
+        return True
+    lo, hi = diff[0], diff[-1] + 1
+    if sorted(a[lo:hi]) != sorted(b[lo:hi]):
+        return False
+    for e in graph.entities:
+        words = {w for attr in e.attributes for w in attr.lower().split()} | _LIST_JOINERS
+        if all(w in words for w in a[lo:hi]):
+            return True
+    return False

@@ -55,6 +55,8 @@ class Vocabulary:
     categories: dict[str, str] = field(default_factory=dict)  # object -> category (optional)
     attributes: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> word -> n
     relations: dict[str, dict[str, int]] = field(default_factory=dict)  # type -> pred -> n
+    #: co-occurrence statistics (:class:`sgprep.negatives.cooc.Cooc`); None: the bundled ones
+    cooc: object | None = field(default=None, compare=False, repr=False)
     _pools: dict = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict:
@@ -66,6 +68,7 @@ class Vocabulary:
             "attributes": {t: dict(sorted(ws.items()))
                            for t, ws in sorted(self.attributes.items())},
             "relations": {t: dict(sorted(rs.items())) for t, rs in sorted(self.relations.items())},
+            **({"cooc": self.cooc.to_json()} if self.cooc is not None else {}),
         }
 
     @classmethod
@@ -78,9 +81,13 @@ class Vocabulary:
             objects[o.lower()] += int(v["count"]) if isinstance(v, dict) else int(v)
             if isinstance(v, dict) and "category" in v:
                 categories.setdefault(o.lower(), v["category"])
+        from sgprep.negatives.cooc import Cooc, load_default, load_related
+
+        cooc = Cooc.from_json(data["cooc"], load_related()) if "cooc" in data else load_default()
         return cls(objects=dict(objects), categories=categories,
                    attributes={t: _lower(ws) for t, ws in data.get("attributes", {}).items()},
-                   relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()})
+                   relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()},
+                   cooc=cooc)
 
     def save(self, path: str | Path) -> None:
         from sgprep.io.safefs import atomic_write  # never written through a link
@@ -183,15 +190,22 @@ def _sg_texts(file: Path) -> Iterator[str | dict | None]:
                     yield json.loads(line).get("sg")
 
 
-def build_vocab(paths: Iterable[str | Path], min_count: int = 1) -> Vocabulary:
-    """Count objects, typed attributes and typed relations over parsed outputs; words seen
-    fewer than ``min_count`` times are left out. Categories come from the default vocabulary
-    where it knows the object."""
+def build_vocab(paths: Iterable[str | Path], min_count: int = 1,
+                max_entries: int = 1_000_000) -> Vocabulary:
+    """Count objects, typed attributes and typed relations over parsed outputs, and their
+    co-occurrence statistics (in the same pass, each table bounded by ``max_entries``); words
+    seen fewer than ``min_count`` times are left out. Categories come from the default
+    vocabulary where it knows the object."""
+    from sgprep.negatives.cooc import Cooc, load_related
+
     objects: Counter = Counter()
     attributes: dict[str, Counter] = {}
     relations: dict[str, Counter] = {}
+    cooc = Cooc(max_entries)
     for graph in iter_graphs(paths):
         count_graph(graph, objects, attributes, relations)
+        cooc.count(graph)
+    cooc = Cooc.from_json(cooc.to_json(min_count), load_related())
     default = load_vocab()
     keep = {o: n for o, n in objects.items() if n >= min_count}
     return Vocabulary(
@@ -200,15 +214,17 @@ def build_vocab(paths: Iterable[str | Path], min_count: int = 1) -> Vocabulary:
         attributes={t: {w: n for w, n in c.items() if n >= min_count}
                     for t, c in attributes.items()},
         relations={t: {r: n for r, n in c.items() if n >= min_count} for t, c in relations.items()},
+        cooc=cooc,
     )
 
 
 def write_vocab(inputs: Iterable[str | Path], output: str | Path,
-                min_count: int = 1) -> dict[str, int]:
+                min_count: int = 1, max_entries: int = 1_000_000) -> dict[str, int]:
     """``sgprep vocab``: build a vocabulary from parsed outputs and write it as JSON (for
     ``--vocab``). Returns how many words of each kind it kept."""
-    vocab = build_vocab(inputs, min_count=min_count)
+    vocab = build_vocab(inputs, min_count=min_count, max_entries=max_entries)
     vocab.save(output)
     return {"objects": len(vocab.objects),
             "attributes": sum(len(w) for w in vocab.attributes.values()),
-            "relations": sum(len(r) for r in vocab.relations.values())}
+            "relations": sum(len(r) for r in vocab.relations.values()),
+            "co-occurrences": sum(len(t) for t in vocab.cooc.tables.values())}

@@ -84,9 +84,11 @@ def test_vocab_built_from_a_corpus_round_trips(tmp_path):
     assert vocab.relations == {"spatial": {"on": 1}, "action": {"chase": 1}}
     assert vocab.categories["dog"] == "animal"  # known to the default vocabulary
     assert write_vocab([tmp_path], tmp_path / "vocab.json") == {
-        "objects": 3, "attributes": 3, "relations": 2}
+        "objects": 3, "attributes": 3, "relations": 2, "co-occurrences": 16}
     again = load_vocab(tmp_path / "vocab.json")
     assert again == vocab
+    # the co-occurrence statistics travel in the same file
+    assert again.cooc.n("spo", "dog", "chase", "cat") == 1 and again.cooc.n("attr", "red", "chair") == 1
     assert build_vocab([tmp_path], min_count=2).objects == {"cat": 2}
 
 

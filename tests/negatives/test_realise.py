@@ -60,7 +60,8 @@ def test_a_head_put_into_a_plural_slot_is_plural():
     g = graph(cap, [("three small birds", "bird", ["small"], 3), ("tree branch", "branch", [])],
               [(0, "sit on", 1)])
     [p], _ = build_all(g, "swap_object")
-    assert Realiser(cap, g).realise(p)[0] == "three small branches are sitting on a tree bird"
+    # the compound "tree branch" moves whole, never split
+    assert Realiser(cap, g).realise(p)[0] == "three small tree branches are sitting on a bird"
     cap = "two dogs on a sofa"
     g = graph(cap, [("two dogs", "dog", [], 2), ("sofa", "sofa", [])])
     assert realise(g, cap, SetHead(0, "mouse"))[0] == "two mice on a sofa"

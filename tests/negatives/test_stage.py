@@ -62,7 +62,7 @@ def _words(text):
 
 
 def test_every_negative_is_valid_on_real_parses(graphs):
-    stage = NegativesStage(NegativesSettings(strategies=ALL, per_sample=8, per_subgraph=2))
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=8, per_subgraph=2))
     out = stage.run(samples(graphs))
     assert all(s.ok for s in out)
     total = shuffles = 0
@@ -91,7 +91,7 @@ def test_every_negative_is_valid_on_real_parses(graphs):
 
 
 def test_symmetric_relations_are_never_shuffled(graphs):
-    stage = NegativesStage(NegativesSettings(strategies=["shuffle"], per_sample=10))
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["shuffle"], per_sample=10))
     [cup] = stage.run(samples(graphs, [14]))
     assert [r.predicate for r in cup.sg.relations] == ["next to"]
     assert cup.neg.negatives == []
@@ -105,7 +105,7 @@ def test_a_swap_that_lands_on_the_same_graph_is_refused():
 
     g = graph("a red ball and a red box", [("red ball", "ball", ["red"]),
                                            ("red box", "box", ["red"])])
-    stage = NegativesStage(NegativesSettings(strategies=["swap"], per_sample=4))
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["swap"], per_sample=4))
     neg = stage.negatives("k", "a red ball and a red box", g)
     assert neg.negatives == []
     stats = stage.stats()
@@ -113,7 +113,7 @@ def test_a_swap_that_lands_on_the_same_graph_is_refused():
 
 
 def test_same_negatives_whatever_the_batching_sharding_order_and_workers(graphs):
-    settings = NegativesSettings(strategies=ALL, per_sample=5)
+    settings = NegativesSettings(plausibility=False, strategies=ALL, per_sample=5)
     whole = run(settings, samples(graphs), seed=7)
     small_batches = run(settings, samples(graphs), batch_size=3, seed=7)
     reverse = run(settings, samples(graphs, list(range(len(CAPTIONS)))[::-1]), batch_size=4, seed=7)
@@ -136,14 +136,14 @@ def test_strategies_choose_the_families(graphs):
                             "shuffle": {"shuffle_relation", "redraw_relation"},
                             "replace": {"replace_attribute", "replace_object", "replace_relation"},
                             "connect": {"connect"}}.items():
-        out = run(NegativesSettings(strategies=[strategy], per_sample=6), samples(graphs))
+        out = run(NegativesSettings(plausibility=False, strategies=[strategy], per_sample=6), samples(graphs))
         seen = {n.kind for neg in out.values() for n in neg.negatives}
         assert seen and seen <= kinds, strategy
         assert all(len(neg.positives) == 1 for neg in out.values())
 
 
 def test_subgraph_positives_get_their_own_negatives(graphs):
-    out = run(NegativesStage.Settings(strategies=["swap", "subgraph"], per_subgraph=1),
+    out = run(NegativesStage.Settings(plausibility=False, strategies=["swap", "subgraph"], per_subgraph=1),
               samples(graphs, [0]))
     neg = out["k000"]
     assert [p.text for p in neg.positives] == ["a red cube and a blue sphere", "a red cube",
@@ -157,14 +157,14 @@ def test_subgraph_positives_get_their_own_negatives(graphs):
 
 def test_family_weights_zero_switches_a_family_off(graphs):
     weights = {"swap_attribute": 0.0, "swap_object": 1.0}
-    out = run(NegativesSettings(strategies=["swap"], family_weights=weights, per_sample=9),
+    out = run(NegativesSettings(plausibility=False, strategies=["swap"], family_weights=weights, per_sample=9),
               samples(graphs))
     assert {n.kind for neg in out.values() for n in neg.negatives} == {"swap_object"}
 
 
 def test_settings_are_validated():
     with pytest.raises(ValidationError, match="unknown strategies"):
-        NegativesSettings(strategies=["swap", "rotate"])
+        NegativesSettings(plausibility=False, strategies=["swap", "rotate"])
     with pytest.raises(ValidationError, match="unknown families"):
         NegativesSettings(family_weights={"swap_colour": 1.0})
     assert NegativesStage.requires == {"sg"} and NegativesStage.provides == {"neg"}
@@ -175,7 +175,7 @@ def test_settings_are_validated():
 
 def test_a_sample_without_graph_fails_and_the_rest_go_on(graphs):
     batch = samples(graphs, [0, 1]) + [Sample(key="nog", source="t", caption="x")]
-    out = NegativesStage().run(batch)
+    out = NegativesStage(NegativesSettings(plausibility=False)).run(batch)
     assert out[2].failure.stage == "negatives" and out[2].failure.reason == "no_graph"
     assert out[0].ok and out[0].neg.negatives
 
@@ -184,7 +184,7 @@ def test_written_negatives_validate_against_the_schema(graphs):
     """The graphs built without re-validation must still pass it once written and read."""
     from sgprep.io.records import tar_members
 
-    out = NegativesStage(NegativesSettings(strategies=ALL, per_sample=6)).run(samples(graphs))
+    out = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6)).run(samples(graphs))
     for sample in out:
         text = tar_members(sample)["neg.json"].decode("utf-8")
         again = Negatives.model_validate_json(text)
@@ -219,7 +219,7 @@ def test_odd_graphs_never_crash_and_every_sample_comes_back():
                      if s != o and rng.random() < 0.4]
         graph = SceneGraph(entities=entities, relations=relations, parser="fuzz")
         batch.append(Sample(key=f"f{k}", source="fuzz", caption=caption, sg=graph))
-    stage = NegativesStage(NegativesSettings(strategies=ALL, per_sample=6))
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6))
     out = stage.run(batch)
     assert len(out) == 300 and all(s.ok for s in out), [s.failure for s in out if not s.ok][:3]
     for s in out:

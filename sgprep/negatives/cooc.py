@@ -1,0 +1,340 @@
+"""Co-occurrence statistics of parsed scene graphs: what a plausible negative may say.
+
+Counted per graph (``sgprep vocab`` counts them next to the vocabulary, in one pass):
+- ``obj``: object names ("hot dog", "man": a compound noun stays whole, the head singular);
+- ``attr``: attribute with object ("white plate");
+- ``sp`` / ``po`` / ``spo``: subject with predicate, predicate with object, and the triple
+  ("man | ride", "ride | horse", "man | ride | horse"); a predicate is its verb lemma plus its
+  prepositions ("sit on"), or a spatial phrase ("on top of");
+- ``agent``: subject with the verb of an action predicate ("man | ride");
+- ``scene``: two objects named in one graph.
+
+Memory is bounded: each table keeps at most ``max_entries`` keys; when it grows past that, the
+rarest keys are dropped and the table's ``floor`` rises (lossy counting: a key kept undercounts
+by at most its floor). Two tables (of two shards) merge by adding counts, then pruning.
+
+The judgments (:class:`Cooc`) are deliberately strict: a combination nobody wrote is not
+plausible. "A man under a court" is refused when "under | court" was never seen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+from sgprep.negatives import grammar
+from sgprep.negatives.vocab import relation_type
+from sgprep.schema import Entity, SceneGraph
+
+DEFAULT_COOC = Path(__file__).resolve().parent / "data" / "default_cooc.json"
+DEFAULT_RELATED = Path(__file__).resolve().parent / "data" / "related.json"
+TABLES = ("obj", "attr", "sp", "po", "spo", "agent", "scene")
+SEP = "|"
+#: Words before a head that are not part of its name (numbers, determiners, quantities).
+_NOT_NAME = frozenset(
+    "a an the this that these those his her their its my our your some each every one two three "
+    "four five six seven eight nine ten many several few lots lot of group bunch pair couple "
+    "other another".split())
+#: A scene with more objects than this adds no object pairs (bounded work per graph).
+MAX_SCENE_OBJECTS = 12
+_COPULA = frozenset({"is", "are", "be", "was", "were", "being", "been"})
+#: Nouns that are plural in form and meaning ("scissors", "jeans"): kept as they are.
+PLURALIA = frozenset("scissors pants jeans glasses shorts trousers sunglasses goggles clothes "
+                     "stairs tongs binoculars headphones earphones overalls pajamas tights "
+                     "leggings skis".split())
+#: Fixed expressions a parser may split into an attribute and a head ("hot" + "dog"): the
+#: attribute is part of the object's name, never changed or moved on its own.
+FIXED_EXPRESSIONS = frozenset(
+    "hot dog,double decker,living room,old fashioned,high chair,stop sign,teddy bear,"
+    "fire hydrant,ice cream,cell phone,traffic light,red light,green light,french fries,"
+    "french fry,french toast,hot tub,hot air balloon,first base,second base,third base,"
+    "home plate,grand piano,white house,black board,green house,tennis racket,tennis court,"
+    "baseball bat,big top,little league,short sleeve,long sleeve,wet suit,dining room,"
+    "dining table,coffee table,police officer,stuffed animal,sliced bread,open sign,"
+    "high heels,high heel,dress shirt,polo shirt,tank top,flat screen,brown bear,"
+    "polar bear,black bear,grizzly bear,sea gull,light pole,light post,street light".split(","))
+#: Words a relation may end on that name no object ("on the left"): never connected.
+NOT_OBJECTS = frozenset("left right top side front back middle edge part bottom background "
+                        "distance corner center end view area piece air day".split())
+
+
+class BoundedCounter(dict):
+    """A counter with at most ``max_entries`` keys (lossy counting: see the module doc)."""
+
+    def __init__(self, max_entries: int = 1_000_000, floor: int = 0):
+        super().__init__()
+        self.max_entries, self.floor = max_entries, floor
+
+    def add(self, key: str, n: int = 1) -> None:
+        self[key] = self.get(key, 0) + n
+        if len(self) > self.max_entries:
+            self.prune()
+
+    def prune(self) -> None:
+        """Drop the rarest keys until at most half the cap is left."""
+        while len(self) > self.max_entries // 2:
+            self.floor += 1
+            for key in [k for k, n in self.items() if n <= self.floor]:
+                del self[key]
+
+    def merge(self, other: BoundedCounter) -> None:
+        self.floor = max(self.floor, other.floor)
+        for key, n in other.items():
+            self[key] = self.get(key, 0) + n
+        if len(self) > self.max_entries:
+            self.prune()
+
+
+@lru_cache(maxsize=65536)
+def singular(noun: str) -> str:
+    n = noun.lower()
+    if n in grammar._IRREGULAR_SINGULARS:
+        return grammar._IRREGULAR_SINGULARS[n]
+    if n in grammar.UNCOUNTABLE or n in PLURALIA or n.endswith(("ss", "us", "is")) or len(n) < 4:
+        return n
+    if n.endswith("ies"):
+        return n[:-3] + "y"
+    if n.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return n[:-2]
+    if n.endswith("s"):
+        return n[:-1]
+    return n
+
+
+def name_words(e: Entity) -> list[str]:
+    """The words of an entity's object name: its head (singular) and the noun modifiers just
+    before it in its text that are not attributes ("tennis racket", "hot dog"), at most two."""
+    head = singular(e.head)
+    words = e.text.lower().replace(",", " ").split()
+    if not words or singular(words[-1]) != head:
+        return [head]
+    attrs = {w for a in e.attributes for w in a.lower().split()}
+    mods: list[str] = []
+    for w in reversed(words[:-1]):
+        if (w in attrs and f"{w} {head}" not in FIXED_EXPRESSIONS) or w in _NOT_NAME \
+                or not w.isalpha() or len(mods) == 2:
+            break
+        mods.insert(0, w)
+    return [*mods, head]
+
+
+def fixed_attributes(e: Entity) -> set[str]:
+    """Attributes that belong to the object's name ("hot" of "hot dog")."""
+    head = singular(e.head)
+    return {a for a in e.attributes if f"{a.lower()} {head}" in FIXED_EXPRESSIONS}
+
+
+def name(e: Entity) -> str:
+    return " ".join(name_words(e))
+
+
+@lru_cache(maxsize=65536)
+def lemma(verb: str) -> str:
+    """The lemma of a verb in any form ("riding" -> "ride", "sits" -> "sit", "held" -> "hold"):
+    parsers may keep the surface form of a predicate."""
+    v = verb.lower()
+    inverse = {p: base for base, p in grammar._PARTICIPLES.items()}
+    if v in inverse:
+        return inverse[v]
+    guesses: list[tuple[str, str]] = []
+    if v.endswith("ing") and len(v) > 4:
+        stem = v[:-3]
+        guesses += [(stem, "gerund"), (stem + "e", "gerund"), (stem[:-1], "gerund"),
+                    (stem[:-1] + "ie", "gerund")]
+    if v.endswith("ed") and len(v) > 3:
+        stem = v[:-2]
+        guesses += [(stem, "participle"), (stem + "e", "participle"), (stem[:-1], "participle"),
+                    (stem[:-1] + "y", "participle")]
+    if v.endswith("s") and len(v) > 2:
+        guesses += [(v[:-1], "third"), (v[:-2], "third"), (v[:-3] + "y", "third")]
+    for base, form in guesses:
+        if base and grammar.inflect_verb(base, form) == v:
+            return base
+    return v
+
+
+def predicate_key(predicate: str) -> str:
+    """A predicate as counted: lower case, no copula, the verb of an action as its lemma."""
+    words = [w for w in predicate.lower().split() if w not in _COPULA] or ["be"]
+    if relation_type(" ".join(words)) == "action":
+        words[0] = lemma(words[0])
+    return " ".join(words)
+
+
+def key(*parts: str) -> str:
+    return SEP.join(parts)
+
+
+class Cooc:
+    """Counted tables and the plausibility judgments drawn from them."""
+
+    def __init__(self, max_entries: int = 1_000_000):
+        self.tables = {t: BoundedCounter(max_entries) for t in TABLES}
+        self.related: dict[str, dict[str, frozenset[str]]] = {}
+        self._by_context: dict = {}
+
+    # --- counting ---------------------------------------------------------------------------
+    def count(self, graph: SceneGraph) -> None:
+        t = self.tables
+        names = [name(e) for e in graph.entities]
+        for e, n in zip(graph.entities, names):
+            t["obj"].add(n)
+            for a in e.attributes:
+                t["attr"].add(key(a.lower(), n))
+        for r in graph.relations:
+            if not (0 <= r.subject < len(names) and 0 <= r.object < len(names)):
+                continue
+            s, o, p = names[r.subject], names[r.object], predicate_key(r.predicate)
+            t["sp"].add(key(s, p))
+            t["po"].add(key(p, o))
+            t["spo"].add(key(s, p, o))
+            if relation_type(p) == "action":
+                t["agent"].add(key(s, p.split()[0]))
+        distinct = sorted(set(names))
+        if len(distinct) <= MAX_SCENE_OBJECTS:
+            for i, a in enumerate(distinct):
+                for b in distinct[i + 1:]:
+                    t["scene"].add(key(a, b))
+
+    def merge(self, other: Cooc) -> None:
+        for t in TABLES:
+            self.tables[t].merge(other.tables[t])
+
+    def to_json(self, min_count: int = 1) -> dict:
+        return {"version": 1,
+                "floors": {t: c.floor for t, c in self.tables.items()},
+                "tables": {t: {k: n for k, n in sorted(c.items()) if n >= min_count}
+                           for t, c in self.tables.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict, related: dict[str, list[str]] | None = None) -> Cooc:
+        c = cls()
+        for t in TABLES:
+            c.tables[t].update(data.get("tables", {}).get(t, {}))
+            c.tables[t].floor = data.get("floors", {}).get(t, 0)
+        c.related = {pos: {w: frozenset(ws) for w, ws in table.items()}
+                     for pos, table in (related or {}).items()}
+        for pos, groups in NEAR_SYNONYMS.items():
+            table = c.related.setdefault(pos, {})
+            for group in groups:
+                for w in group:
+                    table[w] = table.get(w, frozenset()) | (group - {w})
+        return c
+
+    # --- judging ----------------------------------------------------------------------------
+    def n(self, table: str, *parts: str) -> int:
+        return self.tables[table].get(key(*parts), 0)
+
+    def known(self, obj: str) -> bool:
+        return self.n("obj", obj) > 0
+
+    def attribute_ok(self, attribute: str, obj: str) -> bool:
+        a = attribute.lower()
+        if self.known(obj) or " " not in obj:
+            return self.n("attr", a, obj) > 0
+        return self.n("attr", a, obj.split()[-1]) > 0
+
+    def judge(self, s: str, predicate: str, o: str, strict: bool = False) -> str | None:
+        """None if "s predicate o" is plausible: seen as a triple, or (for the heads when a
+        compound is unseen) subject with predicate and predicate with object, and an action's
+        verb with that subject. Else the reason: ``implausible_agent`` (the subject never
+        does that: "a building pulls a train") or ``implausible_relation``."""
+        p = predicate_key(predicate)
+        hs, ho = s.split()[-1], o.split()[-1]
+        if self.n("spo", s, p, o) or self.n("spo", hs, p, ho):
+            return None
+        if strict:  # a new pairing of two objects the caption has: only what was seen
+            return "implausible_relation"
+        if relation_type(p) == "action":
+            verb = p.split()[0]
+            if not (self.n("agent", s, verb) or self.n("agent", hs, verb)):
+                return "implausible_agent"
+        s_ok = self.n("sp", s, p) or self.n("sp", hs, p)
+        o_ok = self.n("po", p, o) or self.n("po", p, ho)
+        together = self.n("scene", *sorted((s, o))) or self.n("scene", *sorted((hs, ho)))
+        return None if s_ok and o_ok and together else "implausible_relation"
+
+    def triple_ok(self, s: str, predicate: str, o: str) -> bool:
+        return self.judge(s, predicate, o) is None
+
+    def is_related(self, a: str, b: str, pos: str = "noun") -> bool:
+        """Synonyms, hypernyms or hyponyms of each other (WordNet, see related.json, and
+        :data:`NEAR_SYNONYMS`), by the whole name or by the head: a replacement by one says
+        nothing false ("cup" -> "mug", "man" -> "person")."""
+        a, b = a.lower(), b.lower()
+        if a == b or a.split()[-1] == b.split()[-1]:
+            return True
+        if pos == "adj":  # materials and colours are nouns in WordNet: "iron" is a "metal"
+            return self._related(a, b, "adj") or self._related(a, b, "noun")
+        return self._related(a, b, pos)
+
+    def _related(self, a: str, b: str, pos: str) -> bool:
+        table = self.related.get(pos, {})
+        for x, y in ((a, b), (b, a)):
+            rel = table.get(x) or table.get(x.split()[-1]) or ()
+            if y in rel or y.split()[-1] in rel:
+                return True
+        return False
+
+    def neighbours(self, table: str, fixed: int, value: str) -> dict[str, int]:
+        """Of the keys of ``table`` whose part ``fixed`` is ``value``: the other parts (joined
+        by spaces for triples) with their counts ("attr", 1, "plate": the attributes seen
+        with a plate). Indexed on first use, once per process."""
+        idx = self._by_context.get((table, fixed))
+        if idx is None:
+            idx = self._by_context[table, fixed] = {}
+            for k, n in self.tables[table].items():
+                parts = k.split(SEP)
+                rest = SEP.join(parts[:fixed] + parts[fixed + 1:])
+                idx.setdefault(parts[fixed], {})[rest] = n
+                if table == "scene":
+                    idx.setdefault(parts[1 - fixed], {})[parts[fixed]] = n
+        return idx.get(value, {})
+
+
+#: Near-synonyms WordNet does not link, by part of speech: one may be true whenever the
+#: other is ("a cup" of coffee is often a mug; who holds a thing also has it).
+NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(",")) for g in (
+    "cup,mug,glass", "couch,sofa", "rock,stone", "pants,trousers,jeans", "photo,picture,photograph",
+    "street,road", "hill,mountain", "shore,beach", "tv,television,screen,monitor",
+    "cellphone,phone,cell phone", "bike,bicycle", "plane,airplane,jet", "car,vehicle,automobile",
+    "sign,signboard", "pathway,path,walkway,sidewalk", "boy,kid,child", "girl,kid,child",
+    "lady,woman", "guy,man", "person,human,individual", "sky,air", "picture,image,painting", "pillow,cushion", "cap,hat", "stick,branch", "lamp,light",
+    "grass,lawn,field", "ocean,sea,water", "purse,bag,handbag", "rug,carpet,mat")],
+    "verb": [frozenset(g.split(",")) for g in (
+        "include,hold,have,contain,carry,feature,show", "look,watch,see,face,view,stare,observe",
+        "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
+        "hang,dangle", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
+    "adj": [frozenset(g.split(",")) for g in (
+        "big,large,huge,giant,tall", "small,little,tiny,short", "gray,grey,silver",
+        "light,white,pale", "dark,black", "tan,beige,brown", "wooden,wood", "metal,metallic,steel")]}
+#: Verbs that are true of nearly any scene that has the other verb's parts (who feeds a
+#: giraffe looks at it): never a replacement.
+WEAK_VERBS = frozenset("look watch see face have be include contain show feature use wear near "
+                       "stand sit hold".split())
+
+
+def build_cooc(graphs: Iterable[SceneGraph], max_entries: int = 1_000_000) -> Cooc:
+    c = Cooc(max_entries)
+    for g in graphs:
+        c.count(g)
+    return c
+
+
+def load_default() -> Cooc:
+    return load_cooc(str(DEFAULT_COOC))
+
+
+@lru_cache(maxsize=8)
+def load_cooc(path: str) -> Cooc:
+    """Statistics from a JSON file (once per process), with the bundled WordNet relations."""
+    return Cooc.from_json(json.loads(Path(path).read_text()), load_related())
+
+
+@lru_cache(maxsize=1)
+def load_related() -> dict[str, list[str]]:
+    if not DEFAULT_RELATED.exists():
+        return {}
+    return json.loads(DEFAULT_RELATED.read_text())["related"]
