@@ -112,18 +112,20 @@ def name_words(e: Entity) -> list[str]:
         return [head]
     attrs = {w for a in e.attributes for w in a.lower().split()}
     mods: list[str] = []
-    for w in reversed(words[:-1]):
-        if (w in attrs and f"{w} {head}" not in FIXED_EXPRESSIONS) or w in _NOT_NAME \
-                or not w.isalpha() or len(mods) == 2:
+    for k in range(len(words) - 2, -1, -1):
+        w, nxt = words[k], singular(words[k + 1])
+        if (w in attrs and f"{w} {nxt}" not in FIXED_EXPRESSIONS) or w in _NOT_NAME \
+                or not w.isalpha() or len(mods) == 3:
             break
         mods.insert(0, w)
     return [*mods, head]
 
 
 def fixed_attributes(e: Entity) -> set[str]:
-    """Attributes that belong to the object's name ("hot" of "hot dog")."""
-    head = singular(e.head)
-    return {a for a in e.attributes if f"{a.lower()} {head}" in FIXED_EXPRESSIONS}
+    """Attributes that belong to the object's name ("hot" of "hot dog", "double" of
+    "double decker bus")."""
+    words = name_words(e)
+    return {a for a in e.attributes if a.lower() in words[:-1]}
 
 
 def name(e: Entity) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from sgprep.negatives.cooc import (
     NOT_OBJECTS,
+    PLURALIA,
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
@@ -44,6 +45,8 @@ IMPLICIT_VERBS = frozenset({"have", "be"})
 #: Relations connect does not add: they read as parts ("of") or say nothing ("have").
 CONNECT_SKIP = frozenset({"of", "have", "be", "with", "for", "to", "from"})
 SEP_ = "|"
+#: Nouns plural in form: never after "a".
+PLURAL_NOUNS = PLURALIA | {"people", "men", "women", "children", "crowd"}
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
 #: Relations that place a thing by another without contradicting where it is.
@@ -454,6 +457,9 @@ class Perturber:
             for w in [w for w in options if w.split()[-1] in grammar.UNCOUNTABLE
                       or w.split()[-1] in UNIQUE_PLACES]:
                 del options[w]
+        else:  # "a people": no plural noun in a singular slot
+            for w in [w for w in options if w.split()[-1] in PLURAL_NOUNS]:
+                del options[w]
         taken = set(names) | self.heads
         for w in sorted(options):
             if w in taken or c.is_related(w, old) or any(c.is_related(w, x) for x in taken):
@@ -572,7 +578,7 @@ class Perturber:
             options[rest] = n
         for rest in sorted(options):
             pred, obj = rest.split(SEP_)
-            if obj in names or obj in NOT_OBJECTS or relation_type(pred) == "action" \
+            if obj in names or obj in NOT_OBJECTS or obj in PLURAL_NOUNS or relation_type(pred) == "action" \
                     or any(c.is_related(obj, x) for x in names):
                 del options[rest]
         if not options and c.n("po", "have", subject) == 0:

@@ -1,0 +1,202 @@
+"""Plausible, fluent, really false, no length shortcut: each rejection rule on a caption of the
+kind FACTUAL's Visual Genome captions hold (written here), with the bundled statistics."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from neg_helpers import graph
+
+from sgprep.negatives.cooc import BoundedCounter, Cooc, lemma, load_default, name
+from sgprep.negatives.perturb import Perturbation, Perturber, SetAttribute, SetPredicate
+from sgprep.negatives.realise import Realiser
+from sgprep.negatives.stage import NegativesSettings, NegativesStage
+from sgprep.negatives.validity import reordered_list
+from sgprep.negatives.vocab import load_vocab
+from sgprep.schema import Entity, Relation, SceneGraph
+
+VOCAB = load_vocab()
+
+
+def made(caption, entities, relations, kind, seeds=12):
+    """Texts made by ``kind`` over several seeds, and the rejections by reason."""
+    g = graph(caption, entities, relations)
+    texts, rejected = Counter(), Counter()
+    for seed in range(seeds):
+        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc)
+        for build in p.candidates(kind):
+            pert = build()
+            if pert is not None:
+                text, _ = Realiser(caption, g).realise(pert, use_template=False)
+                texts[text] += 1
+    return texts, rejected
+
+
+# --- the statistics ---------------------------------------------------------------------------
+def test_counts_are_bounded_and_merge():
+    c = BoundedCounter(max_entries=4)
+    for k in ["a", "a", "a", "b", "c", "d", "e"]:
+        c.add(k)
+    assert len(c) <= 4 and c["a"] == 3 and c.floor >= 1  # the rare keys went, the common stay
+    other = BoundedCounter(max_entries=4)
+    other.add("a", 2)
+    c.merge(other)
+    assert c["a"] == 5
+
+
+def test_cooc_counts_names_predicates_and_scenes():
+    g = SceneGraph(entities=[Entity(text="young men", head="men", attributes=["young"]),
+                             Entity(text="hot dog", head="dog", attributes=["hot"])],
+                   relations=[Relation(subject=0, predicate="eating", object=1)], parser="hand")
+    c = Cooc()
+    c.count(g)
+    assert name(g.entities[1]) == "hot dog" and lemma("eating") == "eat"
+    assert c.n("spo", "man", "eat", "hot dog") == 1 and c.n("attr", "young", "man") == 1
+    assert c.n("agent", "man", "eat") == 1 and c.n("scene", "hot dog", "man") == 1
+    again = Cooc.from_json(json.loads(json.dumps(c.to_json())))
+    assert again.tables == c.tables
+
+
+def test_bundled_statistics_say_where_they_come_from():
+    data = json.loads((load_default.__globals__["DEFAULT_COOC"]).read_text())
+    assert "factual_dev.csv" in data["source"] and "CC BY 4.0" in data["source"]
+    assert "factual_test" not in data["source"]
+
+
+# --- plausible ----------------------------------------------------------------------------------
+def test_a_man_under_a_court_is_refused():
+    texts, rejected = made("a man standing on a tennis court",
+                           [("man", "man", []), ("tennis court", "court", [])],
+                           [(0, "stand on", 1)], "replace_relation")
+    assert not texts and rejected["implausible_relation"]
+
+
+def test_an_inanimate_subject_of_an_action_is_refused():
+    c = VOCAB.cooc
+    assert c.judge("building", "pull", "train") == "implausible_agent"
+    assert c.judge("man", "ride", "horse") is None
+    texts, rejected = made("a man riding a brown horse",
+                           [("man", "man", []), ("brown horse", "horse", ["brown"])],
+                           [(0, "ride", 1)], "shuffle_relation")
+    assert not texts and rejected["implausible_relation"]  # "a brown horse riding a man"
+
+
+def test_swapped_objects_must_make_a_seen_scene():
+    texts, rejected = made("a rug on the floor", [("rug", "rug", []), ("floor", "floor", [])],
+                           [(0, "on", 1)], "swap_object")
+    assert not texts and rejected["implausible_relation"]  # "a floor on the rug"
+
+
+def test_an_attribute_never_seen_with_the_object_is_not_drawn():
+    texts, _ = made("a red stop sign on a pole",
+                    [("red stop sign", "sign", ["red"]), ("pole", "pole", [])],
+                    [(0, "on", 1)], "replace_attribute")
+    assert texts and not any("green" in t for t in texts)
+    assert all(VOCAB.cooc.attribute_ok(t.split()[1], "stop sign") for t in texts)
+
+
+def test_a_compound_is_replaced_whole_and_never_split():
+    texts, rejected = made("a man eating a hot dog",
+                           [("man", "man", []), ("hot dog", "dog", ["hot"])],
+                           [(0, "eat", 1)], "replace_object")
+    assert texts and not any("hot" in t for t in texts)  # never "a hot pony"
+    _, rejected = made("a man eating a hot dog", [("man", "man", []), ("hot dog", "dog", ["hot"])],
+                       [(0, "eat", 1)], "replace_attribute")
+    assert rejected["fixed_expression"]
+    _, rejected = made("an old double decker bus",
+                       [("old double decker bus", "bus", ["old", "double"])], [],
+                       "replace_attribute")
+    assert rejected["fixed_expression"]
+
+
+# --- really false -------------------------------------------------------------------------------
+def test_synonyms_hypernyms_and_near_synonyms_are_related():
+    c = VOCAB.cooc
+    for a, b, pos in [("cup", "mug", "noun"), ("man", "person", "noun"), ("dog", "puppy", "noun"),
+                      ("include", "hold", "verb"), ("look", "watch", "verb"),
+                      ("big", "large", "adj"), ("metal", "iron", "adj")]:
+        assert c.is_related(a, b, pos), (a, b)
+    assert not c.is_related("dog", "cat") and not c.is_related("red", "blue", "adj")
+
+
+def test_a_replacement_is_never_a_synonym():
+    texts, _ = made("a man holding a cup", [("man", "man", []), ("cup", "cup", [])],
+                    [(0, "hold", 1)], "replace_object", seeds=30)
+    assert texts and not any(w in t.split() for t in texts for w in ("mug", "glass", "person"))
+    texts, rejected = made("a woman feeding a giraffe",
+                           [("woman", "woman", []), ("giraffe", "giraffe", [])],
+                           [(0, "feed", 1)], "replace_relation")
+    assert not any("looking" in t or "watching" in t for t in texts)
+
+
+def test_a_reordered_list_is_refused():
+    g = graph("a black and red helmet", [("black and red helmet", "helmet", ["black", "red"])])
+    assert reordered_list("a black and red helmet", "a red and black helmet", g)
+    assert not reordered_list("a black and red helmet", "a black and blue helmet", g)
+
+
+# --- fluent -------------------------------------------------------------------------------------
+def test_a_doubled_preposition_is_refused():
+    cap = "a dog out in the snow"
+    g = graph(cap, [("dog", "dog", []), ("snow", "snow", [])], [(0, "in", 1)])
+    p = Perturbation("replace_relation", "replace", g, (SetPredicate(0, "in", "outside", False),))
+    assert Realiser(cap, g).realise(p) == (None, "doubled_preposition")
+
+
+def test_a_verb_is_inflected_from_its_lemma_whatever_the_parse_gave():
+    cap = "a tree riding on a truck"
+    g = graph(cap, [("tree", "tree", []), ("truck", "truck", [])], [(0, "riding on", 1)])
+    p = Perturber(g, VOCAB, random.Random(0), Counter())  # rules only: any verb will do
+    texts = {Realiser(cap, g).realise(b())[0] for b in p.candidates("replace_relation")}
+    assert texts and not any("inging" in t for t in texts)
+    assert lemma("riding") == "ride" and lemma("sits") == "sit" and lemma("held") == "hold"
+
+
+def test_capitals_follow_the_position_in_the_sentence():
+    cap = "Shiny flag above a dull pole"
+    g = graph(cap, [("Shiny flag", "flag", ["Shiny"]), ("dull pole", "pole", ["dull"])])
+    p = Perturbation("swap_attribute", "swap", g,
+                     (SetAttribute(0, "Shiny", "dull"), SetAttribute(1, "dull", "Shiny")))
+    assert Realiser(cap, g).realise(p)[0] == "Dull flag above a shiny pole"
+
+
+def test_a_span_that_does_not_hold_its_entity_is_not_edited():
+    cap = "a cat on a dog"
+    g = SceneGraph(entities=[Entity(text="cat", head="cat", span=(2, 4)),
+                             Entity(text="dog", head="dog", span=(12, 14))],
+                   relations=[Relation(subject=0, predicate="on", object=1)], parser="hand")
+    stage = NegativesStage(NegativesSettings(strategies=["shuffle", "swap"], plausibility=False))
+    neg = stage.negatives("k", cap, g)
+    assert not any("ca " in n.text or "dogt" in n.text for n in neg.negatives)
+    assert stage.counts["rejected/no_span_edit"]
+
+
+def test_shuffle_of_a_spatial_relation_never_inflects_the_preposition():
+    cap = "tracks on the ground"
+    g = graph(cap, [("tracks", "track", []), ("ground", "ground", [])], [(0, "on", 1)])
+    p = Perturber(g, VOCAB, random.Random(0), Counter())
+    [text] = {Realiser(cap, g).realise(b())[0] for b in p.candidates("shuffle_relation")}
+    assert "ons" not in text.split()
+
+
+# --- length -------------------------------------------------------------------------------------
+def test_length_is_held_and_reported_per_kind():
+    cap = "a white plate on a wooden table"
+    g = graph(cap, [("white plate", "plate", ["white"]), ("wooden table", "table", ["wooden"])],
+              [(0, "on", 1)])
+    stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4,
+                                             max_length_ratio=1.2))
+    assert not stage.negatives("k", cap, g).negatives and stage.counts["rejected/too_long"]
+    stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4))
+    negs = stage.negatives("k", cap, g).negatives
+    assert negs and all(len(n.text.split()) <= 1.75 * len(cap.split()) for n in negs)
+    assert stage.counts["length_ratio_permille/connect"] >= 1000 * len(negs)
+
+
+def test_templates_are_off_by_default():
+    assert NegativesSettings().template is False
+    with pytest.raises(ValueError):
+        NegativesSettings(max_length_ratio=0.5)
