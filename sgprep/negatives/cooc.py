@@ -57,7 +57,8 @@ FIXED_EXPRESSIONS = frozenset(
     "polar bear,black bear,grizzly bear,sea gull,light pole,light post,street light".split(","))
 #: Words a relation may end on that name no object ("on the left"): never connected.
 NOT_OBJECTS = frozenset("left right top side front back middle edge part bottom background "
-                        "distance corner center end view area piece air day".split())
+                        "distance corner center end view area piece air day foreground drawing picture photo image "
+                        "reflection shadow".split())
 
 
 class BoundedCounter(dict):
@@ -151,10 +152,17 @@ def lemma(verb: str) -> str:
                     (stem[:-1] + "y", "participle")]
     if v.endswith("s") and len(v) > 2:
         guesses += [(v[:-1], "third"), (v[:-2], "third"), (v[:-3] + "y", "third")]
-    for base, form in guesses:
-        if base and grammar.inflect_verb(base, form) == v:
-            return base
-    return v
+    fits = [base for base, form in guesses if base and grammar.inflect_verb(base, form) == v]
+    known = [base for base in fits if base in known_verbs()]  # "walke", "prepar": no verbs
+    return (known or fits or [v])[0]
+
+
+@lru_cache(maxsize=1)
+def known_verbs() -> frozenset[str]:
+    """WordNet's verb lemmas (bundled in related.json): which guessed lemma is a verb."""
+    if not DEFAULT_RELATED.exists():
+        return frozenset()
+    return frozenset(json.loads(DEFAULT_RELATED.read_text()).get("verbs", ()))
 
 
 def predicate_key(predicate: str) -> str:
@@ -176,6 +184,7 @@ class Cooc:
         self.tables = {t: BoundedCounter(max_entries) for t in TABLES}
         self.related: dict[str, dict[str, frozenset[str]]] = {}
         self._by_context: dict = {}
+        self._pools: dict = {}
 
     # --- counting ---------------------------------------------------------------------------
     def count(self, graph: SceneGraph) -> None:
@@ -266,8 +275,11 @@ class Cooc:
         :data:`NEAR_SYNONYMS`), by the whole name or by the head: a replacement by one says
         nothing false ("cup" -> "mug", "man" -> "person")."""
         a, b = a.lower(), b.lower()
-        if a == b or a.split()[-1] == b.split()[-1]:
+        if a == b or a.split()[-1] == b.split()[-1] or singular(a) == singular(b) \
+                or a.rstrip("s") == b.rstrip("s"):
             return True
+        if pos == "noun" and (set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split())):
+            return True  # "baseball player" in "baseball player figure"
         if pos == "adj":  # materials and colours are nouns in WordNet: "iron" is a "metal"
             return self._related(a, b, "adj") or self._related(a, b, "noun")
         return self._related(a, b, pos)
@@ -296,6 +308,67 @@ class Cooc:
         return idx.get(value, {})
 
 
+    def pool(self, kind: str, *context) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """Words seen in a context, sorted, with cumulative counts (made once per process):
+        ("end", other, predicate, as_subject): the objects seen at the other end of
+        ``predicate`` from ``other``; ("attr", a): objects seen with attribute a; ("scene",
+        o): objects seen in a scene with o; ("connect", subject, placed): "predicate|object"
+        that a relation from ``subject`` may add. Words seen more than once are preferred:
+        seen once may be a parse's slip."""
+        key = (kind, *context)
+        if key not in self._pools:
+            self._pools[key] = _cumulative(getattr(self, f"_options_{kind}")(*context))
+        return self._pools[key]
+
+    def _options_end(self, other: str, predicate: str, as_subject: bool) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for rest, n in self.neighbours("spo", 2 if as_subject else 0, other).items():
+            parts = rest.split(SEP)
+            if (parts[1] if as_subject else parts[0]) == predicate:
+                w = parts[0] if as_subject else parts[-1]
+                out[w] = out.get(w, 0) + n
+        return out
+
+    def _options_attr(self, attribute: str) -> dict[str, int]:
+        return dict(self.neighbours("attr", 0, attribute))
+
+    def _options_scene(self, obj: str) -> dict[str, int]:
+        return {w: n for w, n in self.neighbours("scene", 0, obj).items() if w not in NOT_OBJECTS}
+
+    def _options_connect(self, subject: str, placed: bool) -> dict[str, int]:
+        out = {}
+        for rest, n in self.neighbours("spo", 0, subject).items():
+            pred, obj = rest.split(SEP)
+            if pred in CONNECT_SKIP or (placed and pred not in PROXIMITY) \
+                    or relation_type(pred) == "action" or obj in NOT_OBJECTS \
+                    or obj.split()[-1] in PLURALIA or obj in ("people", "crowd"):
+                continue
+            out[rest] = n
+        if not out and self.n("po", "have", subject) == 0:
+            # nothing seen with it: an object seen in its scenes, near it (not for parts,
+            # which things have: "a hand near a bus")
+            out = {f"near{SEP}{w}": n for w, n in self._options_scene(subject).items()
+                   if w.split()[-1] not in PLURALIA and w not in ("people", "crowd")}
+        return out
+
+
+def _cumulative(options: dict[str, int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    if any(n > 1 for n in options.values()):
+        options = {w: n for w, n in options.items() if n > 1}
+    words = tuple(sorted(options))
+    total, cum = 0, []
+    for w in words:
+        total += options[w]
+        cum.append(total)
+    return words, tuple(cum)
+
+
+#: Relations connect does not add: they read as parts ("of") or say nothing ("have").
+CONNECT_SKIP = frozenset({"of", "have", "be", "with", "for", "to", "from"})
+#: Relations that place a thing by another without contradicting where it is.
+PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
+
+
 #: Near-synonyms WordNet does not link, by part of speech: one may be true whenever the
 #: other is ("a cup" of coffee is often a mug; who holds a thing also has it).
 NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(",")) for g in (
@@ -308,7 +381,7 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(","
     "verb": [frozenset(g.split(",")) for g in (
         "include,hold,have,contain,carry,feature,show", "look,watch,see,face,view,stare,observe",
         "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
-        "hang,dangle", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
+        "hang,dangle", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
     "adj": [frozenset(g.split(",")) for g in (
         "big,large,huge,giant,tall", "small,little,tiny,short", "gray,grey,silver",
         "light,white,pale", "dark,black", "tan,beige,brown", "wooden,wood", "metal,metallic,steel")]}

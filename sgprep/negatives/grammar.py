@@ -77,8 +77,15 @@ def noun_forms(lemma: str) -> frozenset[str]:
     return frozenset({lemma.lower(), plural(lemma).lower(), _regular_plural(lemma).lower()})
 
 
+#: Nouns that are plural as they stand ("people are", "glasses are").
+ALWAYS_PLURAL = frozenset("people police cattle scissors pants jeans glasses shorts trousers "
+                          "sunglasses goggles clothes stairs tongs".split())
+
+
 def is_plural_form(surface: str, lemma: str) -> bool:
     s, lemma = surface.lower(), lemma.lower()
+    if s in ALWAYS_PLURAL:
+        return True
     if s == lemma:
         return s in _IRREGULAR_SINGULARS and s != _IRREGULAR_SINGULARS[s]
     return s in {plural(lemma).lower(), _regular_plural(lemma).lower()} \

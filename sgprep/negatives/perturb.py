@@ -47,6 +47,13 @@ CONNECT_SKIP = frozenset({"of", "have", "be", "with", "for", "to", "from"})
 SEP_ = "|"
 #: Nouns plural in form: never after "a".
 PLURAL_NOUNS = PLURALIA | {"people", "men", "women", "children", "crowd"}
+#: What a statistics table may hold for a plural-only noun ("pant", "jean").
+PLURAL_STEMS = frozenset(w[:-1] for w in PLURALIA)
+#: Words for people of one gender, to keep pronouns true ("a man with his hat").
+GENDERED = {**dict.fromkeys("man men boy boys guy gentleman father son husband king".split(), "m"),
+            **dict.fromkeys("woman women girl girls lady mother daughter wife queen".split(), "f")}
+_PRONOUNS = frozenset("his him himself her hers herself".split())
+ANIMATE = frozenset({"person", "animal"})
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
 #: Relations that place a thing by another without contradicting where it is.
@@ -143,8 +150,9 @@ class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
     def __init__(self, graph: SceneGraph, vocab: Vocabulary, rng: random.Random,
-                 rejected: Counter, cooc: Cooc | None = None):
+                 rejected: Counter, cooc: Cooc | None = None, text: str = ""):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
+        self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
@@ -423,66 +431,62 @@ class Perturber:
 
     def _attested_object(self, i: int) -> str | None:
         """An object seen in the same context: with the same predicate and other end where
-        the entity is in a relation ("a man eating a hot dog" -> "a hamburger"), else seen
-        with its attributes, else in a scene with the other objects; of the same category
-        where the vocabulary knows both, not a synonym, hypernym or hyponym, and plausible
-        with everything the entity is in."""
+        the entity is in a relation ("a man eating a hot dog" -> "a hamburger"), else (for a
+        thing of a known category) seen with its attributes or in a scene with the other
+        objects; of the same category where the vocabulary knows both, not a synonym,
+        hypernym or hyponym, and plausible with everything the entity is in. The contexts'
+        pools are made once per process; a draw is checked against this graph."""
         c, old, names = self.cooc, self.names[i], self.names
-        options: dict[str, int] = {}
+        if old.split()[-1] in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" ->
+            return self._refuse("no_attested_replacement")  # "wearing pant"; "on top of"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
+        pools = []
         for r in rels:  # seen with the same predicate and the same other end
-            p = predicate_key(r.predicate)
-            if r.subject == i:
-                other, end = names[r.object], 0
-            else:
-                other, end = names[r.subject], -1
+            as_subject = r.subject == i
+            other = names[r.object] if as_subject else names[r.subject]
             for other_name in dict.fromkeys((other, other.split()[-1])):
-                for rest, n in c.neighbours("spo", 2 if r.subject == i else 0, other_name).items():
-                    parts = rest.split(SEP_)
-                    if (parts[1] if r.subject == i else parts[0]) == p:
-                        w = parts[end]
-                        options[w] = options.get(w, 0) + n
-        if not rels:
-            for a in self.g.entities[i].attributes:
-                for w, n in c.neighbours("attr", 0, a.lower()).items():
-                    options[w] = options.get(w, 0) + n
-            for j, other in enumerate(names):
-                if j != i:
-                    for w, n in c.neighbours("scene", 0, other).items():
-                        options[w] = options.get(w, 0) + n
-        category = self.vocab.categories.get(old) or self.vocab.categories.get(old.split()[-1])
+                pools.append(c.pool("end", other_name, predicate_key(r.predicate), as_subject))
+        category = self._category(old)
+        if not rels and category:
+            pools += [c.pool("attr", a.lower()) for a in self.g.entities[i].attributes]
+            pools += [c.pool("scene", other) for j, other in enumerate(names) if j != i]
+        pools = [p for p in pools if p[0]]
+        if not pools:
+            return self._refuse("no_attested_replacement")
         e = self.g.entities[i]
-        if (e.count or 1) > 1 or grammar.is_plural_form(e.text.split()[-1] if e.text else "", e.head):
-            # "many snow", "nine suns": no mass noun or one-of-a-kind thing in a plural slot
-            for w in [w for w in options if w.split()[-1] in grammar.UNCOUNTABLE
-                      or w.split()[-1] in UNIQUE_PLACES]:
-                del options[w]
-        else:  # "a people": no plural noun in a singular slot
-            for w in [w for w in options if w.split()[-1] in PLURAL_NOUNS]:
-                del options[w]
+        plural = (e.count or 1) > 1 or grammar.is_plural_form(
+            e.text.split()[-1] if e.text else "", e.head)
+        gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
         taken = set(names) | self.heads
-        for w in sorted(options):
-            if w in taken or c.is_related(w, old) or any(c.is_related(w, x) for x in taken):
-                del options[w]
+        for _ in range(10):  # draw, then check: the pools are many, the checks a few look-ups
+            words, cum = pools[self.rng.randrange(len(pools))]
+            new = words[bisect_right(cum, self.rng.random() * cum[-1])]
+            last = new.split()[-1]
+            if new in taken or last in PLURAL_STEMS \
+                    or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES)) \
+                    or (not plural and last in PLURAL_NOUNS) \
+                    or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
+                continue  # "many snow", "nine suns", "a people", "a woman with his hat"
+            cat = self._category(new)
+            if (category and cat and cat != category) or (not rels and cat != category) \
+                    or (category in ANIMATE and cat != category):
+                continue  # "the foot is walking down the sidewalk"
+            if category == "person" and new in {"people", "person", "persons", "human"}:
+                self.rejected["related_word"] += 1  # "guys" -> "people": said already
                 continue
-            cat = self.vocab.categories.get(w) or self.vocab.categories.get(w.split()[-1])
-            if category and cat and cat != category:
-                del options[w]
-        if any(n > 1 for n in options.values()):  # seen once may be a parse's slip
-            options = {w: n for w, n in options.items() if n > 1}
-        # draw, then check: the options are many, the checks a few look-ups each
-        for _ in range(6):
-            new = self._weighted_pick(options)
-            if new is None:
-                break
+            if c.is_related(new, old) or any(c.is_related(new, x) for x in taken):
+                self.rejected["related_word"] += 1
+                continue
             trial = list(names)
             trial[i] = new
             why = self.implausible(trial, {i})
             if why is None:
                 return new
             self.rejected[why] += 1
-            del options[new]
         return self._refuse("no_attested_replacement")
+
+    def _category(self, obj: str) -> str | None:
+        return self.vocab.categories.get(obj) or self.vocab.categories.get(obj.split()[-1])
 
     def replace_relation(self) -> list[Candidate]:
         return [lambda k=k: self._replace_rel(k) for k in range(len(self.g.relations))]
@@ -496,6 +500,8 @@ class Perturber:
             tail = " ".join(words[-n:])
             if tail in OPPOSITES:
                 new_pred = " ".join(words[:-n] + [OPPOSITES[tail]])
+                if self.cooc is not None and self._part_of(r.subject, r.object):
+                    return self._refuse("part_of_whole")  # "wheels under the skateboard"
                 if self.cooc is not None:
                     why = self.cooc.judge(self.names[r.subject], new_pred, self.names[r.object],
                                           strict=True)
@@ -519,6 +525,13 @@ class Perturber:
         return self._set_pred(k, " ".join([new_verb, *rest]),
                               SetPredicate(k, verb, new_verb, True))
 
+    def _part_of(self, part: int, whole: int) -> bool:
+        """The statistics saw the whole have the part ("skateboard | have | wheel"): where
+        a part is, on or under, is not the caption's to change."""
+        p, w = self.names[part], self.names[whole]
+        return bool(self.cooc.n("spo", w, "have", p)
+                    or self.cooc.n("spo", w.split()[-1], "have", p.split()[-1]))
+
     def _attested_verbs(self, k: int, verb: str, rest: list[str], vocab_verbs: list[str]) -> list[str]:
         """Verbs with the same prepositions that the subject was seen doing and the object
         was seen undergoing, not a synonym of the old verb, nor one true of nearly any
@@ -530,8 +543,9 @@ class Perturber:
             v, *tail = pred.split()
             if tail == rest and relation_type(pred) == "action":
                 verbs.add(v)
+        said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
         return [v for v in sorted(verbs)
-                if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS
+                if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS and v not in said
                 and not c.is_related(v, verb, "verb")
                 and c.judge(s, " ".join([v, *rest]), o, strict=True) is None]
 
@@ -564,35 +578,23 @@ class Perturber:
         """A relation with a new object that was seen with this entity's object as its
         subject ("man | next to | bench"), short (no attribute: the negative stays about as
         long as its caption), and not naming an object the caption has or one of its
-        synonyms."""
+        synonyms. An entity that is the subject of a relation already ("shoes on her feet")
+        is only put near things ("under a bed" would contradict)."""
         c, names = self.cooc, self.names
         subject = names[i] if c.known(names[i]) else names[i].split()[-1]
-        # an entity placed already ("shoes on her feet") is not placed again ("under a bed")
-        placed = any(r.subject == i and relation_type(r.predicate) == "spatial"
-                     for r in self.g.relations)
-        options = {}
-        for rest, n in c.neighbours("spo", 0, subject).items():
-            pred, obj = rest.split(SEP_)
-            if pred in CONNECT_SKIP or (placed and pred not in PROXIMITY):
-                continue
-            options[rest] = n
-        for rest in sorted(options):
-            pred, obj = rest.split(SEP_)
-            if obj in names or obj in NOT_OBJECTS or obj in PLURAL_NOUNS or relation_type(pred) == "action" \
-                    or any(c.is_related(obj, x) for x in names):
-                del options[rest]
-        if not options and c.n("po", "have", subject) == 0:
-            # nothing seen with it: an object seen in its scenes, near it (not for parts,
-            # which things have: "a hand near a bus")
-            for obj, n in c.neighbours("scene", 0, subject).items():
-                if obj not in names and obj not in NOT_OBJECTS \
-                        and not any(c.is_related(obj, x) for x in names):
-                    options[f"near{SEP_}{obj}"] = n
-        pick = self._weighted_pick(options)
-        if pick is None:
+        # the subject of any relation is somewhere doing something already: "a man on a
+        # skateboard riding a horse", "a dog on a boat lying on the grass" contradict
+        placed = any(r.subject == i for r in self.g.relations)
+        words, cum = c.pool("connect", subject, placed)
+        if not words:
             return self._refuse("no_attested_replacement")
-        pred, obj = pick.split(SEP_)
-        return self._attach(i, pred, obj, [])
+        for _ in range(8):
+            pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
+            pred, obj = pick.split(SEP_)
+            if obj in names or any(c.is_related(obj, x) for x in names):
+                continue
+            return self._attach(i, pred, obj, [])
+        return self._refuse("no_attested_replacement")
 
     def _attach(self, i: int, pred: str, obj: str, attrs: list[str]) -> Perturbation:
         new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)

@@ -286,6 +286,8 @@ class Realiser:
             raise NoSpanEdit("the noun phrase goes on after its span")
         if after is not None and not _seam(after.lower):  # "fresh produce | stands"
             raise Disfluent("no_seam")
+        if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
+            raise Disfluent("no_seam")
         new = self._perturbed.entities[e.new_entity]
         return [(end, end, f" {predicate_text(e.predicate)} {noun_phrase(new)}")]
 

@@ -175,7 +175,7 @@ class NegativesStage(Stage):
             return []
         rejected: Counter[str] = Counter()
         perturber = Perturber(graph, self.vocab, rng, rejected,
-                              self.vocab.cooc if self.settings.plausibility else None)
+                              self.vocab.cooc if self.settings.plausibility else None, text)
         pools = {}
         for family in self.families:
             cands = perturber.candidates(family)

@@ -11,7 +11,13 @@ import pytest
 from neg_helpers import graph
 
 from sgprep.negatives.cooc import BoundedCounter, Cooc, lemma, load_default, name
-from sgprep.negatives.perturb import Perturbation, Perturber, SetAttribute, SetPredicate
+from sgprep.negatives.perturb import (
+    Perturbation,
+    Perturber,
+    SetAttribute,
+    SetHead,
+    SetPredicate,
+)
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
 from sgprep.negatives.validity import reordered_list
@@ -99,10 +105,15 @@ def test_an_attribute_never_seen_with_the_object_is_not_drawn():
 
 
 def test_a_compound_is_replaced_whole_and_never_split():
-    texts, rejected = made("a man eating a hot dog",
-                           [("man", "man", []), ("hot dog", "dog", ["hot"])],
-                           [(0, "eat", 1)], "replace_object")
-    assert texts and not any("hot" in t for t in texts)  # never "a hot pony"
+    cap = "a man eating a hot dog"
+    g = graph(cap, [("man", "man", []), ("hot dog", "dog", ["hot"])], [(0, "eat", 1)])
+    assert name(g.entities[1]) == "hot dog"
+    p = Perturbation("replace_object", "replace", g, (SetHead(1, "hamburger", "hot dog"),))
+    assert Realiser(cap, g).realise(p)[0] == "a man eating a hamburger"  # never "a hot pony"
+    texts, _ = made("two men eating hot dogs", [("two men", "man", [], 2),
+                                                ("hot dogs", "dog", ["hot"])],
+                    [(0, "eat", 1)], "replace_object")
+    assert not any("hot" in t for t in texts)
     _, rejected = made("a man eating a hot dog", [("man", "man", []), ("hot dog", "dog", ["hot"])],
                        [(0, "eat", 1)], "replace_attribute")
     assert rejected["fixed_expression"]
@@ -184,15 +195,18 @@ def test_shuffle_of_a_spatial_relation_never_inflects_the_preposition():
 
 # --- length -------------------------------------------------------------------------------------
 def test_length_is_held_and_reported_per_kind():
-    cap = "a white plate on a wooden table"
-    g = graph(cap, [("white plate", "plate", ["white"]), ("wooden table", "table", ["wooden"])],
-              [(0, "on", 1)])
+    cap = "a man riding a horse"
+    g = graph(cap, [("man", "man", []), ("horse", "horse", [])], [(0, "ride", 1)])
     stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4,
                                              max_length_ratio=1.2))
     assert not stage.negatives("k", cap, g).negatives and stage.counts["rejected/too_long"]
     stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4))
     negs = stage.negatives("k", cap, g).negatives
     assert negs and all(len(n.text.split()) <= 1.75 * len(cap.split()) for n in negs)
+    # the man rides already: he is only put near things, never "on a skateboard"
+    assert all(any(p in n.text for p in (" near ", " next to ", " beside ", " behind ",
+                                         " in front of ", " by ")) or n.text.startswith(cap)
+               for n in negs)
     assert stage.counts["length_ratio_permille/connect"] >= 1000 * len(negs)
 
 

@@ -150,7 +150,8 @@ def test_subgraph_positives_get_their_own_negatives(graphs):
                                                "a blue sphere"]
     assert [p.realisation for p in neg.positives] == ["caption", "span_extract", "span_extract"]
     assert {n.positive for n in neg.negatives} == {"a red cube and a blue sphere"}  # swap needs 2
-    out = run(NegativesStage.Settings(strategies=["replace", "subgraph"], per_subgraph=1),
+    out = run(NegativesStage.Settings(plausibility=False, strategies=["replace", "subgraph"],
+                                      per_subgraph=1),
               samples(graphs, [0]))
     assert {n.positive for n in out["k000"].negatives} == {p.text for p in out["k000"].positives}
 
