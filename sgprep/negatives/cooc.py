@@ -344,11 +344,12 @@ class Cooc:
                     or obj.split()[-1] in PLURALIA or obj in ("people", "crowd"):
                 continue
             out[rest] = n
-        if not out and self.n("po", "have", subject) == 0:
-            # nothing seen with it: an object seen in its scenes, near it (not for parts,
-            # which things have: "a hand near a bus")
-            out = {f"near{SEP}{w}": n for w, n in self._options_scene(subject).items()
-                   if w.split()[-1] not in PLURALIA and w not in ("people", "crowd")}
+        if self.n("po", "have", subject) * 2 < self.n("obj", subject):
+            # and objects seen in its scenes, near it (not for parts, which things have:
+            # "a hand near a bus")
+            for w, n in self._options_scene(subject).items():
+                if w.split()[-1] not in PLURALIA and w not in ("people", "crowd"):
+                    out[f"near{SEP}{w}"] = out.get(f"near{SEP}{w}", 0) + n
         return out
 
 

@@ -96,6 +96,9 @@ class Attach:
     entity: int
     predicate: str
     new_entity: int
+    #: the entity is the subject of a relation, so the new one only puts it near something:
+    #: it may go before the caption's own preposition ("a rug | next to a chair | on the floor")
+    near_only: bool = False
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
@@ -150,8 +153,11 @@ class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
     def __init__(self, graph: SceneGraph, vocab: Vocabulary, rng: random.Random,
-                 rejected: Counter, cooc: Cooc | None = None, text: str = ""):
+                 rejected: Counter, cooc: Cooc | None = None, text: str = "",
+                 max_length_ratio: float = 10.0):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
+        n = len(text.split())
+        self.extra_words = int(max_length_ratio * n) - n if text else 99  # what connect may add
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         self._bare: list[Entity] | None = None
@@ -591,14 +597,18 @@ class Perturber:
         for _ in range(8):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
+            if len(pred.split()) + len(obj.split()) + 1 > self.extra_words:
+                self.rejected["too_long"] += 1
+                continue
             if obj in names or any(c.is_related(obj, x) for x in names):
                 continue
-            return self._attach(i, pred, obj, [])
+            return self._attach(i, pred, obj, [], placed)
         return self._refuse("no_attested_replacement")
 
-    def _attach(self, i: int, pred: str, obj: str, attrs: list[str]) -> Perturbation:
+    def _attach(self, i: int, pred: str, obj: str, attrs: list[str],
+                near_only: bool = False) -> Perturbation:
         new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)
         n = len(self.g.entities)
         relations = [*self.g.relations, Relation(subject=i, predicate=pred, object=n)]
         graph = _with_entities(self.g, self.bare, {}, relations, [new])
-        return Perturbation("connect", "connect", graph, (Attach(i, pred, n),))
+        return Perturbation("connect", "connect", graph, (Attach(i, pred, n, near_only),))

@@ -284,8 +284,9 @@ class Realiser:
         after = self.next_word(end)
         if after is not None and after.lower == "of":  # "a glass | of water": no seam there
             raise NoSpanEdit("the noun phrase goes on after its span")
-        if after is not None and not _seam(after.lower):  # "fresh produce | stands"
-            raise Disfluent("no_seam")
+        if after is not None and not (_seam(after.lower) or (e.near_only
+                                                             and after.lower in PREPOSITIONS)):
+            raise Disfluent("no_seam")  # "fresh produce | stands", "shoes | under a bed | on"
         if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
             raise Disfluent("no_seam")
         new = self._perturbed.entities[e.new_entity]

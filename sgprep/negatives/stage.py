@@ -175,7 +175,8 @@ class NegativesStage(Stage):
             return []
         rejected: Counter[str] = Counter()
         perturber = Perturber(graph, self.vocab, rng, rejected,
-                              self.vocab.cooc if self.settings.plausibility else None, text)
+                              self.vocab.cooc if self.settings.plausibility else None, text,
+                              self.settings.max_length_ratio)
         pools = {}
         for family in self.families:
             cands = perturber.candidates(family)
