@@ -39,6 +39,8 @@ _NOT_NAME = frozenset(
     "other another".split())
 #: A scene with more objects than this adds no object pairs (bounded work per graph).
 MAX_SCENE_OBJECTS = 12
+#: Words before a head that are no noun modifiers ("laced up boots").
+_PARTICLES = frozenset("up down off out in on over under with and or to for at by".split())
 _COPULA = frozenset({"is", "are", "be", "was", "were", "being", "been"})
 #: Nouns that are plural in form and meaning ("scissors", "jeans"): kept as they are.
 PLURALIA = frozenset("scissors pants jeans glasses shorts trousers sunglasses goggles clothes "
@@ -58,7 +60,8 @@ FIXED_EXPRESSIONS = frozenset(
 #: Words a relation may end on that name no object ("on the left"): never connected.
 NOT_OBJECTS = frozenset("left right top side front back middle edge part bottom background "
                         "distance corner center end view area piece air day foreground drawing picture photo image "
-                        "reflection shadow".split())
+                        "reflection shadow word words letter letters number numbers writing text logo design pattern "
+                        "spot stripe line".split())
 
 
 class BoundedCounter(dict):
@@ -115,8 +118,9 @@ def name_words(e: Entity) -> list[str]:
     mods: list[str] = []
     for k in range(len(words) - 2, -1, -1):
         w, nxt = words[k], singular(words[k + 1])
-        if (w in attrs and f"{w} {nxt}" not in FIXED_EXPRESSIONS) or w in _NOT_NAME \
-                or not w.isalpha() or len(mods) == 3:
+        fixed = f"{w} {nxt}" in FIXED_EXPRESSIONS
+        if (w in attrs and not fixed) or w in _NOT_NAME or not w.isalpha() or len(mods) == 2 \
+                or (not fixed and (w in _PARTICLES or w.endswith(("ed", "ing", "ly")))):
             break
         mods.insert(0, w)
     return [*mods, head]
@@ -278,8 +282,9 @@ class Cooc:
         if a == b or a.split()[-1] == b.split()[-1] or singular(a) == singular(b) \
                 or a.rstrip("s") == b.rstrip("s"):
             return True
-        if pos == "noun" and (set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split())):
-            return True  # "baseball player" in "baseball player figure"
+        if pos == "noun" and (set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split())
+                              or (min(len(a), len(b)) >= 3 and (a in b or b in a))):
+            return True  # "baseball player" in "baseball player figure"; "road", "roadside"
         if pos == "adj":  # materials and colours are nouns in WordNet: "iron" is a "metal"
             return self._related(a, b, "adj") or self._related(a, b, "noun")
         return self._related(a, b, pos)
@@ -320,6 +325,11 @@ class Cooc:
             self._pools[key] = _cumulative(getattr(self, f"_options_{kind}")(*context))
         return self._pools[key]
 
+    def _part_or_worn(self, obj: str) -> bool:
+        """Seen as a part of something (had by it, half the time) or worn: "a boy near a
+        shirt", "a boat near a wheel" read wrong."""
+        return self.n("po", "have", obj) * 2 >= self.n("obj", obj) or self.n("po", "wear", obj) > 0
+
     def _options_end(self, other: str, predicate: str, as_subject: bool) -> dict[str, int]:
         out: dict[str, int] = {}
         for rest, n in self.neighbours("spo", 2 if as_subject else 0, other).items():
@@ -348,7 +358,8 @@ class Cooc:
             # and objects seen in its scenes, near it (not for parts, which things have:
             # "a hand near a bus")
             for w, n in self._options_scene(subject).items():
-                if w.split()[-1] not in PLURALIA and w not in ("people", "crowd"):
+                if w.split()[-1] not in PLURALIA and w not in ("people", "crowd") \
+                        and self.n("obj", w) >= 3 and not self._part_or_worn(w):
                     out[f"near{SEP}{w}"] = out.get(f"near{SEP}{w}", 0) + n
         return out
 
@@ -382,14 +393,17 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(","
     "verb": [frozenset(g.split(",")) for g in (
         "include,hold,have,contain,carry,feature,show", "look,watch,see,face,view,stare,observe",
         "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
-        "hang,dangle", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
+        "hang,dangle", "brush,wash,clean,scrub", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
     "adj": [frozenset(g.split(",")) for g in (
         "big,large,huge,giant,tall", "small,little,tiny,short", "gray,grey,silver",
         "light,white,pale", "dark,black", "tan,beige,brown", "wooden,wood", "metal,metallic,steel")]}
 #: Verbs that are true of nearly any scene that has the other verb's parts (who feeds a
 #: giraffe looks at it): never a replacement.
 WEAK_VERBS = frozenset("look watch see face have be include contain show feature use wear near "
-                       "stand sit hold".split())
+                       "stand sit hold touch".split())
+#: Relations a thing can have to many objects at once: replacing the object may leave a true
+#: sentence when the two are often seen together ("wearing a jacket" -> "wearing a shirt").
+NON_EXCLUSIVE = frozenset({"wear", "have", "with", "carry", "hold", "include", "contain"})
 
 
 def build_cooc(graphs: Iterable[SceneGraph], max_entries: int = 1_000_000) -> Cooc:

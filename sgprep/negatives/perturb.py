@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sgprep.negatives.cooc import (
+    NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
     WEAK_VERBS,
@@ -463,12 +464,13 @@ class Perturber:
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head)
         gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
+        shared = any(predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
         taken = set(names) | self.heads
         for _ in range(10):  # draw, then check: the pools are many, the checks a few look-ups
             words, cum = pools[self.rng.randrange(len(pools))]
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
             last = new.split()[-1]
-            if new in taken or last in PLURAL_STEMS \
+            if new in taken or last in PLURAL_STEMS or new in NOT_OBJECTS \
                     or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES)) \
                     or (not plural and last in PLURAL_NOUNS) \
                     or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
@@ -483,6 +485,12 @@ class Perturber:
             if c.is_related(new, old) or any(c.is_related(new, x) for x in taken):
                 self.rejected["related_word"] += 1
                 continue
+            if shared and c.n("scene", *sorted((old, new))):
+                self.rejected["may_be_true"] += 1  # "wearing a jacket" -> "wearing a shirt"
+                continue
+            if not plural and last in grammar.UNCOUNTABLE \
+                    and old.split()[-1] not in grammar.UNCOUNTABLE:
+                continue  # "a white dress" -> "a white hair"
             trial = list(names)
             trial[i] = new
             why = self.implausible(trial, {i})

@@ -285,7 +285,7 @@ class Realiser:
         if after is not None and after.lower == "of":  # "a glass | of water": no seam there
             raise NoSpanEdit("the noun phrase goes on after its span")
         if after is not None and not (_seam(after.lower) or (e.near_only
-                                                             and after.lower in PREPOSITIONS)):
+                                                             and after.lower in LOCATIVE)):
             raise Disfluent("no_seam")  # "fresh produce | stands", "shoes | under a bed | on"
         if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
             raise Disfluent("no_seam")
@@ -352,6 +352,9 @@ def _span_matches(text: str, span: tuple[int, int], e: Entity) -> bool:
     return last in grammar.noun_forms(e.head) or e.head.lower() in text[start:end].lower()
 
 
+#: Prepositions that place a thing: "a rug | next to a chair | on the floor" (not "to", "of").
+LOCATIVE = frozenset("on in at under inside above below behind beside near over along across "
+                     "by".split())
 #: Words that may follow a noun phrase where a new phrase can go in between.
 #: Not a preposition: "shoes | on her feet" would become "shoes under a bed on her feet".
 _SEAM_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "who", "that", "which",
