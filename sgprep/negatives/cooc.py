@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgprep.negatives import grammar
-from sgprep.negatives.vocab import relation_type
+from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.schema import Entity, SceneGraph
 
 DEFAULT_COOC = Path(__file__).resolve().parent / "data" / "default_cooc.json"
@@ -134,7 +134,12 @@ def fixed_attributes(e: Entity) -> set[str]:
 
 
 def name(e: Entity) -> str:
-    return " ".join(name_words(e))
+    return _name(e.text, e.head, tuple(e.attributes))
+
+
+@lru_cache(maxsize=65536)
+def _name(text: str, head: str, attributes: tuple[str, ...]) -> str:
+    return " ".join(name_words(Entity(text=text, head=head, attributes=list(attributes))))
 
 
 @lru_cache(maxsize=65536)
@@ -169,6 +174,7 @@ def known_verbs() -> frozenset[str]:
     return frozenset(json.loads(DEFAULT_RELATED.read_text()).get("verbs", ()))
 
 
+@lru_cache(maxsize=65536)
 def predicate_key(predicate: str) -> str:
     """A predicate as counted: lower case, no copula, the verb of an action as its lemma."""
     words = [w for w in predicate.lower().split() if w not in _COPULA] or ["be"]
@@ -189,6 +195,7 @@ class Cooc:
         self.related: dict[str, dict[str, frozenset[str]]] = {}
         self._by_context: dict = {}
         self._pools: dict = {}
+        self._related_cache: dict = {}
 
     # --- counting ---------------------------------------------------------------------------
     def count(self, graph: SceneGraph) -> None:
@@ -275,6 +282,13 @@ class Cooc:
         return self.judge(s, predicate, o) is None
 
     def is_related(self, a: str, b: str, pos: str = "noun") -> bool:
+        key = (a, b, pos)
+        hit = self._related_cache.get(key)
+        if hit is None:
+            hit = self._related_cache[key] = self._is_related(a, b, pos)
+        return hit
+
+    def _is_related(self, a: str, b: str, pos: str = "noun") -> bool:
         """Synonyms, hypernyms or hyponyms of each other (WordNet, see related.json, and
         :data:`NEAR_SYNONYMS`), by the whole name or by the head: a replacement by one says
         nothing false ("cup" -> "mug", "man" -> "person")."""
@@ -315,6 +329,7 @@ class Cooc:
 
     def pool(self, kind: str, *context) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """Words seen in a context, sorted, with cumulative counts (made once per process):
+        ("attrs_of", obj, type): attributes of a type seen with obj;
         ("end", other, predicate, as_subject): the objects seen at the other end of
         ``predicate`` from ``other``; ("attr", a): objects seen with attribute a; ("scene",
         o): objects seen in a scene with o; ("connect", subject, placed): "predicate|object"
@@ -338,6 +353,10 @@ class Cooc:
                 w = parts[0] if as_subject else parts[-1]
                 out[w] = out.get(w, 0) + n
         return out
+
+    def _options_attrs_of(self, obj: str, kind: str) -> dict[str, int]:
+        return {w: n for w, n in self.neighbours("attr", 1, obj).items()
+                if attribute_type(w) == kind}
 
     def _options_attr(self, attribute: str) -> dict[str, int]:
         return dict(self.neighbours("attr", 0, attribute))

@@ -411,10 +411,12 @@ class Perturber:
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
-        options = {w: n for w, n in c.neighbours("attr", 1, obj).items()
-                   if attribute_type(w) == kind and w not in have
-                   and not c.is_related(w, a, "adj")}
-        return self._weighted_pick(options) or self._refuse("no_attested_replacement")
+        words, cum = c.pool("attrs_of", obj, kind)
+        for _ in range(8 if words else 0):
+            new = words[bisect_right(cum, self.rng.random() * cum[-1])]
+            if new not in have and not c.is_related(new, a, "adj"):
+                return new
+        return self._refuse("no_attested_replacement")
 
     def replace_object(self) -> list[Candidate]:
         return [lambda i=i: self._replace_obj(i) for i in range(len(self.g.entities))]
@@ -615,8 +617,11 @@ class Perturber:
 
     def _attach(self, i: int, pred: str, obj: str, attrs: list[str],
                 near_only: bool = False) -> Perturbation:
-        new = Entity(text=" ".join([*attrs, obj]), head=obj, attributes=attrs)
+        # built unvalidated: the words come from the vocabulary, the indices from the graph
+        new = Entity.model_construct(text=" ".join([*attrs, obj]), head=obj, attributes=attrs,
+                                     count=None, span=None)
         n = len(self.g.entities)
-        relations = [*self.g.relations, Relation(subject=i, predicate=pred, object=n)]
+        relations = [*self.g.relations,
+                     Relation.model_construct(subject=i, predicate=pred, object=n)]
         graph = _with_entities(self.g, self.bare, {}, relations, [new])
         return Perturbation("connect", "connect", graph, (Attach(i, pred, n, near_only),))

@@ -34,6 +34,7 @@ SPATIAL_WORDS = frozenset(
     "without like".split())
 
 
+@lru_cache(maxsize=65536)
 def attribute_type(word: str) -> str:
     w = word.lower()
     if w in COLOURS:
@@ -45,6 +46,7 @@ def attribute_type(word: str) -> str:
     return "other"
 
 
+@lru_cache(maxsize=65536)
 def relation_type(predicate: str) -> str:
     return "spatial" if all(w in SPATIAL_WORDS for w in predicate.lower().split()) else "action"
 
