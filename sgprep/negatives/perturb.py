@@ -607,6 +607,8 @@ class Perturber:
         for _ in range(8):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
+            if f" {pred} " in f" {self.text.lower()} ":  # "a bench near the sidewalk near a man"
+                continue
             if len(pred.split()) + len(obj.split()) + 1 > self.extra_words:
                 self.rejected["too_long"] += 1
                 continue

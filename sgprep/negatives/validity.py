@@ -120,7 +120,7 @@ def same_entity(graph: SceneGraph, i: int, j: int) -> bool:
 
 def reordered_list(positive: str, negative: str, graph: SceneGraph) -> bool:
     """The negative differs from the positive only inside a stretch that holds the same
-    words, all of them attributes of one entity or list joiners: a reordered list."""
+    words, joined by "and"/"or", or all of them attributes of one entity: a reordered list."""
     a, b = normalise(positive).split(), normalise(negative).split()
     if len(a) != len(b):
         return False
@@ -130,6 +130,9 @@ def reordered_list(positive: str, negative: str, graph: SceneGraph) -> bool:
     lo, hi = diff[0], diff[-1] + 1
     if sorted(a[lo:hi]) != sorted(b[lo:hi]):
         return False
+    heads = {w for e in graph.entities for w in (e.head.lower(), e.text.lower().split()[-1])}
+    if all(w in heads or w in _LIST_JOINERS for w in a[lo:hi]):
+        return True  # "numbers and letters" / "letters and numbers"
     for e in graph.entities:
         words = {w for attr in e.attributes for w in attr.lower().split()} | _LIST_JOINERS
         if all(w in words for w in a[lo:hi]):

@@ -147,6 +147,11 @@ def test_a_reordered_list_is_refused():
     g = graph("a black and red helmet", [("black and red helmet", "helmet", ["black", "red"])])
     assert reordered_list("a black and red helmet", "a red and black helmet", g)
     assert not reordered_list("a black and red helmet", "a black and blue helmet", g)
+    g = graph("a tag with white numbers and letters",
+              [("tag", "tag", []), ("white numbers", "number", ["white"]),
+               ("letters", "letter", [])])
+    assert reordered_list("a tag with white numbers and letters",
+                          "a tag with white letters and numbers", g)
 
 
 # --- fluent -------------------------------------------------------------------------------------
