@@ -604,7 +604,7 @@ class Perturber:
         words, cum = c.pool("connect", subject, placed)
         if not words:
             return self._refuse("no_attested_replacement")
-        for _ in range(8):
+        for _ in range(16):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
             if f" {pred} " in f" {self.text.lower()} ":  # "a bench near the sidewalk near a man"

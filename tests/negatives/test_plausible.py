@@ -219,3 +219,17 @@ def test_templates_are_off_by_default():
     assert NegativesSettings().template is False
     with pytest.raises(ValueError):
         NegativesSettings(max_length_ratio=0.5)
+
+
+def test_same_seed_same_negatives_whatever_was_drawn_before():
+    cases = [("a man riding a horse", [("man", "man", []), ("horse", "horse", [])],
+              [(0, "ride", 1)]),
+             ("a white plate on a wooden table",
+              [("white plate", "plate", ["white"]), ("wooden table", "table", ["wooden"])],
+              [(0, "on", 1)])]
+    graphs = [(cap, graph(cap, ents, rels)) for cap, ents, rels in cases]
+    settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"])
+    first = [NegativesStage(settings).negatives(cap, cap, g) for cap, g in graphs]
+    stage = NegativesStage(settings)  # the other order: the pools fill differently
+    second = [stage.negatives(cap, cap, g) for cap, g in reversed(graphs)][::-1]
+    assert [n.model_dump_json() for n in first] == [n.model_dump_json() for n in second]
