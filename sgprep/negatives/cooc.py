@@ -370,6 +370,7 @@ class Cooc:
             pred, obj = rest.split(SEP)
             if pred in CONNECT_SKIP or (placed and pred not in PROXIMITY) \
                     or relation_type(pred) == "action" or obj in NOT_OBJECTS \
+                    or self._part_or_worn(obj) \
                     or obj.split()[-1] in PLURALIA or obj in ("people", "crowd"):
                 continue
             out[rest] = n
@@ -408,7 +409,7 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(","
     "cellphone,phone,cell phone", "bike,bicycle", "plane,airplane,jet", "car,vehicle,automobile",
     "sign,signboard", "pathway,path,walkway,sidewalk", "boy,kid,child", "girl,kid,child",
     "lady,woman", "guy,man", "person,human,individual", "sky,air", "picture,image,painting", "pillow,cushion", "cap,hat", "stick,branch", "lamp,light",
-    "grass,lawn,field", "ocean,sea,water", "purse,bag,handbag", "rug,carpet,mat")],
+    "grass,lawn,field", "uniform,shirt,jersey,outfit,clothes,clothing", "ocean,sea,water", "purse,bag,handbag", "rug,carpet,mat")],
     "verb": [frozenset(g.split(",")) for g in (
         "include,hold,have,contain,carry,feature,show", "look,watch,see,face,view,stare,observe",
         "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",

@@ -55,6 +55,9 @@ GENDERED = {**dict.fromkeys("man men boy boys guy gentleman father son husband k
             **dict.fromkeys("woman women girl girls lady mother daughter wife queen".split(), "f")}
 _PRONOUNS = frozenset("his him himself her hers herself".split())
 ANIMATE = frozenset({"person", "animal"})
+#: Things that come in numbers anywhere: "a wooden fence near trees" reads well, "near kitchens"
+#: or "near leaves" (a part) do not.
+BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
 #: Relations that place a thing by another without contradicting where it is.
@@ -100,6 +103,8 @@ class Attach:
     #: the entity is the subject of a relation, so the new one only puts it near something:
     #: it may go before the caption's own preposition ("a rug | next to a chair | on the floor")
     near_only: bool = False
+    #: written as a bare plural ("near trees"): a short caption's budget
+    bare_plural: bool = False
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
@@ -607,23 +612,33 @@ class Perturber:
         for _ in range(16):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
-            if f" {pred} " in f" {self.text.lower()} ":  # "a bench near the sidewalk near a man"
-                continue
-            if len(pred.split()) + len(obj.split()) + 1 > self.extra_words:
+            said = f" {self.text.lower()} "
+            if f" {pred} " in said:  # "a bench near the sidewalk near a man"
+                if pred != "near" or " next to " in said:
+                    continue
+                pred = "next to"
+            words_added = len(pred.split()) + len(obj.split()) + 1
+            # a short caption takes a bare plural: "wooden fence near trees"
+            bare = words_added > self.extra_words and words_added - 1 <= self.extra_words \
+                and pred in ("near", "next to", "behind") \
+                and self.vocab.categories.get(obj) in BARE_PLURAL_CATEGORIES
+            if words_added > self.extra_words and not bare:
                 self.rejected["too_long"] += 1
                 continue
             if obj in names or any(c.is_related(obj, x) for x in names):
                 continue
-            return self._attach(i, pred, obj, [], placed)
+            return self._attach(i, pred, obj, [], placed, bare)
         return self._refuse("no_attested_replacement")
 
     def _attach(self, i: int, pred: str, obj: str, attrs: list[str],
-                near_only: bool = False) -> Perturbation:
+                near_only: bool = False, bare_plural: bool = False) -> Perturbation:
         # built unvalidated: the words come from the vocabulary, the indices from the graph
-        new = Entity.model_construct(text=" ".join([*attrs, obj]), head=obj, attributes=attrs,
-                                     count=None, span=None)
+        written = grammar.plural(obj) if bare_plural else obj
+        new = Entity.model_construct(text=" ".join([*attrs, written]), head=obj,
+                                     attributes=attrs, count=None, span=None)
         n = len(self.g.entities)
         relations = [*self.g.relations,
                      Relation.model_construct(subject=i, predicate=pred, object=n)]
         graph = _with_entities(self.g, self.bare, {}, relations, [new])
-        return Perturbation("connect", "connect", graph, (Attach(i, pred, n, near_only),))
+        return Perturbation("connect", "connect", graph,
+                            (Attach(i, pred, n, near_only, bare_plural),))

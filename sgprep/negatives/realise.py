@@ -290,7 +290,9 @@ class Realiser:
         if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
             raise Disfluent("no_seam")
         new = self._perturbed.entities[e.new_entity]
-        return [(end, end, f" {predicate_text(e.predicate)} {noun_phrase(new)}")]
+        phrase = " ".join([*new.attributes, grammar.plural(new.head)]) if e.bare_plural \
+            else noun_phrase(new)
+        return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """a/an before an edited word follows the new word."""

@@ -233,3 +233,13 @@ def test_same_seed_same_negatives_whatever_was_drawn_before():
     stage = NegativesStage(settings)  # the other order: the pools fill differently
     second = [stage.negatives(cap, cap, g) for cap, g in reversed(graphs)][::-1]
     assert [n.model_dump_json() for n in first] == [n.model_dump_json() for n in second]
+
+
+def test_a_short_caption_gets_a_bare_plural_within_its_length():
+    cap = "skateboarder approaching bench"
+    g = graph(cap, [("skateboarder", "skateboarder", []), ("bench", "bench", [])],
+              [(0, "approach", 1)])
+    stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4))
+    negs = stage.negatives("k", cap, g).negatives
+    assert negs and all(len(n.text.split()) <= 1.75 * 3 for n in negs)
+    assert all(" a " not in n.text and " an " not in n.text for n in negs)  # "near girls"
