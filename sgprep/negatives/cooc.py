@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
@@ -296,6 +297,9 @@ class Cooc:
         if a == b or a.split()[-1] == b.split()[-1] or singular(a) == singular(b) \
                 or a.rstrip("s") == b.rstrip("s"):
             return True
+        if not (self.known(a) and self.known(b)) and len(a) >= 4 and len(b) >= 4 \
+                and SequenceMatcher(None, a, b).ratio() >= 0.75:
+            return True  # a typo of the caption corrected: "rcok" -> "rock" is true
         if pos == "noun" and (set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split())
                               or (min(len(a), len(b)) >= 3 and (a in b or b in a))):
             return True  # "baseball player" in "baseball player figure"; "road", "roadside"
@@ -411,7 +415,7 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(","
     "lady,woman", "guy,man", "person,human,individual", "sky,air", "picture,image,painting", "pillow,cushion", "cap,hat", "stick,branch", "lamp,light",
     "grass,lawn,field", "uniform,shirt,jersey,outfit,clothes,clothing", "ocean,sea,water", "purse,bag,handbag", "rug,carpet,mat")],
     "verb": [frozenset(g.split(",")) for g in (
-        "include,hold,have,contain,carry,feature,show", "look,watch,see,face,view,stare,observe",
+        "include,hold,have,contain,carry,feature,show,support", "look,watch,see,face,view,stare,observe",
         "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
         "hang,dangle", "brush,wash,clean,scrub", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
     "adj": [frozenset(g.split(",")) for g in (

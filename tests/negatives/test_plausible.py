@@ -128,9 +128,11 @@ def test_synonyms_hypernyms_and_near_synonyms_are_related():
     c = VOCAB.cooc
     for a, b, pos in [("cup", "mug", "noun"), ("man", "person", "noun"), ("dog", "puppy", "noun"),
                       ("include", "hold", "verb"), ("look", "watch", "verb"),
-                      ("big", "large", "adj"), ("metal", "iron", "adj")]:
+                      ("big", "large", "adj"), ("metal", "iron", "adj"),
+                      ("rcok", "rock", "noun"), ("road", "roadside", "noun")]:
         assert c.is_related(a, b, pos), (a, b)
     assert not c.is_related("dog", "cat") and not c.is_related("red", "blue", "adj")
+    assert not c.is_related("shirt", "skirt")  # two words, not a typo
 
 
 def test_a_replacement_is_never_a_synonym():
