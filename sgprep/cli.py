@@ -307,11 +307,15 @@ def vocab(
                                           "repeat for several."),
     output: Path = typer.Option(..., "--output", "-o", help="The vocabulary JSON to write."),
     min_count: int = typer.Option(1, min=1, help="Keep words seen at least this often."),
+    max_entries: int = typer.Option(
+        1_000_000, min=1000, help="Keys kept per co-occurrence table (memory bound; the rarest "
+                                  "go first)."),
 ) -> None:
-    """Build the vocabulary that `negatives --strategy replace,connect` draws from, with counts."""
+    """Build the vocabulary and co-occurrence statistics that `negatives` draws from and
+    judges plausibility by, in one pass."""
     from sgprep.negatives.vocab import write_vocab
 
-    counts = write_vocab(input, output, min_count=min_count)
+    counts = write_vocab(input, output, min_count=min_count, max_entries=max_entries)
     _print_counts(counts, output)
 
 

@@ -245,3 +245,26 @@ def test_a_short_caption_gets_a_bare_plural_within_its_length():
     negs = stage.negatives("k", cap, g).negatives
     assert negs and all(len(n.text.split()) <= 1.75 * 3 for n in negs)
     assert all(" a " not in n.text and " an " not in n.text for n in negs)  # "near girls"
+
+
+def test_vocab_command_writes_the_statistics_negatives_then_use(tmp_path):
+    from typer.testing import CliRunner
+
+    from sgprep.cli import app
+
+    cap = "a man riding a horse"
+    g = graph(cap, [("man", "man", []), ("horse", "horse", [])], [(0, "ride", 1)])
+    corpus = tmp_path / "parsed.jsonl"
+    corpus.write_text("".join(json.dumps({"key": f"k{i}", "caption": cap,
+                                          "sg": g.model_dump(mode="json")}) + "\n"
+                              for i in range(3)))
+    out = tmp_path / "vocab.json"
+    result = CliRunner().invoke(app, ["vocab", "-i", str(corpus), "-o", str(out),
+                                      "--max-entries", "1000"])
+    assert result.exit_code == 0, result.output
+    vocab = load_vocab(out)
+    assert vocab.cooc.n("spo", "man", "ride", "horse") == 3
+    # a corpus that never saw a horse ride a man: the shuffle is refused by its statistics
+    stage = NegativesStage(NegativesSettings(strategies=["shuffle"], vocab=str(out)))
+    assert not stage.negatives("k", cap, g).negatives
+    assert stage.counts["rejected/implausible_relation"] == 1
