@@ -5,6 +5,10 @@ uniform counts). :func:`build_vocab` makes one from a parsed corpus with real co
 (``sgprep vocab``): it reads the ``sg`` column of sgprep index parquet files, or the ``sg``
 field of JSONL records, so the words a replacement uses are words the corpus uses.
 
+The same pass counts the co-occurrence statistics of :mod:`sgprep.negatives.cooc` (what
+attribute goes with what object, who does what to what, what is seen together), saved in the
+same JSON under ``"cooc"``; a vocabulary without them uses the bundled ones.
+
 Attribute types decide what may replace what (colour for colour, material for material, size
 for size); relation types separate spatial relations (which have opposites) from actions.
 """
