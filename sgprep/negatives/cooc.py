@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgprep.negatives import grammar
-from sgprep.negatives.vocab import attribute_type, relation_type
+from sgprep.negatives.words import attribute_type, relation_type
 from sgprep.schema import Entity, SceneGraph
 
 DEFAULT_COOC = Path(__file__).resolve().parent / "data" / "default_cooc.json"

@@ -22,37 +22,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
+# the word types live in words.py (cooc.py needs them and vocab.py needs cooc.py); re-exported
+from sgprep.negatives.words import (  # noqa: F401
+    ATTRIBUTE_TYPES,
+    SIZES,
+    SPATIAL_WORDS,
+    attribute_type,
+    relation_type,
+)
 from sgprep.schema import SceneGraph
 
 DEFAULT_VOCAB = Path(__file__).resolve().parent / "data" / "default_vocab.json"
-SIZES = frozenset(
-    "big small large tiny huge little tall short long wide narrow thick thin giant massive "
-    "miniature enormous".split())
-#: Prepositions and spatial phrases: a predicate made only of these is spatial (or a bare
-#: preposition such as "with", "of"), else an action.
-SPATIAL_WORDS = frozenset(
-    "on in at under over above below behind beside near by inside outside into onto against "
-    "across from next to front of top left right the between along alongside among around "
-    "beneath underneath within through toward towards off out up down with of for from to "
-    "without like".split())
-
-
-@lru_cache(maxsize=65536)
-def attribute_type(word: str) -> str:
-    w = word.lower()
-    if w in COLOURS:
-        return "colour"
-    if w in MATERIALS:
-        return "material"
-    if w in SIZES:
-        return "size"
-    return "other"
-
-
-@lru_cache(maxsize=65536)
-def relation_type(predicate: str) -> str:
-    return "spatial" if all(w in SPATIAL_WORDS for w in predicate.lower().split()) else "action"
 
 
 @dataclass
