@@ -90,3 +90,18 @@ def test_fatal_errors_end_the_run_and_a_planted_record_link_is_left_alone(tmp_pa
     (tmp_path / "failed_shards.json").symlink_to(target)
     ShardLedger(tmp_path)
     assert target.read_text() == "keep" and (tmp_path / "failed_shards.json").is_symlink()
+
+
+def test_timing_records_go_with_the_output_they_describe(tmp_path):
+    """A finished JSONL output leaves no parts folder behind its timing records, and
+    --overwrite removes the timing of the shards it removes."""
+    config = _config(tmp_path, "graphs.jsonl", workers=1)
+    api.run(config)
+    assert (tmp_path / "graphs.jsonl").is_file()
+    assert not (tmp_path / "graphs.jsonl.parts").exists()
+    out = _config(tmp_path, "out", workers=1)
+    api.run(out)
+    timing = tmp_path / "out" / "_meta" / "timing"
+    assert sorted(p.name for p in timing.iterdir()) == ["00000.json", "00001.json", "00002.json"]
+    api.run({**out, "shard_size": 6, "overwrite": True})
+    assert sorted(p.name for p in timing.iterdir()) == ["00000.json", "00001.json"]
