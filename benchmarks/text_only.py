@@ -1,0 +1,263 @@
+"""Text-only check of hard negatives: can a blind model tell the caption from its negative?
+
+SugarCrepe (Hsieh et al., 2023) showed that rule-made negatives can be told apart from their
+captions by models that never see the image; such negatives teach a model nothing about the
+image. This benchmark scores each (caption, negative) pair with blind judges and reports, per
+negative kind, how often each judge prefers the true caption. 50 % is chance: the closer every
+kind is to it, the less a text-only shortcut the negatives leave.
+
+Judges (``sgprep/negatives/textcheck.py``):
+- ``length``: picks the shorter text;
+- ``ngram``: a Kneser-Ney word trigram model trained on other captions of the same corpus
+  (FACTUAL's development split by default, with every caption that is also scored removed),
+  picks the text with the higher mean log-probability per token.
+
+Anchor: chance (50 %), and the same judges on the negatives of another generator version
+(``--compare BEFORE.json``).
+
+    # parse + negatives on a seeded sample of 1,500 FACTUAL test captions, then judge
+    python benchmarks/text_only.py --json benchmarks/results/text_only.json
+    # judge an existing sgprep output (shards, or FILE.jsonl) instead
+    python benchmarks/text_only.py --input out/negs/
+    # another generator setting: extra flags go to `sgprep negatives`
+    python benchmarks/text_only.py --negatives-args "--family-weights connect=0"
+
+The generator is run through the `sgprep` command (the one next to this Python), so the script
+judges whichever sgprep version is importable: run it with ``PYTHONPATH`` at a checkout to
+judge that checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import random
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+#: the shared data folder beside the checkout (or beside the folder of worktrees)
+DATA = next((p / "shared" / "data" for p in Path(__file__).resolve().parents[2:4]
+             if (p / "shared" / "data").is_dir()),
+            Path(__file__).resolve().parents[2] / "shared" / "data")
+INDEX_FILE = re.compile(r"^\d{5,}\.parquet$")
+STRATEGIES = "swap,shuffle,replace,connect"
+
+
+def read_captions(path: Path) -> list[str]:
+    """Captions of a CSV/TSV with a ``caption`` column, or a text file with one a line."""
+    if path.suffix in (".csv", ".tsv"):
+        with open(path, newline="", encoding="utf-8") as f:
+            dialect = "excel-tab" if path.suffix == ".tsv" else "excel"
+            return [row["caption"] for row in csv.DictReader(f, dialect=dialect)]
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def sample_captions(captions: list[str], n: int, seed: int) -> list[str]:
+    """A seeded sample of distinct captions, in their file order."""
+    distinct = list(dict.fromkeys(c.strip() for c in captions if c.strip()))
+    if n >= len(distinct):
+        return distinct
+    keep = set(random.Random(seed).sample(range(len(distinct)), n))
+    return [c for i, c in enumerate(distinct) if i in keep]
+
+
+def sgprep_command() -> list[str]:
+    script = Path(sys.executable).with_name("sgprep")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from sgprep.cli import entry; sys.argv[0] = 'sgprep'; entry()"]
+
+
+def generate(captions: list[str], work: Path, strategy: str, per_sample: int, seed: int,
+             extra: list[str]) -> tuple[Path, list[list[str]]]:
+    """`sgprep parse` then `sgprep negatives` on the captions; the negatives JSONL and the
+    commands run."""
+    work.mkdir(parents=True, exist_ok=True)
+    table = work / "captions.csv"
+    with open(table, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["key", "caption"])
+        writer.writerows((f"c{i:06d}", c) for i, c in enumerate(captions))
+    parsed, negs = work / "parsed.jsonl", work / "negatives.jsonl"
+    common = ["--workers", "1", "--no-progress", "--overwrite", "--seed", str(seed)]
+    commands = [
+        [*sgprep_command(), "parse", "--input", str(table), "--output", str(parsed), *common],
+        [*sgprep_command(), "negatives", "--input", str(parsed), "--output", str(negs),
+         "--strategy", strategy, "--per-sample", str(per_sample), *common, *extra],
+    ]
+    for cmd in commands:
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{shlex.join(cmd[-len(cmd) + 1:])} failed ({done.returncode}):\n"
+                             f"{done.stderr[-3000:]}")
+    return negs, [cmd[len(sgprep_command()) - 1:] for cmd in commands]
+
+
+def read_records(path: Path):
+    """(caption, neg dict) of every ok sample of an sgprep output: a directory of shards
+    (index parquets) or a JSONL file."""
+    if path.is_dir():
+        import pyarrow.parquet as pq
+
+        files = sorted(p for p in path.iterdir() if INDEX_FILE.match(p.name))
+        if not files:
+            raise SystemExit(f"{path}: no sgprep index parquets (NNNNN.parquet)")
+        for file in files:
+            table = pq.read_table(file, columns=["caption", "status", "neg"])
+            for caption, status, neg in zip(*(table[c].to_pylist() for c in
+                                              ("caption", "status", "neg"))):
+                if status == "ok" and neg:
+                    yield caption, json.loads(neg)
+        return
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            if record.get("status") == "ok" and record.get("neg"):
+                yield record["caption"], record["neg"]
+
+
+def pairs_by_kind(records) -> tuple[dict[str, list[dict]], int]:
+    """Kind -> its (positive, negative) pairs; a negative of a sub-graph positive counts under
+    ``KIND@subgraph``. Also the number of samples read."""
+    kinds: dict[str, list[dict]] = defaultdict(list)
+    samples = 0
+    for caption, neg in records:
+        samples += 1
+        for n in neg.get("negatives", []):
+            if n.get("image_key"):
+                continue  # mined image negatives are true texts of another image
+            kind = n["kind"] + ("" if n["positive"] == caption else "@subgraph")
+            kinds[kind].append({"positive": n["positive"], "negative": n["text"],
+                                "realisation": n.get("realisation")})
+    return dict(sorted(kinds.items())), samples
+
+
+def judge(kinds: dict[str, list[dict]], judges: dict) -> dict:
+    from sgprep.negatives.textcheck import picks_positive
+
+    rows: dict[str, dict] = {}
+    everything = [p for pairs in kinds.values() for p in pairs]
+    for kind, pairs in [*kinds.items(), ("all", everything)]:
+        n = len(pairs)
+        row = {"pairs": n,
+               "length_ratio": sum(len(p["negative"]) / max(len(p["positive"]), 1)
+                                   for p in pairs) / max(n, 1),
+               "template_share": sum(p["realisation"] == "template" for p in pairs) / max(n, 1),
+               "picks_positive": {}}
+        for name, score in judges.items():
+            rate = sum(picks_positive(score, p["positive"], p["negative"]) for p in pairs) / max(n, 1)
+            row["picks_positive"][name] = {"rate": rate, "ci95": _half_width(rate, n)}
+        rows[kind] = row
+    return rows
+
+
+def _half_width(rate: float, n: int) -> float:
+    """Normal-approximation 95 % half-width of a rate over n pairs."""
+    return 1.96 * math.sqrt(rate * (1 - rate) / n) if n else math.nan
+
+
+def print_table(rows: dict, names: list[str], before: dict | None) -> None:
+    head = f"{'kind':28s} {'pairs':>6s} {'len x':>6s} {'tmpl':>6s}"
+    for name in names:
+        head += f" {name:>14s}"
+        if before:
+            head += f" {'(before)':>9s}"
+    print(head)
+    for kind, row in rows.items():
+        line = (f"{kind:28s} {row['pairs']:6d} {row['length_ratio']:6.2f} "
+                f"{row['template_share']:6.1%}")
+        for name in names:
+            r = row["picks_positive"][name]
+            line += f" {r['rate']:7.1%} ±{r['ci95']:4.1%}"
+            if before:
+                old = before.get("kinds", {}).get(kind, {}).get("picks_positive", {}).get(name)
+                line += f" {old['rate']:9.1%}" if old else f" {'-':>9s}"
+        print(line)
+
+
+def git_state() -> dict:
+    import sgprep
+
+    root = Path(sgprep.__file__).resolve().parents[1]
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+        return done.stdout.strip()
+    return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain")),
+            "sgprep": str(root)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--input", type=Path, help="judge this sgprep output (shard directory or "
+                    "FILE.jsonl) instead of generating negatives")
+    ap.add_argument("--captions", type=Path, default=DATA / "factual_test.csv",
+                    help="captions to make negatives of (CSV with a caption column, or text)")
+    ap.add_argument("--n", type=int, default=1500, help="captions sampled from --captions")
+    ap.add_argument("--train", type=Path, nargs="+", default=[DATA / "factual_dev.csv"],
+                    help="captions the n-gram model learns from (scored captions are removed)")
+    ap.add_argument("--strategy", default=STRATEGIES)
+    ap.add_argument("--per-sample", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=0, help="caption sample and generator seed")
+    ap.add_argument("--negatives-args", default="", help="extra flags for `sgprep negatives`")
+    ap.add_argument("--work", type=Path, help="keep the parsed captions and negatives here")
+    ap.add_argument("--compare", type=Path, help="a JSON of an earlier run to print beside")
+    ap.add_argument("--json", type=Path, help="write the results here")
+    args = ap.parse_args(argv)
+
+    from sgprep.negatives.textcheck import NgramLM, normalised, shorter
+
+    t0 = time.perf_counter()
+    argv = sys.argv[1:] if argv is None else argv
+    report: dict = {"benchmark": "text_only",
+                    "command": shlex.join(["python", "benchmarks/text_only.py", *argv]),
+                    "git": git_state()}
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.input:
+            source = args.input
+            report["input"] = str(args.input)
+        else:
+            captions = sample_captions(read_captions(args.captions), args.n, args.seed)
+            source, commands = generate(captions, args.work or Path(tmp), args.strategy,
+                                        args.per_sample, args.seed,
+                                        shlex.split(args.negatives_args))
+            report.update(captions=str(args.captions), sampled=len(captions),
+                          commands=[shlex.join(c) for c in commands])
+        kinds, samples = pairs_by_kind(read_records(source))
+    scored = {normalised(p["positive"]) for pairs in kinds.values() for p in pairs}
+    train = [c for path in args.train for c in read_captions(path)]
+    held_out = [c for c in train if normalised(c) not in scored]
+    lm = NgramLM(held_out)
+    positives = sorted({p["positive"] for pairs in kinds.values() for p in pairs})
+    report["ngram"] = {"train": [str(p) for p in args.train], "train_captions": len(held_out),
+                       "removed_as_scored": len(train) - len(held_out),
+                       "vocabulary": len(lm.vocab),
+                       "perplexity_on_scored_positives": lm.perplexity(positives)}
+    judges = {"length": shorter, "ngram": lm.score}
+    report["samples"] = samples
+    report["kinds"] = judge(kinds, judges)
+    report["seconds"] = time.perf_counter() - t0
+    before = json.loads(args.compare.read_text()) if args.compare else None
+
+    print(f"{samples} samples read; n-gram trained on {len(held_out)} captions "
+          f"(perplexity {report['ngram']['perplexity_on_scored_positives']:.1f} on the scored "
+          "positives)")
+    print("share of pairs where the blind judge prefers the true caption (50 % = chance; "
+          "'len x' = negative chars / caption chars)")
+    print_table(report["kinds"], list(judges), before)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

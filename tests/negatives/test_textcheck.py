@@ -1,0 +1,114 @@
+"""The blind text-only judges (sgprep/negatives/textcheck.py) and the benchmark that runs them
+(benchmarks/text_only.py) on a small sgprep output built here."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from sgprep.negatives.textcheck import NgramLM, normalised, pick_rate, picks_positive, shorter, tokens
+
+CAPTIONS = [
+    "a man riding a horse", "a woman riding a horse", "a man riding a brown horse",
+    "a dog on a couch", "a black dog on a couch", "a cat on a couch", "a man holding an umbrella",
+    "a woman holding an umbrella", "a white plate on a table", "a plate of food on a table",
+    "two people riding horses", "a group of people on a beach", "a red car on the street",
+]
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "text_only.py"
+
+
+@pytest.fixture(scope="module")
+def lm() -> NgramLM:
+    return NgramLM(CAPTIONS)
+
+
+def test_tokens_are_lower_case_words_and_marks():
+    assert tokens("A man's Hat, red.") == ["a", "man's", "hat", ",", "red", "."]
+    assert normalised("A  Red car!") == "a red car !"
+
+
+@pytest.mark.parametrize("context", [("<s>", "<s>"), ("<s>", "a"), ("man", "riding"),
+                                     ("never", "seen"), ("<unk>", "on")])
+def test_each_context_gives_a_distribution(lm, context):
+    total = sum(lm.prob(*context, w) for w in lm.vocab)
+    assert total == pytest.approx(1.0, abs=1e-9)
+    assert all(lm.prob(*context, w) > 0 for w in lm.vocab)
+
+
+def test_words_never_seen_are_rare_words_not_impossible(lm):
+    assert "zebra" not in lm.vocab
+    total, n = lm.logprob("a zebra on a couch")
+    assert n == 6 and math.isfinite(total)
+
+
+def test_the_model_prefers_what_the_corpus_says(lm):
+    # word order, agreement and articles as the training captions have them
+    assert lm.score("a man riding a horse") > lm.score("a horse riding a man")
+    assert lm.score("a woman holding an umbrella") > lm.score("a woman holding a umbrella")
+    assert lm.score("a dog on a couch") > lm.score("a couch on a dog")
+    # the score is per token: a longer caption is not penalised for its length
+    assert lm.score("a man riding a brown horse") > lm.score("a horse riding")
+    assert lm.perplexity(CAPTIONS) < lm.perplexity(["couch a on dog a", "umbrella the riding"])
+
+
+def test_an_empty_corpus_is_refused():
+    with pytest.raises(ValueError):
+        NgramLM([])
+
+
+def test_pick_rate_counts_ties_as_half():
+    assert picks_positive(shorter, "a dog", "a big dog") == 1.0
+    assert picks_positive(shorter, "a big dog", "a dog") == 0.0
+    assert picks_positive(shorter, "a cat", "a dog") == 0.5
+    rate, n = pick_rate(shorter, [("a dog", "a big dog"), ("a cat", "a dog"), ("a big cat", "a cat")])
+    assert (rate, n) == (0.5, 3)
+    assert math.isnan(pick_rate(shorter, [])[0])
+
+
+def _negative(positive: str, text: str, kind: str, realisation: str = "span_edit") -> dict:
+    return {"text": text, "positive": positive, "kind": kind, "strategy": kind.split("_")[0],
+            "realisation": realisation, "graph": {"entities": [], "relations": []},
+            "image_key": None}
+
+
+def test_benchmark_judges_an_output_per_kind(tmp_path):
+    spec = importlib.util.spec_from_file_location("text_only", BENCHMARK)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    records = [
+        ("a man riding a horse", [
+            _negative("a man riding a horse", "a horse riding a man", "swap_object"),
+            _negative("a man riding a horse", "a man riding a horse behind a big red car",
+                      "connect", "template")]),
+        ("a dog on a couch", [
+            _negative("a dog on a couch", "a couch on a dog", "swap_object"),
+            _negative("a dog", "a cat", "replace_object")]),  # a sub-graph positive's negative
+        ("a cat", []),
+    ]
+    out = tmp_path / "negs.jsonl"
+    out.write_text("".join(json.dumps({"key": f"k{i}", "status": "ok", "caption": c,
+                                       "neg": {"positives": [], "negatives": n}}) + "\n"
+                           for i, (c, n) in enumerate(records))
+                   + json.dumps({"key": "bad", "status": "failed", "caption": "x", "neg": None}) + "\n")
+    train = tmp_path / "train.txt"
+    train.write_text("\n".join(CAPTIONS) + "\n")
+    result = tmp_path / "result.json"
+    assert bench.main(["--input", str(out), "--train", str(train), "--json", str(result)]) == 0
+    report = json.loads(result.read_text())
+    assert report["samples"] == 3
+    kinds = report["kinds"]
+    assert set(kinds) == {"swap_object", "connect", "replace_object@subgraph", "all"}
+    assert kinds["swap_object"]["pairs"] == 2 and kinds["all"]["pairs"] == 4
+    assert kinds["connect"]["picks_positive"]["length"]["rate"] == 1.0   # longer: given away
+    assert kinds["connect"]["template_share"] == 1.0
+    assert kinds["connect"]["length_ratio"] == pytest.approx(
+        len("a man riding a horse behind a big red car") / len("a man riding a horse"))
+    assert kinds["swap_object"]["picks_positive"]["length"]["rate"] == 0.5  # same length: a tie
+    assert kinds["swap_object"]["picks_positive"]["ngram"]["rate"] == 1.0
+    # the scored captions are held out of the n-gram's training
+    assert report["ngram"]["removed_as_scored"] == 2  # "a man riding a horse", "a dog on a couch"
+    assert report["command"].startswith("python benchmarks/text_only.py --input ")
