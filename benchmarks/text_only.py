@@ -191,8 +191,11 @@ def git_state() -> dict:
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
         return done.stdout.strip()
+    # the last commit that changed the generator (stable across a rebase of later work)
+    generator = git("log", "-1", "--format=%h %s", "--", "sgprep/negatives",
+                    ":(exclude)sgprep/negatives/textcheck.py")
     return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain")),
-            "sgprep": str(root)}
+            "generator_commit": generator, "sgprep": str(root)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -229,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
             source, commands = generate(captions, args.work or Path(tmp), args.strategy,
                                         args.per_sample, args.seed,
                                         shlex.split(args.negatives_args))
+            work = str(args.work or Path(tmp))
             report.update(captions=str(args.captions), sampled=len(captions),
-                          commands=[shlex.join(c) for c in commands])
+                          commands=[shlex.join(c).replace(work, "WORK") for c in commands])
         kinds, samples = pairs_by_kind(read_records(source))
     scored = {normalised(p["positive"]) for pairs in kinds.values() for p in pairs}
     train = [c for path in args.train for c in read_captions(path)]
