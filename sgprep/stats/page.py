@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from sgprep import __version__
@@ -24,6 +25,9 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .grid { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; } figcaption { font-size: 0.85em; color: #555; max-width: 420px; }
 .note { color: #555; font-size: 0.9em; }
+table.pairs { width: 100%; } table.pairs td { vertical-align: top; width: 44%; }
+mark { background: #fde8a6; padding: 0 0.1em; }
+h3 { font-size: 1.0em; margin-bottom: 0.2em; }
 """
 
 #: The study whose data properties the report measures against (cited by title and year).
@@ -61,6 +65,59 @@ def _counts(values) -> Counter:
 
     counted = pc.value_counts(values.drop_null())
     return Counter(dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist())))
+
+
+def _marked(positive: str, negative: str) -> tuple[str, str]:
+    """Both texts, escaped, with the words that differ marked."""
+    a, b = positive.split(), negative.split()
+    left, right = [], []
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        for words, lo, hi, out in ((a, i1, i2, left), (b, j1, j2, right)):
+            text = _e(" ".join(words[lo:hi]))
+            if text:
+                out.append(text if op == "equal" else f"<mark>{text}</mark>")
+    return " ".join(left), " ".join(right)
+
+
+def negatives_html(summary: Summary) -> str:
+    """Per kind: figures, a seeded sample beside the positives; the refused candidates."""
+    from sgprep.stats.negatives import LONG_RATIO
+
+    kinds = summary.negative_kinds
+    if not kinds and not summary.rejected:
+        return ""
+    total = sum(k.negatives for k in kinds) or 1
+    head = ("<tr><th>kind</th><th>negatives</th><th>share</th><th>length x (mean)</th>"
+            f"<th>p90</th><th>longer than {LONG_RATIO:g}x</th><th>template</th></tr>")
+    body = "".join(
+        f"<tr><td>{_e(k.kind)}</td><td class='n'>{k.negatives:,}</td>"
+        f"<td class='n'>{k.negatives / total:.1%}</td><td class='n'>{k.length_ratio:.2f}</td>"
+        f"<td class='n'>{k.length_ratio_p90:.2f}</td><td class='n'>{k.long_share:.1%}</td>"
+        f"<td class='n'>{k.template_share:.1%}</td></tr>" for k in kinds)
+    parts = ["<h2>Hard negatives</h2>",
+             "<p class='note'>Length x: characters of the negative over characters of its "
+             "positive. A kind whose negatives are systematically longer (or shorter) than their "
+             "positives can be told apart by length alone, without the image.</p>"]
+    if kinds:
+        parts += [f"<table>{head}{body}</table>",
+                  _figure(plots.length_ratios([(k.kind, k.length_ratio, k.length_ratio_p90)
+                                               for k in kinds], LONG_RATIO),
+                          "Mean length ratio per kind (bar) and its 90th percentile (tick); "
+                          "green: as long as the positive, red dashes: counted as long.")]
+    rejected = [(k, f"{v:,}") for k, v in summary.rejected.items()] or [("(none recorded)", "")]
+    parts += ["<h3>Candidates refused, by reason</h3>", _table(rejected)]
+    if summary.rejected:
+        parts.append(_figure(plots.bars(summary.rejected, "Refused negatives by reason"),
+                             "Candidate negatives the validity rules refused, by reason."))
+    for k in kinds:
+        rows = "".join(
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>".format(
+                *_marked(e.positive, e.negative), _e(e.realisation or ""))
+            for e in k.examples)
+        parts.append(f"<h3>{_e(k.kind)}: {len(k.examples)} of {k.negatives:,}, chosen by a "
+                     "seeded hash</h3><table class='pairs'><tr><th>positive</th>"
+                     f"<th>negative</th><th>realisation</th></tr>{rows}</table>")
+    return "\n".join(parts)
 
 
 def report_html(summary: Summary, table: pa.Table) -> str:
@@ -129,5 +186,6 @@ hurt), and little saliency bias (captions naming only the largest object).</p>
 <h2>Failures by stage and reason</h2>{_table(failure_rows)}
 <h2>Per-stage counters</h2>{_table(stage_rows)}
 <h2>Where the time went</h2>{_table(time_rows)}
+{negatives_html(summary)}
 </body></html>
 """

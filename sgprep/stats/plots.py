@@ -77,6 +77,26 @@ def bars(items: dict[str, int], title: str) -> str:
     return _png(fig)
 
 
+def length_ratios(kinds: list[tuple[str, float, float]], long_ratio: float) -> str:
+    """Per kind of negative: the mean length ratio (bar) and its 90th percentile (tick),
+    against 1 (as long as the positive) and the ratio counted as long."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 0.8 + 0.35 * max(len(kinds), 1)))
+    if kinds:
+        names, means, p90s = zip(*kinds)
+        ys = range(len(names))
+        ax.barh(ys, means, color=[BAD if m > long_ratio else COLOR for m in means])
+        ax.plot(p90s, ys, "|", color="#222222", markersize=12, label="90th percentile")
+        ax.set_yticks(ys, names)
+        ax.invert_yaxis()
+        ax.legend(loc="lower right", fontsize=8)
+    ax.axvline(1.0, color=GOOD, lw=1.5)
+    ax.axvline(long_ratio, color=BAD, lw=1, ls="--")
+    ax.set(title="Negative length / positive length", xlabel="ratio (1 = as long)",
+           xlim=(0, max([2.0, *(p for *_, p in kinds)]) * 1.05))
+    return _png(fig)
+
+
 def position(summary: Summary) -> str:
     """Where the dataset stands on each property METHOD.md section 4 names, against its
     favourable direction (shares) or the study's base setting (attributes per object)."""

@@ -2,7 +2,8 @@
 
 ``run_stats`` computes the per-sample properties (``properties.py``), writes them to
 ``DIR/_meta/stats.parquet``, sums them with the shard stats files into a ``Summary``, and writes
-``DIR/_meta/report.html`` (``page.py``). ``render`` makes the terminal table.
+``DIR/_meta/report.html`` (``page.py``). ``render`` makes the terminal table. Hard negatives are
+summarised per kind by ``negatives.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
+from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.table import Table
 
+from sgprep.stats.negatives import NegativeKind, rejections
 from sgprep.stats.properties import DEFAULT_THRESHOLD
 
 if TYPE_CHECKING:
@@ -45,24 +49,33 @@ class Summary(BaseModel):
     objects_per_image: float | None = None
     coverage: float | None = Field(None, description="mean over samples with a detected object")
     salient_only: float | None = Field(None, description="share of samples with 2+ labels")
+    negative_kinds: list[NegativeKind] = Field(
+        default_factory=list, description="hard negatives per kind, with a seeded sample")
+    rejected: dict[str, int] = Field(
+        default_factory=dict, description="candidate negatives refused, by reason (the stages' "
+        "rejected/<reason> counters)")
     stats_path: str | None = None
     report_path: str | None = None
 
 
 def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = True,
-              threads: int | None = None) -> Summary:
-    """Compute, write ``_meta/stats.parquet`` (and ``_meta/report.html``), return the summary."""
+              threads: int | None = None, seed: int = 0) -> Summary:
+    """Compute, write ``_meta/stats.parquet`` (and ``_meta/report.html``), return the summary.
+    ``seed`` chooses the negatives shown as examples."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from sgprep.io.safefs import atomic_write, real_dir
-    from sgprep.stats.properties import compute, connect
+    from sgprep.stats.negatives import negative_kinds
+    from sgprep.stats.properties import compute, connect, index_files
 
     root = Path(root)
     real_dir(root / STATS_FILE.parent, create=True)  # never written through a link
-    table = compute(root, threshold=threshold, con=connect(threads))
+    con = connect(threads)
+    table = compute(root, threshold=threshold, con=con)
     table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
     summary = summarise(root, table, threshold)
+    summary.negative_kinds = negative_kinds(index_files(root), con, seed=seed)
     stats_path = root / STATS_FILE
 
     sink = pa.BufferOutputStream()
@@ -123,6 +136,7 @@ def _add_shard_stats(summary: Summary, root: Path) -> None:
                    for p in sorted(root.glob("[0-9]*_stats.json")))
     summary.shards = totals.shards
     summary.stages = totals.stages
+    summary.rejected = rejections(totals.stages)
 
 
 def _pct(value: float | None) -> str:
@@ -133,8 +147,9 @@ def _num(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-def render(summary: Summary) -> Table:
-    """The terminal summary (a rich Table)."""
+def render(summary: Summary) -> RenderableType:
+    """The terminal summary: a rich Table, and one of the negatives per kind when there are
+    negatives."""
     table = Table(title=f"sgprep stats: {summary.root}", show_header=False)
     table.add_column("what", style="bold")
     table.add_column("value", justify="right")
@@ -160,4 +175,33 @@ def render(summary: Summary) -> Table:
     if summary.report_path:
         table.add_section()
         table.add_row("report", summary.report_path)
-    return table
+    if not summary.negative_kinds:
+        return table
+    return Group(table, *render_negatives(summary))
+
+
+def render_negatives(summary: Summary) -> list[Table]:
+    """Per kind: count, length ratio and template share; one example per kind beside its
+    positive; then the refused candidates by reason."""
+    table = Table(title="hard negatives per kind (length x: negative chars / positive chars)")
+    table.add_column("kind", no_wrap=True)
+    for name in ("negatives", "length x", "p90", "template"):
+        table.add_column(name, justify="right")
+    examples = Table(title="an example per kind (the report shows more)", show_lines=True)
+    examples.add_column("kind", no_wrap=True)
+    examples.add_column("positive -> negative")
+    for k in summary.negative_kinds:
+        table.add_row(k.kind, f"{k.negatives:,}", f"{k.length_ratio:.2f}",
+                      f"{k.length_ratio_p90:.2f}", _pct(k.template_share))
+        if k.examples:
+            examples.add_row(k.kind, f"{escape(k.examples[0].positive)} [dim]->[/dim] "
+                                     f"{escape(k.examples[0].negative)}")
+    tables = [table, examples]
+    if summary.rejected:
+        refused = Table(title="negatives refused, by reason")
+        refused.add_column("reason", no_wrap=True)
+        refused.add_column("count", justify="right")
+        for reason, count in summary.rejected.items():
+            refused.add_row(reason, f"{count:,}")
+        tables.append(refused)
+    return tables
