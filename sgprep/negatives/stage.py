@@ -23,6 +23,7 @@ from pydantic import Field, field_validator, model_validator
 
 from sgprep.config import Flag, RunContext
 from sgprep.exec.stage import Stage, StageSettings
+from sgprep.negatives.llm_judge import LLMJudge, LLMJudgeSettings
 from sgprep.negatives.perturb import FAMILIES, Perturber
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.subgraph import subgraphs
@@ -69,6 +70,11 @@ class NegativesSettings(StageSettings):
     max_length_ratio: float = Field(default=1.75, ge=1.0, le=10.0, description=(
         "Refuse a negative more than this many times as long as its caption, in words, or "
         "shorter by the same factor (too_long, too_short): length must not give it away."))
+    llm_judge: Annotated[LLMJudgeSettings, Flag(hidden=True,
+                                                applies=lambda s: s.llm_judge.enabled)] = Field(
+        default_factory=LLMJudgeSettings,
+        description="An LLM that drops disfluent or implausible negatives (off by default; set "
+        "in a pipeline YAML).")
 
     @field_validator("strategies")
     @classmethod
@@ -105,14 +111,25 @@ class NegativesStage(Stage):
         self.families = [k for k, strategy in FAMILIES.items()
                          if strategy in s.strategies and s.family_weights.get(k, 0) > 0]
         self.vocab: Vocabulary | None = None
+        self.judge: LLMJudge | None = None
         self.counts: Counter[str] = Counter()
 
     def setup(self) -> None:
         if self.vocab is None:
             self.vocab = load_vocab(self.settings.vocab)
+        if self.settings.llm_judge.enabled and self.judge is None:
+            self.judge = LLMJudge(self.settings.llm_judge)
+
+    def teardown(self) -> None:
+        if self.judge is not None:
+            self.judge.close()
+            self.judge = None
 
     def stats(self) -> dict[str, int]:
-        return dict(self.counts)
+        counts = Counter(self.counts)
+        if self.judge is not None:
+            counts.update(self.judge.stats())
+        return dict(counts)
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         self.setup()
@@ -123,7 +140,27 @@ class NegativesStage(Stage):
         finally:
             if was_enabled:
                 gc.enable()
+        if self.judge is not None:
+            self._judged(batch)
         return batch
+
+    def _judged(self, batch: list[Sample]) -> None:
+        """Drop the negatives the LLM judge calls disfluent or implausible (one request per
+        distinct text of the batch), and take them off the counters of what was made."""
+        negs = [s.neg for s in batch if s.ok and s.neg is not None]
+        flags = iter(self.judge.keep([n for neg in negs for n in neg.negatives]))
+        for neg in negs:
+            kept = []
+            for n in neg.negatives:
+                if next(flags):
+                    kept.append(n)
+                    continue
+                self.counts["negatives"] -= 1
+                self.counts[f"kind/{n.kind}"] -= 1
+                self.counts[f"realised/{n.realisation}"] -= 1
+            if neg.negatives and not kept:
+                self.counts["samples_without_negatives"] += 1
+            neg.negatives = kept
 
     def _negatives_of(self, batch: list[Sample]) -> None:
         """The batch's negatives, with the cyclic garbage collector paused: the work makes

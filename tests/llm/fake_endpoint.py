@@ -68,6 +68,7 @@ class FakeEndpoint:
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                self.body = json.loads(body)  # for an ``answer`` that depends on the request
                 with endpoint.lock:
                     endpoint.posts += 1
                     endpoint.bodies.append(json.loads(body))
