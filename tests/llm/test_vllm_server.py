@@ -201,6 +201,34 @@ def test_cli_parse_through_the_server_writes_valid_shards(server, tmp_path):
     assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
 
 
+def test_llm_judge_of_negatives_gets_a_schema_answer_for_every_negative(server):
+    """The negatives' LLM judge through the real server: guidance keeps every answer inside
+    its schema, so every negative is judged (the tiny random model's verdicts mean nothing)."""
+    from sgprep.negatives.llm_judge import LLMJudgeSettings
+    from sgprep.negatives.stage import NegativesSettings, NegativesStage
+    from sgprep.parse.rules import RuleParser
+    from sgprep.schema import Sample
+
+    rules = RuleParser()
+    rules.setup()
+    samples = [Sample(key=f"k{i}", source="test", caption=c, sg=g)
+               for i, (c, g) in enumerate(zip(CAPTIONS, rules.parse_batch(CAPTIONS)))]
+    stage = NegativesStage(NegativesSettings(
+        strategies=["swap", "replace"], per_sample=2,
+        llm_judge=LLMJudgeSettings(enabled=True, endpoint=server.url, model=server_model(server),
+                                   max_concurrency=8)))
+    stage.setup()
+    try:
+        stage.run(samples)
+        stats = stage.stats()
+    finally:
+        stage.teardown()
+    made = stats["llm_judge/judged"]
+    assert made > 0 and "llm_judge/unjudged" not in stats
+    refused = stats.get("rejected/llm_disfluent", 0) + stats.get("rejected/llm_implausible", 0)
+    assert stats["negatives"] == made - refused == sum(len(s.neg.negatives) for s in samples)
+
+
 def test_server_dying_mid_run_costs_retries_not_captions(server):
     parser = make(server, timeout=5.0, max_retries=1)
     try:

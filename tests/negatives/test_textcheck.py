@@ -75,10 +75,16 @@ def _negative(positive: str, text: str, kind: str, realisation: str = "span_edit
             "image_key": None}
 
 
-def test_benchmark_judges_an_output_per_kind(tmp_path):
+def load_benchmark():
     spec = importlib.util.spec_from_file_location("text_only", BENCHMARK)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def write_output(tmp_path: Path) -> tuple[Path, Path]:
+    """A JSONL output with negatives of three kinds (one of a sub-graph positive), a sample
+    without negatives and a failed one; and a training text file."""
     records = [
         ("a man riding a horse", [
             _negative("a man riding a horse", "a horse riding a man", "swap_object"),
@@ -96,8 +102,14 @@ def test_benchmark_judges_an_output_per_kind(tmp_path):
                    + json.dumps({"key": "bad", "status": "failed", "caption": "x", "neg": None}) + "\n")
     train = tmp_path / "train.txt"
     train.write_text("\n".join(CAPTIONS) + "\n")
+    return out, train
+
+
+def test_benchmark_judges_an_output_per_kind(tmp_path):
+    out, train = write_output(tmp_path)
     result = tmp_path / "result.json"
-    assert bench.main(["--input", str(out), "--train", str(train), "--json", str(result)]) == 0
+    assert load_benchmark().main(["--input", str(out), "--train", str(train),
+                                  "--json", str(result)]) == 0
     report = json.loads(result.read_text())
     assert report["samples"] == 3
     kinds = report["kinds"]
@@ -179,3 +191,15 @@ def test_a_missing_packaged_model_says_what_to_install():
 
     with pytest.raises(FileNotFoundError, match="pip install"):
         packaged_gguf("no_such_package_here", "model.gguf")
+
+
+@pytest.mark.slow
+def test_benchmark_judges_with_a_causal_lm_too(tiny_causal_lm, tmp_path):
+    out, train = write_output(tmp_path)
+    result = tmp_path / "result.json"
+    assert load_benchmark().main(["--input", str(out), "--train", str(train), "--lm",
+                                  str(tiny_causal_lm), "--json", str(result)]) == 0
+    report = json.loads(result.read_text())
+    assert report["lm"]["texts"] == 7 and report["lm"]["model"] == tiny_causal_lm.name
+    # the tiny model learned "a man riding a horse" and "a dog on a couch", not their swaps
+    assert report["kinds"]["swap_object"]["picks_positive"]["lm"]["rate"] == 1.0
