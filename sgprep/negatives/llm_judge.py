@@ -20,7 +20,7 @@ import logging
 from collections import Counter
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sgprep.schema import Negative
 
@@ -66,6 +66,13 @@ class LLMJudgeSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0, description="Seconds per request.")
     max_retries: int = Field(default=3, ge=0, description="Retries per request.")
     max_tokens: int = Field(default=32, ge=8, description="Tokens per answer.")
+
+    @model_validator(mode="after")
+    def _endpoint(self) -> LLMJudgeSettings:
+        if self.enabled and not self.endpoint:
+            raise ValueError("the LLM judge needs an endpoint: llm_judge.endpoint = "
+                             "http://HOST:PORT/v1 (any OpenAI-compatible server)")
+        return self
 
 
 def conversation(text: str) -> list[dict[str, str]]:

@@ -9,7 +9,7 @@ import json
 import pytest
 from fake_endpoint import FakeEndpoint, closed_port_url, completion
 
-from sgprep.negatives.llm_judge import SCHEMA, LLMJudge, LLMJudgeSettings, conversation, verdict
+from sgprep.negatives.llm_judge import SCHEMA, LLMJudgeSettings, conversation, verdict
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
 from sgprep.parse.rules import RuleParser
 from sgprep.schema import Sample
@@ -102,8 +102,8 @@ def test_a_dead_endpoint_keeps_every_negative_and_says_so(graphs):
 
 
 def test_settings_and_answers():
-    with pytest.raises(ValueError, match="endpoint"):
-        LLMJudge(LLMJudgeSettings(enabled=True))
+    with pytest.raises(ValueError, match="endpoint"):  # refused with the run's settings
+        NegativesSettings(llm_judge={"enabled": True})
     with pytest.raises(ValueError):
         LLMJudgeSettings(max_concurrency=0)
     with pytest.raises(ValueError):
