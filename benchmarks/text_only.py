@@ -196,7 +196,8 @@ def git_state() -> dict:
         return done.stdout.strip()
     # the last commit that changed the generator (stable across a rebase of later work)
     generator = git("log", "-1", "--format=%h %s", "--", "sgprep/negatives",
-                    ":(exclude)sgprep/negatives/textcheck.py")
+                    ":(exclude)sgprep/negatives/textcheck.py",
+                    ":(exclude)sgprep/negatives/llm_judge.py")
     return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain")),
             "generator_commit": generator, "sgprep": str(root)}
 
