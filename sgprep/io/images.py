@@ -10,6 +10,9 @@ from PIL import Image, UnidentifiedImageError
 from sgprep.config import DEFAULT_MAX_PIXELS
 from sgprep.schema import ImageInfo
 
+#: The EXIF tag that says how to turn the stored pixels upright (1: already upright).
+EXIF_ORIENTATION = 0x0112
+
 #: Extensions read as images: the common ones, plus AVIF/HEIC where this Pillow opens them
 #: (Pillow 11.3+ reads AVIF; HEIC needs the pillow-heif plugin).
 _OPTIONAL = {".avif": "avif", ".heic": "heic", ".heif": "heif"}
@@ -88,6 +91,9 @@ def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInf
                 if img.format == "JPEG":
                     img.draft(img.mode, (max(1, width // 8), max(1, height // 8)))
                 img.load()  # decodes all of it: truncated data fails here
+                orientation = img.getexif().get(EXIF_ORIENTATION)
+                if isinstance(orientation, int) and 2 <= orientation <= 8:
+                    info.orientation = orientation
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:

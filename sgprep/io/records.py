@@ -9,13 +9,13 @@ import hashlib
 import json
 from typing import Any
 
-from sgprep.schema import Record, Sample
+from sgprep.schema import Record, Sample, SampleInfo
 
 ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
 
 INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
                  "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",
-                 "members"]
+                 "members", "shard", "offset", "size"]
 
 
 def dumps(obj: Any) -> str:
@@ -59,9 +59,9 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
         members[sample.image_ext or "jpg"] = sample.image
     if sample.caption is not None:
         members["txt"] = sample.caption.encode("utf-8")
-    image = sample.image_info.model_dump(mode="json") if sample.image_info else None
-    members["json"] = dumps({"key": sample.key, "source": sample.source, "image": image,
-                             "meta": sample.meta}).encode("utf-8")
+    info = SampleInfo(key=sample.key, source=sample.source, image=sample.image_info,
+                      meta=sample.meta)
+    members["json"] = dumps(info.model_dump(mode="json")).encode("utf-8")
     for field, ext in ANNOTATION_MEMBERS.items():
         text = _annotation_json(sample, field)
         if text is not None:
@@ -112,7 +112,11 @@ def member_checksums(members: dict[str, bytes | str]) -> str:
     return "{" + ",".join(parts) + "}"
 
 
-def index_row(sample: Sample, members: str | None = None) -> dict[str, Any]:
+def index_row(sample: Sample, members: str | None = None, shard: str | None = None,
+              offset: int | None = None, size: int | None = None) -> dict[str, Any]:
+    """One index row. ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
+    members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included),
+    so a reader can seek to one sample."""
     failure, info = sample.failure, sample.image_info
     return {
         "key": sample.key, "caption": stored_caption(sample), "source": sample.source,
@@ -123,6 +127,7 @@ def index_row(sample: Sample, members: str | None = None) -> dict[str, Any]:
         "image_mode": info and info.mode, "meta": dumps(sample.meta),
         "sg": _annotation_json(sample, "sg"), "det": _annotation_json(sample, "det"),
         "neg": _annotation_json(sample, "neg"), "members": members,
+        "shard": shard, "offset": offset, "size": size,
     }
 
 

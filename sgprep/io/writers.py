@@ -45,6 +45,7 @@ class ShardSink(ABC):
         self.index = index
         self.samples = self.ok = 0
         self.failures: Counter[str] = Counter()
+        self.members: Counter[str] = Counter()  # samples carrying each member, by extension
 
     def add(self, samples: list[Sample]) -> None:
         for sample in samples:
@@ -67,7 +68,8 @@ class ShardSink(ABC):
         stats = ShardStats(shard=shard_name(self.index), samples=self.samples, ok=self.ok,
                            failed=self.samples - self.ok,
                            failures=dict(sorted(self.failures.items())),
-                           stages={k: v for k, v in stages.items()}, files=files)
+                           stages={k: v for k, v in stages.items()}, files=files,
+                           members=dict(sorted(self.members.items())))
         atomic_write(self.writer.stats_file(self.index),
                      (stats.model_dump_json(indent=2) + "\n").encode())
         self._publish()
@@ -80,7 +82,7 @@ class ShardSink(ABC):
 #: What sgprep writes in ``OUTPUT/_meta`` (``--overwrite`` and a failed start remove these
 #: names and no others; the lock stays while a run holds it).
 META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.html",
-              "failed_shards.json")
+              "failed_shards.json", "dataset.json")
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
 TIMING_DIR = "timing"
 
@@ -229,9 +231,13 @@ class Writer(ABC):
     def _clear(self) -> None:
         """``--overwrite``: remove the files that this output's records name (shards, their
         temp files, sgprep's ``_meta`` files), never a file sgprep did not write."""
+        from sgprep.io.card import is_ours, recorded
+
         shards = self._shard_names()
         remove_names(self.root, shards | self._temp_names(shards))
         self._remove_timing()  # before plan.json goes: it says which shards there were
+        # sizes.json, README.md: only while they are as sgprep wrote them
+        remove_names(self.root, {n for n in recorded(self.root) if is_ours(self.root, n)})
         remove_names(self.meta_file.parent, {*META_FILES, *self._temp_names(META_FILES)})
 
     def _remove_timing(self) -> None:
@@ -290,12 +296,15 @@ class _TarSink(ShardSink):
         self.rows: list[dict[str, Any]] = []
 
     def _add(self, sample: Sample) -> None:
-        checksums = None
+        checksums = offset = size = None
         if sample.ok:
             members = tar_members(sample)
+            offset = self.tar.offset
             self.tar.write_sample(members)
+            size = self.tar.offset - offset
             checksums = member_checksums(members)  # of the very bytes just written
-        self.rows.append(index_row(sample, checksums))
+            self.members.update(ext for ext in members if ext != "__key__")
+        self.rows.append(index_row(sample, checksums, shard_name(self.index), offset, size))
 
     def _finish_data(self) -> dict[str, FileInfo]:
         import pyarrow as pa
@@ -347,11 +356,21 @@ class ShardWriter(Writer):
         with open_read(path) as fh:  # never through a planted link
             return pq.read_table(fh, columns=["key", "status", "sg"]).to_pylist()
 
+    def finish(self) -> None:
+        """Make the finished output self-describing: sizes.json and the dataset card."""
+        from sgprep import __version__
+        from sgprep.io.card import write_dataset_files
+
+        stats = [ShardStats.model_validate_json(read_bytes(p))
+                 for p in sorted(self.root.glob("[0-9]*_stats.json"))]
+        write_dataset_files(self.root, stats, __version__)
+
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
     import pyarrow as pa
 
-    types = {"image_width": pa.int32(), "image_height": pa.int32()}
+    types = {"image_width": pa.int32(), "image_height": pa.int32(), "offset": pa.int64(),
+             "size": pa.int64()}
     return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
 
 

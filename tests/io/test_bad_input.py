@@ -167,7 +167,8 @@ def test_truncated_tar_duplicates_and_escaping_names(tmp_path, photos):
     # nothing was written outside the output directory
     assert not (tmp_path / "evil.jpg").exists() and not (tmp_path.parent / "evil.jpg").exists()
     assert sorted(p.name for p in out.iterdir()) == ["00000.parquet", "00000.tar",
-                                                     "00000_stats.json", "_meta"]
+                                                     "00000_stats.json", "README.md", "_meta",
+                                                     "sizes.json"]
     assert run_cli("validate", out).exit_code == 0
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import tarfile
 
 import pyarrow.parquet as pq
 import webdataset as wds
@@ -33,7 +35,8 @@ def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
             "--shard-size", "3", "--no-progress")
     assert sorted(p.name for p in out.iterdir()) == [
         "00000.parquet", "00000.tar", "00000_stats.json",
-        "00001.parquet", "00001.tar", "00001_stats.json", "_meta"]
+        "00001.parquet", "00001.tar", "00001_stats.json", "README.md", "_meta", "sizes.json"]
+    assert json.loads((out / "sizes.json").read_text()) == {"00000.tar": 3, "00001.tar": 1}
 
     dataset = wds.WebDataset(sorted(str(p) for p in out.glob("*.tar")), shardshuffle=False)
     samples = {s["__key__"]: s for s in dataset}
@@ -51,6 +54,14 @@ def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
         assert SceneGraph.model_validate_json(row["sg"]) == graph
         assert (row["image_width"], row["image_height"]) == (meta["image"]["width"],
                                                            meta["image"]["height"])
+        # random access: the row's shard, offset and size are exactly the sample's tar blocks
+        with open(out / f"{row['shard']}.tar", "rb") as fh:
+            fh.seek(row["offset"])
+            block = fh.read(row["size"])
+        with tarfile.open(fileobj=io.BytesIO(block + b"\0" * 1024)) as part:
+            names = part.getnames()
+            assert part.extractfile(f"{key}.txt").read().decode() == CAPTIONS[key]
+        assert sorted(names) == sorted(f"{key}.{ext}" for ext in sample if not ext.startswith("__"))
     run_meta = json.loads((out / "_meta" / "run.json").read_text())
     assert run_meta["config"]["stages"][0]["settings"]["parser"] == "spacy" and run_meta["sgprep_version"]
     schema = pq.read_schema(out / "00000.parquet")

@@ -1,0 +1,171 @@
+"""What makes a finished output self-describing for trainers: ``sizes.json`` and ``README.md``.
+
+- ``sizes.json``: ``{"00000.tar": ok samples, ...}``, the convention of open_clip and
+  img2dataset (open_clip's ``get_wds_dataset`` counts the samples from it);
+- ``README.md``: a Hugging Face dataset card whose YAML header names the data files
+  (``configs``: the tars; one builder serves a whole card, so the index parquets are read with
+  ``load_dataset("parquet", data_files="OUTPUT/*.parquet")``) and types every column (``dataset_info.features``), so ``datasets.load_dataset(OUTPUT)`` guesses nothing.
+
+The features are generated from the same pydantic models as ``schemas/``, so they cannot drift
+from what the writer writes. Both files are recorded in ``_meta/dataset.json`` (size and SHA-256),
+the record ``--overwrite`` goes by: a README.md that sgprep did not write is never replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sgprep.io.records import digest
+from sgprep.schema import Detections, Negatives, SampleInfo, SceneGraph, ShardStats
+
+log = logging.getLogger(__name__)
+
+SIZES, CARD, RECORD = "sizes.json", "README.md", "dataset.json"
+#: The index of an output: one parquet per shard at the top level (the flat negatives live in
+#: ``negatives/``, the stats in ``_meta/``, so this glob matches the index and nothing else).
+INDEX_GLOB = "*.parquet"
+TAR_GLOB = "*.tar"
+#: tar member -> the model that it holds
+ANNOTATION_MODELS = {"json": SampleInfo, "sg.json": SceneGraph, "det.json": Detections,
+                     "neg.json": Negatives}
+
+
+def sizes(stats: list[ShardStats]) -> dict[str, int]:
+    return {f"{s.shard}.tar": s.ok for s in sorted(stats, key=lambda s: s.shard)}
+
+
+def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Schema (as pydantic writes it) as a Hugging Face feature, in the YAML form of a
+    dataset card: ``{"dtype": "string"}``, ``{"struct": [...]}``, ``{"list": ...}``.
+    A free-form mapping (source metadata) is ``json``."""
+    if "$ref" in schema:
+        return feature(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    options = [s for s in schema.get("anyOf", []) if s.get("type") != "null"]
+    if "anyOf" in schema:
+        return feature(options[0], defs) if len(options) == 1 else {"dtype": "json"}
+    kind = schema.get("type")
+    if kind == "object" and "properties" in schema:
+        return {"struct": [{"name": name, **feature(sub, defs)}
+                           for name, sub in schema["properties"].items()]}
+    if kind == "array":
+        items = schema.get("items") or (schema.get("prefixItems") or [{}])[0]
+        inner = feature(items, defs)
+        return {"list": inner["dtype"] if "dtype" in inner else inner.get("struct", inner)}
+    scalar = {"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"}
+    return {"dtype": scalar[kind]} if kind in scalar else {"dtype": "json"}
+
+
+def member_feature(ext: str) -> dict[str, Any]:
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    if ext in ANNOTATION_MODELS:
+        schema = ANNOTATION_MODELS[ext].model_json_schema()
+        return feature(schema, schema.get("$defs", {}))
+    if ext in IMAGE_EXTENSIONS:
+        return {"dtype": "image"}
+    return {"dtype": "string"}  # txt
+
+
+def features(members: set[str]) -> list[dict[str, Any]]:
+    """The tar config's columns: every member extension the output holds (an image column per
+    image format, each null where a sample's image has another), then the two the WebDataset
+    builder adds."""
+    out = [{"name": ext, **member_feature(ext)} for ext in sorted(members)]
+    return out + [{"name": "__key__", "dtype": "string"}, {"name": "__url__", "dtype": "string"}]
+
+
+def card(stats: list[ShardStats], version: str) -> str:
+    members: set[str] = set()
+    for s in stats:
+        members.update(s.members)
+    header = {
+        "configs": [
+            {"config_name": "default", "default": True,
+             "data_files": [{"split": "train", "path": TAR_GLOB}]},
+        ],
+        "dataset_info": [{"config_name": "default", "features": features(members)}],
+        "tags": ["webdataset", "scene-graph", "sgprep"],
+    }
+    ok = sum(s.ok for s in stats)
+    total = sum(s.samples for s in stats)
+    shards = sorted(s.shard for s in stats)
+    urls = (f"{{{shards[0]}..{shards[-1]}}}.tar" if len(shards) > 1
+            else f"{shards[0]}.tar" if shards else "(no shard)")
+    images = sorted(m for m in members if member_feature(m) == {"dtype": "image"})
+    body = f"""# sgprep output
+
+WebDataset shards written by sgprep {version}: {ok:,} samples in the tars of {len(shards)} shard(s),
+{total:,} input samples in the index (failures included). Format: docs/output-format.md of sgprep.
+
+- tars: `{urls}` ({", ".join(sorted(members)) or "no member"}); image members: {", ".join(images) or "none"};
+- sample counts per tar: `sizes.json`;
+- index, one row per input sample (`shard`, `offset`, `size` locate a sample in its tar): `{INDEX_GLOB}`;
+- schemas of the JSON members: `schemas/` of sgprep, the features above.
+
+```python
+import datasets, sgprep.data
+ds = datasets.load_dataset("OUTPUT", split="train")             # the tars, typed columns
+index = datasets.load_dataset("parquet", data_files="OUTPUT/{INDEX_GLOB}")  # the index
+pipeline = sgprep.data.webdataset("OUTPUT")                     # for a torch DataLoader
+```
+
+open_clip: `--train-data 'OUTPUT/{urls}' --dataset-type webdataset` (sizes.json gives the count).
+"""
+    front = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=100)
+    return f"---\n{front}---\n\n{body}"
+
+
+def recorded(root: Path) -> dict[str, dict[str, Any]]:
+    """The files of this module sgprep wrote in ``root``: name -> {size, sha256} (only the
+    names this module writes, whatever the record says)."""
+    from sgprep.io.safefs import read_bytes
+
+    try:
+        files = json.loads(read_bytes(root / "_meta" / RECORD)).get("files", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {name: entry for name, entry in files.items()
+            if name in (SIZES, CARD) and isinstance(entry, dict)}
+
+
+def is_ours(root: Path, name: str) -> bool:
+    """``root/name`` is a regular file that sgprep wrote (and nobody changed since)."""
+    from sgprep.io.safefs import read_bytes
+
+    entry = recorded(root).get(name)
+    if entry is None:
+        return False
+    try:
+        data = read_bytes(root / name)  # never through a link
+    except OSError:
+        return False
+    return entry.get("size") == len(data) and entry.get("sha256") == digest(data)
+
+
+def write_dataset_files(root: Path, stats: list[ShardStats], version: str) -> dict[str, bytes]:
+    """Write ``sizes.json`` and ``README.md`` atomically, record them, return what was written.
+    A README.md that sgprep did not write is left alone, with a warning."""
+    from sgprep.io.safefs import atomic_write
+
+    files = {SIZES: (json.dumps(sizes(stats), indent=1, sort_keys=True) + "\n").encode(),
+             CARD: card(stats, version).encode()}
+    written: dict[str, bytes] = {}
+    record = {}
+    for name, data in files.items():
+        path = root / name
+        if os.path.lexists(path) and not is_ours(root, name):
+            log.warning("%s exists and sgprep did not write it: left alone, so this output has "
+                        "no %s (move it away and rerun the same command to get one)", path, name)
+            continue
+        atomic_write(path, data)
+        written[name] = data
+        record[name] = {"size": len(data), "sha256": digest(data)}
+    atomic_write(root / "_meta" / RECORD,
+                 (json.dumps({"files": record}, indent=2, sort_keys=True) + "\n").encode())
+    return written
