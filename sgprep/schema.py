@@ -168,9 +168,18 @@ class Negative(_Model):
     strategy: str = Field(description="swap, shuffle, replace, connect, mine-images")
     kind: NegativeKind = Field(description="The perturbation, e.g. swap_attribute.")
     positive: str = Field(description="The true text it was perturbed from.")
+    positive_index: int | None = Field(
+        default=None, ge=0, description="Index in `positives` of that text (0: the caption); "
+        "null for mined_image, which is corpus-level.")
+    level: Literal["caption", "subgraph", "corpus"] = Field(
+        default="caption", description="caption: a negative of the caption itself (what a "
+        "NegCLIP-style loss contrasts with it); subgraph: of a sub-graph positive; corpus: a "
+        "mined image negative.")
     realisation: Literal["span_edit", "template"] = Field(
         description="span_edit: the positive edited in place; template: written from the graph.")
-    graph: SceneGraph | None = None
+    graph: SceneGraph | None = Field(
+        default=None, description="The perturbed graph, with the negatives stage's `graphs` "
+        "setting (off by default: the text is what trainers use).")
     image_key: str | None = Field(
         default=None, description="mined_image: the key of the image this text is true for "
         "(and the positive false).")

@@ -181,7 +181,8 @@ def mine_images(inputs: Iterable[str | Path], output: str | Path,
 
 def to_negative(row: dict) -> Negative:
     return Negative(text=row["text"], strategy="mine-images", kind="mined_image",
-                    positive=row["positive"], realisation="template", image_key=row["image_key"])
+                    positive=row["positive"], level="corpus", realisation="template",
+                    image_key=row["image_key"])
 
 
 def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:

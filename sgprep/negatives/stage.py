@@ -75,6 +75,9 @@ class NegativesSettings(StageSettings):
         default_factory=LLMJudgeSettings,
         description="An LLM that drops disfluent or implausible negatives (off by default; set "
         "in a pipeline YAML).")
+    graphs: bool = Field(default=False, description="Keep a scene graph on each negative (the "
+                         "perturbed one) and each positive; off: text only (the caption's graph "
+                         "is sg.json), which makes neg.json about 10x smaller.")
 
     @field_validator("strategies")
     @classmethod
@@ -184,22 +187,30 @@ class NegativesStage(Stage):
     def negatives(self, key: str, caption: str, graph: SceneGraph) -> Negatives:
         self.setup()
         rng = random.Random(sample_seed(key, self.context.seed))
-        positives = [Positive(text=caption, kind="caption", graph=graph, realisation="caption")]
+        keep = self.settings.graphs
+        positives = [Positive(text=caption, kind="caption", graph=graph if keep else None,
+                              realisation="caption")]
         sources = [(caption, graph, self.settings.per_sample)]
         if "subgraph" in self.settings.strategies and len(graph.entities) > 1:
             subs = subgraphs(caption, graph)
             if len(subs) > self.settings.max_subgraphs:
                 subs = rng.sample(subs, self.settings.max_subgraphs)
             for sub in subs:
-                positives.append(Positive(text=sub.text, kind="subgraph", graph=sub.graph,
+                positives.append(Positive(text=sub.text, kind="subgraph",
+                                          graph=sub.graph if keep else None,
                                           realisation=sub.realisation))
                 sources.append((sub.text, sub.graph, self.settings.per_subgraph))
             self.counts["positives/subgraph"] += len(subs)
         true_texts = {normalise(p.text) for p in positives}
         seen: set[str] = set()
         negatives: list[Negative] = []
-        for text, g, k in sources:
-            negatives += self._perturb(text, g, k, rng, true_texts, seen)
+        for index, (text, g, k) in enumerate(sources):
+            for negative in self._perturb(text, g, k, rng, true_texts, seen):
+                negative.positive_index = index
+                negative.level = "caption" if index == 0 else "subgraph"
+                if not keep:
+                    negative.graph = None
+                negatives.append(negative)
         self.counts["graphs"] += 1
         self.counts["negatives"] += len(negatives)
         if not negatives:

@@ -62,7 +62,8 @@ def _words(text):
 
 
 def test_every_negative_is_valid_on_real_parses(graphs):
-    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=8, per_subgraph=2))
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=8,
+                                             per_subgraph=2, graphs=True))
     out = stage.run(samples(graphs))
     assert all(s.ok for s in out)
     total = shuffles = 0
@@ -156,6 +157,29 @@ def test_subgraph_positives_get_their_own_negatives(graphs):
     assert {n.positive for n in out["k000"].negatives} == {p.text for p in out["k000"].positives}
 
 
+def test_each_negative_names_its_positive_by_index_and_level(graphs):
+    """Trainers pick the caption's own negatives by index, never by equal text; the graph
+    copies are off by default (text only) and come back with ``graphs``."""
+    settings = dict(strategies=["replace", "subgraph"], per_subgraph=1)
+    neg = run(NegativesStage.Settings(**settings), samples(graphs, [0]))["k000"]
+    assert len(neg.positives) == 3 and {n.positive_index for n in neg.negatives} == {0, 1, 2}
+    for n in neg.negatives:
+        assert n.positive == neg.positives[n.positive_index].text
+        assert n.level == ("caption" if n.positive_index == 0 else "subgraph")
+        assert n.graph is None
+    assert all(p.graph is None for p in neg.positives)
+    full = run(NegativesStage.Settings(**settings, graphs=True), samples(graphs, [0]))["k000"]
+    assert all(n.graph is not None for n in full.negatives)
+    assert [n.text for n in full.negatives] == [n.text for n in neg.negatives]
+    assert len(tar_members_of(neg)) * 2 < len(tar_members_of(full))
+
+
+def tar_members_of(neg: Negatives) -> bytes:
+    from sgprep.io.records import dumps
+
+    return dumps(neg.model_dump(mode="json")).encode()
+
+
 def test_family_weights_zero_switches_a_family_off(graphs):
     weights = {"swap_attribute": 0.0, "swap_object": 1.0}
     out = run(NegativesSettings(plausibility=False, strategies=["swap"], family_weights=weights, per_sample=9),
@@ -185,7 +209,8 @@ def test_written_negatives_validate_against_the_schema(graphs):
     """The graphs built without re-validation must still pass it once written and read."""
     from sgprep.io.records import tar_members
 
-    out = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6)).run(samples(graphs))
+    out = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6,
+                                           graphs=True)).run(samples(graphs))
     for sample in out:
         text = tar_members(sample)["neg.json"].decode("utf-8")
         again = Negatives.model_validate_json(text)

@@ -1,0 +1,224 @@
+"""Read an sgprep output in a trainer: shard URLs, sample counts, a WebDataset pipeline that a
+torch ``DataLoader`` consumes, and a reference collate.
+
+    import sgprep.data as sd
+    from torch.utils.data import DataLoader
+
+    pipeline = sd.webdataset("out", negatives="caption", boxes="normalized", transform=preprocess)
+    loader = DataLoader(pipeline, batch_size=64, num_workers=8, collate_fn=sd.Collate(seed=0))
+    for batch in loader:
+        batch["image"], batch["caption"], batch["negative"], batch["has_negative"]
+        batch["boxes"], batch["box_mask"]          # (B, N, 4) padded, (B, N) True for real boxes
+
+Each sample of the pipeline is a dict (see :func:`to_sample`): the image turned upright (its
+EXIF orientation applied, so pixels and ``det.json``'s boxes agree) and RGB, the caption, the
+negatives asked for, the boxes (normalised to [0, 1] of the upright image, or pixels), their
+labels and scores, and the scene graph. A sample without ``det.json`` (detect did not run, or
+the output predates it) has no boxes, never a missing key; one without negatives has an empty
+list. Nothing here needs sgprep's models: only the files of the output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+from collections.abc import Callable, Iterable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from sgprep.io.card import SIZES
+from sgprep.io.images import IMAGE_EXTENSIONS
+
+#: negatives= choices: the caption's own (what NegCLIP-style losses contrast with the caption),
+#: every negative of every positive, or none.
+NEGATIVES = ("caption", "all", "none")
+BOXES = ("normalized", "pixels", "none")
+
+
+def _stats_files(out: Path) -> list[Path]:
+    return sorted(p for p in Path(out).glob("[0-9]*_stats.json"))
+
+
+def sizes(out: str | Path) -> dict[str, int]:
+    """``{"00000.tar": ok samples, ...}`` of the finished shards: ``sizes.json`` when the run
+    wrote one, else the shards' stats files (an output still being written, or an old one)."""
+    out = Path(out)
+    try:
+        return json.loads((out / SIZES).read_text())
+    except FileNotFoundError:
+        pass
+    found = {}
+    for path in _stats_files(out):
+        stats = json.loads(path.read_text())
+        found[f"{stats['shard']}.tar"] = stats["ok"]
+    if not found:
+        raise FileNotFoundError(f"{out} holds no finished sgprep shard (NNNNN_stats.json)")
+    return found
+
+
+def urls(out: str | Path) -> list[str]:
+    """The paths of the finished shards' tars, in order (a WebDataset shard list)."""
+    out = Path(out)
+    return [str(out / name) for name in sorted(sizes(out))]
+
+
+def num_samples(out: str | Path) -> int:
+    return sum(sizes(out).values())
+
+
+def _pick_image(sample: dict[str, Any]) -> tuple[str | None, bytes | None]:
+    for ext in sorted(sample):
+        if ext in IMAGE_EXTENSIONS:
+            return ext, sample[ext]
+    return None, None
+
+
+def decode_image(data: bytes):
+    """The image upright (EXIF orientation applied) and RGB, as det.json's boxes see it."""
+    from PIL import Image, ImageOps
+
+    with Image.open(io.BytesIO(data)) as img:
+        upright = ImageOps.exif_transpose(img)
+        return upright.convert("RGB")
+
+
+def _json(sample: dict[str, Any], ext: str) -> dict[str, Any] | None:
+    data = sample.get(ext)
+    if data is None:
+        return None
+    return json.loads(data) if isinstance(data, (bytes, str)) else data
+
+
+def _negatives(neg: dict[str, Any] | None, caption: str, which: str) -> list[dict[str, Any]]:
+    if not neg or which == "none":
+        return []
+    items = neg.get("negatives", [])
+    if which == "all":
+        return list(items)
+    # the caption's own: by index where the output records it, by text in older outputs
+    return [n for n in items
+            if (n.get("positive_index") == 0 if "positive_index" in n
+                else n.get("positive") == caption) and n.get("kind") != "mined_image"]
+
+
+def _boxes(det: dict[str, Any] | None, mode: str) -> tuple[list[list[float]], list[str],
+                                                           list[float]]:
+    if not det or mode == "none":
+        return [], [], []
+    w, h = float(det["width"]), float(det["height"])
+    boxes, labels, scores = [], [], []
+    for obj in det.get("objects", []):
+        x1, y1, x2, y2 = obj["xyxy"]
+        boxes.append([x1 / w, y1 / h, x2 / w, y2 / h] if mode == "normalized" else [x1, y1, x2, y2])
+        labels.append(obj["label"])
+        scores.append(obj["score"])
+    return boxes, labels, scores
+
+
+def to_sample(raw: dict[str, Any], negatives: str = "caption", boxes: str = "normalized",
+              transform: Callable[[Any], Any] | None = None, decode: bool = True) -> dict[str, Any]:
+    """A WebDataset sample dict of an sgprep tar -> the trainer's sample dict."""
+    ext, data = _pick_image(raw)
+    caption = raw["txt"].decode("utf-8") if isinstance(raw.get("txt"), bytes) else raw.get("txt")
+    image = decode_image(data) if decode and data is not None else data
+    if transform is not None and image is not None:
+        image = transform(image)
+    neg = _json(raw, "neg.json")
+    det = _json(raw, "det.json")
+    chosen = _negatives(neg, caption or "", negatives)
+    xyxy, labels, scores = _boxes(det, boxes)
+    return {
+        "key": raw["__key__"], "image": image, "image_format": ext, "caption": caption,
+        "negatives": [n["text"] for n in chosen], "negative_kinds": [n["kind"] for n in chosen],
+        "boxes": xyxy, "labels": labels, "scores": scores, "has_det": det is not None,
+        "sg": _json(raw, "sg.json"), "info": _json(raw, "json"),
+    }
+
+
+def webdataset(out: str | Path, negatives: str = "caption", boxes: str = "normalized",
+               transform: Callable[[Any], Any] | None = None, shuffle: int = 0, seed: int = 0,
+               decode: bool = True):
+    """A WebDataset pipeline (a torch ``IterableDataset``) over the finished shards of ``out``,
+    yielding :func:`to_sample` dicts; hand it to a ``DataLoader``: shards are split over its
+    workers and over the nodes of a ``torch.distributed`` job. ``shuffle``: a sample shuffle
+    buffer of that size, after shuffling the shard order (both seeded by ``seed``); 0 keeps
+    file order. ``transform``: applied in the worker to the upright RGB PIL image (open_clip's
+    ``preprocess``, torchvision transforms). Built from webdataset's own stages, so it works
+    with the 0.2 releases that open_clip needs and with 1.x."""
+    import webdataset as wds
+
+    if negatives not in NEGATIVES:
+        raise ValueError(f"negatives={negatives!r}: choose from {NEGATIVES}")
+    if boxes not in BOXES:
+        raise ValueError(f"boxes={boxes!r}: choose from {BOXES}")
+    stages: list[Any] = [wds.SimpleShardList(urls(out))]
+    if shuffle:
+        stages.append(wds.shuffle(len(urls(out)), rng=random.Random(seed)))
+    stages += [wds.split_by_node, wds.split_by_worker, wds.tarfile_to_samples()]
+    if shuffle:
+        stages.append(wds.shuffle(shuffle, rng=random.Random(seed + 1)))
+    stages.append(wds.map(partial(to_sample, negatives=negatives, boxes=boxes,
+                                  transform=transform, decode=decode)))
+    return wds.DataPipeline(*stages)
+
+
+def _choice(seed: int, key: str, n: int) -> int:
+    digest = hashlib.sha256(f"{seed}\x00{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % n
+
+
+class Collate:
+    """Batches :func:`to_sample` dicts. One negative per sample, chosen from a hash of
+    ``seed``, ``epoch`` and the key (the same in any worker, batch or order; set ``epoch`` to
+    draw another one each epoch); ``has_negative`` is False, and ``negative`` "", for a sample
+    that has none. Boxes are padded to the batch's largest count: ``boxes`` (B, N, 4) float32,
+    ``box_mask`` (B, N) bool, ``scores`` (B, N). Images are stacked when they are tensors of
+    one shape (after a ``transform``), else kept as a list."""
+
+    def __init__(self, seed: int = 0, epoch: int = 0):
+        self.seed, self.epoch = seed, epoch
+
+    def __call__(self, samples: list[dict[str, Any]]) -> dict[str, Any]:
+        import torch
+
+        negative, kind, has = [], [], []
+        for s in samples:
+            if s["negatives"]:
+                i = _choice(self.seed * 1_000_003 + self.epoch, s["key"], len(s["negatives"]))
+                negative.append(s["negatives"][i])
+                kind.append(s["negative_kinds"][i])
+                has.append(True)
+            else:
+                negative.append("")
+                kind.append(None)
+                has.append(False)
+        width = max([len(s["boxes"]) for s in samples] + [0])
+        boxes = torch.zeros((len(samples), width, 4), dtype=torch.float32)
+        scores = torch.zeros((len(samples), width), dtype=torch.float32)
+        mask = torch.zeros((len(samples), width), dtype=torch.bool)
+        for row, s in enumerate(samples):
+            n = len(s["boxes"])
+            if n:
+                boxes[row, :n] = torch.tensor(s["boxes"], dtype=torch.float32)
+                scores[row, :n] = torch.tensor(s["scores"], dtype=torch.float32)
+                mask[row, :n] = True
+        images = [s["image"] for s in samples]
+        if images and all(isinstance(x, torch.Tensor) for x in images) \
+                and len({tuple(x.shape) for x in images}) == 1:
+            images = torch.stack(images)
+        return {
+            "key": [s["key"] for s in samples], "image": images,
+            "caption": [s["caption"] for s in samples], "negative": negative,
+            "negative_kind": kind, "has_negative": torch.tensor(has, dtype=torch.bool),
+            "boxes": boxes, "box_mask": mask, "scores": scores,
+            "labels": [s["labels"] for s in samples],
+            "has_det": torch.tensor([s["has_det"] for s in samples], dtype=torch.bool),
+        }
+
+
+def collate(samples: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """:class:`Collate` with seed 0, epoch 0."""
+    return Collate()(list(samples))
