@@ -1,0 +1,105 @@
+"""sgprep.data: the reader API a trainer uses, on an output with everything that breaks the
+default collate: ragged and missing boxes, samples without negatives, EXIF-rotated photos and
+four image formats."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.train_helpers import HEIGHT, RED_BOX, SAMPLES, WIDTH, write_output
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("webdataset")
+
+import sgprep.data as sd  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def output(tmp_path_factory):
+    return write_output(tmp_path_factory.mktemp("train") / "out")
+
+
+def test_urls_and_sizes_come_from_sizes_json_or_the_stats(output, tmp_path):
+    assert json.loads((output / "sizes.json").read_text()) == {
+        "00000.tar": 2, "00001.tar": 2, "00002.tar": 2}
+    assert sd.sizes(output) == {"00000.tar": 2, "00001.tar": 2, "00002.tar": 2}
+    assert sd.urls(output) == [str(output / f"0000{i}.tar") for i in range(3)]
+    assert sd.num_samples(output) == len(SAMPLES)
+    # an output without sizes.json (older, or still being written) counts from its stats files
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for path in output.glob("0000[01]*"):
+        (bare / path.name).write_bytes(path.read_bytes())
+    assert sd.sizes(bare) == {"00000.tar": 2, "00001.tar": 2}
+    with pytest.raises(FileNotFoundError, match="no finished sgprep shard"):
+        sd.sizes(tmp_path)
+
+
+def test_samples_are_upright_and_their_boxes_sit_on_the_pixels(output):
+    samples = {s["key"]: s for s in sd.webdataset(output)}
+    assert set(samples) == set(SAMPLES)
+    sideways = samples["s0"]
+    assert sideways["info"]["image"]["orientation"] == 6  # recorded by the writer
+    assert (sideways["info"]["image"]["width"], sideways["info"]["image"]["height"]) == (HEIGHT, WIDTH)
+    for key, s in samples.items():
+        image = s["image"]
+        assert image.size == (WIDTH, HEIGHT) and image.mode == "RGB", key
+        assert s["image_format"] == SAMPLES[key][0]
+        if s["boxes"]:
+            x1, y1, x2, y2 = s["boxes"][0]
+            assert all(0.0 <= v <= 1.0 for v in s["boxes"][0])
+            centre = (int((x1 + x2) / 2 * WIDTH), int((y1 + y2) / 2 * HEIGHT))
+            red, green, blue = image.getpixel(centre)
+            assert red > 180 and green < 80 and blue < 80, f"{key}: box off its object"
+    assert samples["s2"]["boxes"] == [] and samples["s2"]["has_det"] is False
+    assert samples["s3"]["has_det"] is True and samples["s3"]["boxes"] == []
+    pixels = next(iter(sd.webdataset(output, boxes="pixels")))
+    assert pixels["boxes"][0] == list(RED_BOX)
+
+
+def test_negatives_are_chosen_by_positive_index(output):
+    caption_only = {s["key"]: s["negatives"] for s in sd.webdataset(output, decode=False)}
+    assert {k: len(v) for k, v in caption_only.items()} == {
+        k: n_caption for k, (_, _, _, n_caption, _) in SAMPLES.items()}
+    every = {s["key"]: s["negatives"] for s in sd.webdataset(output, negatives="all",
+                                                             decode=False)}
+    assert {k: len(v) for k, v in every.items()} == {
+        k: c + n for k, (_, _, _, c, n) in SAMPLES.items()}
+    assert all(s["negatives"] == [] for s in sd.webdataset(output, negatives="none", decode=False))
+    with pytest.raises(ValueError, match="negatives="):
+        sd.webdataset(output, negatives="some")
+
+
+def test_collate_pads_boxes_and_picks_one_negative_per_sample_by_seed(output):
+    samples = sorted(sd.webdataset(output, decode=False), key=lambda s: s["key"])
+    batch = sd.Collate(seed=3)(samples)
+    assert batch["boxes"].shape == (6, 3, 4) and batch["box_mask"].shape == (6, 3)
+    assert batch["box_mask"].sum(1).tolist() == [1, 3, 0, 0, 2, 0]
+    assert batch["boxes"][~batch["box_mask"]].abs().sum() == 0  # padding is zeros
+    assert batch["has_negative"].tolist() == [True, False, True, False, True, True]
+    for s, negative, has in zip(samples, batch["negative"], batch["has_negative"].tolist()):
+        assert (negative in s["negatives"]) if has else negative == ""
+    again = sd.Collate(seed=3)(list(reversed(samples)))
+    assert list(reversed(again["negative"])) == batch["negative"], "the choice follows the key"
+    draws = {tuple(sd.Collate(seed=seed)(samples)["negative"]) for seed in range(8)}
+    assert len(draws) > 1, "another seed draws other negatives"
+
+
+def test_a_dataloader_with_two_workers_runs_an_epoch(output):
+    """Ragged boxes, missing negatives and det.json, four image formats, one EXIF rotation:
+    the default collate crashes on these; sgprep's collate batches them."""
+    from torch.utils.data import DataLoader
+
+    def to_tensor(image):
+        return torch.tensor(list(image.getdata()), dtype=torch.uint8).view(HEIGHT, WIDTH, 3)
+
+    loader = DataLoader(sd.webdataset(output, transform=to_tensor, shuffle=4, seed=1),
+                        batch_size=4, num_workers=2, collate_fn=sd.Collate(seed=0))
+    keys = []
+    for batch in loader:
+        assert batch["image"].shape[1:] == (HEIGHT, WIDTH, 3)
+        assert batch["boxes"].shape[:2] == batch["box_mask"].shape
+        keys += batch["key"]
+    assert sorted(keys) == sorted(SAMPLES), "every sample once"
