@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.fields import FieldInfo
@@ -127,6 +127,10 @@ class RunConfig(BaseModel):
                                   description="Larger images fail with image_too_large.")
     check_images: bool = Field(default=True, description="Open each image's header at intake "
                                "(bad images fail as read/bad_image).")
+    image_format: Literal["keep", "jpg"] = Field(
+        default="keep", description="keep: image bytes as the source has them; jpg: re-encode "
+        "formats other than jpg, png and webp (gif, bmp, tiff, ...), and images with an EXIF "
+        "orientation, as upright JPEGs, which every trainer's decoder reads.")
     progress: bool = Field(default=True, description="Show a progress bar.")
     progress_interval: float = Field(default=30.0, gt=0, description="Seconds between progress "
                                      "lines when stderr is not a terminal (logs, Slurm, CI).")

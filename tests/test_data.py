@@ -4,6 +4,7 @@ four image formats."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -103,3 +104,63 @@ def test_a_dataloader_with_two_workers_runs_an_epoch(output):
         assert batch["boxes"].shape[:2] == batch["box_mask"].shape
         keys += batch["key"]
     assert sorted(keys) == sorted(SAMPLES), "every sample once"
+
+
+def test_image_format_jpg_turns_odd_and_sideways_images_into_upright_jpegs():
+    from PIL import Image
+
+    from sgprep.io.images import inspect_image
+    from sgprep.io.intake import Intake
+    from sgprep.schema import Sample
+    from tests.train_helpers import image_bytes
+
+    def checked(ext, sideways=False, image_format="jpg"):
+        data = image_bytes(ext, sideways)
+        sample = Sample(key="k", source="t", caption="c", image=data, image_ext=ext)
+        return Intake(image_format=image_format).check(sample), data
+
+    assert inspect_image(image_bytes("jpg", sideways=True)).orientation == 6
+    assert inspect_image(image_bytes("jpg")).orientation is None
+    for ext, sideways in (("gif", False), ("bmp", False), ("jpg", True)):
+        sample, _ = checked(ext, sideways)
+        assert sample.ok and sample.image_ext == "jpg" and sample.meta["reencoded_from"] == ext
+        assert sample.image_info.format == "JPEG" and sample.image_info.orientation is None
+        assert (sample.image_info.width, sample.image_info.height) == (WIDTH, HEIGHT)
+        upright = Image.open(io.BytesIO(sample.image)).convert("RGB")
+        assert upright.getpixel((8, 12))[0] > 180, "the red box is where det.json says"
+    for ext in ("png", "jpg"):
+        sample, data = checked(ext)
+        assert sample.image == data and sample.image_ext == ext and "reencoded_from" not in sample.meta
+    sample, data = checked("gif", image_format="keep")
+    assert sample.image == data and sample.image_ext == "gif"
+
+
+def test_dataset_files_are_recorded_and_a_readme_sgprep_did_not_write_is_kept(tmp_path, caplog):
+    from sgprep.io.card import recorded
+    from tests.train_helpers import make_sample
+    from sgprep.io.writers import ShardWriter
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "README.md").write_text("my notes\n")
+
+    def write(overwrite):
+        writer = ShardWriter(out)
+        writer.prepare({"command": "test"}, "fingerprint", overwrite=overwrite)
+        sink = writer.open_shard(0)
+        sink.add([make_sample("s1")])
+        sink.close(stages={})
+        writer.finish()
+        writer.release()
+
+    write(False)
+    assert (out / "README.md").read_text() == "my notes\n"
+    assert "sgprep did not write it" in caplog.text
+    assert sorted(recorded(out)) == ["sizes.json"]
+    (out / "README.md").unlink()
+    write(True)  # --overwrite: the recorded sizes.json goes, then both are written and recorded
+    assert sorted(recorded(out)) == ["README.md", "sizes.json"]
+    assert (out / "README.md").read_text().startswith("---\nconfigs:")
+    (out / "sizes.json").write_text("{}\n")  # changed by hand: no longer sgprep's file
+    write(True)
+    assert (out / "sizes.json").read_text() == "{}\n" and sorted(recorded(out)) == ["README.md"]

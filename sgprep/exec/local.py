@@ -102,7 +102,7 @@ class ShardRunner:
         self.stages: list[Stage] = build_stages(config)
         self.writer: Writer = make_writer(config.output)
         self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
-                             config.check_images)
+                             config.check_images, config.image_format)
         self.ready = False
 
     def run(self, index: int, progress=None) -> ShardStats:

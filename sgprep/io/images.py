@@ -104,3 +104,24 @@ def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInf
         reason = "image_truncated" if "truncated" in str(exc).lower() else "image_corrupt"
         raise ImageError(reason, f"cannot decode image: {exc}") from None
     return info
+
+
+#: What every WebDataset image decoder reads (open_clip's ``jpg;png;jpeg;webp``): kept as they
+#: are by ``image_format: jpg``; every other format is re-encoded.
+TRAINER_FORMATS = frozenset({"jpg", "jpeg", "png", "webp"})
+#: JPEG quality of re-encoded images (fixed: the same input gives the same bytes).
+REENCODE_QUALITY = 95
+
+
+def reencode_jpeg(data: bytes) -> bytes:
+    """``data`` (an image that passed :func:`inspect_image`) as a baseline RGB JPEG, turned
+    upright (EXIF orientation applied; no EXIF kept): for gif, bmp, tiff and the other formats
+    trainers' decoders skip. Alpha is dropped, the first frame of an animation kept."""
+    from PIL import ImageOps
+
+    with Image.open(io.BytesIO(data)) as img:
+        upright = ImageOps.exif_transpose(img)
+        rgb = upright.convert("RGB")
+    out = io.BytesIO()
+    rgb.save(out, format="JPEG", quality=REENCODE_QUALITY)
+    return out.getvalue()

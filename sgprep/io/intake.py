@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from sgprep.config import DEFAULT_MAX_CAPTION_CHARS, DEFAULT_MAX_PIXELS
-from sgprep.io.images import ImageError, inspect_image
+from sgprep.io.images import TRAINER_FORMATS, ImageError, inspect_image, reencode_jpeg
 from sgprep.schema import Sample
 
 VALID_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
@@ -42,10 +42,12 @@ class Intake:
     """Content checks for captions and images."""
 
     def __init__(self, max_caption_chars: int = DEFAULT_MAX_CAPTION_CHARS,
-                 max_image_pixels: int = DEFAULT_MAX_PIXELS, check_images: bool = True):
+                 max_image_pixels: int = DEFAULT_MAX_PIXELS, check_images: bool = True,
+                 image_format: str = "keep"):
         self.max_caption_chars = max_caption_chars
         self.max_image_pixels = max_image_pixels
         self.check_images = check_images
+        self.image_format = image_format
 
     def check(self, sample: Sample) -> Sample:
         if not sample.ok:
@@ -66,4 +68,22 @@ class Intake:
                 sample.image_info = inspect_image(sample.image, self.max_image_pixels)
             except ImageError as exc:
                 return sample.fail("read", exc.reason, exc.message)
+            if self.image_format == "jpg" and (sample.image_ext not in TRAINER_FORMATS
+                                               or sample.image_info.orientation):
+                self._reencode(sample)
         return sample
+
+    def _reencode(self, sample: Sample) -> None:
+        """``image_format: jpg``: gif, bmp, tiff, ... and images stored sideways (an EXIF
+        orientation) become upright JPEGs, which every trainer's decoder reads as det.json's
+        boxes see them (open_clip skips the other formats without a word, and neither it nor
+        webdataset's decoders apply EXIF orientation)."""
+        try:
+            data = reencode_jpeg(sample.image)
+            info = inspect_image(data, self.max_image_pixels)
+        except (ImageError, OSError, ValueError) as exc:
+            sample.fail("read", "image_reencode", f"cannot re-encode {sample.image_ext} as "
+                        f"JPEG: {exc}")
+            return
+        sample.meta.setdefault("reencoded_from", sample.image_ext)
+        sample.image, sample.image_ext, sample.image_info = data, "jpg", info
