@@ -161,6 +161,10 @@ class RunConfig(BaseModel):
         return RunContext(seed=self.seed, max_caption_chars=self.max_caption_chars,
                           max_image_pixels=self.max_image_pixels)
 
+    def negatives_table(self) -> bool:
+        """The negatives stage asks for the flat negatives/NNNNN.parquet tables."""
+        return any(spec.name == "negatives" and spec.settings.get("table") for spec in self.stages)
+
     def resolved(self) -> dict[str, Any]:
         return json.loads(self.model_dump_json())
 

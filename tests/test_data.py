@@ -164,3 +164,33 @@ def test_dataset_files_are_recorded_and_a_readme_sgprep_did_not_write_is_kept(tm
     (out / "sizes.json").write_text("{}\n")  # changed by hand: no longer sgprep's file
     write(True)
     assert (out / "sizes.json").read_text() == "{}\n" and sorted(recorded(out)) == ["README.md"]
+
+
+def test_flat_negatives_table_per_shard(tmp_path):
+    """negatives: {table: true} writes negatives/NNNNN.parquet, one row per negative, which
+    sgprep validate checks and --overwrite removes."""
+    import pyarrow.parquet as pq
+
+    from tests.conftest import index_rows, run_cli
+
+    captions = tmp_path / "c.txt"
+    captions.write_text("a red apple to the left of a blue car\nthis is green and white\n"
+                        "a man riding a horse in front of a barn\n")
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"input: {captions}\noutput: {tmp_path / 'out'}\nshard_size: 2\nstages:\n"
+                        "  parse: {parser: spacy}\n"
+                        "  negatives: {strategies: [swap, shuffle, replace, subgraph], table: true}\n")
+    run_cli("run", pipeline, "--no-progress", "--workers", "1")
+    out = tmp_path / "out"
+    tables = sorted((out / "negatives").glob("*.parquet"))
+    assert [p.name for p in tables] == ["00000.parquet", "00001.parquet"]
+    rows = [r for p in tables for r in pq.read_table(p).to_pylist()]
+    expected = [(r["key"], n["text"], n["positive_index"], n["level"])
+                for r in index_rows(out) if r["neg"] for n in json.loads(r["neg"])["negatives"]]
+    assert [(r["key"], r["negative"], r["positive_index"], r["level"]) for r in rows] == expected
+    assert len(rows) > 3 and {r["level"] for r in rows} == {"caption", "subgraph"}
+    assert run_cli("validate", out).exit_code == 0
+    tables[0].write_bytes(tables[0].read_bytes()[:-10])
+    assert run_cli("validate", out, ok=False).exit_code == 1
+    run_cli("run", pipeline, "--no-progress", "--workers", "1", "--overwrite")
+    assert run_cli("validate", out).exit_code == 0

@@ -100,7 +100,7 @@ class ShardRunner:
     def __init__(self, config: RunConfig, plan: Plan, cpus: int | None = None):
         self.plan, self.cpus = plan, cpus or usable_cpus()
         self.stages: list[Stage] = build_stages(config)
-        self.writer: Writer = make_writer(config.output)
+        self.writer: Writer = make_writer(config.output, config.negatives_table())
         self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
                              config.check_images, config.image_format)
         self.ready = False
@@ -182,7 +182,7 @@ class LocalExecutor:
         self.config = config = check_stages(resolve(self.config))
         check_requires(config)
         check_apart(resolve_inputs(config.input), config.output)
-        writer = make_writer(config.output)
+        writer = make_writer(config.output, config.negatives_table())
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
         try:
             return self._run(writer)

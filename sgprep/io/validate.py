@@ -141,8 +141,7 @@ def _check_files(root: Path, name: str, stats: ShardStats) -> list[str]:
     if stats.shard != name:
         problems.append(f"{name}_stats.json: names shard {stats.shard!r} (copied from another "
                         f"shard?)")
-    for suffix in (".tar", ".parquet"):
-        file = f"{name}{suffix}"
+    for file in sorted({f"{name}.tar", f"{name}.parquet", *stats.files}):
         path, recorded = root / file, stats.files.get(file)
         if path.is_symlink():
             problems.append(f"{file}: a symbolic link, not the file sgprep wrote")

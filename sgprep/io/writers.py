@@ -18,8 +18,8 @@ from typing import Any
 from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
                                member_checksums, tar_members, to_record)
 from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
-                              exclusive_temp, make_dirs, open_read, read_bytes, remove_empty_dirs,
-                              remove_names, sync_close)
+                              exclusive_temp, make_dirs, open_read, read_bytes, real_dir,
+                              remove_empty_dirs, remove_names, sync_close)
 from sgprep.io.tar import TarWriter
 from sgprep.schema import FileInfo, Sample, ShardStats
 
@@ -239,6 +239,10 @@ class Writer(ABC):
         # sizes.json, README.md: only while they are as sgprep wrote them
         remove_names(self.root, {n for n in recorded(self.root) if is_ours(self.root, n)})
         remove_names(self.meta_file.parent, {*META_FILES, *self._temp_names(META_FILES)})
+        folder = self.root / NEGATIVES_DIR
+        if os.path.lexists(folder):  # the flat negatives tables of the planned shards
+            tables = {shard_name(i) + ".parquet" for i in range(self._planned_shards())}
+            remove_names(real_dir(folder), tables | self._temp_names(tables))
 
     def _remove_timing(self) -> None:
         """The timing records of the planned shards, and their folder when that leaves it
@@ -294,6 +298,7 @@ class _TarSink(ShardSink):
         self.tmp, self.fh = exclusive_temp(self.path)
         self.tar = TarWriter(self.fh, mtime=FIXED_MTIME)
         self.rows: list[dict[str, Any]] = []
+        self.negative_rows: list[dict[str, Any]] | None = [] if writer.negatives_table else None
 
     def _add(self, sample: Sample) -> None:
         checksums = offset = size = None
@@ -304,6 +309,8 @@ class _TarSink(ShardSink):
             size = self.tar.offset - offset
             checksums = member_checksums(members)  # of the very bytes just written
             self.members.update(ext for ext in members if ext != "__key__")
+            if self.negative_rows is not None and sample.neg is not None:
+                self.negative_rows.extend(negative_rows(sample.key, sample.neg))
         self.rows.append(index_row(sample, checksums, shard_name(self.index), offset, size))
 
     def _finish_data(self) -> dict[str, FileInfo]:
@@ -321,15 +328,29 @@ class _TarSink(ShardSink):
         atomic_write(self.writer.root / f"{name}.parquet", index)
         # sizes catch a truncated or extended file; the index's checksum covers its every byte
         # (the tar's members carry their own checksums in the index)
-        return {f"{name}.tar": FileInfo(size=tar_size),
-                f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index))}
+        files = {f"{name}.tar": FileInfo(size=tar_size),
+                 f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index))}
+        if self.negative_rows is not None:
+            table = pa.Table.from_pylist(self.negative_rows, schema=NEGATIVES_SCHEMA())
+            sink = pa.BufferOutputStream()
+            pq.write_table(table, sink, compression="zstd")
+            data = sink.getvalue().to_pybytes()
+            folder = real_dir(self.writer.root / NEGATIVES_DIR, create=True)  # never a link
+            atomic_write(folder / f"{name}.parquet", data)
+            files[f"{NEGATIVES_DIR}/{name}.parquet"] = FileInfo(size=len(data), sha256=digest(data))
+        return files
 
     def _publish(self) -> None:
         os.replace(self.tmp, self.path)
 
 
 class ShardWriter(Writer):
-    """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats."""
+    """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats; with
+    ``negatives_table``, ``negatives/NNNNN.parquet`` too (one row per negative)."""
+
+    def __init__(self, root: Path, negatives_table: bool = False):
+        super().__init__(root)
+        self.negatives_table = negatives_table
 
     def open_shard(self, index: int) -> ShardSink:
         return _TarSink(self, index)
@@ -364,6 +385,25 @@ class ShardWriter(Writer):
         stats = [ShardStats.model_validate_json(read_bytes(p))
                  for p in sorted(self.root.glob("[0-9]*_stats.json"))]
         write_dataset_files(self.root, stats, __version__)
+
+
+#: The flat negatives tables' folder: NegCLIP's CSV in columnar form, one file per shard.
+NEGATIVES_DIR = "negatives"
+NEGATIVE_COLUMNS = ["key", "positive", "negative", "kind", "realisation", "level",
+                    "positive_index", "strategy", "image_key"]
+
+
+def negative_rows(key: str, neg) -> list[dict[str, Any]]:
+    return [{"key": key, "positive": n.positive, "negative": n.text, "kind": n.kind,
+             "realisation": n.realisation, "level": n.level, "positive_index": n.positive_index,
+             "strategy": n.strategy, "image_key": n.image_key} for n in neg.negatives]
+
+
+def NEGATIVES_SCHEMA():  # noqa: N802 - a constant, built lazily
+    import pyarrow as pa
+
+    return pa.schema([(c, pa.int32() if c == "positive_index" else pa.string())
+                      for c in NEGATIVE_COLUMNS])
 
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
@@ -487,7 +527,7 @@ def check_apart(inputs: list[Path], output: Path) -> None:
                 f"write the output somewhere else")
 
 
-def make_writer(output: Path) -> Writer:
+def make_writer(output: Path, negatives_table: bool = False) -> Writer:
     if output.suffix.lower() == ".jsonl":
         return JsonlWriter(output)
-    return ShardWriter(output)
+    return ShardWriter(output, negatives_table)

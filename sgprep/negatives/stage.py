@@ -77,7 +77,10 @@ class NegativesSettings(StageSettings):
         "in a pipeline YAML).")
     graphs: bool = Field(default=False, description="Keep a scene graph on each negative (the "
                          "perturbed one) and each positive; off: text only (the caption's graph "
-                         "is sg.json), which makes neg.json about 10x smaller.")
+                         "is sg.json), which makes neg.json 2.5x smaller on FACTUAL.")
+    table: bool = Field(default=False, description="Also write negatives/NNNNN.parquet per "
+                        "shard: one row per negative (key, positive, negative, kind, "
+                        "realisation, level, positive_index, strategy, image_key).")
 
     @field_validator("strategies")
     @classmethod
