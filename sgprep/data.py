@@ -134,6 +134,7 @@ def to_sample(raw: dict[str, Any], negatives: str = "caption", boxes: str = "nor
         "key": raw["__key__"], "image": image, "image_format": ext, "caption": caption,
         "negatives": [n["text"] for n in chosen], "negative_kinds": [n["kind"] for n in chosen],
         "boxes": xyxy, "labels": labels, "scores": scores, "has_det": det is not None,
+        "entity_boxes": (det or {}).get("entity_boxes") or [],
         "sg": _json(raw, "sg.json"), "info": _json(raw, "json"),
     }
 

@@ -127,6 +127,10 @@ class Detections(_Model):
                                description="Kept objects, best score first (top-N).")
     pairs: list[PairBox] = Field(default_factory=list,
                                  description="Kept pairs, best score first, ties by (i, j) (top-M).")
+    entity_boxes: list[int | None] | None = Field(
+        default=None, description="Per entity of the sample's scene graph (sg.json), the index "
+        "in `objects` of the detected box it names (the match of sgprep stats), else null; "
+        "null as a whole when the sample had no scene graph when detect ran.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Detections:
@@ -139,6 +143,9 @@ class Detections(_Model):
         for k, pair in enumerate(self.pairs):
             if not pair.i < pair.j < n:
                 raise ValueError(f"pair {k} ({pair.i}, {pair.j}) is not 0 <= i < j < {n}")
+        for k, box in enumerate(self.entity_boxes or []):
+            if box is not None and not 0 <= box < n:
+                raise ValueError(f"entity {k} links to box {box}; there are {n}")
         return self
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from sgprep.detect.base import DetectSettings, Detector, make_detector, pick_backend, unletterbox
 from sgprep.detect.decode import Decoder, DecodeError, Frame
+from sgprep.detect.link import entity_boxes
 from sgprep.detect.pairs import top_pairs
 from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
@@ -107,6 +108,10 @@ class DetectStage(Stage):
             raise RuntimeError(f"detector returned {len(rows)} results for {len(frames)} images")
         for (sample, frame), found in zip(frames, rows):
             sample.det = self._detections(frame, found)
+            if sample.sg is not None:
+                links = entity_boxes(sample.sg, sample.det.objects)
+                sample.det.entity_boxes = links
+                self._counts["entities_linked"] += sum(b is not None for b in links)
             self._counts["images"] += 1
             self._counts["objects"] += len(sample.det.objects)
             self._counts["pairs"] += len(sample.det.pairs)

@@ -44,6 +44,9 @@ def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fa
     rows = index_rows(tmp_path / "out")
     assert [r["status"] for r in rows] == ["ok", "ok"]
     assert all(r["sg"] and r["det"] and r["neg"] for r in rows)
+    for row in rows:  # detect after parse links each entity to a box (or null)
+        links = json.loads(row["det"])["entity_boxes"]
+        assert len(links) == len(json.loads(row["sg"])["entities"])
     stats = json.loads((tmp_path / "out" / "00000_stats.json").read_text())["stages"]
     assert stats["detect"]["images"] == 2 and stats["parse"]["graphs/spacy"] == 2
 
