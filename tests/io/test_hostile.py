@@ -533,7 +533,9 @@ def test_hostile_inputs_give_the_same_rows_whatever_the_shard_size(tmp_path, pho
         small = _parse(path, tmp_path / f"{name}_1", "--shard-size", "1", "--workers", "1")
         whole = _parse(path, tmp_path / f"{name}_1000", "--shard-size", "1000")
         assert len(list((tmp_path / f"{name}_1").glob("*.parquet"))) == len(small) > 3, name
-        assert small == whole, name
+        placed = ("shard", "offset", "size")  # where a row sits depends on the shard size
+        assert ([{k: v for k, v in r.items() if k not in placed} for r in small]
+                == [{k: v for k, v in r.items() if k not in placed} for r in whole]), name
         assert any(r["reason"] for r in whole) and any(r["status"] == "ok" for r in whole), name
 
 
