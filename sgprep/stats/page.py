@@ -120,7 +120,10 @@ def negatives_html(summary: Summary) -> str:
     return "\n".join(parts)
 
 
-def report_html(summary: Summary, table: pa.Table) -> str:
+def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
+    """The page; ``gallery``: the gallery section's HTML (``gallery.gallery_html``)."""
+    from sgprep.stats.gallery import GALLERY_STYLE
+
     import pyarrow.compute as pc
 
     ok = table.filter(pc.equal(table["status"], "ok"))
@@ -170,7 +173,7 @@ def report_html(summary: Summary, table: pa.Table) -> str:
     grid = "".join(_figure(png, caption) for png, caption in figures[1:])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>sgprep stats: {_e(summary.root)}</title>
-<style>{_STYLE}</style></head><body>
+<style>{_STYLE}{GALLERY_STYLE if gallery else ""}</style></head><body>
 <h1>sgprep data-property report</h1>
 <p class="note">{_e(summary.root)} &middot; sgprep {_e(__version__)} &middot; detection threshold
 {summary.threshold:g} &middot; per-sample values in <code>_meta/stats.parquet</code></p>
@@ -183,6 +186,7 @@ hurt), and little saliency bias (captions naming only the largest object).</p>
 <h2>Totals</h2>{_table(totals + means)}
 <h2>Distributions, failures and stage counters</h2>
 <div class="grid">{grid}</div>
+{gallery}
 <h2>Failures by stage and reason</h2>{_table(failure_rows)}
 <h2>Per-stage counters</h2>{_table(stage_rows)}
 <h2>Where the time went</h2>{_table(time_rows)}

@@ -83,11 +83,13 @@ def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = Tru
     atomic_write(stats_path, sink.getvalue().to_pybytes())
     summary.stats_path = str(stats_path)
     if html:
+        from sgprep.stats.gallery import gallery_html
         from sgprep.stats.page import report_html
 
         report_path = root / REPORT_FILE
         summary.report_path = str(report_path)
-        atomic_write(report_path, report_html(summary, table).encode("utf-8"))
+        page = report_html(summary, table, gallery=gallery_html(root))
+        atomic_write(report_path, page.encode("utf-8"))
     return summary
 
 
