@@ -65,7 +65,9 @@ def _array(values: list[str]):
 def _image(root: Path, row: dict[str, Any]) -> bytes | None:
     if row.get("offset") is None or not row.get("shard"):
         return None
-    with open(root / f"{row['shard']}.tar", "rb") as fh:
+    from sgprep.io.safefs import open_read
+
+    with open_read(root / f"{row['shard']}.tar") as fh:  # never through a link
         fh.seek(row["offset"])
         block = fh.read(row["size"])
     with tarfile.open(fileobj=io.BytesIO(block + b"\0" * 1024)) as part:
