@@ -190,7 +190,19 @@ def test_flat_negatives_table_per_shard(tmp_path):
     assert [(r["key"], r["negative"], r["positive_index"], r["level"]) for r in rows] == expected
     assert len(rows) > 3 and {r["level"] for r in rows} == {"caption", "subgraph"}
     assert run_cli("validate", out).exit_code == 0
+    stats_file = out / "00001_stats.json"
+    stats = json.loads(stats_file.read_text())
+    assert stats["members"] == {"json": 1, "neg.json": 1, "sg.json": 1, "txt": 1}
+    stats_file.write_text(json.dumps({**stats, "members": {**stats["members"], "txt": 2}}))
+    result = run_cli("validate", out, ok=False)
+    assert result.exit_code == 1 and "members" in result.output
+    stats_file.write_text(json.dumps(stats))
     tables[0].write_bytes(tables[0].read_bytes()[:-10])
     assert run_cli("validate", out, ok=False).exit_code == 1
     run_cli("run", pipeline, "--no-progress", "--workers", "1", "--overwrite")
     assert run_cli("validate", out).exit_code == 0
+
+
+def test_a_run_with_images_trainers_skip_says_so(tmp_path, caplog):
+    write_output(tmp_path / "out")
+    assert "bmp: 1, gif: 1" in caplog.text and "--image-format jpg" in caplog.text

@@ -193,6 +193,10 @@ def _check_stats(file: str, stats: ShardStats, rows: list[dict]) -> list[str]:
     if stats.failures != dict(failures):
         problems.append(f"{file}: failures {stats.failures} disagree with the index "
                         f"{dict(sorted(failures.items()))}")
+    members = Counter(ext for r in ok if r.get("members") for ext in json.loads(r["members"]))
+    if stats.members and stats.members != dict(members):
+        problems.append(f"{file}: members {stats.members} disagree with the index "
+                        f"{dict(sorted(members.items()))}")
     for stage, counters in stats.stages.items():
         negative = {k: v for k, v in counters.items() if v < 0}
         if negative:

@@ -7,6 +7,7 @@ so a rerun skips finished shards. Every file is written to a temp name, then ren
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -20,8 +21,11 @@ from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_
 from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
                               exclusive_temp, make_dirs, open_read, read_bytes, real_dir,
                               remove_empty_dirs, remove_names, sync_close)
+from sgprep.io.images import IMAGE_EXTENSIONS, TRAINER_FORMATS
 from sgprep.io.tar import TarWriter
 from sgprep.schema import FileInfo, Sample, ShardStats
+
+log = logging.getLogger(__name__)
 
 SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
 #: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
@@ -385,6 +389,15 @@ class ShardWriter(Writer):
         stats = [ShardStats.model_validate_json(read_bytes(p))
                  for p in sorted(self.root.glob("[0-9]*_stats.json"))]
         write_dataset_files(self.root, stats, __version__)
+        odd = Counter()
+        for s in stats:
+            odd.update({ext: n for ext, n in s.members.items()
+                        if ext in IMAGE_EXTENSIONS and ext not in TRAINER_FORMATS})
+        if odd:
+            log.warning("%s samples have images in formats that open_clip and other WebDataset "
+                        "loaders skip without a word (%s); rerun with --image-format jpg (a new "
+                        "--output) to re-encode them", f"{sum(odd.values()):,}",
+                        ", ".join(f"{ext}: {n:,}" for ext, n in sorted(odd.items())))
 
 
 #: The flat negatives tables' folder: NegCLIP's CSV in columnar form, one file per shard.
