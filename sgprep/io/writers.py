@@ -16,12 +16,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from sgprep.io.images import IMAGE_EXTENSIONS, TRAINER_FORMATS
 from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
                                member_checksums, tar_members, to_record)
 from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
                               exclusive_temp, make_dirs, open_read, read_bytes, real_dir,
                               remove_empty_dirs, remove_names, sync_close)
-from sgprep.io.images import IMAGE_EXTENSIONS, TRAINER_FORMATS
 from sgprep.io.tar import TarWriter
 from sgprep.schema import FileInfo, Sample, ShardStats
 
