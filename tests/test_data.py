@@ -206,3 +206,32 @@ def test_flat_negatives_table_per_shard(tmp_path):
 def test_a_run_with_images_trainers_skip_says_so(tmp_path, caplog):
     write_output(tmp_path / "out")
     assert "bmp: 1, gif: 1" in caplog.text and "--image-format jpg" in caplog.text
+
+
+def test_no_dataset_file_is_written_through_a_planted_link(tmp_path):
+    from sgprep.io.safefs import LinkRefused
+    from sgprep.io.writers import ShardWriter
+    from tests.train_helpers import make_sample
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "README.md").symlink_to(victim)
+    (out / "sizes.json").symlink_to(victim)
+    writer = ShardWriter(out, negatives_table=True)
+    writer.prepare({"command": "test"}, "fingerprint", overwrite=False)
+    (out / "negatives").symlink_to(tmp_path)
+    sink = writer.open_shard(0)
+    sink.add([make_sample("s0")])
+    with pytest.raises(LinkRefused):
+        sink.close(stages={})
+    (out / "negatives").unlink()
+    sink = writer.open_shard(0)
+    sink.add([make_sample("s0")])
+    sink.close(stages={})
+    writer.finish()
+    writer.release()
+    assert victim.read_text() == "keep\n"
+    assert (out / "README.md").is_symlink() and (out / "sizes.json").is_symlink()
+    assert not (tmp_path / "00000.parquet").exists()
