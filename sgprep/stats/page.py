@@ -122,9 +122,9 @@ def negatives_html(summary: Summary) -> str:
 
 def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
     """The page; ``gallery``: the gallery section's HTML (``gallery.gallery_html``)."""
-    from sgprep.stats.gallery import GALLERY_STYLE
-
     import pyarrow.compute as pc
+
+    from sgprep.stats.gallery import GALLERY_STYLE
 
     ok = table.filter(pc.equal(table["status"], "ok"))
     per_entity = _counts(pc.list_flatten(ok["attributes_by_entity"]))

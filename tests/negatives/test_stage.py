@@ -160,7 +160,7 @@ def test_subgraph_positives_get_their_own_negatives(graphs):
 def test_each_negative_names_its_positive_by_index_and_level(graphs):
     """Trainers pick the caption's own negatives by index, never by equal text; the graph
     copies are off by default (text only) and come back with ``graphs``."""
-    settings = dict(strategies=["replace", "subgraph"], per_subgraph=1)
+    settings = dict(strategies=["replace", "subgraph"], per_subgraph=1, plausibility=False)
     neg = run(NegativesStage.Settings(**settings), samples(graphs, [0]))["k000"]
     assert len(neg.positives) == 3 and {n.positive_index for n in neg.negatives} == {0, 1, 2}
     for n in neg.negatives:
