@@ -160,7 +160,7 @@ def ablation(sets: dict[str, list], names: list[str], model: str, batch_size: in
     out: dict[str, dict[str, float]] = {}
     before = os.environ.get(OFF_ENV)
     try:
-        for family in ("", *FAMILIES):
+        for family in ("", *sorted(FAMILIES)):
             os.environ[OFF_ENV] = family
             row = {}
             for name in names:

@@ -59,6 +59,8 @@ from pydantic import ValidationError
 from sgprep.parse.base import (ParseError, Parser, ParserSettings, SpacyModelMissing,
                                missing_spacy_model)
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
+from sgprep.parse.rules_families import families_on
+from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_participle_after_noun,
@@ -169,6 +171,7 @@ class RuleParser(Parser):
         self._prefix_tokens = 0
         self._lemmatizer = None
         self._counts: Counter[str] = Counter()
+        self.families = families_on()  # every rule family, unless a benchmark switched one off
 
     def setup(self) -> None:
         if self.nlp is None:
@@ -206,9 +209,12 @@ class RuleParser(Parser):
             if not isinstance(caption, str) or not caption.strip():
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
                 continue
-            texts.append(truncate(caption, self.max_chars))
+            text = truncate(caption, self.max_chars)
+            texts.append(clean_alt_text(text) if "noise" in self.families else text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))
+        self._counts["noise_cleaned"] += sum(
+            t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
         self._counts["truncated"] += truncated
         if truncated:
             log.warning(
@@ -242,7 +248,9 @@ class RuleParser(Parser):
             doc = repair_participle_on_garment(doc)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
-            drafts, relations = GraphBuilder(doc, self.predicate_form, skip=skip).build()
+            drafts, relations = GraphBuilder(
+                doc, self.predicate_form, skip=skip, families=self.families
+            ).build()
             index = {d.head.i: k for k, d in enumerate(drafts)}
             return SceneGraph(
                 entities=[self._entity(doc, d, shift) for d in drafts],

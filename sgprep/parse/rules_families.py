@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
-FAMILIES = ("noise", "clauses", "spans", "attach")
+FAMILIES = frozenset({"noise", "clauses", "spans", "attach"})
 
 
 def families_on() -> frozenset[str]:
@@ -27,5 +27,5 @@ def families_on() -> frozenset[str]:
     unknown = off - set(FAMILIES)
     if unknown:
         raise ValueError(f"{OFF_ENV} names unknown rule families {sorted(unknown)}; "
-                         f"known: {', '.join(FAMILIES)}")  # fmt: skip
-    return frozenset(FAMILIES) - off
+                         f"known: {', '.join(sorted(FAMILIES))}")  # fmt: skip
+    return FAMILIES - off

@@ -21,6 +21,7 @@ from sgprep.parse.rules_repair import LEMMA_FIXES
 
 class RelationRules:
     doc: object
+    families: frozenset[str]
     lemma: bool
     skip: int
     prefix_object: Token | None
@@ -272,6 +273,18 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject),
                     )
 
+    def _absolute_with(self, prep: Token, objects: list[Token]) -> bool:
+        """ "with buckets lying around them", "with a sweater draped over his shoulders": a
+        "with" phrase on a verb whose object has a clause or place phrase of its own is a
+        scene of its own, not what the verb is done with."""
+        if prep.lower_ != "with" or not objects:
+            return False
+        pobj = objects[0]
+        return any(
+            c.i > pobj.i and (c.dep_ in {"acl", "relcl"} or (c.dep_ == "prep" and c.lower_ != "of"))
+            for c in pobj.children
+        )
+
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every
         conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
@@ -311,11 +324,27 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject), self._verb_predicate(verb), subject
                     )
             return
+        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if "attach" in self.families and self._absolute_with(prep, objects):
+            return  # "holding an umbrella with a logo on it": the logo's own phrase says it
         if verb.lemma_ == "be":
             predicate = prep_text
+        elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:
+            predicate = prep_text  # "a door found in a kitchen": door in kitchen
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
-        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if (
+            "attach" in self.families
+            and dobj is not None
+            and dobj.i < prep.i
+            and verb.lemma_.lower() in lex.HANDLING_VERBS
+            and prep_text in lex.PLACE_PREPOSITIONS
+        ):
+            # "holding her shoes in one hand": the shoes are in the hand
+            for thing in self._with_conjuncts(dobj):
+                for obj_tok in objects:
+                    self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
+            return
         for obj_tok in objects:
             if self._reciprocal(obj_tok):  # "cat and dog looking at each other"
                 self._add_reciprocal(subjects, predicate)
