@@ -63,8 +63,10 @@ from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
+    repair_adjective_argument,
     repair_participle_after_noun,
     repair_participle_on_garment,
+    repair_participle_on_part,
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
@@ -128,7 +130,7 @@ FRAGMENT_PREFIX = "a photo of "
 #: Nouns whose lemma is the plural form ("scissors", not spaCy's "scissor").
 PLURALIA_TANTUM = frozenset(
     "scissors pants trousers jeans shorts glasses sunglasses goggles tongs pliers binoculars "
-    "clothes headphones earphones overalls pajamas stairs".split()
+    "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
 
 
@@ -246,6 +248,10 @@ class RuleParser(Parser):
             doc = repair_verb_inside_noun_phrase(doc)
             doc = repair_participle_after_noun(doc, self._verb_lemma)
             doc = repair_participle_on_garment(doc)
+            if "clauses" in self.families:
+                doc = repair_participle_on_part(doc)
+            if "spans" in self.families:
+                doc = repair_adjective_argument(doc, *self._words)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
             drafts, relations = GraphBuilder(

@@ -422,6 +422,16 @@ class GraphBuilder(RelationRules):
                     found.extend(self._with_conjuncts(child))
         if found:
             return found
+        if (
+            "clauses" in self.families
+            and verb.dep_ in {"acl", "relcl"}
+            and verb.head.dep_ == "dobj"
+            and verb.head.head.pos_ in VERBS
+            and depth < 4
+            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children)
+        ):
+            # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
+            return self._subjects(verb.head.head, depth + 1)
         if verb.dep_ in {"acl", "relcl"} or (verb.dep_ == "amod" and verb.head.pos_ in NOUNS):
             return self._with_conjuncts(verb.head, conjuncts=False)
         if (

@@ -273,6 +273,26 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject),
                     )
 
+    def _chained_place(
+        self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
+    ) -> bool:
+        """ "standing behind the cake on the table": a second place phrase on a verb, right
+        after the first one's object, says where that object is (cake on table), not where
+        the subject does the verb. Adds that relation and says so."""
+        if prep.i == 0 or prep_text.split()[0] not in lex.PLACE_PREPOSITIONS | {"next", "to"}:
+            return False
+        before = self.doc[prep.i - 1]
+        if before.dep_ != "pobj" or before.head.head != verb or before.pos_ not in NOUNS:
+            return False
+        if before.head.lower_ in {"with", "of", "by"} or self._entity(before) is None:
+            return False
+        if before.lower_ in lex.CLOTHING:
+            return False  # "standing in a red shirt to the left of a ladder": he stands there
+        thing = self._entity(before)
+        for obj_tok in objects:
+            self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
+        return True
+
     def _absolute_with(self, prep: Token, objects: list[Token]) -> bool:
         """ "with buckets lying around them", "with a sweater draped over his shoulders": a
         "with" phrase on a verb whose object has a clause or place phrase of its own is a
@@ -327,8 +347,14 @@ class RelationRules:
         dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
         if "attach" in self.families and self._absolute_with(prep, objects):
             return  # "holding an umbrella with a logo on it": the logo's own phrase says it
+        if "attach" in self.families and self._chained_place(verb, prep, prep_text, objects):
+            return
         if verb.lemma_ == "be":
             predicate = prep_text
+        elif "attach" in self.families and prep_text == "in" and objects and all(
+            o.lower_ in lex.CLOTHING for o in objects
+        ):
+            predicate = "wear"  # "a man standing in a red shirt": he wears it
         elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         else:

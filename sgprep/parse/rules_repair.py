@@ -210,6 +210,59 @@ def repair_participle_on_garment(doc: Doc) -> Doc:
     return doc
 
 
+#: Parts of a person that a "with" phrase names ("a man with brown hair standing ...").
+PERSON_PARTS = frozenset(
+    """
+    hair beard mustache moustache hand hands arm arms leg legs head face eyes glasses
+    sunglasses eyeglasses backpack bag tattoo tattoos
+    """.split()
+)
+
+
+def repair_participle_on_part(doc: Doc) -> Doc:
+    """ "man with brown hair standing in a red shirt", "man wearing eyeglasses standing behind
+    the cake": the model hangs the participle on the nearest noun, the hair or the glasses. A
+    participle of a person's doing (it has a phrase or an object of its own) on a worn thing or
+    a part, itself the object of "with" or of "wear" on a person, is the person's."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        part = tok.head
+        if not (tok.tag_ == "VBG" and tok.dep_ == "acl" and part.i < tok.i):
+            continue
+        if not (part.lower_ in PERSON_PARTS or part.lower_ in CLOTHING):
+            continue
+        if not any(c.dep_ in {"prep", "dobj"} for c in tok.children):
+            continue  # "with hair blowing": the hair does it
+        owner = None
+        if part.dep_ == "pobj" and part.head.lower_ == "with":
+            owner = part.head.head
+        elif part.dep_ == "dobj" and part.head.lemma_ == "wear":
+            owner = part.head.head if part.head.dep_ == "acl" else None
+        if owner is not None and _is_person(owner) and owner.i < part.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "climbs a ladder to rescue a kitten": the model tags "kitten" ADJ, although it is the
+    verb's object. A word tagged ADJ in a noun's place (subject, object, object of a
+    preposition) with a determiner, that the lemmatizer's tables know only as a noun, is one."""
+    for tok in doc:
+        if (
+            tok.pos_ == "ADJ"
+            and tok.dep_ in {"dobj", "pobj", "nsubj", "nsubjpass"}
+            and tok.lower_ in nouns
+            and tok.lower_ not in modifiers
+            and any(c.dep_ == "det" for c in tok.children)
+        ):
+            tok.pos_, tok.tag_ = "NOUN", "NN"
+    return doc
+
+
 _QUOTE_PAIRS = {"'": {"'", "’"}, '"': {'"'}, "“": {"”"}, "‘": {"’", "'"}, "`": {"'"}}
 
 

@@ -198,3 +198,47 @@ def test_place_phrase_after_a_held_object_locates_the_object(parser):
     graph = parse(parser, caption)
     assert {("man", "wear", "shirt"), ("shirt", "under", "vest")} <= rels(graph)
     assert ("man", "wear under", "vest") in rels(parse(parser, caption, off="attach"))
+
+
+def test_in_a_garment_after_a_verb_is_wearing(parser):
+    caption = "man with brown hair standing in a red shirt to the left of a ladder"
+    graph = parse(parser, caption)
+    assert ("man", "wear", "shirt") in rels(graph)
+    assert ("man", "stand in", "shirt") not in rels(graph)
+
+
+def test_second_place_phrase_locates_the_first_ones_object(parser):
+    caption = "man wearing eyeglasses standing behind the decorative cake on the table"
+    graph = parse(parser, caption)
+    assert {("man", "stand behind", "cake"), ("cake", "on", "table")} <= rels(graph)
+    assert ("man", "stand on", "table") in rels(parse(parser, caption, off="attach"))
+
+
+# ---- clauses ---------------------------------------------------------------------------------
+
+
+def test_participle_after_a_part_is_the_persons(parser):
+    caption = "man with brown hair standing in a red shirt to the left of a ladder"
+    graph = parse(parser, caption)
+    assert ("man", "stand to the left of", "ladder") in rels(graph)
+    off = rels(parse(parser, caption, off="clauses"))
+    assert ("hair", "stand to the left of", "ladder") in off
+
+
+def test_participle_after_a_worn_thing_is_the_wearers(parser):
+    caption = "man wearing eyeglasses standing behind the decorative cake on the table"
+    assert ("man", "stand behind", "cake") in rels(parse(parser, caption))
+    assert ("eyeglasses", "stand behind", "cake") in rels(parse(parser, caption, off="clauses"))
+
+
+def test_purpose_infinitive_on_an_object_is_the_subjects(parser):
+    caption = "a firefighter climbs a ladder to rescue a kitten stuck in a tall tree"
+    graph = parse(parser, caption)
+    assert {("firefighter", "climb", "ladder"), ("firefighter", "rescue", "kitten")} <= rels(graph)
+    assert ("kitten", "stick in", "tree") in rels(graph)
+
+
+def test_noun_tagged_adjective_in_an_object_place_is_a_noun(parser):
+    caption = "a firefighter climbs a ladder to rescue a kitten stuck in a tall tree"
+    assert "kitten" in heads(parse(parser, caption))
+    assert "kitten" not in heads(parse(parser, caption, off="spans"))
