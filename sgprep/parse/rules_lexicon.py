@@ -161,7 +161,7 @@ TIME_PREPOSITIONS = frozenset(
 #: Participles that only say where a thing is ("a door found in a kitchen", "a sign located
 #: on the wall"): the relation is the preposition alone (door --in--> kitchen).
 PLACEMENT_PARTICIPLES = frozenset(
-    "located situated found positioned placed seen shown pictured visible set".split()
+    "located situated found positioned placed".split()
 )
 
 #: Verbs whose direct object is what a following place phrase locates: "holding her shoes in
@@ -174,6 +174,10 @@ PLACE_PREPOSITIONS = frozenset(
     around against across along
     """.split()
 )
+
+#: Prepositions of support and containment: a second place phrase with one of these, right
+#: after a first one's object, says where that object is ("behind the cake on the table").
+SUPPORT_PREPOSITIONS = frozenset({"on", "in", "at", "inside", "atop"})
 
 #: Parts of speech that are never an attribute ("green shrubbery beside brick building": the
 #: model can hang "beside" on a noun as a modifier).

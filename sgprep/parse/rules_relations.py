@@ -276,11 +276,12 @@ class RelationRules:
     def _chained_place(
         self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
     ) -> bool:
-        """ "standing behind the cake on the table": a second place phrase on a verb, right
-        after the first one's object, says where that object is (cake on table), not where
-        the subject does the verb. Adds that relation and says so."""
-        if prep.i == 0 or prep_text.split()[0] not in lex.PLACE_PREPOSITIONS | {"next", "to"}:
-            return False
+        """ "standing behind the cake on the table": a second place phrase of support or
+        containment on a verb, right after the first one's object, says where that object
+        is (cake on table), not where the subject does the verb. Adds that relation and says
+        so."""
+        if prep.i == 0 or prep_text not in lex.SUPPORT_PREPOSITIONS or verb.lemma_ == "be":
+            return False  # "lying on concrete under a branch": the animal is under it
         before = self.doc[prep.i - 1]
         if before.dep_ != "pobj" or before.head.head != verb or before.pos_ not in NOUNS:
             return False
