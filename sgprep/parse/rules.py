@@ -134,14 +134,17 @@ PLURALIA_TANTUM = frozenset(
 )
 
 
-def verb_initial_fragment(doc) -> bool:
-    """The caption's first content word is a subjectless verb root: likely a mis-read noun."""
+def verb_initial_fragment(doc, nouns: frozenset[str] = frozenset()) -> bool:
+    """The caption's first content word is a subjectless verb root: likely a mis-read noun.
+    With ``nouns`` (words the lemmatizer knows only as nouns), also a subjectless adjective or
+    adverb root that is such a noun ("surfboard on the roof": surfboard/ADV)."""
     for tok in doc:
         if tok.pos_ in {"DET", "PUNCT", "SPACE"}:
             continue
+        misread = tok.pos_ == "VERB" or (tok.pos_ in {"ADJ", "ADV"} and tok.lower_ in nouns)
         return (
             tok.dep_ == "ROOT"
-            and tok.pos_ == "VERB"
+            and misread
             and not any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in tok.children)
         )
     return False
@@ -225,7 +228,8 @@ class RuleParser(Parser):
                 self.max_chars,
             )
         docs = list(self.nlp.pipe(texts, batch_size=self.settings.batch_size))
-        fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
+        nouns = self._words[0] - self._words[1] if "spans" in self.families else frozenset()
+        fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc, nouns)]
         reparsed = self.nlp.pipe(
             [FRAGMENT_PREFIX + texts[k] for k in fragments], batch_size=self.settings.batch_size
         )

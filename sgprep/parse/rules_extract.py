@@ -198,11 +198,13 @@ class GraphBuilder(RelationRules):
             return False  # "on top of"; but "a photo of the surface of the moon" is a thing
         if self._implicit_landmark(tok) is not None:
             return False  # "a bowl with markings on the side": the bowl's side
+        scenery = {"foreground", "background"} if "spans" in self.families else set()
         if (
-            tok.lower_ in {"left", "right", "foreground", "background", "distance"}
+            tok.lower_ in {"left", "right", "foreground", "background", "distance"} - scenery
             and tok.dep_ == "pobj"
         ):
             return False  # "on the left" with no landmark: a position, not a thing
+            # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if is_colour(tok) and tok.dep_ == "pobj" and tok.head.lower_ == "in":
             return False  # "a woman in red": red is her attribute
         if tok.dep_ == "pobj" and self._in_colour(tok.head):

@@ -250,7 +250,9 @@ def repair_participle_on_part(doc: Doc) -> Doc:
 def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
     """ "climbs a ladder to rescue a kitten": the model tags "kitten" ADJ, although it is the
     verb's object. A word tagged ADJ in a noun's place (subject, object, object of a
-    preposition) with a determiner, that the lemmatizer's tables know only as a noun, is one."""
+    preposition) with a determiner, that the lemmatizer's tables know only as a noun, is one;
+    so is an "-ing" noun (``ING_NOUNS``: "near building", "attached to railing") tagged VERB
+    there with nothing a verb would have after it."""
     for tok in doc:
         if (
             tok.pos_ == "ADJ"
@@ -260,6 +262,16 @@ def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozen
             and any(c.dep_ == "det" for c in tok.children)
         ):
             tok.pos_, tok.tag_ = "NOUN", "NN"
+        elif (  # "a lamp near building": building/VERB as the object of "near"
+            tok.pos_ == "VERB"
+            and tok.lower_ in ING_NOUNS
+            and tok.dep_ in {"pobj", "dobj", "pcomp"}
+            and tok.head.pos_ in {"ADP", "VERB"}
+            and not any(c.dep_ in {"dobj", "prep", "prt"} for c in tok.children)
+        ):
+            tok.pos_, tok.tag_, tok.lemma_ = "NOUN", "NN", tok.lower_
+            if tok.dep_ == "pcomp":
+                tok.dep_ = "pobj"
     return doc
 
 

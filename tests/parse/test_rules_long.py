@@ -242,3 +242,24 @@ def test_noun_tagged_adjective_in_an_object_place_is_a_noun(parser):
     caption = "a firefighter climbs a ladder to rescue a kitten stuck in a tall tree"
     assert "kitten" in heads(parse(parser, caption))
     assert "kitten" not in heads(parse(parser, caption, off="spans"))
+
+
+def test_background_is_a_thing_left_is_a_position(parser):
+    graph = parse(parser, "tall trees in the background and a bench on the left")
+    assert ("tree", "in", "background") in rels(graph)
+    assert "left" not in heads(graph)
+    assert "background" not in heads(parse(parser, "tall trees in the background", off="spans"))
+
+
+def test_noun_read_as_adverb_root_is_parsed_as_a_noun_phrase(parser):
+    graph = parse(parser, "surfboard on the roof")
+    assert ("surfboard", "on", "roof") in rels(graph)
+    assert "surfboard" not in heads(parse(parser, "surfboard on the roof", off="spans"))
+
+
+def test_ing_noun_read_as_verb_object_is_a_noun(parser):
+    assert ("lamp", "near", "building") in rels(parse(parser, "black lamp near building"))
+    assert ("bear", "attach to", "railing") in rels(
+        parse(parser, "teddy bear attached to railing")
+    )
+    assert "building" not in heads(parse(parser, "black lamp near building", off="spans"))
