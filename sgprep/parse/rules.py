@@ -70,6 +70,7 @@ from sgprep.parse.rules_repair import (
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
+    repair_with_back_reference,
     repair_with_list,
     word_index,
 )
@@ -254,6 +255,8 @@ class RuleParser(Parser):
             doc = repair_participle_on_garment(doc)
             if "clauses" in self.families:
                 doc = repair_participle_on_part(doc)
+            if "attach" in self.families:
+                doc = repair_with_back_reference(doc)
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
             doc = repair_quoted(doc)

@@ -20,7 +20,7 @@ import numpy
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Doc
 
-from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS
+from sgprep.parse.rules_lexicon import ANAPHORA, CLOTHING, ING_NOUNS, PERSON_NOUNS
 
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
@@ -272,6 +272,32 @@ def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozen
             tok.pos_, tok.tag_, tok.lemma_ = "NOUN", "NN", tok.lower_
             if tok.dep_ == "pcomp":
                 tok.dep_ = "pobj"
+    return doc
+
+
+def repair_with_back_reference(doc: Doc) -> Doc:
+    """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
+    hands in his pockets": the model hangs the phrase after the "with" object on the noun
+    before "with". A phrase that refers back to that noun (a pronoun inside it) cannot be
+    about it: it is about the "with" object, and is hung there."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for prep in doc:
+        if prep.lower_ != "with" or prep.dep_ != "prep" or prep.head.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        owner = prep.head
+        pobj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if pobj is None or pobj.right_edge.i + 1 >= len(doc):
+            continue
+        after = doc[pobj.right_edge.i + 1]
+        owners = {owner.i} | ({owner.head.i} if owner.dep_ == "conj" else set())  # "apples and"
+        if after.head.i not in owners or after.dep_ not in {"acl", "prep"} or after.lower_ == "of":
+            continue
+        if any(t.lower_ in ANAPHORA and t.i > after.i for t in after.subtree):
+            heads[after.i] = pobj.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
 

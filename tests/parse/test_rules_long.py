@@ -263,3 +263,13 @@ def test_ing_noun_read_as_verb_object_is_a_noun(parser):
         parse(parser, "teddy bear attached to railing")
     )
     assert "building" not in heads(parse(parser, "black lamp near building", off="spans"))
+
+
+def test_phrase_pointing_back_after_a_with_object_is_that_objects(parser):
+    caption = "rusty fence with bird sitting on it"
+    graph = parse(parser, caption)
+    assert ("bird", "sit on", "fence") in rels(graph)
+    assert ("fence", "sit on", "bird") not in rels(graph)
+    assert ("fence", "sit on", "bird") in rels(parse(parser, caption, off="attach"))
+    hands = rels(parse(parser, "man with hands in his pockets"))
+    assert ("hand", "in", "pocket") in hands and ("man", "in", "pocket") not in hands
