@@ -64,6 +64,7 @@ from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
+    repair_noun_root,
     repair_participle_after_noun,
     repair_participle_on_garment,
     repair_participle_on_part,
@@ -135,17 +136,14 @@ PLURALIA_TANTUM = frozenset(
 )
 
 
-def verb_initial_fragment(doc, nouns: frozenset[str] = frozenset()) -> bool:
-    """The caption's first content word is a subjectless verb root: likely a mis-read noun.
-    With ``nouns`` (words the lemmatizer knows only as nouns), also a subjectless adjective or
-    adverb root that is such a noun ("surfboard on the roof": surfboard/ADV)."""
+def verb_initial_fragment(doc) -> bool:
+    """The caption's first content word is a subjectless verb root: likely a mis-read noun."""
     for tok in doc:
         if tok.pos_ in {"DET", "PUNCT", "SPACE"}:
             continue
-        misread = tok.pos_ == "VERB" or (tok.pos_ in {"ADJ", "ADV"} and tok.lower_ in nouns)
         return (
             tok.dep_ == "ROOT"
-            and misread
+            and tok.pos_ == "VERB"
             and not any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in tok.children)
         )
     return False
@@ -229,8 +227,7 @@ class RuleParser(Parser):
                 self.max_chars,
             )
         docs = list(self.nlp.pipe(texts, batch_size=self.settings.batch_size))
-        nouns = self._words[0] - self._words[1] if "spans" in self.families else frozenset()
-        fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc, nouns)]
+        fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
         reparsed = self.nlp.pipe(
             [FRAGMENT_PREFIX + texts[k] for k in fragments], batch_size=self.settings.batch_size
         )
@@ -259,6 +256,7 @@ class RuleParser(Parser):
                 doc = repair_with_back_reference(doc)
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
+                doc = repair_noun_root(doc, *self._words)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
             drafts, relations = GraphBuilder(

@@ -275,6 +275,33 @@ def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozen
     return doc
 
 
+def repair_noun_root(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "seagull walking on ground", "surfboard on the roof": the model reads a caption's
+    first word, a noun it does not know, as an adjective or adverb root. A subjectless
+    ADJ/ADV root that the lemmatizer's tables know only as a noun is the noun the caption
+    is about; a participle it governs describes it (acl)."""
+    root = next((t for t in doc if t.pos_ not in {"DET", "PUNCT", "SPACE"}), None)
+    if (
+        root is None
+        or root.dep_ != "ROOT"
+        or root.pos_ not in {"ADJ", "ADV"}
+        or root.lower_ not in nouns
+        or root.lower_ in modifiers
+        or any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in root.children)
+    ):
+        return doc
+    root.pos_, root.tag_ = "NOUN", "NNS" if root.lower_.endswith("s") else "NN"
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for child in root.children:
+        if child.dep_ in {"xcomp", "advcl", "ccomp", "dep"} and child.tag_ in {"VBG", "VBN"}:
+            deps[child.i] = "acl"
+            changed = True
+    if changed:
+        _set_tree(doc, [t.head.i for t in doc], deps)
+    return doc
+
+
 def repair_with_back_reference(doc: Doc) -> Doc:
     """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
     hands in his pockets": the model hangs the phrase after the "with" object on the noun

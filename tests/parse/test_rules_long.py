@@ -273,3 +273,9 @@ def test_phrase_pointing_back_after_a_with_object_is_that_objects(parser):
     assert ("fence", "sit on", "bird") in rels(parse(parser, caption, off="attach"))
     hands = rels(parse(parser, "man with hands in his pockets"))
     assert ("hand", "in", "pocket") in hands and ("man", "in", "pocket") not in hands
+
+
+def test_noun_root_keeps_its_participle(parser):
+    graph = parse(parser, "seagull walking on ground")
+    assert ("seagull", "walk on", "ground") in rels(graph)
+    assert "seagull" not in heads(parse(parser, "seagull walking on ground", off="spans"))
