@@ -68,6 +68,7 @@ from sgprep.parse.rules_repair import (
     repair_participle_after_noun,
     repair_participle_on_garment,
     repair_participle_on_part,
+    repair_participle_on_thing,
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
@@ -75,6 +76,7 @@ from sgprep.parse.rules_repair import (
     repair_with_list,
     word_index,
 )
+from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.schema import Entity, Relation, SceneGraph
 
 log = logging.getLogger(__name__)
@@ -249,9 +251,11 @@ class RuleParser(Parser):
             doc = repair_trailing_nouns(merge_hyphenated(doc), *self._words)
             doc = repair_verb_inside_noun_phrase(doc)
             doc = repair_participle_after_noun(doc, self._verb_lemma)
-            doc = repair_participle_on_garment(doc)
+            doc = repair_participle_on_garment(
+                doc, SCENERY if "spans" in self.families else frozenset())
             if "clauses" in self.families:
                 doc = repair_participle_on_part(doc)
+                doc = repair_participle_on_thing(doc)
             if "attach" in self.families:
                 doc = repair_with_back_reference(doc)
             if "spans" in self.families:

@@ -179,6 +179,18 @@ PLACE_PREPOSITIONS = frozenset(
 #: after a first one's object, says where that object is ("behind the cake on the table").
 SUPPORT_PREPOSITIONS = frozenset({"on", "in", "at", "inside", "atop"})
 
+#: Doings of a person (or an animal): a participle of one of these, hung by the model on a
+#: thing after a preposition ("men looking toward the camera holding food"), is the person's.
+PERSON_ACTIONS = frozenset(
+    """
+    hold wear carry eat drink talk play ride throw catch use read smile wave hit swing kick
+    watch look stand sit walk run pose lean hug feed push pull chat speak laugh point
+    """.split()
+)
+#: Scenery a person is "in" ("a boy in the background wearing shorts"): a participle hung on
+#: it is the person's.
+SCENERY = frozenset({"background", "foreground", "distance"})
+
 #: Parts of speech that are never an attribute ("green shrubbery beside brick building": the
 #: model can hang "beside" on a noun as a modifier).
 NON_ATTRIBUTE_POS = frozenset({"ADP", "DET", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX"})

@@ -294,17 +294,32 @@ class RelationRules:
             self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
         return True
 
+    def _previous_object(self, verb: Token, prep: Token) -> Token | None:
+        """The object of the verb's phrase right before ``prep`` ("talking to the woman | next
+        to him"): a phrase ending in a pronoun that is about the verb's own subject places
+        that object, not the subject."""
+        start = prep.head if prep.head.lower_ in lex.PREP_HEADS and prep.head.i < prep.i else prep
+        before = self.doc[start.i - 1] if start.i > 0 else None
+        if before is None or before.dep_ != "pobj" or before.head.head != verb:
+            return None
+        return before if self._entity(before) is not None else None
+
     def _absolute_with(self, prep: Token, objects: list[Token]) -> bool:
-        """ "with buckets lying around them", "with a sweater draped over his shoulders": a
-        "with" phrase on a verb whose object has a clause or place phrase of its own is a
-        scene of its own, not what the verb is done with."""
+        """ "with buckets lying around them", "with a sweater draped over his shoulders", "with
+        a logo on it": a "with" phrase on a verb whose object has a clause, or a place phrase
+        pointing back, of its own is a scene of its own, not what the verb is done with
+        ("playing with a puppy on the steps" is done with the puppy)."""
         if prep.lower_ != "with" or not objects:
             return False
         pobj = objects[0]
         return any(
-            c.i > pobj.i and (c.dep_ in {"acl", "relcl"} or (c.dep_ == "prep" and c.lower_ != "of"))
+            c.i > pobj.i and (
+                c.dep_ in {"acl", "relcl"}
+                or (c.dep_ == "prep" and c.lower_ != "of" and any(
+                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree))
+            )
             for c in pobj.children
-        )
+        )  # fmt: skip
 
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every
@@ -376,9 +391,12 @@ class RelationRules:
             if self._reciprocal(obj_tok):  # "cat and dog looking at each other"
                 self._add_reciprocal(subjects, predicate)
                 continue
-            if obj_tok.lower_ in lex.ANAPHORA and dobj is not None:
+            held = dobj
+            if held is None and "attach" in self.families and obj_tok.lower_ in lex.ANAPHORA:
+                held = self._previous_object(verb, prep)  # "talking to the woman next to him"
+            if obj_tok.lower_ in lex.ANAPHORA and held is not None:
                 # "the rock has moss on it": the moss is on the rock.
-                thing = self._entity(dobj)
+                thing = self._entity(held)
                 self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
                 continue
             for subject in subjects:

@@ -20,7 +20,14 @@ import numpy
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Doc
 
-from sgprep.parse.rules_lexicon import ANAPHORA, CLOTHING, ING_NOUNS, PERSON_NOUNS
+from sgprep.parse.rules_lexicon import (
+    ANAPHORA,
+    CLOTHING,
+    ING_NOUNS,
+    PERSON_ACTIONS,
+    PERSON_NOUNS,
+    SCENERY,
+)
 
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
@@ -186,9 +193,10 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
     return doc
 
 
-def repair_participle_on_garment(doc: Doc) -> Doc:
+def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset()) -> Doc:
     """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
-    A garment after "in" does not act; the participle is the wearer's."""
+    A garment after "in" does not act; the participle is the wearer's. So for ``places``
+    ("a boy in the background wearing shorts")."""
     heads = [t.head.i for t in doc]
     changed = False
     for tok in doc:
@@ -197,7 +205,7 @@ def repair_participle_on_garment(doc: Doc) -> Doc:
             tok.tag_ == "VBG"
             and tok.dep_ == "acl"
             and garment.i < tok.i
-            and garment.lower_ in CLOTHING
+            and (garment.lower_ in CLOTHING or garment.lower_ in places)
             and garment.dep_ == "pobj"
             and garment.head.lower_ == "in"
             and garment.head.head.pos_ in {"NOUN", "PROPN"}
@@ -272,6 +280,35 @@ def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozen
             tok.pos_, tok.tag_, tok.lemma_ = "NOUN", "NN", tok.lower_
             if tok.dep_ == "pcomp":
                 tok.dep_ = "pobj"
+    return doc
+
+
+def repair_participle_on_thing(doc: Doc) -> Doc:
+    """ "two men looking toward the camera holding food": the model hangs "holding" on the
+    camera. A participle of a person's doing (``PERSON_ACTIONS``) with an object, on a noun
+    after a preposition that is no person, is the doing of the person that the phrase
+    chain starts from."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        thing = tok.head
+        if not (
+            tok.tag_ == "VBG"
+            and tok.dep_ == "acl"
+            and tok.lemma_.lower() in PERSON_ACTIONS
+            and any(c.dep_ == "dobj" for c in tok.children)
+            and thing.i < tok.i
+            and thing.dep_ == "pobj"
+            and not _is_person(thing)
+        ):
+            continue
+        for up in list(thing.ancestors)[:4]:
+            if up.pos_ in {"NOUN", "PROPN"} and _is_person(up):
+                heads[tok.i] = up.i
+                changed = True
+                break
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
 

@@ -279,3 +279,41 @@ def test_noun_root_keeps_its_participle(parser):
     graph = parse(parser, "seagull walking on ground")
     assert ("seagull", "walk on", "ground") in rels(graph)
     assert "seagull" not in heads(parse(parser, "seagull walking on ground", off="spans"))
+
+
+def test_participle_on_the_background_is_the_persons(parser):
+    caption = "boy in background wearing blue , white , and black shorts"
+    graph = parse(parser, caption)
+    assert {("boy", "in", "background"), ("boy", "wear", "shorts")} <= rels(graph)
+    assert not [r for r in rels(graph) if r[0] == "background"]
+
+
+def test_persons_doing_hung_on_a_thing_is_the_persons(parser):
+    caption = "two men looking toward camera holding food in their hands"
+    assert ("man", "hold", "food") in rels(parse(parser, caption))
+    assert ("camera", "hold", "food") in rels(parse(parser, caption, off="clauses"))
+
+
+def test_phrase_ending_in_the_subjects_pronoun_places_the_previous_object(parser):
+    caption = "a man at a table talking to the woman next to him"
+    graph = parse(parser, caption)
+    assert {("man", "talk to", "woman"), ("woman", "next to", "man")} <= rels(graph)
+    assert ("man", "talk next to", "woman") in rels(parse(parser, caption, off="attach"))
+
+
+# ---- long captions: clauses that already worked, kept working --------------------------------
+
+
+def test_coordinated_clauses_keep_their_own_subjects(parser):
+    caption = ("the old man sitting on the porch is reading a newspaper, and his granddaughter "
+               "is playing with a puppy on the steps")
+    graph = parse(parser, caption)
+    assert {("man", "sit on", "porch"), ("man", "read", "newspaper"),
+            ("granddaughter", "play with", "puppy")} <= rels(graph)  # fmt: skip
+
+
+def test_relative_clause_subject_is_its_noun(parser):
+    caption = "a man who is riding a bicycle down a busy city street passes a woman carrying bags"
+    graph = parse(parser, caption)
+    assert {("man", "ride", "bicycle"), ("man", "pass", "woman"),
+            ("woman", "carry", "bag")} <= rels(graph)  # fmt: skip
