@@ -10,7 +10,15 @@ Runs in the bench venv (FACTUAL's metric code, installed without its torch-pinni
     python3 -m venv .venv-bench
     .venv-bench/bin/pip install -e ".[sng]" nltk tabulate
     .venv-bench/bin/pip install --no-deps factualscenegraph
+    python benchmarks/factual_spice.py                  # every named set, spacy and sng
+    python benchmarks/factual_spice.py --sets dev-held,long-held --parsers spacy
+    python benchmarks/factual_spice.py --ablate dev-held,long-held,long,cc12m
     python benchmarks/factual_spice.py --csv ../shared/data/factual_test.csv
+
+Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's test split, the
+seeded rules/held halves of the development sets, the long (15+ words) held captions and our
+hand-written CC12M-style set. ``--ablate`` scores `spacy` with each rule family of
+``sgprep/parse/rules_families.py`` switched off in turn (``SGPREP_RULES_OFF``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
 calls it: graphs spaced out by `space_out_symbols_in_graph`, one reference per caption,

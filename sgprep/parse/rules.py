@@ -7,6 +7,10 @@ in :mod:`sgprep.parse.rules_extract`, relation rules in :mod:`sgprep.parse.rules
 word lists in :mod:`sgprep.parse.rules_lexicon`, repairs of known model errors in
 :mod:`sgprep.parse.rules_repair`.
 
+Rule families for long and alt-text captions (noise clean-up, entity spans, phrase
+attachment, clauses) can be switched off one by one to measure them
+(:mod:`sgprep.parse.rules_families`, ``docs/rule-parser.md``); all are on by default.
+
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
 predicates are lemmatised). Captions the small model reads as verb-initial sentences although
 they are noun phrases ("pillows on a bed", ~7 % of Visual Genome region captions) are parsed a
