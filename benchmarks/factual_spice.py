@@ -31,7 +31,6 @@ nothing has to be downloaded. The score with `synonym_match=False` is printed to
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import logging
 import os

@@ -26,7 +26,6 @@ from sgprep.parse.rules_lexicon import (
     ING_NOUNS,
     PERSON_ACTIONS,
     PERSON_NOUNS,
-    SCENERY,
 )
 
 #: Verb forms whose rule-based lemma is a different verb.
