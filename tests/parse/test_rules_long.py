@@ -123,7 +123,9 @@ def test_camera_metadata_gives_no_entities(parser):
 
 
 def test_file_name_alone_is_an_empty_graph_not_an_error(parser):
+    before = parser.stats().get("noise_cleaned", 0)
     graph = parse(parser, "IMG_2043.JPG")
+    assert parser.stats()["noise_cleaned"] == before + 1  # counted
     assert graph.entities == [] and graph.relations == []
     assert parse(parser, "IMG_2043.JPG", off="noise").entities  # the rule did it
 
