@@ -271,8 +271,9 @@ class RuleParser(Parser):
                 doc, self.predicate_form, skip=skip, families=self.families
             ).build()
             index = {d.head.i: k for k, d in enumerate(drafts)}
+            text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
             return SceneGraph(
-                entities=[self._entity(doc, d, shift) for d in drafts],
+                entities=[self._entity(doc, d, shift, text) for d in drafts],
                 relations=[
                     Relation(subject=index[s], predicate=p, object=index[o])
                     for s, p, o in relations
@@ -286,7 +287,7 @@ class RuleParser(Parser):
             return ParseError("rule_error", f"{type(exc).__name__}: {exc}")
 
     @staticmethod
-    def _entity(doc, draft: EntityDraft, shift: int = 0) -> Entity:
+    def _entity(doc, draft: EntityDraft, shift: int = 0, text: str | None = None) -> Entity:
         start = doc[draft.start].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
@@ -296,7 +297,7 @@ class RuleParser(Parser):
         else:
             lemma = head.lemma_.lower()
         return Entity(
-            text=doc.text[start:end],
+            text=(doc.text if text is None else text)[start:end],
             head=lemma if lemma.strip() else head.text,
             attributes=draft.attributes,
             count=draft.count,
