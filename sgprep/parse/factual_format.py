@@ -60,12 +60,12 @@ def entity_name(entity: Entity) -> str:
     head when the text does not contain it ("men" with head "man" -> "man")."""
     attribute_words = {w for a in entity.attributes for w in a.lower().split()}
     tokens = entity.text.split()
-    lower = [t.lower() for t in tokens]
+    lower = [t.lower().strip(",;") for t in tokens]  # "black, brown and white goat"
     start = 0
     while start < len(tokens) - 1 and (
         lower[start] in DETERMINERS
         or lower[start] in attribute_words
-        or lower[start] in {"and", ",", "&"}
+        or lower[start] in {"and", ",", "&", ""}
         or parse_count(lower[start]) is not None
     ):
         start += 1

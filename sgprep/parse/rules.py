@@ -7,6 +7,10 @@ in :mod:`sgprep.parse.rules_extract`, relation rules in :mod:`sgprep.parse.rules
 word lists in :mod:`sgprep.parse.rules_lexicon`, repairs of known model errors in
 :mod:`sgprep.parse.rules_repair`.
 
+Rule families for long and alt-text captions (noise clean-up, entity spans, phrase
+attachment, clauses) can be switched off one by one to measure them
+(:mod:`sgprep.parse.rules_families`, ``docs/rule-parser.md``); all are on by default.
+
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
 predicates are lemmatised). Captions the small model reads as verb-initial sentences although
 they are noun phrases ("pillows on a bed", ~7 % of Visual Genome region captions) are parsed a
@@ -59,16 +63,24 @@ from pydantic import ValidationError
 from sgprep.parse.base import (ParseError, Parser, ParserSettings, SpacyModelMissing,
                                missing_spacy_model)
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
+from sgprep.parse.rules_families import families_on
+from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
+    repair_adjective_argument,
+    repair_noun_root,
     repair_participle_after_noun,
     repair_participle_on_garment,
+    repair_participle_on_part,
+    repair_participle_on_thing,
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
+    repair_with_back_reference,
     repair_with_list,
     word_index,
 )
+from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.schema import Entity, Relation, SceneGraph
 
 log = logging.getLogger(__name__)
@@ -126,7 +138,7 @@ FRAGMENT_PREFIX = "a photo of "
 #: Nouns whose lemma is the plural form ("scissors", not spaCy's "scissor").
 PLURALIA_TANTUM = frozenset(
     "scissors pants trousers jeans shorts glasses sunglasses goggles tongs pliers binoculars "
-    "clothes headphones earphones overalls pajamas stairs".split()
+    "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
 
 
@@ -169,6 +181,7 @@ class RuleParser(Parser):
         self._prefix_tokens = 0
         self._lemmatizer = None
         self._counts: Counter[str] = Counter()
+        self.families = families_on()  # every rule family, unless a benchmark switched one off
 
     def setup(self) -> None:
         if self.nlp is None:
@@ -206,9 +219,12 @@ class RuleParser(Parser):
             if not isinstance(caption, str) or not caption.strip():
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
                 continue
-            texts.append(truncate(caption, self.max_chars))
+            text = truncate(caption, self.max_chars)
+            texts.append(clean_alt_text(text) if "noise" in self.families else text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))
+        self._counts["noise_cleaned"] += sum(
+            t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
         self._counts["truncated"] += truncated
         if truncated:
             log.warning(
@@ -239,13 +255,25 @@ class RuleParser(Parser):
             doc = repair_trailing_nouns(merge_hyphenated(doc), *self._words)
             doc = repair_verb_inside_noun_phrase(doc)
             doc = repair_participle_after_noun(doc, self._verb_lemma)
-            doc = repair_participle_on_garment(doc)
+            doc = repair_participle_on_garment(
+                doc, SCENERY if "spans" in self.families else frozenset())
+            if "clauses" in self.families:
+                doc = repair_participle_on_part(doc)
+                doc = repair_participle_on_thing(doc)
+            if "attach" in self.families:
+                doc = repair_with_back_reference(doc)
+            if "spans" in self.families:
+                doc = repair_adjective_argument(doc, *self._words)
+                doc = repair_noun_root(doc, *self._words)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
-            drafts, relations = GraphBuilder(doc, self.predicate_form, skip=skip).build()
+            drafts, relations = GraphBuilder(
+                doc, self.predicate_form, skip=skip, families=self.families
+            ).build()
             index = {d.head.i: k for k, d in enumerate(drafts)}
+            text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
             return SceneGraph(
-                entities=[self._entity(doc, d, shift) for d in drafts],
+                entities=[self._entity(doc, d, shift, text) for d in drafts],
                 relations=[
                     Relation(subject=index[s], predicate=p, object=index[o])
                     for s, p, o in relations
@@ -259,7 +287,7 @@ class RuleParser(Parser):
             return ParseError("rule_error", f"{type(exc).__name__}: {exc}")
 
     @staticmethod
-    def _entity(doc, draft: EntityDraft, shift: int = 0) -> Entity:
+    def _entity(doc, draft: EntityDraft, shift: int = 0, text: str | None = None) -> Entity:
         start = doc[draft.start].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
@@ -269,7 +297,7 @@ class RuleParser(Parser):
         else:
             lemma = head.lemma_.lower()
         return Entity(
-            text=doc.text[start:end],
+            text=(doc.text if text is None else text)[start:end],
             head=lemma if lemma.strip() else head.text,
             attributes=draft.attributes,
             count=draft.count,

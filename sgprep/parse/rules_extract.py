@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
     from spacy.tokens import Doc, Token
 
 from sgprep.parse import rules_lexicon as lex
+from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_relations import RelationRules
 
@@ -60,8 +61,15 @@ class GraphBuilder(RelationRules):
     """Applies the rules to one doc. ``build()`` -> (entity drafts, relations by head index).
     Entities, attributes and reference resolution are here; relations in the base class."""
 
-    def __init__(self, doc: Doc, predicate_form: str = "lemma", skip: int = 0):
+    def __init__(
+        self,
+        doc: Doc,
+        predicate_form: str = "lemma",
+        skip: int = 0,
+        families: frozenset[str] = FAMILIES,
+    ):
         self.doc = doc
+        self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         # what the caption itself became under the prefix ("a photo of [pillows] on a bed")
         self.prefix_object = self._pobj(doc[skip - 1]) if skip else None
@@ -108,8 +116,31 @@ class GraphBuilder(RelationRules):
             self._object_gap(tok)
         for tok in self.doc:
             self._state_attribute(tok)
+        relations = self._clean_relations()
+        if "attach" in self.families:
+            relations = self._without_time(relations)
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
-        return drafts, self._clean_relations()
+        return drafts, relations
+
+    def _is_time(self, i: int) -> bool:
+        tok = self.doc[i]
+        return tok.lower_ in lex.TIME_NOUNS or tok.lemma_.lower() in lex.TIME_NOUNS
+
+    def _without_time(self, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
+        """ "walking on the beach at sunset", "on a rainy day": a time is no place. Relations
+        that end in a preposition before a time noun go; a time noun left with no attribute
+        and no relation is no object of the scene either."""
+        kept = []
+        for s, p, o in relations:
+            if self._is_time(o) and p.split()[-1] in lex.TIME_PREPOSITIONS:
+                continue
+            kept.append((s, p, o))
+        linked = {s for s, _, _ in kept} | {o for _, _, o in kept}
+        for i in [i for i in self.entities if self._is_time(i)]:
+            draft = self.entities[i]
+            if i not in linked and not draft.attributes and draft.count is None:
+                del self.entities[i]
+        return kept
 
     def _follow(self, i: int) -> int:
         seen = set()
@@ -167,11 +198,13 @@ class GraphBuilder(RelationRules):
             return False  # "on top of"; but "a photo of the surface of the moon" is a thing
         if self._implicit_landmark(tok) is not None:
             return False  # "a bowl with markings on the side": the bowl's side
+        scenery = {"foreground", "background"} if "spans" in self.families else set()
         if (
-            tok.lower_ in {"left", "right", "foreground", "background", "distance"}
+            tok.lower_ in {"left", "right", "foreground", "background", "distance"} - scenery
             and tok.dep_ == "pobj"
         ):
             return False  # "on the left" with no landmark: a position, not a thing
+            # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if is_colour(tok) and tok.dep_ == "pobj" and tok.head.lower_ == "in":
             return False  # "a woman in red": red is her attribute
         if tok.dep_ == "pobj" and self._in_colour(tok.head):
@@ -264,7 +297,8 @@ class GraphBuilder(RelationRules):
             draft.count = lex.NUMBER_WORDS[child.lower_]
             return
         if dep in ATTRIBUTE_DEPS and child.i < draft.head.i:
-            if child.lower_ in lex.QUANTIFIERS or child.like_num:
+            ordinal = "spans" in self.families and child.lower_ in lex.ORDINALS
+            if child.lower_ in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return
             if dep in {"compound", "nmod", "npadvmod"} and child.pos_ in NOUNS:
                 # the modifiers of a noun modifier are the head's ("red tennis bag": the bag
@@ -274,6 +308,8 @@ class GraphBuilder(RelationRules):
                         self._modifier(draft, grandchild)
                 if not (child.lower_ in lex.MATERIALS or is_colour(child)):
                     return  # part of the name: "fire hydrant"
+                if "spans" in self.families and self._inside_compound(child):
+                    return  # "ice cream cone": "cream" is part of the name, not a colour
             self._attribute_chain(draft, child)
             return
         if dep == "prep" and child.lower_ == "in":
@@ -282,8 +318,18 @@ class GraphBuilder(RelationRules):
                 self._attribute_chain(draft, pobj)
                 draft.end = max(draft.end, child.right_edge.i)
 
+    def _inside_compound(self, word: Token) -> bool:
+        """A noun modifier that a noun before it names with ("ice cream" in "ice cream
+        cone", "golden" is not a noun): the pair is one name."""
+        prev = self.doc[word.i - 1] if word.i > 0 else None
+        return prev is not None and prev.pos_ in NOUNS and prev.dep_ == "compound" and (
+            prev.head == word or prev.head == word.head
+        )
+
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
+        if "spans" in self.families and word.pos_ in lex.NON_ATTRIBUTE_POS:
+            return  # "green shrubbery beside brick building": a preposition is no attribute
         draft.add_attribute(word.text)
         for mod in word.children:  # "long white whiskers" read as long <- white: long too
             if (
@@ -378,6 +424,16 @@ class GraphBuilder(RelationRules):
                     found.extend(self._with_conjuncts(child))
         if found:
             return found
+        if (
+            "clauses" in self.families
+            and verb.dep_ in {"acl", "relcl"}
+            and verb.head.dep_ == "dobj"
+            and verb.head.head.pos_ in VERBS
+            and depth < 4
+            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children)
+        ):
+            # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
+            return self._subjects(verb.head.head, depth + 1)
         if verb.dep_ in {"acl", "relcl"} or (verb.dep_ == "amod" and verb.head.pos_ in NOUNS):
             return self._with_conjuncts(verb.head, conjuncts=False)
         if (

@@ -132,6 +132,69 @@ QUANTIFIERS = frozenset(
     """.split()
 )
 
+#: Ordinals: an attribute ("the second man" -> man is second), never a count; spaCy's
+#: ``like_num`` is true for them, so they are told apart from numbers by this list.
+ORDINALS = frozenset(
+    """
+    first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th
+    """.split()
+)
+
+#: Nouns that name a time, not a thing in the picture: "at sunset", "on a rainy day", "during
+#: the war" place the scene in time, so they are no relation's object (FACTUAL's gold has
+#: none); with an attribute ("a rainy day") the noun stays as an object.
+TIME_NOUNS = frozenset(
+    """
+    day days night nights sunset sunrise dusk dawn morning mornings afternoon evening evenings
+    daytime nighttime night-time noon midnight twilight today tonight yesterday weekend
+    hour hours minute minutes moment time times season year years week weeks month months
+    winter summer autumn monday tuesday wednesday thursday friday saturday sunday
+    christmas halloween easter war era century decade
+    """.split()
+)
+#: Prepositions that place something in time before a time noun.
+TIME_PREPOSITIONS = frozenset(
+    "at on in during after before for through throughout until since by around near".split()
+)
+
+#: Participles that only say where a thing is ("a door found in a kitchen", "a sign located
+#: on the wall"): the relation is the preposition alone (door --in--> kitchen).
+PLACEMENT_PARTICIPLES = frozenset(
+    "located situated found positioned placed".split()
+)
+
+#: Verbs whose direct object is what a following place phrase locates: "holding her shoes in
+#: one hand" (shoes in hand), "wearing a shirt under the vest" (shirt under vest).
+HANDLING_VERBS = frozenset("hold wear carry have keep grip clutch".split())
+#: Prepositions of place (a handling verb's object is where they say).
+PLACE_PREPOSITIONS = frozenset(
+    """
+    in on under over above below behind beside inside near atop underneath beneath between
+    around against across along
+    """.split()
+)
+
+#: Prepositions of support and containment: a second place phrase with one of these, right
+#: after a first one's object, says where that object is ("behind the cake on the table").
+SUPPORT_PREPOSITIONS = frozenset({"on", "in", "at", "inside", "atop"})
+
+#: Doings of a person (or an animal): a participle of one of these, hung by the model on a
+#: thing after a preposition ("men looking toward the camera holding food"), is the person's.
+PERSON_ACTIONS = frozenset(
+    """
+    hold wear carry eat drink talk play ride throw catch use read smile wave hit swing kick
+    watch look stand sit walk run pose lean hug feed push pull chat speak laugh point
+    """.split()
+)
+#: Scenery a person is "in" ("a boy in the background wearing shorts"): a participle hung on
+#: it is the person's.
+SCENERY = frozenset({"background", "foreground", "distance"})
+
+#: Parts of speech that are never an attribute ("green shrubbery beside brick building": the
+#: model can hang "beside" on a noun as a modifier).
+NON_ATTRIBUTE_POS = frozenset({"ADP", "DET", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX"})
+
 NUMBER_WORDS = {
     "zero": 0,
     "one": 1,

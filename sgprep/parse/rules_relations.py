@@ -21,6 +21,7 @@ from sgprep.parse.rules_repair import LEMMA_FIXES
 
 class RelationRules:
     doc: object
+    families: frozenset[str]
     lemma: bool
     skip: int
     prefix_object: Token | None
@@ -272,6 +273,54 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject),
                     )
 
+    def _chained_place(
+        self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
+    ) -> bool:
+        """ "standing behind the cake on the table": a second place phrase of support or
+        containment on a verb, right after the first one's object, says where that object
+        is (cake on table), not where the subject does the verb. Adds that relation and says
+        so."""
+        if prep.i == 0 or prep_text not in lex.SUPPORT_PREPOSITIONS or verb.lemma_ == "be":
+            return False  # "lying on concrete under a branch": the animal is under it
+        before = self.doc[prep.i - 1]
+        if before.dep_ != "pobj" or before.head.head != verb or before.pos_ not in NOUNS:
+            return False
+        if before.head.lower_ in {"with", "of", "by"} or self._entity(before) is None:
+            return False
+        if before.lower_ in lex.CLOTHING:
+            return False  # "standing in a red shirt to the left of a ladder": he stands there
+        thing = self._entity(before)
+        for obj_tok in objects:
+            self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
+        return True
+
+    def _previous_object(self, verb: Token, prep: Token) -> Token | None:
+        """The object of the verb's phrase right before ``prep`` ("talking to the woman | next
+        to him"): a phrase ending in a pronoun that is about the verb's own subject places
+        that object, not the subject."""
+        start = prep.head if prep.head.lower_ in lex.PREP_HEADS and prep.head.i < prep.i else prep
+        before = self.doc[start.i - 1] if start.i > 0 else None
+        if before is None or before.dep_ != "pobj" or before.head.head != verb:
+            return None
+        return before if self._entity(before) is not None else None
+
+    def _absolute_with(self, prep: Token, objects: list[Token]) -> bool:
+        """ "with buckets lying around them", "with a sweater draped over his shoulders", "with
+        a logo on it": a "with" phrase on a verb whose object has a clause, or a place phrase
+        pointing back, of its own is a scene of its own, not what the verb is done with
+        ("playing with a puppy on the steps" is done with the puppy)."""
+        if prep.lower_ != "with" or not objects:
+            return False
+        pobj = objects[0]
+        return any(
+            c.i > pobj.i and (
+                c.dep_ in {"acl", "relcl"}
+                or (c.dep_ == "prep" and c.lower_ != "of" and any(
+                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree))
+            )
+            for c in pobj.children
+        )  # fmt: skip
+
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every
         conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
@@ -311,18 +360,43 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject), self._verb_predicate(verb), subject
                     )
             return
+        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if "attach" in self.families and self._absolute_with(prep, objects):
+            return  # "holding an umbrella with a logo on it": the logo's own phrase says it
+        if "attach" in self.families and self._chained_place(verb, prep, prep_text, objects):
+            return
         if verb.lemma_ == "be":
             predicate = prep_text
+        elif "attach" in self.families and prep_text == "in" and objects and all(
+            o.lower_ in lex.CLOTHING for o in objects
+        ):
+            predicate = "wear"  # "a man standing in a red shirt": he wears it
+        elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:
+            predicate = prep_text  # "a door found in a kitchen": door in kitchen
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
-        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if (
+            "attach" in self.families
+            and dobj is not None
+            and dobj.i < prep.i
+            and verb.lemma_.lower() in lex.HANDLING_VERBS
+            and prep_text in lex.PLACE_PREPOSITIONS
+        ):
+            # "holding her shoes in one hand": the shoes are in the hand
+            for thing in self._with_conjuncts(dobj):
+                for obj_tok in objects:
+                    self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
+            return
         for obj_tok in objects:
             if self._reciprocal(obj_tok):  # "cat and dog looking at each other"
                 self._add_reciprocal(subjects, predicate)
                 continue
-            if obj_tok.lower_ in lex.ANAPHORA and dobj is not None:
+            held = dobj
+            if held is None and "attach" in self.families and obj_tok.lower_ in lex.ANAPHORA:
+                held = self._previous_object(verb, prep)  # "talking to the woman next to him"
+            if obj_tok.lower_ in lex.ANAPHORA and held is not None:
                 # "the rock has moss on it": the moss is on the rock.
-                thing = self._entity(dobj)
+                thing = self._entity(held)
                 self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
                 continue
             for subject in subjects:

@@ -20,7 +20,13 @@ import numpy
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Doc
 
-from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS
+from sgprep.parse.rules_lexicon import (
+    ANAPHORA,
+    CLOTHING,
+    ING_NOUNS,
+    PERSON_ACTIONS,
+    PERSON_NOUNS,
+)
 
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
@@ -186,9 +192,10 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
     return doc
 
 
-def repair_participle_on_garment(doc: Doc) -> Doc:
+def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset()) -> Doc:
     """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
-    A garment after "in" does not act; the participle is the wearer's."""
+    A garment after "in" does not act; the participle is the wearer's. So for ``places``
+    ("a boy in the background wearing shorts")."""
     heads = [t.head.i for t in doc]
     changed = False
     for tok in doc:
@@ -197,13 +204,160 @@ def repair_participle_on_garment(doc: Doc) -> Doc:
             tok.tag_ == "VBG"
             and tok.dep_ == "acl"
             and garment.i < tok.i
-            and garment.lower_ in CLOTHING
+            and (garment.lower_ in CLOTHING or garment.lower_ in places)
             and garment.dep_ == "pobj"
             and garment.head.lower_ == "in"
             and garment.head.head.pos_ in {"NOUN", "PROPN"}
             and garment.head.head.i < garment.i
         ):
             heads[tok.i] = garment.head.head.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+#: Parts of a person that a "with" phrase names ("a man with brown hair standing ...").
+PERSON_PARTS = frozenset(
+    """
+    hair beard mustache moustache hand hands arm arms leg legs head face eyes glasses
+    sunglasses eyeglasses backpack bag tattoo tattoos
+    """.split()
+)
+
+
+def repair_participle_on_part(doc: Doc) -> Doc:
+    """ "man with brown hair standing in a red shirt", "man wearing eyeglasses standing behind
+    the cake": the model hangs the participle on the nearest noun, the hair or the glasses. A
+    participle of a person's doing (it has a phrase or an object of its own) on a worn thing or
+    a part, itself the object of "with" or of "wear" on a person, is the person's."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        part = tok.head
+        if not (tok.tag_ == "VBG" and tok.dep_ == "acl" and part.i < tok.i):
+            continue
+        if not (part.lower_ in PERSON_PARTS or part.lower_ in CLOTHING):
+            continue
+        if not any(c.dep_ in {"prep", "dobj"} for c in tok.children):
+            continue  # "with hair blowing": the hair does it
+        owner = None
+        if part.dep_ == "pobj" and part.head.lower_ == "with":
+            owner = part.head.head
+        elif part.dep_ == "dobj" and part.head.lemma_ == "wear":
+            owner = part.head.head if part.head.dep_ == "acl" else None
+        if owner is not None and _is_person(owner) and owner.i < part.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "climbs a ladder to rescue a kitten": the model tags "kitten" ADJ, although it is the
+    verb's object. A word tagged ADJ in a noun's place (subject, object, object of a
+    preposition) with a determiner, that the lemmatizer's tables know only as a noun, is one;
+    so is an "-ing" noun (``ING_NOUNS``: "near building", "attached to railing") tagged VERB
+    there with nothing a verb would have after it."""
+    for tok in doc:
+        if (
+            tok.pos_ == "ADJ"
+            and tok.dep_ in {"dobj", "pobj", "nsubj", "nsubjpass"}
+            and tok.lower_ in nouns
+            and tok.lower_ not in modifiers
+            and any(c.dep_ == "det" for c in tok.children)
+        ):
+            tok.pos_, tok.tag_ = "NOUN", "NN"
+        elif (  # "a lamp near building": building/VERB as the object of "near"
+            tok.pos_ == "VERB"
+            and tok.lower_ in ING_NOUNS
+            and tok.dep_ in {"pobj", "dobj", "pcomp"}
+            and tok.head.pos_ in {"ADP", "VERB"}
+            and not any(c.dep_ in {"dobj", "prep", "prt"} for c in tok.children)
+        ):
+            tok.pos_, tok.tag_, tok.lemma_ = "NOUN", "NN", tok.lower_
+            if tok.dep_ == "pcomp":
+                tok.dep_ = "pobj"
+    return doc
+
+
+def repair_participle_on_thing(doc: Doc) -> Doc:
+    """ "two men looking toward the camera holding food": the model hangs "holding" on the
+    camera. A participle of a person's doing (``PERSON_ACTIONS``) with an object, on a noun
+    after a preposition that is no person, is the doing of the person that the phrase
+    chain starts from."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        thing = tok.head
+        if not (
+            tok.tag_ == "VBG"
+            and tok.dep_ == "acl"
+            and tok.lemma_.lower() in PERSON_ACTIONS
+            and any(c.dep_ == "dobj" for c in tok.children)
+            and thing.i < tok.i
+            and thing.dep_ == "pobj"
+            and not _is_person(thing)
+        ):
+            continue
+        for up in list(thing.ancestors)[:4]:
+            if up.pos_ in {"NOUN", "PROPN"} and _is_person(up):
+                heads[tok.i] = up.i
+                changed = True
+                break
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_noun_root(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "seagull walking on ground", "surfboard on the roof": the model reads a caption's
+    first word, a noun it does not know, as an adjective or adverb root. A subjectless
+    ADJ/ADV root that the lemmatizer's tables know only as a noun is the noun the caption
+    is about; a participle it governs describes it (acl)."""
+    root = next((t for t in doc if t.pos_ not in {"DET", "PUNCT", "SPACE"}), None)
+    if (
+        root is None
+        or root.dep_ != "ROOT"
+        or root.pos_ not in {"ADJ", "ADV"}
+        or root.lower_ not in nouns
+        or root.lower_ in modifiers
+        or any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in root.children)
+    ):
+        return doc
+    root.pos_, root.tag_ = "NOUN", "NNS" if root.lower_.endswith("s") else "NN"
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for child in root.children:
+        if child.dep_ in {"xcomp", "advcl", "ccomp", "dep"} and child.tag_ in {"VBG", "VBN"}:
+            deps[child.i] = "acl"
+            changed = True
+    if changed:
+        _set_tree(doc, [t.head.i for t in doc], deps)
+    return doc
+
+
+def repair_with_back_reference(doc: Doc) -> Doc:
+    """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
+    hands in his pockets": the model hangs the phrase after the "with" object on the noun
+    before "with". A phrase that refers back to that noun (a pronoun inside it) cannot be
+    about it: it is about the "with" object, and is hung there."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for prep in doc:
+        if prep.lower_ != "with" or prep.dep_ != "prep" or prep.head.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        owner = prep.head
+        pobj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if pobj is None or pobj.right_edge.i + 1 >= len(doc):
+            continue
+        after = doc[pobj.right_edge.i + 1]
+        owners = {owner.i} | ({owner.head.i} if owner.dep_ == "conj" else set())  # "apples and"
+        if after.head.i not in owners or after.dep_ not in {"acl", "prep"} or after.lower_ == "of":
+            continue
+        if any(t.lower_ in ANAPHORA and t.i > after.i for t in after.subtree):
+            heads[after.i] = pobj.i
             changed = True
     if changed:
         _set_tree(doc, heads, [t.dep_ for t in doc])

@@ -1,0 +1,31 @@
+"""Switches for the rule parser's rule families, to measure what each one adds.
+
+Every family is on unless it is named in the environment variable ``SGPREP_RULES_OFF``
+(comma-separated), which exists for ``benchmarks/factual_spice.py --ablate`` and for tests:
+nothing in a normal run sets it.
+
+- ``noise``: alt-text clean-up before parsing (URLs, ``<PERSON>`` placeholders, camera metadata,
+  all-caps words, keyword lists) — :mod:`sgprep.parse.rules_noise`;
+- ``clauses``: sentence and clause structure (relative and participial clauses, coordinated
+  clauses, subjects shared across them);
+- ``spans``: entity span and head boundaries (likeness nouns, compounds holding a colour word,
+  prepositions and adverbs never attributes);
+- ``attach``: where a prepositional phrase in a long noun phrase attaches.
+"""
+
+from __future__ import annotations
+
+import os
+
+OFF_ENV = "SGPREP_RULES_OFF"
+FAMILIES = frozenset({"noise", "clauses", "spans", "attach"})
+
+
+def families_on() -> frozenset[str]:
+    """The families not switched off by ``SGPREP_RULES_OFF``; an unknown name is an error."""
+    off = {name.strip() for name in os.environ.get(OFF_ENV, "").split(",") if name.strip()}
+    unknown = off - set(FAMILIES)
+    if unknown:
+        raise ValueError(f"{OFF_ENV} names unknown rule families {sorted(unknown)}; "
+                         f"known: {', '.join(sorted(FAMILIES))}")  # fmt: skip
+    return FAMILIES - off
