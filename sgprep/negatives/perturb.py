@@ -21,6 +21,8 @@ from sgprep.negatives.cooc import (
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
+    SWAPPABLE,
+    object_class,
     lemma,
     name,
     predicate_key,
@@ -147,6 +149,12 @@ def _entity(e: Entity, attributes: list[str] | None = None, head: str | None = N
                                 "span": None})
 
 
+def same_class(a: str, b: str) -> bool:
+    """Both objects in one coarse class (:data:`OBJECT_CLASSES`): they may change places."""
+    c = object_class(a)
+    return c in SWAPPABLE and c == object_class(b)
+
+
 def _plain(attribute: str) -> bool:
     """A one-word attribute, not a participle the parser kept ("walking down", "standing"):
     those are actions, and changing them reads as nonsense."""
@@ -192,7 +200,8 @@ class Perturber:
     def implausible(self, names: list[str], changed: set[int],
                     attributes: dict[int, list[str]] | None = None,
                     relations: list[Relation] | None = None,
-                    strict: bool = False) -> str | None:
+                    strict: bool = False, by_class: bool = False,
+                    attr_by_class: bool = False) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
         scene the statistics never saw, looking only at what touches ``changed``."""
         c = self.cooc
@@ -203,11 +212,13 @@ class Perturber:
             if not c.known(names[i]) and not c.known(names[i].split()[-1]):
                 return "unknown_object"
             for a in attributes.get(i, self.g.entities[i].attributes):
-                if a not in self.fixed(i) and not c.attribute_ok(a, names[i]):
+                if a not in self.fixed(i) and not (c.attribute_ok_by_class if attr_by_class
+                                                   else c.attribute_ok)(a, names[i]):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
             if r.subject in changed or r.object in changed:
-                why = c.judge(names[r.subject], r.predicate, names[r.object], strict)
+                why = (c.judge_by_class if by_class else c.judge)(
+                    names[r.subject], r.predicate, names[r.object], *(() if by_class else (strict,)))
                 if why:
                     return why
         return None
@@ -262,7 +273,7 @@ class Perturber:
                 return self._refuse("related_word")
             why = self.implausible(self.names, {i, j}, {
                 i: [b if x == a else x for x in ei.attributes],
-                j: [a if x == b else x for x in ej.attributes]})
+                j: [a if x == b else x for x in ej.attributes]}, attr_by_class=True)
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {
@@ -289,7 +300,9 @@ class Perturber:
                 return self._refuse("related_word")
             names = list(self.names)
             names[i], names[j] = nj, ni
-            why = self.implausible(names, {i, j}, strict=True)
+            # two objects of one class change places ("the woman behind the man"); else the
+            # new triples must have been seen as they are ("a table on the cup": never)
+            why = self.implausible(names, {i, j}, strict=True, by_class=same_class(ni, nj))
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head),
@@ -317,7 +330,8 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
-            why = self.implausible(self.names, {s, o}, relations=relations, strict=True)
+            why = self.implausible(self.names, {s, o}, relations=relations, strict=True,
+                                   by_class=same_class(self.names[s], self.names[o]))
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)

@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 STRATEGIES = ("swap", "shuffle", "replace", "connect", "subgraph")
 #: METHOD.md: 0.15 for single-object attribute changes, the rest split evenly.
 ATTRIBUTE_WEIGHT = 0.15
+#: Connect negatives per positive at most (issue 18: they were two thirds of all negatives).
+MAX_CONNECT = 1
 DEFAULT_WEIGHTS = {k: (ATTRIBUTE_WEIGHT if k == "replace_attribute"
                        else round((1 - ATTRIBUTE_WEIGHT) / (len(FAMILIES) - 1), 6))
                    for k in FAMILIES}
@@ -234,10 +236,17 @@ class NegativesStage(Stage):
             if cands:
                 pools[family] = cands
         realiser, original, out, made = Realiser(text, graph), None, [], Counter()
+        made_connect = 0
         lengths: Counter[str] = Counter()  # kind -> summed length ratios, in thousandths
         weights = self.settings.family_weights
         while pools and len(out) < k:
-            family = _weighted(rng, pools, weights)
+            # connect adds words (a length cue) and is easy to make: at most MAX_CONNECT per
+            # positive, drawn only when no other family has candidates left
+            others = {f: c for f, c in pools.items() if f != "connect"}
+            if "connect" in pools and made_connect >= MAX_CONNECT:
+                del pools["connect"]
+                continue
+            family = _weighted(rng, others, weights) if others else next(iter(pools))
             cands = pools[family]
             i = rng.randrange(len(cands))  # a candidate at random, taken out in O(1)
             cands[i], cands[-1] = cands[-1], cands[i]
@@ -275,6 +284,7 @@ class NegativesStage(Stage):
             out.append(Negative(text=neg_text, strategy=p.strategy, kind=p.kind, positive=text,
                                 realisation=how, graph=p.graph))
             made[p.kind, how] += 1
+            made_connect += p.kind == "connect"
             lengths[p.kind] += round(1000 * ratio)
         for kind, permille in lengths.items():
             self.counts[f"length_ratio_permille/{kind}"] += permille

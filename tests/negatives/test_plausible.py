@@ -268,3 +268,46 @@ def test_vocab_command_writes_the_statistics_negatives_then_use(tmp_path):
     stage = NegativesStage(NegativesSettings(strategies=["shuffle"], vocab=str(out)))
     assert not stage.negatives("k", cap, g).negatives
     assert stage.counts["rejected/implausible_relation"] == 1
+
+
+# --- back-off to object classes (issue 18, swaps and shuffles almost never made) --------------
+def test_two_objects_of_one_class_may_change_places_on_the_class_evidence():
+    texts, _ = made("the man behind the woman", [("man", "man", []), ("woman", "woman", [])],
+                    [(0, "behind", 1)], "shuffle_relation")
+    assert set(texts) == {"the woman behind the man"}  # "man" in "woman": no synonym
+    texts, _ = made("a dog chasing a cat", [("dog", "dog", []), ("cat", "cat", [])],
+                    [(0, "chase", 1)], "swap_object")
+    assert set(texts) == {"a cat chasing a dog"}
+
+
+def test_objects_of_different_classes_need_the_very_triple_seen():
+    texts, rejected = made("a cup on the table", [("cup", "cup", []), ("table", "table", [])],
+                           [(0, "on", 1)], "shuffle_relation")
+    assert not texts and rejected["implausible_relation"]  # "a table on the cup"
+    texts, rejected = made("A train travels over a bridge above a river",
+                           [("train", "train", []), ("bridge", "bridge", []),
+                            ("river", "river", [])],
+                           [(0, "travel over", 1), (1, "above", 2)], "swap_object")
+    assert not texts and rejected["implausible_relation"]  # "A river travels over..."
+    texts, rejected = made("tree has yellow leaves",
+                           [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])],
+                           [(0, "have", 1)], "swap_object")
+    assert not texts and rejected["implausible_relation"]  # "leaf has yellow trees"
+
+
+def test_a_hot_dog_is_no_animal_and_body_parts_get_no_back_off():
+    from sgprep.negatives.cooc import object_class
+    from sgprep.negatives.perturb import same_class
+
+    assert object_class("hot dog") == "food" and object_class("dog") == "animal"
+    assert object_class("tennis racket") is None or object_class("racket") == "small object"
+    assert not same_class("hand", "face") and same_class("car", "truck")
+
+
+def test_colours_of_made_things_swap_on_the_class_evidence():
+    texts, _ = made("a red car and a blue truck",
+                    [("red car", "car", ["red"]), ("blue truck", "truck", ["blue"])], [],
+                    "swap_attribute")
+    assert set(texts) == {"a blue car and a red truck"}
+    c = VOCAB.cooc
+    assert c.attribute_ok_by_class("blue", "truck") and not c.attribute_ok_by_class("blue", "dog")

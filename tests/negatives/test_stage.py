@@ -252,3 +252,16 @@ def test_odd_graphs_never_crash_and_every_sample_comes_back():
         Negatives.model_validate_json(s.neg.model_dump_json())
         for n in s.neg.negatives:
             assert normalise(n.text) != normalise(n.positive)
+
+
+def test_connect_is_at_most_one_per_caption_and_comes_last(graphs):
+    from sgprep.negatives.stage import MAX_CONNECT
+
+    settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"], per_sample=8)
+    out = run(settings, samples(graphs))
+    kinds = Counter()
+    for key, neg in out.items():
+        connects = [n for n in neg.negatives if n.kind == "connect"]
+        assert len(connects) <= MAX_CONNECT, [n.text for n in connects]
+        kinds.update(n.kind for n in neg.negatives)
+    assert kinds["connect"] and sum(kinds.values()) > 2 * kinds["connect"], kinds
