@@ -448,7 +448,10 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(","
     "verb": [frozenset(g.split(",")) for g in (
         "include,hold,have,contain,carry,feature,show,support", "look,watch,see,face,view,stare,observe",
         "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
-        "hang,dangle", "brush,wash,clean,scrub", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have", "park,stop")],
+        "hang,dangle", "brush,wash,clean,scrub", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have,carry", "park,stop", "practice,play",
+        "ride,drive", "serve,hit", "stand,lean",
+        # places a thing may be in at once: "along the side" is "on the side", "by" it
+        "along,on,by,beside,next,near,alongside")],
     "adj": [frozenset(g.split(",")) for g in (
         "big,large,huge,giant,tall", "small,little,tiny,short", "gray,grey,silver",
         "light,white,pale", "dark,black", "tan,beige,brown", "wooden,wood", "metal,metallic,steel")]}

@@ -30,6 +30,7 @@ from sgprep.negatives.cooc import (
 from sgprep.negatives import grammar
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
 from sgprep.negatives.vocab import Vocabulary, attribute_type, relation_type
+from sgprep.negatives.words import SPATIAL_WORDS
 from sgprep.schema import Entity, Relation, SceneGraph
 
 #: Replacements that read as the natural opposite; other words draw from the vocabulary.
@@ -201,7 +202,7 @@ class Perturber:
                     attributes: dict[int, list[str]] | None = None,
                     relations: list[Relation] | None = None,
                     strict: bool = False, by_class: bool = False,
-                    attr_by_class: bool = False) -> str | None:
+                    attr_by_class: bool = False, check_attributes: bool = True) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
         scene the statistics never saw, looking only at what touches ``changed``."""
         c = self.cooc
@@ -211,6 +212,8 @@ class Perturber:
         for i in changed:
             if not c.known(names[i]) and not c.known(names[i].split()[-1]):
                 return "unknown_object"
+            if not check_attributes:  # noun phrases moved whole keep their own attributes
+                continue
             for a in attributes.get(i, self.g.entities[i].attributes):
                 if a not in self.fixed(i) and not (c.attribute_ok_by_class if attr_by_class
                                                    else c.attribute_ok)(a, names[i]):
@@ -302,7 +305,9 @@ class Perturber:
             names[i], names[j] = nj, ni
             # two objects of one class change places ("the woman behind the man"); else the
             # new triples must have been seen as they are ("a table on the cup": never)
-            why = self.implausible(names, {i, j}, strict=True, by_class=same_class(ni, nj))
+            by_class = same_class(ni, nj)
+            why = self.implausible(names, {i, j}, strict=True, by_class=by_class,
+                                   attr_by_class=by_class)
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head),
@@ -331,7 +336,8 @@ class Perturber:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
             why = self.implausible(self.names, {s, o}, relations=relations, strict=True,
-                                   by_class=same_class(self.names[s], self.names[o]))
+                                   by_class=same_class(self.names[s], self.names[o]),
+                                   check_attributes=False)
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)
@@ -579,10 +585,35 @@ class Perturber:
             if tail == rest and relation_type(pred) == "action":
                 verbs.add(v)
         said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
+        if rest and self._verb_takes_object(verb, rest):
+            # "two men play chess at a table": the new verb would take "chess" too ("eat
+            # chess"), and the graph does not say it was seen with that
+            self.rejected["verb_has_object"] += 1
+            return []
+        # the verb of every relation of this subject that has it changes ("eat" for "play")
+        others = [(self.names[x.object], x.predicate.lower().split()[1:])
+                  for x in self.g.relations if x is not r and x.subject == r.subject
+                  and relation_type(x.predicate) == "action"
+                  and lemma(x.predicate.split()[0]) == verb]
         return [v for v in sorted(verbs)
                 if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS and v not in said
+                and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
                 and not c.is_related(v, verb, "verb")
-                and c.judge(s, " ".join([v, *rest]), o, strict=True) is None]
+                and c.judge(s, " ".join([v, *rest]), o, strict=True) is None
+                and all(c.judge(s, " ".join([v, *tail]), x, strict=True) is None
+                        for x, tail in others)]
+
+    def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:
+        """In the caption, a form of ``verb`` is followed by a word other than its
+        preposition ``rest[0]`` (and not an adverb such as "together"): it has an object."""
+        words = self.text.lower().replace(",", " ").replace(".", " ").split()
+        for k, w in enumerate(words[:-1]):
+            if lemma(w) == verb:
+                nxt = words[k + 1]
+                if nxt != rest[0] and nxt not in SPATIAL_WORDS and not nxt.endswith("ly") \
+                        and nxt not in ("together", "around", "away", "back", "alone"):
+                    return True
+        return False
 
     def _set_pred(self, k: int, predicate: str, edit: SetPredicate) -> Perturbation:
         relations = list(self.g.relations)

@@ -27,12 +27,14 @@ from sgprep.schema import Entity, Relation, SceneGraph
 VOCAB = load_vocab()
 
 
-def made(caption, entities, relations, kind, seeds=12):
-    """Texts made by ``kind`` over several seeds, and the rejections by reason."""
+def made(caption, entities, relations, kind, seeds=12, with_text=False):
+    """Texts made by ``kind`` over several seeds, and the rejections by reason (the stage's
+    way, which gives the perturber the caption, ``with_text``)."""
     g = graph(caption, entities, relations)
     texts, rejected = Counter(), Counter()
     for seed in range(seeds):
-        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc)
+        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc,
+                      caption if with_text else "")
         for build in p.candidates(kind):
             pert = build()
             if pert is not None:
@@ -311,3 +313,26 @@ def test_colours_of_made_things_swap_on_the_class_evidence():
     assert set(texts) == {"a blue car and a red truck"}
     c = VOCAB.cooc
     assert c.attribute_ok_by_class("blue", "truck") and not c.attribute_ok_by_class("blue", "dog")
+
+
+# --- replace_relation: the verb fits its object, and says something false ---------------------
+def test_a_verb_with_a_direct_object_the_graph_lacks_is_not_replaced():
+    texts, rejected = made("Two men play chess at a small table",
+                           [("Two men", "men", [], 2), ("small table", "table", ["small"])],
+                           [(0, "play at", 1)], "replace_relation", with_text=True)
+    assert not texts and rejected["verb_has_object"]  # "Two men eat chess at a small table"
+
+
+def test_near_synonymous_relations_are_not_replacements():
+    c = VOCAB.cooc
+    assert c.is_related("practice", "play", "verb") and c.is_related("wear", "carry", "verb")
+    assert c.is_related("along", "on", "verb") and c.is_related("ride", "drive", "verb")
+    for caption, ents, rels in [
+        ("tree along the side of the road", [("tree", "tree", []), ("road", "road", [])],
+         [(0, "along side of", 1)]),
+        ("a man practicing his tennis serve", [("man", "man", []), ("tennis serve", "serve", [])],
+         [(0, "practice", 1)]),
+        ("man wearing a black backpack", [("man", "man", []), ("black backpack", "backpack",
+                                                                ["black"])], [(0, "wear", 1)])]:
+        texts, _ = made(caption, ents, rels, "replace_relation", with_text=True)
+        assert not texts, texts
