@@ -516,9 +516,10 @@ OBJECT_CLASSES: dict[str, frozenset[str]] = {c: frozenset(ws.split()) for c, ws 
 }.items()}
 #: Classes of made things, which come in any colour.
 PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building"})
-#: Classes whose members may change places on the class's evidence (body parts are parts of
-#: one whole: "his face on his hair").
-SWAPPABLE = frozenset(OBJECT_CLASSES) - {"body part"}
+#: Classes whose members may change places on the class's evidence. Not body parts (parts of
+#: one whole: "his face on his hair"), nor small things, food and furniture, which hold,
+#: carry and contain one another ("the plate is on the fork", "a table on the chair").
+SWAPPABLE = frozenset({"person", "animal", "vehicle", "clothing", "plant", "building"})
 _CLASS_OF = {w.replace("_", " "): c for c, ws in OBJECT_CLASSES.items() for w in ws}
 
 

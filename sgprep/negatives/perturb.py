@@ -306,6 +306,10 @@ class Perturber:
             # two objects of one class change places ("the woman behind the man"); else the
             # new triples must have been seen as they are ("a table on the cup": never)
             by_class = same_class(ni, nj)
+            if not by_class and not any({r.subject, r.object} & {i, j} for r in self.g.relations):
+                # no relation to check ("tree has yellow leaves" parsed without one): only
+                # two objects of one class may change places ("leaf has yellow trees")
+                return self._refuse("unchecked_swap")
             why = self.implausible(names, {i, j}, strict=True, by_class=by_class,
                                    attr_by_class=by_class)
             if why:

@@ -16,6 +16,7 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from sgprep.negatives import grammar
+from sgprep.negatives.cooc import PLURALIA, singular
 from sgprep.negatives.perturb import (
     Attach,
     Edit,
@@ -215,7 +216,9 @@ class Realiser:
                 raise NoSpanEdit(f"compound {e.old!r} not found")
             start = before[0].start
         words = e.new.split()
-        if self.plural(e.entity):
+        # the number follows the slot, but "pants" is plural in form only: "white pants and
+        # brown shirt" -> "white shirt and brown pants", not "brown shirts"
+        if self.plural(e.entity) and singular((e.old.split() or [""])[-1]) not in PLURALIA:
             words[-1] = grammar.plural(words[-1])
         return [(start, w.end, _same_case(self.text[start:w.end], " ".join(words), start))]
 

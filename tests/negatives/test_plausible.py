@@ -336,3 +336,24 @@ def test_near_synonymous_relations_are_not_replacements():
                                                                 ["black"])], [(0, "wear", 1)])]:
         texts, _ = made(caption, ents, rels, "replace_relation", with_text=True)
         assert not texts, texts
+
+
+def test_a_swap_with_no_relation_to_check_needs_one_class():
+    # parsed without "has": nothing says whether "leaf has yellow trees" could be
+    texts, rejected = made("tree has yellow leaves",
+                           [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])], [],
+                           "swap_object")
+    assert not texts and rejected["unchecked_swap"]
+    texts, _ = made("a fork and a knife on a plate",
+                    [("fork", "fork", []), ("knife", "knife", []), ("plate", "plate", [])],
+                    [(0, "on", 2), (1, "on", 2)], "shuffle_relation")
+    assert not texts  # "the plate on the fork": small things get no back-off
+
+
+def test_a_swapped_head_takes_the_slot_number_but_pants_are_plural_in_form_only():
+    texts, _ = made("older man with white shirt and brown pants",
+                    [("older man", "man", ["older"]), ("white shirt", "shirt", ["white"]),
+                     ("brown pants", "pants", ["brown"])], [(0, "with", 1), (0, "with", 2)],
+                    "swap_object")
+    assert "older man with white pants and brown shirt" in texts, texts
+    assert not any("shirts" in t for t in texts)
