@@ -278,15 +278,16 @@ class Cooc:
             self._by_context["class_attrs"] = table
         return self._by_context["class_attrs"].get(key(attribute.lower(), cls), 0) >= 2
 
-    def judge(self, s: str, predicate: str, o: str, strict: bool = False) -> str | None:
+    def judge(self, s: str, predicate: str, o: str, strict: bool = False,
+              seen: int = 1) -> str | None:
         """None if "s predicate o" is plausible: seen as a triple, or (for the heads when a
         compound is unseen) subject with predicate and predicate with object, and an action's
         verb with that subject. Else the reason: ``implausible_agent`` (the subject never
         does that: "a building pulls a train") or ``implausible_relation``."""
         p = predicate_key(predicate)
         hs, ho = s.split()[-1], o.split()[-1]
-        if self.n("spo", s, p, o) or self.n("spo", hs, p, ho):
-            return None
+        if self.n("spo", s, p, o) >= seen or self.n("spo", hs, p, ho) >= seen:
+            return None  # (``seen`` 2: a triple seen once may be a parse's slip)
         if strict:  # a new pairing of two objects the caption has: only what was seen
             return "implausible_relation"
         if relation_type(p) == "action":
@@ -303,7 +304,7 @@ class Cooc:
         (:data:`OBJECT_CLASSES`) that change places, the classes' triple is the caption's own
         ("person | behind | person", "animal | chase | animal"), so the new triple is
         plausible though this very one was never seen ("the woman behind the man")."""
-        if self.judge(s, predicate, o, strict=True) is None:
+        if self.judge(s, predicate, o, strict=True, seen=2) is None:
             return None
         return None if object_class(s) and object_class(o) else "implausible_relation"
 

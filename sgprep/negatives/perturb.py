@@ -221,7 +221,8 @@ class Perturber:
         for r in self.g.relations if relations is None else relations:
             if r.subject in changed or r.object in changed:
                 why = (c.judge_by_class if by_class else c.judge)(
-                    names[r.subject], r.predicate, names[r.object], *(() if by_class else (strict,)))
+                    names[r.subject], r.predicate, names[r.object],
+                    *(() if by_class else (strict, 2 if strict else 1)))
                 if why:
                     return why
         return None
@@ -306,9 +307,11 @@ class Perturber:
             # two objects of one class change places ("the woman behind the man"); else the
             # new triples must have been seen as they are ("a table on the cup": never)
             by_class = same_class(ni, nj)
-            if not by_class and not any({r.subject, r.object} & {i, j} for r in self.g.relations):
-                # no relation to check ("tree has yellow leaves" parsed without one): only
-                # two objects of one class may change places ("leaf has yellow trees")
+            touched = {x for r in self.g.relations for x in (r.subject, r.object)}
+            if not by_class and not {i, j} <= touched:
+                # an object in no relation ("tree has yellow leaves" parsed without one, "a
+                # train travels over" without its verb): nothing says its new place is
+                # plausible, unless two objects of one class change places
                 return self._refuse("unchecked_swap")
             why = self.implausible(names, {i, j}, strict=True, by_class=by_class,
                                    attr_by_class=by_class)
@@ -603,8 +606,8 @@ class Perturber:
                 if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS and v not in said
                 and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
                 and not c.is_related(v, verb, "verb")
-                and c.judge(s, " ".join([v, *rest]), o, strict=True) is None
-                and all(c.judge(s, " ".join([v, *tail]), x, strict=True) is None
+                and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+                and all(c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                         for x, tail in others)]
 
     def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:

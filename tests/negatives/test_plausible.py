@@ -357,3 +357,17 @@ def test_a_swapped_head_takes_the_slot_number_but_pants_are_plural_in_form_only(
                     "swap_object")
     assert "older man with white pants and brown shirt" in texts, texts
     assert not any("shirts" in t for t in texts)
+
+
+def test_an_object_in_no_relation_is_not_swapped_and_a_triple_seen_once_is_no_evidence():
+    # the parse missed "travels over": "A river travels over a bridge above a train"
+    texts, rejected = made("A train travels over a bridge above a river",
+                           [("train", "train", []), ("bridge", "bridge", []),
+                            ("river", "river", [])], [(1, "above", 2)], "swap_object")
+    assert not texts and rejected["unchecked_swap"]
+    c = VOCAB.cooc
+    assert c.n("spo", "man", "wait", "frisbee") == 1  # a parse's slip ("waiting for")
+    texts, _ = made("middle aged man playing frisbee",
+                    [("middle aged man", "man", ["middle", "aged"]), ("frisbee", "frisbee", [])],
+                    [(0, "play", 1)], "replace_relation", with_text=True)
+    assert "middle aged man waiting frisbee" not in texts
