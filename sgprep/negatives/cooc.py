@@ -306,6 +306,8 @@ class Cooc:
         plausible though this very one was never seen ("the woman behind the man")."""
         if self.judge(s, predicate, o, strict=True, seen=2) is None:
             return None
+        if predicate_key(predicate) in SUPPORT:  # "red cars on a train": "a train on red cars"
+            return "implausible_relation"
         return None if object_class(s) and object_class(o) else "implausible_relation"
 
     def triple_ok(self, s: str, predicate: str, o: str) -> bool:
@@ -515,6 +517,10 @@ OBJECT_CLASSES: dict[str, frozenset[str]] = {c: frozenset(ws.split()) for c, ws 
     "body part": "hand arm leg head face eye ear nose mouth hair foot finger",
     "building": "building house church tower barn shop store",
 }.items()}
+#: Relations of support and containment: the class says nothing of which holds which.
+SUPPORT = frozenset({"on", "in", "inside", "on top of", "under", "into", "onto", "be on",
+                     "be in", "sit on", "sit in", "park on", "ride on", "carry", "hold",
+                     "contain", "have"})
 #: Classes of made things, which come in any colour.
 PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building"})
 #: Classes whose members may change places on the class's evidence. Not body parts (parts of

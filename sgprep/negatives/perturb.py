@@ -342,6 +342,8 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
+            if self._parsed_backwards(s, o):
+                return self._refuse("parsed_backwards")
             why = self.implausible(self.names, {s, o}, relations=relations, strict=True,
                                    by_class=same_class(self.names[s], self.names[o]),
                                    check_attributes=False)
@@ -349,6 +351,18 @@ class Perturber:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _parsed_backwards(self, s: int, o: int) -> bool:
+        """A relation between the two that was never seen as it is but was seen the other way
+        round ("a brown coat wearing person", parsed "coat | wear | person"): its shuffle
+        would say what the caption means."""
+        c, names = self.cooc, self.names
+        for r in self.g.relations:
+            if {r.subject, r.object} == {s, o}:
+                a, b, p = names[r.subject], names[r.object], predicate_key(r.predicate)
+                if not c.n("spo", a, p, b) and c.n("spo", b, p, a):
+                    return True
+        return False
 
     def redraw_relation(self) -> list[Candidate]:
         """Re-draw relation ends: two entities that are not the two ends of one relation

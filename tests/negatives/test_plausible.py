@@ -371,3 +371,19 @@ def test_an_object_in_no_relation_is_not_swapped_and_a_triple_seen_once_is_no_ev
                     [("middle aged man", "man", ["middle", "aged"]), ("frisbee", "frisbee", [])],
                     [(0, "play", 1)], "replace_relation", with_text=True)
     assert "middle aged man waiting frisbee" not in texts
+
+
+def test_a_relation_parsed_backwards_is_not_shuffled_into_the_truth():
+    texts, rejected = made("a brown coat wearing person",
+                           [("brown coat", "coat", ["brown"]), ("person", "person", [])],
+                           [(0, "wear", 1)], "shuffle_relation")
+    assert not texts and rejected["parsed_backwards"]  # "person wearing a brown coat" is true
+
+
+def test_one_class_is_no_evidence_for_which_supports_which():
+    texts, _ = made("red cars on train", [("red cars", "cars", ["red"]), ("train", "train", [])],
+                    [(0, "on", 1)], "shuffle_relation")
+    assert not texts  # "train on red cars"
+    texts, _ = made("car behind bus", [("car", "car", []), ("bus", "bus", [])],
+                    [(0, "behind", 1)], "shuffle_relation")
+    assert set(texts) == {"bus behind car"}
