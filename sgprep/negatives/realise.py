@@ -287,8 +287,11 @@ class Realiser:
         after = self.next_word(end)
         if after is not None and after.lower == "of":  # "a glass | of water": no seam there
             raise NoSpanEdit("the noun phrase goes on after its span")
-        if after is not None and not (_seam(after.lower) or (e.near_only
-                                                             and after.lower in LOCATIVE)):
+        # a natural seam only: the end of the caption, or a clause that goes on ("is",
+        # "who", "and"). Not before a participle or a preposition, which would read as the
+        # new object's: "two young girls near a horse | sitting at a table", "a man near
+        # the snow | in a blue shirt", "shoes near a man | laying next to a tie"
+        if after is not None and not _seam(after.lower):
             raise Disfluent("no_seam")  # "fresh produce | stands", "shoes | under a bed | on"
         if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
             raise Disfluent("no_seam")
@@ -357,9 +360,6 @@ def _span_matches(text: str, span: tuple[int, int], e: Entity) -> bool:
     return last in grammar.noun_forms(e.head) or e.head.lower() in text[start:end].lower()
 
 
-#: Prepositions that place a thing: "a rug | next to a chair | on the floor" (not "to", "of").
-LOCATIVE = frozenset("on in at under inside above below behind beside near over along across "
-                     "by".split())
 #: Words that may follow a noun phrase where a new phrase can go in between.
 #: Not a preposition: "shoes | on her feet" would become "shoes under a bed on her feet".
 _SEAM_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "who", "that", "which",
@@ -367,7 +367,7 @@ _SEAM_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "who", "that
 
 
 def _seam(word: str) -> bool:
-    return word in _SEAM_WORDS or (word.endswith(("ing", "ed")) and word not in PREPOSITIONS)
+    return word in _SEAM_WORDS
 
 
 def _lemma(word: str) -> str:

@@ -387,3 +387,20 @@ def test_one_class_is_no_evidence_for_which_supports_which():
     texts, _ = made("car behind bus", [("car", "car", []), ("bus", "bus", [])],
                     [(0, "behind", 1)], "shuffle_relation")
     assert set(texts) == {"bus behind car"}
+
+
+# --- connect: at a natural seam ---------------------------------------------------------------
+def test_connect_goes_at_the_end_or_before_a_clause_never_before_a_participle():
+    texts, rejected = made("two young girls sitting at a dinner table",
+                           [("two young girls", "girls", ["young"], 2),
+                            ("dinner table", "table", [])],
+                           [(0, "sit at", 1)], "connect", with_text=True)
+    assert None in texts  # on "girls": not realised (no seam)
+    texts = [t for t in texts if t]
+    assert texts and all(t.startswith("two young girls sitting at a dinner table ")
+                         for t in texts), texts  # never "girls near a horse sitting at"
+    texts, _ = made("a man in a blue shirt throws a frisbee",
+                    [("man", "man", []), ("blue shirt", "shirt", ["blue"]),
+                     ("frisbee", "frisbee", [])], [(0, "in", 1), (0, "throw", 2)], "connect",
+                    with_text=True)
+    assert all(not t.startswith("a man near") for t in texts if t), texts  # "near the snow in"

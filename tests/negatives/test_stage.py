@@ -260,7 +260,7 @@ def test_connect_is_at_most_one_per_caption_and_comes_last(graphs):
     settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"], per_sample=8)
     out = run(settings, samples(graphs))
     kinds = Counter()
-    for key, neg in out.items():
+    for neg in out.values():
         connects = [n for n in neg.negatives if n.kind == "connect"]
         assert len(connects) <= MAX_CONNECT, [n.text for n in connects]
         kinds.update(n.kind for n in neg.negatives)
