@@ -62,7 +62,7 @@ FIXED_EXPRESSIONS = frozenset(
 NOT_OBJECTS = frozenset("left right top side front back middle edge part bottom background "
                         "distance corner center end view area piece air day foreground drawing picture photo image "
                         "reflection shadow word words letter letters number numbers writing text logo design pattern "
-                        "spot stripe line".split())
+                        "spot stripe line tennis baseball soccer game sport".split())
 
 
 class BoundedCounter(dict):

@@ -675,9 +675,13 @@ class Perturber:
         words, cum = c.pool("connect", subject, placed)
         if not words:
             return self._refuse("no_attested_replacement")
-        for _ in range(16):
+        others = [x for k, x in enumerate(names) if k != i]
+        for attempt in range(16):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
+            if attempt < 8 and others and not any(c.n("scene", *sorted((obj, x)))
+                                                  for x in others):
+                continue  # first, an object seen in a scene with the caption's other objects
             said = f" {self.text.lower()} "
             if f" {pred} " in said:  # "a bench near the sidewalk near a man"
                 if pred != "near" or " next to " in said:

@@ -291,10 +291,13 @@ class Realiser:
         # "who", "and"). Not before a participle or a preposition, which would read as the
         # new object's: "two young girls near a horse | sitting at a table", "a man near
         # the snow | in a blue shirt", "shoes near a man | laying next to a tie"
-        if after is not None and not _seam(after.lower):
-            raise Disfluent("no_seam")  # "fresh produce | stands", "shoes | under a bed | on"
         if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
             raise Disfluent("no_seam")
+        if after is not None and not _seam(after.lower):
+            # no seam right after it: the end of the caption, after the whole clause the noun
+            # phrase heads ("two young girls sitting at a table | near a horse"); whatever
+            # the new phrase is read to attach to, its object is not in the picture
+            end = len(self.text.rstrip().rstrip(".!").rstrip())
         new = self._perturbed.entities[e.new_entity]
         phrase = " ".join([*new.attributes, grammar.plural(new.head)]) if e.bare_plural \
             else noun_phrase(new)
