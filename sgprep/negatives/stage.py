@@ -44,6 +44,8 @@ STRATEGIES = ("swap", "shuffle", "replace", "connect", "subgraph")
 ATTRIBUTE_WEIGHT = 0.15
 #: Connect negatives per positive at most (issue 18: they were two thirds of all negatives).
 MAX_CONNECT = 1
+#: ... and only for a positive that the other families gave fewer negatives than this.
+CONNECT_BELOW = 2
 DEFAULT_WEIGHTS = {k: (ATTRIBUTE_WEIGHT if k == "replace_attribute"
                        else round((1 - ATTRIBUTE_WEIGHT) / (len(FAMILIES) - 1), 6))
                    for k in FAMILIES}
@@ -243,7 +245,8 @@ class NegativesStage(Stage):
             # connect adds words (a length cue) and is easy to make: at most MAX_CONNECT per
             # positive, drawn only when no other family has candidates left
             others = {f: c for f, c in pools.items() if f != "connect"}
-            if "connect" in pools and made_connect >= MAX_CONNECT:
+            if "connect" in pools and (made_connect >= MAX_CONNECT
+                                       or (not others and len(out) >= CONNECT_BELOW)):
                 del pools["connect"]
                 continue
             family = _weighted(rng, others, weights) if others else next(iter(pools))

@@ -255,7 +255,7 @@ def test_odd_graphs_never_crash_and_every_sample_comes_back():
 
 
 def test_connect_is_at_most_one_per_caption_and_comes_last(graphs):
-    from sgprep.negatives.stage import MAX_CONNECT
+    from sgprep.negatives.stage import CONNECT_BELOW, MAX_CONNECT
 
     settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"], per_sample=8)
     out = run(settings, samples(graphs))
@@ -263,5 +263,8 @@ def test_connect_is_at_most_one_per_caption_and_comes_last(graphs):
     for neg in out.values():
         connects = [n for n in neg.negatives if n.kind == "connect"]
         assert len(connects) <= MAX_CONNECT, [n.text for n in connects]
+        if connects:  # drawn last, and only where the other families gave few
+            assert len(neg.negatives) - len(connects) < CONNECT_BELOW
+            assert neg.negatives[-1].kind == "connect"
         kinds.update(n.kind for n in neg.negatives)
     assert 0 < kinds["connect"] <= len(out) < sum(kinds.values()), kinds
