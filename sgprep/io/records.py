@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
+
+import orjson
 
 from sgprep.schema import Record, Sample, SampleInfo
 
@@ -20,7 +23,44 @@ INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error
 
 def dumps(obj: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 kept as is."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return dumps_bytes(obj).decode("utf-8")
+
+
+def dumps_bytes(obj: Any) -> bytes:
+    """:func:`dumps` as UTF-8 bytes. orjson writes the same bytes as ``json.dumps(obj,
+    sort_keys=True, ensure_ascii=False, separators=(",", ":"))`` 5-10x faster, except where
+    the two differ, which send the object to ``json`` instead: floats from 1e-10 to 1e-4
+    (orjson: ``0.00001``, ``9.7e-8``; json: ``1e-05``, ``9.7e-08``; found by
+    :data:`_TINY_FLOAT`), NaN and infinities (orjson: ``null``; looked for only when a ``null``
+    is there), and what orjson refuses (keys that are not strings, integers beyond 64 bits,
+    lone surrogates)."""
+    try:
+        out = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return _json_dumps(obj)
+    if _TINY_FLOAT.search(out) or (b"null" in out and _has_nonfinite(obj)):
+        return _json_dumps(obj)
+    return out
+
+
+#: orjson's forms of the floats it writes unlike json (a string holding them costs a detour
+#: through json, never a wrong byte).
+_TINY_FLOAT = re.compile(rb"0\.0000|\de-\d(?!\d)")
+
+
+def _json_dumps(obj: Any) -> bytes:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def _has_nonfinite(obj: Any) -> bool:
+    if isinstance(obj, float):
+        return obj != obj or obj in (float("inf"), float("-inf"))
+    if isinstance(obj, dict):
+        return any(_has_nonfinite(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_has_nonfinite(v) for v in obj)
+    return False
 
 
 #: A failed sample's caption is stored up to this many characters (a 200 MB "caption" must not
@@ -47,9 +87,15 @@ def to_record(sample: Sample) -> Record:
     )
 
 
-def _annotation_json(sample: Sample, field: str) -> str | None:
+def _annotation_json(sample: Sample, field: str) -> bytes | None:
+    """A pydantic model's JSON mode has no NaN (written as null), so orjson is exact here
+    but for tiny floats (see :func:`dumps_bytes`)."""
     value = getattr(sample, field)
-    return None if value is None else dumps(value.model_dump(mode="json"))
+    if value is None:
+        return None
+    data = value.model_dump(mode="json")
+    out = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    return _json_dumps(data) if _TINY_FLOAT.search(out) else out
 
 
 def tar_members(sample: Sample) -> dict[str, bytes | str]:
@@ -61,11 +107,11 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
         members["txt"] = sample.caption.encode("utf-8")
     info = SampleInfo(key=sample.key, source=sample.source, image=sample.image_info,
                       meta=sample.meta)
-    members["json"] = dumps(info.model_dump(mode="json")).encode("utf-8")
+    members["json"] = dumps_bytes(info.model_dump(mode="json"))
     for field, ext in ANNOTATION_MEMBERS.items():
-        text = _annotation_json(sample, field)
-        if text is not None:
-            members[ext] = text.encode("utf-8")
+        data = _annotation_json(sample, field)
+        if data is not None:
+            members[ext] = data
     return members
 
 
@@ -113,11 +159,17 @@ def member_checksums(members: dict[str, bytes | str]) -> str:
 
 
 def index_row(sample: Sample, members: str | None = None, shard: str | None = None,
-              offset: int | None = None, size: int | None = None) -> dict[str, Any]:
+              offset: int | None = None, size: int | None = None,
+              written: dict[str, bytes | str] | None = None) -> dict[str, Any]:
     """One index row. ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
     members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included),
-    so a reader can seek to one sample."""
+    so a reader can seek to one sample. ``written``: the sample's tar members, whose
+    annotation bytes are reused as they are."""
     failure, info = sample.failure, sample.image_info
+    annotations = {}
+    for field, ext in ANNOTATION_MEMBERS.items():
+        data = written.get(ext) if written is not None else _annotation_json(sample, field)
+        annotations[field] = None if data is None else data.decode("utf-8")
     return {
         "key": sample.key, "caption": stored_caption(sample), "source": sample.source,
         "status": "ok" if failure is None else "failed",
@@ -125,8 +177,7 @@ def index_row(sample: Sample, members: str | None = None, shard: str | None = No
         "error": failure and failure.message,
         "image_width": info and info.width, "image_height": info and info.height,
         "image_mode": info and info.mode, "meta": dumps(sample.meta),
-        "sg": _annotation_json(sample, "sg"), "det": _annotation_json(sample, "det"),
-        "neg": _annotation_json(sample, "neg"), "members": members,
+        **annotations, "members": members,
         "shard": shard, "offset": offset, "size": size,
     }
 

@@ -305,7 +305,7 @@ class _TarSink(ShardSink):
         self.negative_rows: list[dict[str, Any]] | None = [] if writer.negatives_table else None
 
     def _add(self, sample: Sample) -> None:
-        checksums = offset = size = None
+        checksums = offset = size = members = None
         if sample.ok:
             members = tar_members(sample)
             offset = self.tar.offset
@@ -315,7 +315,8 @@ class _TarSink(ShardSink):
             self.members.update(ext for ext in members if ext != "__key__")
             if self.negative_rows is not None and sample.neg is not None:
                 self.negative_rows.extend(negative_rows(sample.key, sample.neg))
-        self.rows.append(index_row(sample, checksums, shard_name(self.index), offset, size))
+        self.rows.append(index_row(sample, checksums, shard_name(self.index), offset, size,
+                                   written=members))
 
     def _finish_data(self) -> dict[str, FileInfo]:
         import pyarrow as pa
