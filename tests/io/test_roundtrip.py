@@ -106,3 +106,31 @@ def test_sgprep_output_is_valid_input_and_keeps_annotations(tmp_path, photos):
     records = [Record.model_validate_json(line) for line in second.read_text().splitlines()]
     assert sorted(r.key for r in records) == sorted(CAPTIONS)
     assert all(r.status == "ok" and r.meta == {"path": r.key} for r in records)
+
+
+def test_index_locates_each_sample_in_its_tar(tmp_path, photos):
+    """shard/offset/size: the tar's bytes [offset, offset + size) are the sample, whole."""
+    import io
+    import tarfile
+
+    table = tmp_path / "captions.csv"
+    table.write_text("caption\na dog on a mat\n\nthe cat under a red table\n")  # one empty: failed
+    folder = _image_folder(tmp_path, photos)
+    for name, spec in (("caps", table), ("imgs", folder)):
+        out = tmp_path / f"out_{name}"
+        run_cli("parse", "--input", spec, "--output", out, "--shard-size", "2", "--no-progress")
+        rows = index_rows(out)
+        assert {r["status"] for r in rows} >= {"ok"}
+        for row in rows:
+            if row["status"] != "ok":
+                assert row["offset"] is None and row["size"] is None and row["shard"]
+                continue
+            data = (out / f"{row['shard']}.tar").read_bytes()[row["offset"]:row["offset"] + row["size"]]
+            with tarfile.open(fileobj=io.BytesIO(data + bytes(1024))) as tar:
+                names = tar.getnames()
+                members = {n.split(".", 1)[1]: tar.extractfile(n).read() for n in names}
+            assert {n.split(".", 1)[0] for n in names} == {row["key"]}
+            assert set(members) == set(json.loads(row["members"]))
+            assert members["txt"].decode() == row["caption"]
+            assert members["sg.json"].decode() == row["sg"]
+        assert any(r["status"] == "failed" for r in rows) == (name == "caps")
