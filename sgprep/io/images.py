@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
+import sys
 import warnings
-
-from PIL import Image, UnidentifiedImageError
+from importlib.util import find_spec
 
 from sgprep.config import DEFAULT_MAX_PIXELS
 from sgprep.schema import ImageInfo
@@ -16,9 +16,24 @@ EXIF_ORIENTATION = 0x0112
 #: Extensions read as images: the common ones, plus AVIF/HEIC where this Pillow opens them
 #: (Pillow 11.3+ reads AVIF; HEIC needs the pillow-heif plugin).
 _OPTIONAL = {".avif": "avif", ".heic": "heic", ".heif": "heif"}
+
+
+def _optional_extensions() -> set[str]:
+    """AVIF/HEIC where this Pillow opens them, without importing Pillow when nothing has (a
+    captions-only run never does): Pillow registers ``.avif`` exactly when its ``_avif``
+    module imports, and HEIC only when a plugin registered it, which needs Pillow imported."""
+    if "PIL.Image" in sys.modules:
+        registered = sys.modules["PIL.Image"].registered_extensions()
+        return {ext for suffix, ext in _OPTIONAL.items() if suffix in registered}
+    try:
+        return {"avif"} if find_spec("PIL._avif") is not None else set()
+    except (ImportError, ValueError):
+        return set()
+
+
 IMAGE_EXTENSIONS = frozenset(
     {"jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff", "ppm", "pgm", "jp2"}
-    | {ext for suffix, ext in _OPTIONAL.items() if suffix in Image.registered_extensions()}
+    | _optional_extensions()
 )
 #: Image formats this Pillow cannot read: such a file or member fails ``image_unsupported``
 #: rather than passing as a sample without its image, or vanishing from a folder.
@@ -37,6 +52,8 @@ def image_extension(name: str, data: bytes) -> str | None:
     suffix = name.rpartition(".")[2].lower() if "." in name else ""
     if suffix in IMAGE_EXTENSIONS:
         return suffix
+    from PIL import Image
+
     Image.init()
     prefix = data[:64]
     for fmt, (_, accept) in Image.OPEN.items():  # header test only: no size check, no decode
@@ -77,6 +94,8 @@ def inspect_image(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> ImageInf
     """
     if not data:
         raise ImageError("image_empty", "image file is empty (0 bytes)")
+    from PIL import Image, UnidentifiedImageError
+
     # Pillow's own bomb check follows ours, so --max-image-pixels can also raise the limit
     Image.MAX_IMAGE_PIXELS = max_pixels
     try:

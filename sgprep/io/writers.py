@@ -325,7 +325,7 @@ class _TarSink(ShardSink):
         self.tar.close()
         tar_size = self.fh.tell()
         sync_close(self.fh)
-        table = pa.Table.from_pylist(self.rows, schema=INDEX_SCHEMA())
+        table = index_table(self.rows)
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink, compression="zstd")
         index = sink.getvalue().to_pybytes()
@@ -426,6 +426,37 @@ def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads on
     types = {"image_width": pa.int32(), "image_height": pa.int32(), "offset": pa.int64(),
              "size": pa.int64()}
     return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
+
+
+def index_table(rows: list[dict[str, Any]]):
+    """The index rows as a table of :func:`INDEX_SCHEMA`. The columns are built from their
+    buffers: ``pa.array`` on a Python list imports pandas (1.2 s) to ask whether the list is
+    one of its arrays, and a captions-only run has no other use for pandas."""
+    import numpy as np
+    import pyarrow as pa
+
+    schema = INDEX_SCHEMA()
+    columns = []
+    for field in schema:
+        values = [row[field.name] for row in rows]
+        valid = pa.py_buffer(np.packbits(np.array([v is not None for v in values], dtype=bool),
+                                         bitorder="little"))
+        if pa.types.is_string(field.type):
+            data = [v.encode("utf-8") if v is not None else b"" for v in values]
+            offsets = np.zeros(len(data) + 1, dtype=np.int64)
+            np.cumsum([len(d) for d in data], out=offsets[1:])
+            if offsets[-1] >= 2 ** 31:  # beyond 32-bit offsets: the general path
+                columns.append(pa.array(values, type=field.type))
+                continue
+            columns.append(pa.StringArray.from_buffers(
+                len(values), pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(data)),
+                valid))
+        else:
+            numbers = np.array([0 if v is None else v for v in values],
+                               dtype=field.type.to_pandas_dtype())
+            columns.append(pa.Array.from_buffers(field.type, len(values),
+                                                 [valid, pa.py_buffer(numbers)]))
+    return pa.Table.from_arrays(columns, schema=schema)
 
 
 class _JsonlSink(ShardSink):
