@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
@@ -44,17 +45,30 @@ def captions(n: int, seed: int = 0) -> list[str]:
     return out
 
 
-def cli(*args: str) -> tuple[float, int]:
-    """Wall time of one ``sgprep`` CLI run and the peak RSS (KiB) of its largest process,
-    measured from a fresh interpreter so the peak is this run's own."""
+class CliRun(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the run and its children (worker processes)
+    rss_kib: int  # peak RSS of its largest process
+
+
+def cli_run(*args: str) -> CliRun:
+    """One ``sgprep`` CLI run, measured from a fresh interpreter so the figures are this run's
+    own: CPU seconds hold on a busy machine, where wall time counts the waits for a core."""
     code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
             "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
             "stderr=subprocess.DEVNULL); "
-            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+            "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print(time.perf_counter() - t, u.ru_utime + u.ru_stime, u.ru_maxrss)")
     out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args,
                           "--no-progress"], check=True, capture_output=True, text=True)
-    seconds, rss = out.stdout.split()
-    return float(seconds), int(rss)
+    seconds, cpu, rss = out.stdout.split()
+    return CliRun(float(seconds), float(cpu), int(rss))
+
+
+def cli(*args: str) -> tuple[float, int]:
+    """Wall time of one ``sgprep`` CLI run and the peak RSS (KiB) of its largest process."""
+    run = cli_run(*args)
+    return run.wall, run.rss_kib
 
 
 def report(results: dict[str, float]) -> None:
