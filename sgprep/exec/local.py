@@ -8,6 +8,7 @@ GPUs is the Ray executor's job).
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -304,31 +305,62 @@ class LocalExecutor:
     def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance,
                  ledger: ShardLedger):
         context = multiprocessing.get_context("spawn")
+        tracker_was_running = _resource_tracker_running()
         updates = context.Queue()
         cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                 initargs=(self.config, plan, updates, cpus)) as pool:
-            pending = {pool.submit(_run_in_worker, index): index for index in todo}
-            try:
-                while pending:
-                    done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                     initargs=(self.config, plan, updates, cpus)) as pool:
+                pending = {pool.submit(_run_in_worker, index): index for index in todo}
+                try:
+                    while pending:
+                        done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                        _drain(updates, advance)
+                        for future in done:
+                            index = pending.pop(future)
+                            try:
+                                stats = future.result()
+                            except BrokenProcessPool:  # a worker died: the pool cannot go on
+                                raise
+                            except Exception as exc:  # noqa: BLE001 - the ledger decides
+                                if ledger.failure(index, exc):
+                                    pending[pool.submit(_run_in_worker, index)] = index
+                                continue
+                            yield stats
                     _drain(updates, advance)
-                    for future in done:
-                        index = pending.pop(future)
-                        try:
-                            stats = future.result()
-                        except BrokenProcessPool:  # a worker died: the pool cannot go on
-                            raise
-                        except Exception as exc:  # noqa: BLE001 - the ledger decides
-                            if ledger.failure(index, exc):
-                                pending[pool.submit(_run_in_worker, index)] = index
-                            continue
-                        yield stats
-                _drain(updates, advance)
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
+                except BaseException:
+                    for future in pending:
+                        future.cancel()
+                    raise
+        finally:
+            updates.close()
+            updates.join_thread()
+            # the pool's and the queue's semaphores are released before their tracker stops
+            pool = updates = pending = None
+            if not tracker_was_running:
+                gc.collect()
+                _stop_resource_tracker()
+
+
+def _resource_tracker_running() -> bool:
+    from multiprocessing import resource_tracker
+
+    return getattr(resource_tracker._resource_tracker, "_pid", None) is not None
+
+
+def _stop_resource_tracker() -> None:
+    """Stop and reap the process that spawn's semaphores started to track them. Left alone,
+    it outlives the run: it is never waited for, so it ends as an orphan after sgprep has
+    exited (a child left behind). Python has no public call for this; ``_stop`` closes its
+    pipe and waits for it, as Python's own tests do."""
+    from multiprocessing import resource_tracker
+
+    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+    if stop is not None:
+        try:
+            stop()
+        except Exception:  # an interpreter without it: the OS reaps the tracker later
+            log.debug("resource tracker not stopped", exc_info=True)
 
 
 def _drain(updates, advance) -> None:

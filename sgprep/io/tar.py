@@ -8,6 +8,7 @@ same owner, mode and a fixed mtime, so the same samples always give the same byt
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import BinaryIO
 
 BLOCK = 512
@@ -24,18 +25,29 @@ def ustar_header(name: str, size: int, mtime: int, mode: int = 0o644) -> bytes:
         raise ValueError(f"member name {name!r} is longer than 100 bytes")
     if size >= 8 ** 11:
         raise ValueError(f"member {name!r} is too large for a ustar header ({size} bytes)")
-    header = bytearray(BLOCK)
+    template, base = _template(mtime, mode)
+    header = bytearray(template)
     header[0:len(raw)] = raw
+    size_field = _octal(size, 12)
+    header[124:136] = size_field
+    # the checksum counts the checksum field as spaces: the template's sum has them
+    header[148:156] = f"{base + sum(raw) + sum(size_field):06o}".encode("ascii") + b"\0 "
+    return bytes(header)
+
+
+@lru_cache(maxsize=8)
+def _template(mtime: int, mode: int) -> tuple[bytes, int]:
+    """The header fields that are the same for every member, and their byte sum (name and
+    size left zero, checksum as spaces): a member's header costs two slices and a sum."""
+    header = bytearray(BLOCK)
     header[100:108] = _octal(mode, 8)
     header[108:116] = _octal(0, 8)  # uid
     header[116:124] = _octal(0, 8)  # gid
-    header[124:136] = _octal(size, 12)
     header[136:148] = _octal(mtime, 12)
-    header[148:156] = b" " * 8  # checksum counts as spaces while it is computed
+    header[148:156] = b" " * 8
     header[156:157] = b"0"  # regular file
     header[257:265] = b"ustar\x0000"
-    header[148:156] = f"{sum(header):06o}".encode("ascii") + b"\0 "
-    return bytes(header)
+    return bytes(header), sum(header)
 
 
 class TarWriter:
