@@ -5,6 +5,10 @@ boxes go through one NMS call for the whole batch on the device (``torch_nms``),
 ultralytics' per-image loop. The input is the letterbox every backend shares, sent as uint8
 (through pinned memory on CUDA) and made a normalised BCHW tensor on the device; the boxes of
 a whole batch come back in one copy.
+
+On a CPU, torch computes with one thread and the images run one at a time, one per stream
+(``Detector.streams``, one per granted core): torch's default of a thread per core, beside the
+decoder's threads and other workers, oversubscribed the cores and made run times erratic.
 """
 
 from __future__ import annotations
@@ -33,8 +37,12 @@ class TorchDetector(Detector):
         self.model_name = weights.stem
         device = self.settings.device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.device = torch.device(device)
-        if self.device.type == "cpu" and self.threads:
-            torch.set_num_threads(self.threads)
+        if self.device.type == "cpu":
+            torch.set_num_threads(1)  # process-wide: the streams bring the parallelism
+            try:
+                torch.set_num_interop_threads(1)
+            except RuntimeError:  # settable once per process, before any parallel work
+                pass
         self.half = self.device.type == "cuda"
         self._choose_rect(on_gpu=self.half)
         yolo = load_yolo(str(weights))
@@ -50,8 +58,12 @@ class TorchDetector(Detector):
         self._pinned = None
         size = self.settings.imgsz
         self.model.warmup(imgsz=(1, 3, size, size))
+        if not self.half:
+            self._start_streams()
 
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
+        if self.device.type == "cpu":
+            return self._per_image(lambda x: self._infer_same_shape([x])[0], inputs)
         out: list[np.ndarray] = [np.zeros((0, 6), np.float32)] * len(inputs)
         for group in shape_groups(inputs):
             for k, rows in zip(group, self._infer_same_shape([inputs[k] for k in group])):
@@ -94,6 +106,7 @@ class TorchDetector(Detector):
         return out
 
     def teardown(self) -> None:
+        self._stop_streams()
         self._pinned = None
         self.model = None
         if self.half:

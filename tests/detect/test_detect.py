@@ -210,26 +210,50 @@ def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
         assert s.det is not None and len(s.det.objects) >= 2
 
 
-def test_the_cores_granted_by_the_executor_bound_the_detector_threads(fall_weights, asset_bytes,
-                                                                      onnx_stage):
-    """A worker granted one core runs ONNX and the decoder on one thread (N workers side by
-    side do not each start a thread per core), and finds the same boxes to the byte as a
-    detector on every core (so output bytes do not depend on --workers)."""
+@pytest.mark.parametrize("backend", ["onnx", "torch"])
+def test_the_cores_granted_by_the_executor_bound_the_detector_threads(backend, request,
+                                                                      fall_weights, asset_bytes):
+    """A worker granted one core runs the model on one stream of one thread and the decoder
+    on one thread (N workers side by side do not each start a thread per core); granted three,
+    three single-threaded streams run images side by side. Both find the same boxes to the
+    byte as the detector on every core (so output bytes do not depend on --workers, nor on
+    which stream ran an image)."""
     from sgprep.detect.base import DetectSettings
     from sgprep.detect.stage import DetectStage
 
-    stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx", batch_size=4))
-    stage.place(0, 1)
-    stage.setup()
-    try:
-        assert stage.detector.session.get_session_options().intra_op_num_threads == 1
-        assert stage._decoder._pool._max_workers == 1
-        one = stage.run([sample(k, asset_bytes[k]) for k in ("bus", "zidane")])
-    finally:
-        stage.teardown()
-    every = onnx_stage.run([sample(k, asset_bytes[k]) for k in ("bus", "zidane")])
-    assert [s.det.model_dump_json() for s in one] == [s.det.model_dump_json() for s in every]
-    assert all(s.det.objects for s in one)
+    shared = request.getfixturevalue(f"{backend}_stage")
+    keys = ("bus", "zidane", "bus", "zidane")
+    outputs = []
+    for cores in (1, 3):
+        stage = DetectStage(DetectSettings(weights=str(fall_weights), backend=backend,
+                                           batch_size=4, device="cpu" if backend == "torch" else None))
+        stage.place(0, cores)
+        stage.setup()
+        try:
+            assert stage.detector.streams == cores
+            assert (stage.detector._streams is None) == (cores == 1)
+            assert stage._decoder._pool._max_workers == min(cores, stage.settings.decode_workers)
+            if backend == "onnx":
+                options = stage.detector.session.get_session_options()
+                assert options.intra_op_num_threads == options.inter_op_num_threads == 1
+            else:
+                import torch
+
+                assert torch.get_num_threads() == 1
+            got = stage.run([sample(f"{k}{n}", asset_bytes[k]) for n, k in enumerate(keys)])
+        finally:
+            stage.teardown()
+        outputs.append([s.det.model_dump_json() for s in got])
+        assert all(s.det.objects for s in got)
+    every = shared.run([sample(f"{k}{n}", asset_bytes[k]) for n, k in enumerate(keys)])
+    assert outputs[0] == outputs[1] == [s.det.model_dump_json() for s in every]
+    assert outputs[0][0] == outputs[0][2] and outputs[0][1] == outputs[0][3]
+
+
+def test_a_user_set_decode_workers_is_kept(fall_weights):
+    from sgprep.detect.base import DetectSettings
+    from sgprep.detect.stage import DetectStage
+
     # a --decode-workers the user set is kept
     stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx",
                                        decode_workers=3))
