@@ -1,8 +1,15 @@
-"""Detector speed: images/s of sgprep's detect stage vs ultralytics' own predict, same images,
-same weights, same image size, same run; and peak RSS for 100 vs 300 images.
+"""Detector speed: sgprep's detect stage vs ultralytics' own predict, same images, same
+weights, same image size, same run, in wall and in CPU seconds; and peak RSS for 100 vs 300
+images.
 
     python benchmarks/detect_throughput.py                       # CPU: onnx and torch backends
+    python benchmarks/detect_throughput.py --n 40 --repeats 5 --no-rss   # a shared machine
     python benchmarks/detect_throughput.py --device cuda --backends torch   # on a GPU node
+
+Per CPU-second is what holds on a shared machine and what a node full of workers gets: the
+ratio ``anchor CPU s / sgprep CPU s`` over the same images. CPU seconds are the process's own
+(user + system, all its threads: ``time.process_time``) for the in-process runners, and the
+child's (``getrusage(RUSAGE_CHILDREN)``) for the ``yolo predict`` command line.
 
 Images: ``--n`` JPEGs (default 300) made from the photographs that ship with ultralytics
 (bus, zidane) and scikit-image (astronaut, coffee, chelsea, rocket, ...): seeded random crops,
@@ -14,13 +21,16 @@ builds a YOLOv9-t from its yaml with seeded random weights; or a path to a .pt f
 
 Anchors, measured in the same run over the same files:
 - ``YOLO(weights).predict(source=DIR, stream=True, batch=B)``, the model loaded and warmed
-  first (the strict anchor: no start-up cost in it); ratios are against it;
+  first (the strict anchor: no start-up cost in it), torch on one thread (the cheapest per
+  CPU-second ultralytics gets; the torch backend sets it process-wide anyway); wall ratios are
+  against it;
 - the same with ``batch=1`` (ultralytics then pads each image only to multiples of 32, as
   sgprep does on a CPU);
 - the ``yolo predict`` command line, wall-clock including its start-up (what a user runs).
 sgprep is timed from reading the files to ``det`` for every sample, model loaded and warmed
-first (for the ONNX backend the one-time export is done before timing). Each timed run is
-repeated ``--repeats`` times, alternating, and the best counts.
+first (for the ONNX backend the one-time export is done before timing). The runners take turns
+(A B C A B C ...) ``--repeats`` times and the medians count: the machine's load falls on all
+of them alike.
 
 Peak RSS: a fresh process runs the stage over 100 and then over 300 of the images, in shards
 of 50 as the executor does, and reports its own peak (VmHWM); it must not grow with the count.
@@ -33,7 +43,9 @@ import importlib.util
 import json
 import os
 import random
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -100,8 +112,8 @@ def resolve_weights(choice: str, folder: Path) -> Path:
     return Path(choice).resolve()
 
 
-def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[float, int]:
-    """(seconds, boxes) for the stage over ``paths`` (setup and warm-up not timed)."""
+def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[float, float, int]:
+    """(wall s, CPU s, boxes) for the stage over ``paths`` (setup and warm-up not timed)."""
     from sgprep.detect.base import DetectSettings
     from sgprep.detect.stage import DetectStage
     from sgprep.schema import Sample
@@ -112,7 +124,7 @@ def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[flo
     stage.setup()
     warm = [Sample(key=f"w{k}", source=str(p), image=p.read_bytes()) for k, p in enumerate(paths[:args.batch])]
     stage.run(warm)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     boxes = 0
     for begin in range(0, len(paths), args.shard):  # shards, as the executor feeds them
         samples = [Sample(key=f"s{k}", source=str(p), image=p.read_bytes())
@@ -120,39 +132,48 @@ def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[flo
         stage.run(samples)
         assert all(s.ok for s in samples), [s.failure for s in samples if not s.ok][:3]
         boxes += sum(len(s.det.objects) for s in samples)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     stage.teardown()
-    return seconds, boxes
+    return seconds, cpu, boxes
 
 
-def run_predict(folder: Path, weights: Path, args, batch: int | None = None) -> tuple[float, int]:
+def run_predict(folder: Path, weights: Path, args,
+                batch: int | None = None) -> tuple[float, float, int]:
     """ultralytics' own loop: YOLO(...).predict over the folder, streamed. With batch 1 it pads
     each image only to multiples of 32 (as sgprep's rect letterbox), with mixed-shape batches
     to a square."""
+    import torch
     from ultralytics import YOLO
 
+    torch.set_num_threads(1)
     model = YOLO(str(weights))
     device = args.device or "cpu"
     kw = dict(imgsz=args.imgsz, conf=args.conf, iou=args.iou, batch=batch or args.batch, device=device,
               half=device.startswith("cuda"), max_det=300, verbose=False, save=False)
     for _ in model.predict(source=str(folder), stream=True, **{**kw, "batch": 1}):
         break  # warm-up: weights on the device, kernels chosen
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     boxes = sum(len(r.boxes) for r in model.predict(source=str(folder), stream=True, **kw))
-    return time.perf_counter() - start, boxes
+    return time.perf_counter() - start, time.process_time() - cpu, boxes
 
 
-def run_cli(folder: Path, weights: Path, args) -> float:
-    """The ``yolo predict`` command line, wall-clock with its start-up."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_cli(folder: Path, weights: Path, args) -> tuple[float, float, int | None]:
+    """The ``yolo predict`` command line as shipped (torch's own thread count), with its
+    start-up: (wall s, CPU s, None)."""
     yolo = shutil.which("yolo", path=str(Path(sys.executable).parent)) or "yolo"
     device = args.device or "cpu"
     cmd = [yolo, "predict", f"model={weights}", f"source={folder}", f"imgsz={args.imgsz}",
            f"batch={args.batch}", f"conf={args.conf}", f"iou={args.iou}", f"device={device}",
            f"half={device.startswith('cuda')}", "save=False", "verbose=False",
            f"project={folder.parent / 'runs'}"]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _children_cpu()
     subprocess.run(cmd, check=True, capture_output=True, env=os.environ.copy())
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu, None
 
 
 _RSS_CHILD = """
@@ -186,6 +207,9 @@ def peak_rss_mb(folder: Path, weights: Path, backend: str, count: int, args) -> 
     return int(out.stdout.strip().splitlines()[-1]) / 1024  # KiB -> MiB
 
 
+CLI = "yolo predict (CLI, with start-up)"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=300, help="images (at least 200)")
@@ -197,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--conf", type=float, default=0.25)
     ap.add_argument("--iou", type=float, default=0.45)
-    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3, help="interleaved rounds; medians count")
     ap.add_argument("--no-cli", action="store_true", help="skip the `yolo predict` anchor")
     ap.add_argument("--no-rss", action="store_true")
     ap.add_argument("--no-batch1", action="store_true", help="skip the predict(batch=1) anchor")
@@ -211,43 +235,56 @@ def main(argv: list[str] | None = None) -> int:
         paths = make_images(folder, args.n)
         weights = resolve_weights(args.weights, work)
         backends = [b for b in args.backends.split(",") if b]
-        best: dict[str, float] = {}
+        runners = {"ultralytics predict()": lambda: run_predict(folder, weights, args)}
+        if args.batch != 1 and not args.no_batch1:
+            runners["ultralytics predict(batch=1)"] = lambda: run_predict(folder, weights, args, 1)
+        for backend in backends:
+            runners[f"sgprep detect ({backend})"] = (
+                lambda backend=backend: run_stage(paths, weights, backend, args))
+        if not args.no_cli:
+            runners[CLI] = lambda: run_cli(folder, weights, args)
+        walls: dict[str, list[float]] = {n: [] for n in runners}
+        cpus: dict[str, list[float]] = {n: [] for n in runners}
         boxes: dict[str, int] = {}
-        for _ in range(args.repeats):
-            t, boxes["ultralytics predict()"] = run_predict(folder, weights, args)
-            best["ultralytics predict()"] = min(best.get("ultralytics predict()", t), t)
-            if args.batch != 1 and not args.no_batch1:
-                t, boxes["ultralytics predict(batch=1)"] = run_predict(folder, weights, args, 1)
-                best["ultralytics predict(batch=1)"] = min(
-                    best.get("ultralytics predict(batch=1)", t), t)
-            for backend in backends:
-                name = f"sgprep detect ({backend})"
-                t, boxes[name] = run_stage(paths, weights, backend, args)
-                best[name] = min(best.get(name, t), t)
-            if not args.no_cli:
-                t = run_cli(folder, weights, args)
-                best["yolo predict (CLI, with start-up)"] = min(
-                    best.get("yolo predict (CLI, with start-up)", t), t)
-        rates = {name: len(paths) / t for name, t in best.items()}
-        anchor = rates["ultralytics predict()"]
+        for _ in range(args.repeats):  # A B C A B C: each runner once per round
+            for name, runner in runners.items():
+                wall, cpu, found = runner()
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                if found is not None:
+                    boxes[name] = found
+        wall = {n: statistics.median(v) for n, v in walls.items()}
+        cpu = {n: statistics.median(v) for n, v in cpus.items()}
+        rates = {name: len(paths) / t for name, t in wall.items()}
+        anchor = "ultralytics predict()"
         report = {"images": len(paths), "weights": args.weights, "imgsz": args.imgsz,
-                  "batch": args.batch, "device": args.device or "auto",
-                  "cpus": os.cpu_count(), "images_per_s": rates, "boxes": boxes,
-                  "ratio_vs_predict": {n: r / anchor for n, r in rates.items()}}
-        if "yolo predict (CLI, with start-up)" in rates:
-            cli = rates["yolo predict (CLI, with start-up)"]
-            report["ratio_vs_cli"] = {n: r / cli for n, r in rates.items()}
+                  "batch": args.batch, "device": args.device or "auto", "repeats": args.repeats,
+                  "cpus": os.cpu_count(), "load_avg": os.getloadavg(), "images_per_s": rates,
+                  "wall_s": walls, "cpu_s": cpus, "boxes": boxes,
+                  "ratio_vs_predict": {n: wall[anchor] / wall[n] for n in wall},
+                  "ratio_per_cpu_s_vs_predict": {n: cpu[anchor] / cpu[n] for n in cpu}}
+        if CLI in wall:
+            report["ratio_vs_cli"] = {n: wall[CLI] / wall[n] for n in wall}
+            report["ratio_per_cpu_s_vs_cli"] = {n: cpu[CLI] / cpu[n] for n in cpu}
         if not args.no_rss and args.n >= 300:
             report["peak_rss_mb"] = {
                 b: {str(c): round(peak_rss_mb(folder, weights, b, c, args), 1) for c in (100, 300)}
                 for b in backends}
         print(f"{len(paths)} images, weights={args.weights}, imgsz={args.imgsz}, "
-              f"batch={args.batch}, device={args.device or 'auto'}, {os.cpu_count()} cpus")
-        print(f"{'runner':40s} {'img/s':>8s} {'vs predict()':>13s} {'vs CLI':>8s}")
-        for name, rate in rates.items():
-            vs_cli = report.get("ratio_vs_cli", {}).get(name)
-            print(f"{name:40s} {rate:8.2f} {rate / anchor:12.2f}x "
-                  f"{'' if vs_cli is None else f'{vs_cli:7.2f}x'}")
+              f"batch={args.batch}, device={args.device or 'auto'}, {os.cpu_count()} cpus, "
+              f"medians of {args.repeats} interleaved rounds")
+        print(f"{'runner':36s} {'wall s':>7s} {'CPU s':>7s} {'img/s':>6s} {'wall vs':>8s} "
+              f"{'per CPU-s vs':>12s} {'wall vs':>8s} {'per CPU-s vs':>12s}")
+        print(f"{'':36s} {'':>7s} {'':>7s} {'':>6s} {'predict()':>8s} {'predict()':>12s} "
+              f"{'CLI':>8s} {'CLI':>12s}")
+        for name in wall:
+            cli_w = report.get("ratio_vs_cli", {}).get(name)
+            cli_c = report.get("ratio_per_cpu_s_vs_cli", {}).get(name)
+            print(f"{name:36s} {wall[name]:7.1f} {cpu[name]:7.1f} {rates[name]:6.2f} "
+                  f"{report['ratio_vs_predict'][name]:7.2f}x "
+                  f"{report['ratio_per_cpu_s_vs_predict'][name]:11.2f}x "
+                  f"{'' if cli_w is None else f'{cli_w:7.2f}x'} "
+                  f"{'' if cli_c is None else f'{cli_c:11.2f}x'}")
         for backend, rss in report.get("peak_rss_mb", {}).items():
             print(f"peak RSS {backend}: 100 images {rss['100']} MB, 300 images {rss['300']} MB")
         print(json.dumps(report, indent=1))

@@ -9,9 +9,14 @@ a whole batch come back in one copy.
 On a CPU, torch computes with one thread and the images run one at a time, one per stream
 (``Detector.streams``, one per granted core): torch's default of a thread per core, beside the
 decoder's threads and other workers, oversubscribed the cores and made run times erratic.
+Each stream has its own copy of the model: ultralytics' head caches its anchors for the last
+input shape, so one model shared by threads running different shapes gives wrong boxes.
 """
 
 from __future__ import annotations
+
+import copy
+import queue
 
 import numpy as np
 
@@ -58,7 +63,11 @@ class TorchDetector(Detector):
         self._pinned = None
         size = self.settings.imgsz
         self.model.warmup(imgsz=(1, 3, size, size))
+        self._models: queue.SimpleQueue = queue.SimpleQueue()  # one free model per stream
+        self._models.put(self.model)
         if not self.half:
+            for _ in range(self.streams - 1):
+                self._models.put(copy.deepcopy(self.model))
             self._start_streams()
 
     def infer(self, inputs: list[Letterboxed]) -> list[np.ndarray]:
@@ -77,7 +86,11 @@ class TorchDetector(Detector):
         with torch.inference_mode():
             batch = self._to_device(inputs).permute(0, 3, 1, 2)
             batch = (batch.half() if self.half else batch.float()).div_(255.0).contiguous()
-            preds = self.model(batch)
+            model = self._models.get()  # a model no other thread is running
+            try:
+                preds = model(batch)
+            finally:
+                self._models.put(model)
             preds = preds[0] if isinstance(preds, (list, tuple)) else preds
             found = batch_nms(preds, s.conf, s.iou, s.top_objects)
             sizes = [len(f) for f in found]
@@ -108,7 +121,7 @@ class TorchDetector(Detector):
     def teardown(self) -> None:
         self._stop_streams()
         self._pinned = None
-        self.model = None
+        self.model = self._models = None
         if self.half:
             import torch
 
