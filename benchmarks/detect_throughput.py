@@ -26,7 +26,8 @@ Anchors, measured in the same run over the same files:
   against it;
 - the same with ``batch=1`` (ultralytics then pads each image only to multiples of 32, as
   sgprep does on a CPU);
-- the ``yolo predict`` command line, wall-clock including its start-up (what a user runs).
+- the ``yolo predict`` command line at its default batch (1), wall-clock including its
+  start-up (what a user runs; the issue's anchor).
 sgprep is timed from reading the files to ``det`` for every sample, model loaded and warmed
 first (for the ONNX backend the one-time export is done before timing). The runners take turns
 (A B C A B C ...) ``--repeats`` times and the medians count: the machine's load falls on all
@@ -163,12 +164,13 @@ def _children_cpu() -> float:
 
 
 def run_cli(folder: Path, weights: Path, args) -> tuple[float, float, int | None]:
-    """The ``yolo predict`` command line as shipped (torch's own thread count), with its
-    start-up: (wall s, CPU s, None)."""
+    """The ``yolo predict`` command line as a user runs it: its own default batch (1: each
+    image padded only to multiples of 32) and torch's own thread count, with its start-up:
+    (wall s, CPU s, None)."""
     yolo = shutil.which("yolo", path=str(Path(sys.executable).parent)) or "yolo"
     device = args.device or "cpu"
     cmd = [yolo, "predict", f"model={weights}", f"source={folder}", f"imgsz={args.imgsz}",
-           f"batch={args.batch}", f"conf={args.conf}", f"iou={args.iou}", f"device={device}",
+           f"conf={args.conf}", f"iou={args.iou}", f"device={device}",
            f"half={device.startswith('cuda')}", "save=False", "verbose=False",
            f"project={folder.parent / 'runs'}"]
     start, cpu = time.perf_counter(), _children_cpu()
