@@ -45,7 +45,11 @@ def test_any_number_of_workers_writes_the_same_bytes(tmp_path, table):
     result = parse(table, tmp_path / "two", "--shard-size", "4", "--workers", "2")
     assert "workers" in result.output
     one, two = digest(tmp_path / "one"), digest(tmp_path / "two")
-    assert len(one) == 3 * 5 and one == two  # 5 shards of tar, parquet and stats
+    # 5 shards of tar, parquet and stats, and the self-description: sizes.json, the dataset card
+    assert sorted(one) == sorted([f"{i:05d}{ext}" for i in range(5)
+                                  for ext in (".tar", ".parquet", "_stats.json")]
+                                 + ["README.md", "sizes.json"])
+    assert one == two
     rows = index_rows(tmp_path / "two")
     assert [r["caption"] for r in rows] == CAPTIONS
 
