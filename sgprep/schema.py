@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class _Model(BaseModel):
@@ -50,6 +50,17 @@ class Relation(_Model):
     subject: int = Field(ge=0, description="Index of the subject in `entities`.")
     predicate: str = Field(min_length=1, description="e.g. 'to the left of', 'holding'.")
     object: int = Field(ge=0, description="Index of the object in `entities`.")
+    predicate_lemma: str | None = Field(
+        default=None, description="The predicate with its verb lemmatised ('hold', 'sit on'), "
+        "whatever form `predicate` has; null when the parser does not know it.")
+    predicate_surface: str | None = Field(
+        default=None, description="The predicate as written ('holding', 'sitting on'), whatever "
+        "form `predicate` has; null when the parser does not know it or when the written form "
+        "reads the other way (a passive 'covered by' whose lemma form is the active 'cover').")
+    span: tuple[int, int] | None = Field(
+        default=None, description="Character span [start, end) of the caption from the first "
+        "to the last character of the subject's and object's spans (so it holds the words that "
+        "state the relation), when both entity spans are known.")
 
     @field_validator("predicate")
     @classmethod
@@ -57,6 +68,23 @@ class Relation(_Model):
         value = " ".join(value.split())
         if not value:
             raise ValueError("predicate must not be empty")
+        return value
+
+    @field_validator("predicate_lemma", "predicate_surface")
+    @classmethod
+    def _form(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("a predicate form must not be blank (null when unknown)")
+        return value
+
+    @field_validator("span")
+    @classmethod
+    def _span_order(cls, value: tuple[int, int] | None) -> tuple[int, int] | None:
+        if value is not None and not 0 <= value[0] <= value[1]:
+            raise ValueError(f"span {value} is not 0 <= start <= end")
         return value
 
 
@@ -86,6 +114,18 @@ class SceneGraph(_Model):
             if rel.subject == rel.object:
                 raise ValueError(f"relation {i} joins entity {rel.subject} to itself")
         return self
+
+
+def relation_span(entities: list[Entity], subject: int, obj: int) -> tuple[int, int] | None:
+    """The caption span of relation ``subject -> obj``: from the first to the last character of
+    the two entities' spans; None when either span is unknown."""
+    try:
+        a, b = entities[subject].span, entities[obj].span
+    except (IndexError, TypeError):  # an out-of-range relation: the graph's validator says so
+        return None
+    if a is None or b is None:
+        return None
+    return (min(a[0], b[0]), max(a[1], b[1]))
 
 
 class Box(_Model):

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from sgprep.schema import Entity, Relation, SceneGraph
+from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 from sgprep.schemas_gen import render_schemas
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -43,3 +43,23 @@ def test_graph_rejects_out_of_range_and_self_loops():
         Relation(subject=0, predicate="   ", object=1)
     with pytest.raises(ValidationError):
         Entity(text="x", head="x", span=(5, 2))
+
+
+def test_relation_forms_and_span_are_checked():
+    rel = Relation(subject=0, predicate="holding", object=1, predicate_lemma=" hold ",
+                   predicate_surface="holding", span=(0, 9))
+    assert rel.predicate_lemma == "hold"
+    assert Relation(subject=0, predicate="on", object=1).span is None  # optional: null
+    with pytest.raises(ValidationError):
+        Relation(subject=0, predicate="on", object=1, predicate_lemma="  ")
+    with pytest.raises(ValidationError):
+        Relation(subject=0, predicate="on", object=1, span=(4, 1))
+
+
+def test_relation_span_covers_both_entities_or_is_unknown():
+    ents = [Entity(text="car", head="car", span=(12, 15)),
+            Entity(text="red apple", head="apple", span=(0, 9)), Entity(text="sky", head="sky")]
+    assert relation_span(ents, 0, 1) == (0, 15)
+    assert relation_span(ents, 1, 0) == (0, 15)
+    assert relation_span(ents, 0, 2) is None
+    assert relation_span(ents, 0, 7) is None  # out of range: the graph validator reports it

@@ -134,12 +134,13 @@ FAMILIES = {
 def _with_entities(graph: SceneGraph, bare: list[Entity], changes: dict[int, Entity],
                    relations: list[Relation] | None = None,
                    extra: list[Entity] | None = None) -> SceneGraph:
-    """The perturbed graph: its entities carry no spans (the positive's spans mean nothing in
-    the negative's text)."""
+    """The perturbed graph: its entities and relations carry no spans (the positive's spans
+    mean nothing in the negative's text)."""
     entities = [changes.get(i, e) for i, e in enumerate(bare)] + (extra or [])
-    return graph.model_copy(update={"entities": entities,
-                                    "relations": graph.relations if relations is None
-                                    else relations})
+    relations = graph.relations if relations is None else relations
+    relations = [r if r.span is None else r.model_copy(update={"span": None})
+                 for r in relations]
+    return graph.model_copy(update={"entities": entities, "relations": relations})
 
 
 def _entity(e: Entity, attributes: list[str] | None = None, head: str | None = None) -> Entity:
@@ -638,7 +639,8 @@ class Perturber:
 
     def _set_pred(self, k: int, predicate: str, edit: SetPredicate) -> Perturbation:
         relations = list(self.g.relations)
-        relations[k] = relations[k].model_copy(update={"predicate": predicate})
+        relations[k] = relations[k].model_copy(update={  # the positive's forms no longer hold
+            "predicate": predicate, "predicate_lemma": None, "predicate_surface": None})
         return Perturbation("replace_relation", "replace",
                             _with_entities(self.g, self.bare, {}, relations), (edit,))
 

@@ -57,7 +57,9 @@ def _subgraph(graph: SceneGraph, members: list[int], relations: list[Relation]) 
 
 def _without_spans(sub: SceneGraph) -> SceneGraph:
     return sub.model_copy(update={"entities": [e.model_copy(update={"span": None})
-                                               for e in sub.entities]})
+                                               for e in sub.entities],
+                                  "relations": [r.model_copy(update={"span": None})
+                                                for r in sub.relations]})
 
 
 def _extract(realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGraph,
@@ -77,8 +79,12 @@ def _extract(realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGrap
     if first in LOWERABLE:
         text = text[:1].lower() + text[1:]
     entities = [_shift(graph.entities[i], start) for i in members]
-    return SubPositive(text, sub.model_copy(update={"entities": entities}), "span_extract")
+    relations = [_shift(r, start) for r in sub.relations]
+    return SubPositive(text, sub.model_copy(update={"entities": entities,
+                                                    "relations": relations}), "span_extract")
 
 
-def _shift(e: Entity, offset: int) -> Entity:
+def _shift(e: Entity | Relation, offset: int) -> Entity | Relation:
+    if e.span is None:
+        return e
     return e.model_copy(update={"span": (e.span[0] - offset, e.span[1] - offset)})

@@ -31,7 +31,7 @@ from sgprep.parse.base import (EndpointNeverAnswered, EngineUnavailable, ModelUn
                                ParseError, Parser, ParserSettings, make_parser, parser_class)
 from sgprep.parse.factual_format import parse_count
 from sgprep.parse.engines import Conversation, Engine, make_engine
-from sgprep.schema import Entity, Relation, SceneGraph
+from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +221,7 @@ def graph_from_answer(
             for r in parsed.relations
         ]
         relations = [  # duplicates dropped; "and" is never a relation (METHOD.md sec. 1)
-            Relation(subject=s, predicate=p, object=o)
+            Relation(subject=s, predicate=p, object=o, span=relation_span(entities, s, o))
             for s, p, o in dict.fromkeys(triples)
             if p.strip().lower() != "and"
         ]

@@ -81,7 +81,7 @@ from sgprep.parse.rules_repair import (
     word_index,
 )
 from sgprep.parse.rules_lexicon import SCENERY
-from sgprep.schema import Entity, Relation, SceneGraph
+from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +153,23 @@ def verb_initial_fragment(doc) -> bool:
             and not any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in tok.children)
         )
     return False
+
+
+def pair_forms(
+    relations: list[tuple[int, str, int]], others: list[tuple[int, str, int]]
+) -> list[str | None]:
+    """For each relation, its predicate in the other form: the next unused relation of
+    ``others`` between the same subject and object, in order; None when there is none (a
+    passive "car covered by snow" is ``snow --cover--> car`` as a lemma: it reads the other
+    way, so it has no surface twin)."""
+    unused: dict[tuple[int, int], list[str]] = {}
+    for s, p, o in others:
+        unused.setdefault((s, o), []).append(p)
+    paired = []
+    for s, _, o in relations:
+        queue = unused.get((s, o))
+        paired.append(queue.pop(0) if queue else None)
+    return paired
 
 
 def truncate(caption: str, max_chars: int) -> str:
@@ -270,13 +287,22 @@ class RuleParser(Parser):
             drafts, relations = GraphBuilder(
                 doc, self.predicate_form, skip=skip, families=self.families
             ).build()
+            other_form = "surface" if self.predicate_form == "lemma" else "lemma"
+            _, others = GraphBuilder(doc, other_form, skip=skip, families=self.families).build()
+            paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
+            entities = [self._entity(doc, d, shift, text) for d in drafts]
+            lemma = self.predicate_form == "lemma"
             return SceneGraph(
-                entities=[self._entity(doc, d, shift, text) for d in drafts],
+                entities=entities,
                 relations=[
-                    Relation(subject=index[s], predicate=p, object=index[o])
-                    for s, p, o in relations
+                    Relation(
+                        subject=index[s], predicate=p, object=index[o],
+                        predicate_lemma=p if lemma else q, predicate_surface=q if lemma else p,
+                        span=relation_span(entities, index[s], index[o]),
+                    )
+                    for (s, p, o), q in zip(relations, paired)
                 ],
                 parser=self.name,
             )

@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from sgprep.parse.base import Parser, ParseError, SpacyModelMissing, missing_spacy_model
 from sgprep.parse.factual_format import DETERMINERS, parse_count
-from sgprep.schema import Entity, Relation, SceneGraph
+from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
 
@@ -150,5 +150,9 @@ def convert(raw: dict[str, Any], doc: Any, parser_name: str = "sng") -> SceneGra
         if (subject, predicate.lower(), obj) in seen:
             continue
         seen.add((subject, predicate.lower(), obj))
-        relations.append(Relation(subject=subject, predicate=predicate, object=obj))
+        surface = " ".join(str(rel.get("relation") or "").split()) or None
+        lemma = " ".join(str(rel.get("lemma_relation") or "").split()) or None
+        relations.append(Relation(
+            subject=subject, predicate=predicate, object=obj, predicate_lemma=lemma,
+            predicate_surface=surface, span=relation_span(entities, subject, obj)))
     return SceneGraph(entities=entities, relations=relations, parser=parser_name)

@@ -72,6 +72,9 @@ def test_answer_maps_back_onto_the_caption():
         (0, "sit next to", 1),
         (0, "sit next to", 2),
     ]
+    # a relation's span runs over its two entities; the model gives one predicate form only
+    assert caption[slice(*graph.relations[0].span)] == "Two brown dogs sit next to a woman in red"
+    assert {(r.predicate_lemma, r.predicate_surface) for r in graph.relations} == {(None, None)}
     assert (graph.parser, graph.retries, graph.fallback_from) == ("llama3", 1, None)
 
 

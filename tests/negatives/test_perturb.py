@@ -121,6 +121,21 @@ def test_replace_relation_uses_spatial_opposites():
         assert p.graph.relations[0].predicate == new
 
 
+def test_perturbed_relations_drop_the_positives_span_and_stale_forms():
+    caption = "a cat sitting on a mat"
+    g = graph(caption, [("cat", "cat", []), ("mat", "mat", [])], [(0, "sit on", 1)])
+    g.relations[0] = g.relations[0].model_copy(update={
+        "predicate_lemma": "sit on", "predicate_surface": "sitting on", "span": (2, 22)})
+    [p], _ = build_all(g, "replace_relation")
+    r = p.graph.relations[0]
+    assert (r.predicate, r.predicate_lemma, r.predicate_surface, r.span) == (
+        "sit under", None, None, None)
+    [p], _ = build_all(g, "shuffle_relation")  # same predicate, other way round: forms hold
+    r = p.graph.relations[0]
+    assert (r.subject, r.predicate_lemma, r.predicate_surface, r.span) == (
+        1, "sit on", "sitting on", None)
+
+
 def test_replace_object_uses_the_same_category_and_a_new_head():
     g = graph("a dog and a cat", [("dog", "dog", []), ("cat", "cat", [])])
     for seed in range(5):
@@ -197,3 +212,16 @@ def test_normalise_fast_path_for_ascii_matches_the_regex():
         text = "".join(chr(rng.randrange(0, 128)) for _ in range(rng.randrange(0, 30)))
         text += rng.choice(["", "é, ü!", "’s"])  # some non-ASCII: the regex path
         assert normalise(text) == " ".join(re.sub(r"[^\w\s]+", " ", text.lower()).split())
+
+
+def test_subgraph_relation_span_indexes_the_extracted_text():
+    from sgprep.negatives.subgraph import subgraphs
+    from sgprep.schema import relation_span
+
+    caption = "A red cat sitting on a mat near a blue door"
+    g = graph(caption, [("red cat", "cat", ["red"]), ("mat", "mat", []),
+                        ("blue door", "door", ["blue"])], [(0, "sit on", 1)])
+    g.relations[0] = g.relations[0].model_copy(update={"span": relation_span(g.entities, 0, 1)})
+    [sub] = [s for s in subgraphs(caption, g) if s.graph.relations]
+    assert (sub.text, sub.realisation) == ("a red cat sitting on a mat", "span_extract")
+    assert sub.text[slice(*sub.graph.relations[0].span)] == "red cat sitting on a mat"

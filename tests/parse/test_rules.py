@@ -244,6 +244,41 @@ def test_transitive_verb_and_particle(parser):
     assert ("man", "pick up", "box") in rels(parse(parser, "a man picks up a box"))
 
 
+def test_relations_carry_both_predicate_forms_and_their_span(parser, surface):
+    caption = "A man holding a red cup sitting on a wooden bench"
+    for p in (parser, surface):
+        graph = parse(p, caption)
+        found = {
+            (graph.entities[r.subject].head, r.predicate_lemma, r.predicate_surface,
+             caption[slice(*r.span)])
+            for r in graph.relations
+        }
+        assert found == {
+            ("man", "hold", "holding", "man holding a red cup"),
+            ("cup", "sit on", "sitting on", "red cup sitting on a wooden bench"),
+        }
+        for r in graph.relations:  # `predicate` is the form asked for
+            assert r.predicate == (r.predicate_lemma if p is parser else r.predicate_surface)
+
+
+def test_relation_span_follows_the_caption_under_a_prefix_and_either_order(parser):
+    # a verb-initial fragment is parsed under a prefix; spans still index the caption itself
+    caption = "standing next to a man holding a cup"
+    (rel,) = parse(parser, caption).relations
+    assert (rel.predicate, caption[slice(*rel.span)]) == ("hold", "man holding a cup")
+    # the object may come first in the caption: the span still runs left to right
+    caption = "a car covered by snow"
+    (rel,) = parse(parser, caption).relations
+    assert caption[slice(*rel.span)] == "car covered by snow"
+
+
+def test_passive_has_no_twin_in_the_other_form(parser, surface):
+    (rel,) = parse(parser, "a car covered by snow").relations
+    assert (rel.predicate_lemma, rel.predicate_surface) == ("cover", None)
+    (rel,) = parse(surface, "a car covered by snow").relations
+    assert (rel.predicate_lemma, rel.predicate_surface) == (None, "covered by")
+
+
 def test_passive_with_agent_becomes_active(parser, surface):
     assert rels(parse(parser, "a car covered by snow")) == {("snow", "cover", "car")}
     assert rels(parse(surface, "a car covered by snow")) == {("car", "covered by", "snow")}

