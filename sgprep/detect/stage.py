@@ -2,11 +2,18 @@
 
 Images are decoded and letterboxed in a thread pool; while the detector works on one batch,
 the next batch (when the stage is driven by ``run``) is already being decoded.
+
+Samples whose image bytes are the same (COCO: five captions per image) are decoded and
+detected once per shard: the boxes are kept by the image's SHA-256 until the shard ends (the
+executor takes the stage's stats then) and copied to each later sample, which gets its own
+``entity_boxes``. The cache starts empty with every shard, so a shard's bytes do not depend on
+what the worker ran before it, and a rerun of the shard makes the same ones.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import hashlib
+from collections import Counter, OrderedDict
 
 import numpy as np
 
@@ -20,6 +27,7 @@ from sgprep.schema import Box, Detections, Sample
 
 COORD_DECIMALS = 2  # 1/100 pixel: finer than any detector, and stable bytes
 SCORE_DECIMALS = 5
+SEEN_IMAGES = 4096  # detections kept for reuse, by image digest (oldest dropped first)
 
 
 class DetectStage(Stage):
@@ -35,6 +43,9 @@ class DetectStage(Stage):
         self._decoder: Decoder | None = None
         self._next: dict[int, list[Sample]] = {}
         self._counts: Counter[str] = Counter()
+        # image digest -> its detections (entity_boxes unset) or why it could not be decoded
+        self._seen: OrderedDict[bytes, Detections | DecodeError] = OrderedDict()
+        self._submitted: dict[bytes, int] = {}  # digest -> id of the sample queued to decode it
         self.threads: int | None = None  # granted by the executor (place); None: all cores
 
     def resources(self) -> Resources:
@@ -68,6 +79,7 @@ class DetectStage(Stage):
         self._decoder = Decoder(decoders, s.imgsz, self.context.max_image_pixels,
                                 prepare=self.detector.prepare)
         self._counts = Counter()
+        self._seen.clear()
 
     def run(self, samples, on_batch=None):
         """Stage.run, with each batch's successor queued for decoding while it is detected."""
@@ -78,14 +90,31 @@ class DetectStage(Stage):
             return super().run(samples, on_batch)
         finally:
             self._next = {}
+            self._submitted = {}
             for sample in todo:  # anything queued but never taken
                 if self._decoder is not None:
                     self._decoder.discard(id(sample))
 
+    @staticmethod
+    def _digest(sample: Sample) -> bytes:
+        return hashlib.sha256(sample.image).digest()
+
     def _queue(self, batch: list[Sample]) -> None:
+        """Send each image not yet detected (nor already on its way) to the decoders."""
         for sample in batch:
-            if sample.image is not None:
+            if sample.image is None:
+                continue
+            digest = self._digest(sample)
+            if digest not in self._seen and digest not in self._submitted:
+                self._submitted[digest] = id(sample)
                 self._decoder.submit(id(sample), sample.image)
+
+    def _decoded(self, sample: Sample, digest: bytes) -> Frame | DecodeError:
+        queued = self._submitted.pop(digest, None)
+        if queued is None:  # its detections were dropped from the cache after it was queued
+            queued = id(sample)
+            self._decoder.submit(queued, sample.image)
+        return self._decoder.result(queued)
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         if self.detector is None:
@@ -93,21 +122,39 @@ class DetectStage(Stage):
         self._queue(batch)
         if batch:
             self._queue(self._next.pop(id(batch[0]), []))
-        frames: list[tuple[Sample, Frame]] = []
+        waiting: list[tuple[Sample, bytes]] = []
+        known: dict[bytes, Detections | DecodeError] = {}  # images this shard has seen before
+        fresh: dict[bytes, Frame | DecodeError] = {}  # images new to this shard, first seen here
         for sample in batch:
             if sample.image is None:
                 self._fail(sample, "no_image", "sample has no image to detect objects in")
                 continue
-            got = self._decoder.result(id(sample))
-            if isinstance(got, DecodeError):
-                self._fail(sample, got.reason, got.message)
-            else:
-                frames.append((sample, got))
+            digest = self._digest(sample)
+            if digest in self._seen:
+                known[digest] = self._seen[digest]
+            elif digest not in fresh:
+                fresh[digest] = self._decoded(sample, digest)
+            waiting.append((sample, digest))
+        frames = [(d, got) for d, got in fresh.items() if not isinstance(got, DecodeError)]
         rows = self.detector.infer([frame.input for _, frame in frames])
         if len(rows) != len(frames):
             raise RuntimeError(f"detector returned {len(rows)} results for {len(frames)} images")
-        for (sample, frame), found in zip(frames, rows):
-            sample.det = self._detections(frame, found)
+        new: dict[bytes, Detections | DecodeError] = dict(fresh)
+        for (digest, frame), found in zip(frames, rows):
+            new[digest] = self._detections(frame, found)
+        for digest, result in new.items():
+            self._seen[digest] = result
+            while len(self._seen) > SEEN_IMAGES:
+                self._seen.popitem(last=False)
+        known.update(new)
+        for sample, digest in waiting:
+            result = known[digest]
+            if new.pop(digest, None) is None:  # not the first sample of an image new here
+                self._counts["images_reused"] += 1
+            if isinstance(result, DecodeError):
+                self._fail(sample, result.reason, result.message)
+                continue
+            sample.det = result.model_copy(deep=True)
             if sample.sg is not None:
                 links = entity_boxes(sample.sg, sample.det.objects)
                 sample.det.entity_boxes = links
@@ -150,3 +197,9 @@ class DetectStage(Stage):
 
     def stats(self) -> dict[str, int]:
         return dict(self._counts)
+
+    def take_stats(self) -> dict[str, int]:
+        """The shard's counts; the executor takes them when the shard ends, so the images seen
+        are forgotten here too (see the module's docstring)."""
+        self._seen.clear()
+        return super().take_stats()

@@ -263,3 +263,46 @@ def test_a_user_set_decode_workers_is_kept(fall_weights):
         assert stage._decoder._pool._max_workers == 3
     finally:
         stage.teardown()
+
+
+def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
+        fall_weights, asset_bytes):
+    """COCO: five captions per image. The detector sees each distinct image once per shard,
+    across batches; every caption's sample still gets its own det (with its own entity links),
+    byte for byte what it gets alone, and a bad shared image fails every sample that holds it."""
+    from sgprep.detect.link import entity_boxes
+    from sgprep.schema import Entity, SceneGraph
+
+    def graph(*heads):
+        return SceneGraph(entities=[Entity(text=h, head=h) for h in heads], parser="hand")
+
+    stage = make_stage(fall_weights, "onnx", batch_size=2)
+    seen: list[int] = []
+    infer = stage.detector.infer
+    stage.detector.infer = lambda inputs: (seen.append(len(inputs)), infer(inputs))[1]
+    bus, zidane, broken = asset_bytes["bus"], asset_bytes["zidane"], asset_bytes["zidane"][:20000]
+    try:
+        samples = [sample(f"bus{k}", bus) for k in range(3)]
+        samples += [sample("zidane", zidane), sample("broken0", broken), sample("bus3", bus),
+                    sample("broken1", broken), sample("none", None)]
+        samples[0].sg, samples[1].sg = graph("person"), graph("bus", "person")
+        stage.run(samples)
+        stats = stage.take_stats()  # the shard ends: its images are forgotten
+        again = stage.run([sample("bus_next_shard", bus)])
+    finally:
+        stage.teardown()
+    assert sum(seen) == 2 + 1  # bus and zidane in the shard, bus once more in the next
+    by_key = {s.key: s for s in samples}
+    assert {k for k, s in by_key.items() if not s.ok} == {"broken0", "broken1", "none"}
+    assert by_key["broken0"].failure.reason == by_key["broken1"].failure.reason == \
+        "image_truncated"
+    alone = dumps(again[0].det.model_dump(mode="json"))
+    for key in ("bus2", "bus3"):
+        assert dumps(by_key[key].det.model_dump(mode="json")) == alone
+    for key in ("bus0", "bus1"):  # linked to its own graph
+        s = by_key[key]
+        assert s.det.entity_boxes == entity_boxes(s.sg, again[0].det.objects)
+        assert len(s.det.entity_boxes) == len(s.sg.entities)
+    assert by_key["bus2"].det.entity_boxes is None
+    assert len({id(by_key[f"bus{k}"].det) for k in range(4)}) == 4  # copies, not one object
+    assert stats["images"] == 5 and stats["images_reused"] == 4  # bus x3 and broken x1
