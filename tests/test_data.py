@@ -179,7 +179,8 @@ def test_flat_negatives_table_per_shard(tmp_path):
     pipeline = tmp_path / "p.yaml"
     pipeline.write_text(f"input: {captions}\noutput: {tmp_path / 'out'}\nshard_size: 2\nstages:\n"
                         "  parse: {parser: spacy}\n"
-                        "  negatives: {strategies: [swap, shuffle, replace, subgraph], table: true}\n")
+                        "  negatives: {strategies: [swap, shuffle, replace, subgraph], table: true,\n"
+                            "              plausibility: false}\n")
     run_cli("run", pipeline, "--no-progress", "--workers", "1")
     out = tmp_path / "out"
     tables = sorted((out / "negatives").glob("*.parquet"))

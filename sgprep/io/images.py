@@ -136,7 +136,7 @@ def reencode_jpeg(data: bytes) -> bytes:
     """``data`` (an image that passed :func:`inspect_image`) as a baseline RGB JPEG, turned
     upright (EXIF orientation applied; no EXIF kept): for gif, bmp, tiff and the other formats
     trainers' decoders skip. Alpha is dropped, the first frame of an animation kept."""
-    from PIL import ImageOps
+    from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as img:
         upright = ImageOps.exif_transpose(img)
