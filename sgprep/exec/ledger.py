@@ -23,6 +23,7 @@ from pathlib import Path
 
 from sgprep.errors import ModelUnavailable
 from sgprep.exec.stage import StopRun
+from sgprep.io.writers import RunEnded
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 3
 #: Errors that end the run instead of failing one shard: a retry cannot mend them.
 FATAL: tuple[type[BaseException], ...] = (StopRun, ModelUnavailable, ImportError, OSError,
-                                          KeyboardInterrupt, SystemExit)
+                                          RunEnded, KeyboardInterrupt, SystemExit)
 FAILED_FILE = "failed_shards.json"
 
 

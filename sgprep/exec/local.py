@@ -96,12 +96,17 @@ class RateColumn(ProgressColumn):
 
 class ShardRunner:
     """What one process needs to run shard tasks: the plan, the stages, the writer.
-    ``cpus``: the cores this process may compute on (granted to each stage; None: all)."""
+    ``cpus``: the cores this process may compute on (granted to each stage; None: all).
+    ``token``: the run's token (``Writer.prepare``): shards are written only while the output's
+    lock holds it, so a worker that outlives its run writes nothing."""
 
-    def __init__(self, config: RunConfig, plan: Plan, cpus: int | None = None):
+    def __init__(self, config: RunConfig, plan: Plan, cpus: int | None = None,
+                 token: str | None = None):
         self.plan, self.cpus = plan, cpus or usable_cpus()
         self.stages: list[Stage] = build_stages(config)
         self.writer: Writer = make_writer(config.output, config.negatives_table())
+        if token is not None:
+            self.writer.join(token)
         self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
                              config.check_images, config.image_format)
         self.ready = False
@@ -178,6 +183,7 @@ class LocalExecutor:
     def __init__(self, config: RunConfig, console: Console | None = None):
         self.config = config
         self.console = console or Console(stderr=True)
+        self.token: str | None = None  # the run's, given to every worker
 
     def run(self) -> RunSummary:
         self.config = config = check_stages(resolve(self.config))
@@ -185,6 +191,7 @@ class LocalExecutor:
         check_apart(resolve_inputs(config.input), config.output)
         writer = make_writer(config.output, config.negatives_table())
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
+        self.token = writer.token
         try:
             return self._run(writer)
         except Exception:
@@ -287,7 +294,7 @@ class LocalExecutor:
         return self._in_pool(plan, todo, workers, advance, ledger)
 
     def _in_process(self, plan: Plan, todo: list[int], advance, ledger: ShardLedger):
-        runner = ShardRunner(self.config, plan)
+        runner = ShardRunner(self.config, plan, token=self.token)
         try:
             queue = list(todo)
             while queue:
@@ -308,9 +315,10 @@ class LocalExecutor:
         tracker_was_running = _resource_tracker_running()
         updates = context.Queue()
         cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
+        initargs = (self.config, plan, updates, cpus, self.token)
         try:
             with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                     initargs=(self.config, plan, updates, cpus)) as pool:
+                                     initargs=initargs) as pool:
                 pending = {pool.submit(_run_in_worker, index): index for index in todo}
                 try:
                     while pending:
@@ -375,11 +383,11 @@ _RUNNER: ShardRunner | None = None
 _UPDATES = None
 
 
-def _init_worker(config: RunConfig, plan: Plan, updates, cpus: int) -> None:
+def _init_worker(config: RunConfig, plan: Plan, updates, cpus: int, token: str | None) -> None:
     global _RUNNER, _UPDATES
     from multiprocessing.util import Finalize
 
-    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus), updates
+    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus, token), updates
     Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
 
 

@@ -7,7 +7,9 @@ the bytes are those of a local run, whatever the cluster.
 
 An actor declares the resources of its stages (CPUs; GPUs for a stage that wants them, which
 Ray then places). At most ``2 x actors`` tasks are in flight (back-pressure: memory stays
-bounded). A dead actor is restarted by Ray; a shard that fails is handled by the same shard
+bounded). An actor writes a shard only while the output's lock holds its run's token
+(``Writer.publishing``): one that outlives a killed driver writes nothing into the next run.
+A dead actor is restarted by Ray; a shard that fails is handled by the same shard
 ledger as a local run (``exec/ledger.py``): retried, then recorded in
 ``_meta/failed_shards.json`` with its error while the run finishes the others. A rerun does
 only what is missing.
@@ -33,12 +35,12 @@ ACTOR_RESTARTS = ATTEMPTS - 1
 class _ShardActor:
     """Holds the stages of one worker; wrapped with ``ray.remote`` by the executor."""
 
-    def __init__(self, config_json: str, plan_json: str, cpus: int):
+    def __init__(self, config_json: str, plan_json: str, cpus: int, token: str | None):
         from sgprep.config import RunConfig
 
         logging.basicConfig(level=logging.INFO, format="%(message)s")
         self.runner = ShardRunner(RunConfig.model_validate_json(config_json),
-                                  Plan.model_validate_json(plan_json), cpus)
+                                  Plan.model_validate_json(plan_json), cpus, token)
 
     def run(self, index: int) -> str:
         return self.runner.run(index).model_dump_json()
@@ -89,7 +91,7 @@ class RayExecutor(LocalExecutor):
                                  max_task_retries=0)(_ShardActor)
         config_json, plan_json = self.config.model_dump_json(), plan.model_dump_json()
         # the actor's stages compute on the CPUs it reserved, not on every core of the node
-        actors = [actor_class.remote(config_json, plan_json, max(1, int(cpus)))
+        actors = [actor_class.remote(config_json, plan_json, max(1, int(cpus)), self.token)
                   for _ in range(count)]
         log.info("ray: %d actor(s), %g CPU and %g GPU each, for %d shard(s)",
                  count, cpus, gpus, len(todo))

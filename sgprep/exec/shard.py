@@ -22,7 +22,8 @@ DEFAULT_CHUNK = 256
 
 def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, intake: Intake,
               progress: Callable[[int], None] | None = None) -> ShardStats:
-    sink = writer.open_shard(task.index)
+    with writer.publishing():  # a worker whose run is over makes no file (RunEnded)
+        sink = writer.open_shard(task.index)
     chunk_size = max([s.batch_size for s in stages] or [DEFAULT_CHUNK])
     product_counts: dict[str, Counter[str]] = {s.name: Counter() for s in stages}
     clock = StageClock()
@@ -39,8 +40,9 @@ def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, 
         merged = Counter(stage.take_stats())
         merged.update(product_counts[stage.name])
         counters[stage.name] = dict(sorted((k, v) for k, v in merged.items() if v))
-    write_timing(writer.root / "_meta", task.index, clock)  # before the stats: they mark done
-    return sink.close(counters)
+    with writer.publishing():  # only while this run holds the output
+        write_timing(writer.root / "_meta", task.index, clock)  # before the stats: they mark done
+        return sink.close(counters)
 
 
 def _checked(plan: Plan, task: ShardTask, intake: Intake) -> Iterator[Sample]:

@@ -10,9 +10,13 @@ import json
 import logging
 import os
 import re
+import secrets
 import shutil
+import time
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +38,11 @@ FIXED_MTIME = 946684800
 
 class OutputConflict(Exception):
     """The output holds another run's results and --overwrite was not given."""
+
+
+class RunEnded(RuntimeError):
+    """A worker's run no longer holds the output (its driver died, or another run took the
+    output): the worker writes nothing there."""
 
 
 def shard_name(index: int) -> str:
@@ -89,6 +98,14 @@ META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.
               "failed_shards.json", "dataset.json")
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
 TIMING_DIR = "timing"
+#: ``_meta/lock``: held (flock) by the run writing the output; holds its pid and run token.
+LOCK_FILE = "lock"
+#: ``_meta/publish.lock``: workers hold it shared while they write a shard's files, a run that
+#: takes the output holds it exclusive once (it waits for a worker of a dead run to be done).
+PUBLISH_LOCK = "publish.lock"
+#: How long a run that finds the output's lock taken tries again: a worker that checks
+#: whether its run still holds the lock takes it shared for an instant (``_check_held``).
+LOCK_RETRY_S = 2.0
 
 
 class Writer(ABC):
@@ -102,6 +119,9 @@ class Writer(ABC):
         self.created: list[Path] = []  # folders this run made (removed again by discard)
         self.fresh = False  # no earlier run had recorded itself in this output
         self._lock_fd: int | None = None
+        #: The run this writer writes for (made by ``prepare``, given to workers by ``join``):
+        #: shard files are written only while the output's lock holds this token.
+        self.token: str | None = None
 
     @property
     def meta_file(self) -> Path:
@@ -152,22 +172,90 @@ class Writer(ABC):
 
     def _lock(self) -> None:
         """One run per output: an exclusive lock on ``_meta/lock``, held until the process
-        ends (the OS releases it even after a SIGKILL)."""
+        ends (the OS releases it even after a SIGKILL). It records the pid and a new run
+        token; a worker writes a shard only while the lock holds its run's token
+        (:meth:`publishing`), so a worker left over from a killed run never writes into the
+        run that comes next."""
         import fcntl
 
-        path = self.meta_file.parent / "lock"
+        path = self.meta_file.parent / LOCK_FILE
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise OutputConflict(
-                f"another sgprep run (pid {holder}) is writing to {self.root}; wait for it to "
-                f"finish, or choose another --output") from None
+        deadline = time.monotonic() + LOCK_RETRY_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() < deadline:  # a worker's check holds it for an instant
+                    time.sleep(0.05)
+                    continue
+                holder = os.pread(fd, 64, 0).decode(errors="replace").split() or ["?"]
+                os.close(fd)
+                raise OutputConflict(
+                    f"another sgprep run (pid {holder[0]}) is writing to {self.root}; wait for "
+                    f"it to finish, or choose another --output") from None
+        self.token = secrets.token_hex(16)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        os.pwrite(fd, f"{os.getpid()} {self.token}\n".encode(), 0)
         self._lock_fd = fd  # kept open: closing it would release the lock
+        # wait for the workers of a dead run that are writing a shard right now; from here on
+        # they find another token in the lock and write nothing
+        barrier = os.open(self.meta_file.parent / PUBLISH_LOCK,
+                          os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try:
+            fcntl.flock(barrier, fcntl.LOCK_EX)
+        finally:
+            os.close(barrier)
+
+    def join(self, token: str) -> None:
+        """A worker's writer: write shards for the run whose token this is (see ``_lock``)."""
+        self.token = token
+
+    @contextmanager
+    def publishing(self) -> Iterator[None]:
+        """Around every write of a shard's files by a run's worker: raises :class:`RunEnded`,
+        and writes nothing, unless the output's lock is still held with this run's token.
+        A writer used outside a run (no token) is not checked."""
+        if self.token is None:
+            yield
+            return
+        import fcntl
+
+        try:
+            fd = os.open(self.meta_file.parent / PUBLISH_LOCK, os.O_RDWR | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            raise RunEnded(f"{self.root} holds no run's lock any more; this worker's run is "
+                           f"over and writes nothing") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)  # a run taking the output waits for this write
+            self._check_held()
+            yield
+        finally:
+            os.close(fd)
+
+    def _check_held(self) -> None:
+        import fcntl
+
+        try:
+            fd = os.open(self.meta_file.parent / LOCK_FILE, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            fd = None
+        try:
+            if fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # free: its run is dead
+                except BlockingIOError:
+                    holder = os.pread(fd, 128, 0).decode(errors="replace").split()
+                    if holder[1:2] == [self.token]:
+                        return
+                    raise RunEnded(f"another run (pid {holder[0] if holder else '?'}) now "
+                                   f"writes to {self.root}; this worker's run is over and "
+                                   f"writes nothing") from None
+        finally:
+            if fd is not None:
+                os.close(fd)
+        raise RunEnded(f"the run that started this worker no longer holds {self.root} (it "
+                       f"was killed?); this worker writes nothing")
 
     def release(self) -> None:
         """Give the output's lock back (the end of a run)."""
@@ -183,7 +271,8 @@ class Writer(ABC):
             return
         meta = self.meta_file.parent
         if self.fresh:  # no earlier run's records here: this run's are removed
-            remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
+            remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE,
+                                PUBLISH_LOCK})
         remove_names(self.root, self._temp_names(self._shard_names()))
         remove_empty_dirs(self.created)
 
@@ -525,7 +614,8 @@ class JsonlWriter(Writer):
         self._remove_timing()
         remove_names(self.root, self._shard_names())
         meta = self.meta_file.parent
-        remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), "lock"})
+        remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE,
+                            PUBLISH_LOCK})
         remove_empty_dirs([meta, self.root])  # only when empty: nothing but our own files was there
 
 

@@ -5,10 +5,17 @@ It writes each caption backwards into ``meta.toy``. A shard fails (its stage rai
 batch handler catches) while the file ``STATE/fail_KEY`` exists for a key in it; each such
 failure adds a line to ``STATE/tries_KEY``. Delete the fail file and the next try passes;
 ``fail_KEY`` holding a number N fails only the first N tries.
+
+While ``STATE/hold_KEY`` exists the stage waits at that sample (having written its pid to
+``STATE/held_KEY``; ``STATE/released_KEY`` when it goes on). ``STATE/kill_KEY`` makes the process kill itself (SIGKILL) at that
+sample, once (it is deleted first). ``mark`` is added to every sample's ``meta.toy``.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from pathlib import Path
 
 from sgprep.exec.stage import Stage, StageSettings
@@ -19,6 +26,7 @@ TOY = "tests.exec.toy:ToyStage"
 
 class ToySettings(StageSettings):
     state: str | None = None
+    mark: str = ""
 
 
 class ToyFailure(RuntimeError):
@@ -32,6 +40,16 @@ class ToyStage(Stage):
     def run(self, samples, on_batch=None):
         state = Path(self.settings.state) if self.settings.state else None
         for sample in samples if state else ():
+            hold = state / f"hold_{sample.key}"
+            if hold.exists():
+                (state / f"held_{sample.key}").write_text(str(os.getpid()))
+                while hold.exists():
+                    time.sleep(0.05)
+                (state / f"released_{sample.key}").write_text("")
+            kill = state / f"kill_{sample.key}"
+            if kill.exists():
+                kill.unlink()
+                os.kill(os.getpid(), signal.SIGKILL)
             fail = state / f"fail_{sample.key}"
             if not fail.exists():
                 continue
@@ -47,7 +65,7 @@ class ToyStage(Stage):
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         for sample in batch:
-            sample.meta["toy"] = (sample.caption or "")[::-1]
+            sample.meta["toy"] = (sample.caption or "")[::-1] + self.settings.mark
         return batch
 
     def sample_stats(self, samples: list[Sample]) -> dict[str, int]:
