@@ -8,6 +8,9 @@ a task fails is decided here, the same way for all of them:
 - any other error of a shard is retried, up to :data:`ATTEMPTS` tries in all;
 - a shard that fails every try is recorded in ``_meta/failed_shards.json`` with its error,
   the other shards go on, and the run ends with :class:`ShardsFailed` (exit 1);
+- a worker process that dies (a signal, the out-of-memory killer) fails the shard it ran, as
+  an error would (``WorkerDied``; of several shards in flight, each runs again alone first,
+  so that the one that kills its worker is known);
 - a run that starts clears the record of an earlier one: a rerun does only what is missing,
   and its own record says what still failed.
 """
@@ -74,6 +77,13 @@ class ShardLedger:
                   self.path, error)
         self.failed[index] = error
         return False
+
+    def again(self, indices: list[int], why: str) -> None:
+        """Shards to run again without counting a try against any one of them (a worker died
+        while they all ran: which one killed it is not known yet)."""
+        self.retried += len(indices)
+        log.warning("%s while shards %s were running: running each again, one at a time", why,
+                    ", ".join(f"{i:05d}" for i in indices))
 
     def close(self) -> None:
         """Write the record of the shards that failed for good, and say so (ShardsFailed)."""

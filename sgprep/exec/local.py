@@ -311,43 +311,87 @@ class LocalExecutor:
 
     def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance,
                  ledger: ShardLedger):
+        """At most ``workers`` tasks in flight, so that a worker that dies (killed, out of
+        memory: the pool is then broken) leaves few suspects. A new pool takes over; the
+        suspects are run one at a time, so that the one that kills its worker is known and
+        goes to the ledger (retried, then recorded as failed) as any failing shard does."""
         context = multiprocessing.get_context("spawn")
         tracker_was_running = _resource_tracker_running()
         updates = context.Queue()
         cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
         initargs = (self.config, plan, updates, cpus, self.token)
+        queue = list(todo)
+        suspects: set[int] = set()
         try:
-            with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                     initargs=initargs) as pool:
-                pending = {pool.submit(_run_in_worker, index): index for index in todo}
-                try:
-                    while pending:
-                        done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                        _drain(updates, advance)
-                        for future in done:
-                            index = pending.pop(future)
-                            try:
-                                stats = future.result()
-                            except BrokenProcessPool:  # a worker died: the pool cannot go on
-                                raise
-                            except Exception as exc:  # noqa: BLE001 - the ledger decides
-                                if ledger.failure(index, exc):
-                                    pending[pool.submit(_run_in_worker, index)] = index
-                                continue
-                            yield stats
-                    _drain(updates, advance)
-                except BaseException:
-                    for future in pending:
-                        future.cancel()
-                    raise
+            while queue:
+                with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                         initargs=initargs) as pool:
+                    broken = yield from self._pool_tasks(pool, queue, suspects, workers,
+                                                         updates, advance, ledger)
+                if broken:
+                    queue[:0] = self._after_death(broken, suspects, ledger)
         finally:
             updates.close()
             updates.join_thread()
             # the pool's and the queue's semaphores are released before their tracker stops
-            pool = updates = pending = None
+            pool = updates = None
             if not tracker_was_running:
                 gc.collect()
                 _stop_resource_tracker()
+
+    @staticmethod
+    def _pool_tasks(pool, queue: list[int], suspects: set[int], workers: int, updates,
+                    advance, ledger: ShardLedger):
+        """Run ``queue`` on ``pool`` until it is empty or the pool breaks; return the shards
+        in flight when it broke (empty when it did not)."""
+        pending: dict = {}
+        try:
+            while queue or pending:
+                while queue and len(pending) < workers:
+                    if queue[0] in suspects and pending:
+                        break  # a suspect runs alone
+                    index = queue.pop(0)
+                    pending[pool.submit(_run_in_worker, index)] = index
+                    if index in suspects:
+                        break
+                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(updates, advance)
+                for future in done:
+                    index = pending.pop(future)
+                    try:
+                        stats = future.result()
+                    except BrokenProcessPool:  # a worker died: this pool cannot go on
+                        return sorted([index, *pending.values()])
+                    except Exception as exc:  # noqa: BLE001 - the ledger decides
+                        if ledger.failure(index, exc):
+                            queue.append(index)
+                        continue
+                    suspects.discard(index)
+                    yield stats
+            _drain(updates, advance)
+            return []
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+    @staticmethod
+    def _after_death(broken: list[int], suspects: set[int], ledger: ShardLedger) -> list[int]:
+        """A worker died while ``broken`` were in flight: the shards to run again first. A
+        shard that was alone in flight killed its worker: that is a failed try (the ledger).
+        Of several, which one did is not known: each is a suspect and runs alone next."""
+        if len(broken) == 1:
+            index = broken[0]
+            error = WorkerDied(f"the worker process died while running shard {index:05d} "
+                               f"(killed, or out of memory?)")
+            return [index] if ledger.failure(index, error) else []
+        ledger.again(broken, "a worker process died (killed, or out of memory?)")
+        suspects.update(broken)
+        return list(broken)
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died while running a shard (a signal, the out-of-memory killer)."""
 
 
 def _resource_tracker_running() -> bool:

@@ -105,3 +105,23 @@ def test_timing_records_go_with_the_output_they_describe(tmp_path):
     assert sorted(p.name for p in timing.iterdir()) == ["00000.json", "00001.json", "00002.json"]
     api.run({**out, "shard_size": 6, "overwrite": True})
     assert sorted(p.name for p in timing.iterdir()) == ["00000.json", "00001.json"]
+
+
+def test_a_worker_that_dies_costs_a_try_not_the_run(tmp_path):
+    """A worker process killed (SIGKILL, as the out-of-memory killer does) breaks the pool: a
+    new pool takes over and the shard is retried; one that kills every try is recorded."""
+    (tmp_path / "state").mkdir()
+    clean = api.run(_config(tmp_path, "clean", workers=2))
+    (tmp_path / "state" / "kill_000000005").write_text("")
+    once = api.run(_config(tmp_path, "once", workers=2))
+    assert once.shards_written == 3 and once.shards_retried >= 1
+    assert not (tmp_path / "state" / "kill_000000005").exists()
+    assert _bytes(tmp_path / "once") == _bytes(tmp_path / "clean")
+    (tmp_path / "state" / "kill_000000009").write_text("always")
+    with pytest.raises(ShardsFailed, match="1 shard"):
+        api.run(_config(tmp_path, "always", workers=2))
+    out = tmp_path / "always"
+    record = json.loads((out / "_meta" / "failed_shards.json").read_text())
+    assert list(record) == ["00002"] and "WorkerDied" in record["00002"]
+    assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
+                                                                 "00001_stats.json"]

@@ -7,8 +7,9 @@ failure adds a line to ``STATE/tries_KEY``. Delete the fail file and the next tr
 ``fail_KEY`` holding a number N fails only the first N tries.
 
 While ``STATE/hold_KEY`` exists the stage waits at that sample (having written its pid to
-``STATE/held_KEY``; ``STATE/released_KEY`` when it goes on). ``STATE/kill_KEY`` makes the process kill itself (SIGKILL) at that
-sample, once (it is deleted first). ``mark`` is added to every sample's ``meta.toy``.
+``STATE/held_KEY``; ``STATE/released_KEY`` when it goes on). ``STATE/kill_KEY`` makes the
+process kill itself (SIGKILL) at that sample, once (it is deleted first), or every time if it
+holds ``always``. ``mark`` is added to every sample's ``meta.toy``.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ class ToyStage(Stage):
                 (state / f"released_{sample.key}").write_text("")
             kill = state / f"kill_{sample.key}"
             if kill.exists():
-                kill.unlink()
+                if kill.read_text().strip() != "always":
+                    kill.unlink()
                 os.kill(os.getpid(), signal.SIGKILL)
             fail = state / f"fail_{sample.key}"
             if not fail.exists():
