@@ -31,6 +31,7 @@ from typing import Any
 
 from sgprep.io.card import SIZES
 from sgprep.io.images import IMAGE_EXTENSIONS
+from sgprep.schema import OutputDir
 
 #: negatives= choices: the caption's own (what NegCLIP-style losses contrast with the caption),
 #: every negative of every positive, or none.
@@ -39,7 +40,7 @@ BOXES = ("normalized", "pixels", "none")
 
 
 def _stats_files(out: Path) -> list[Path]:
-    return sorted(p for p in Path(out).glob("[0-9]*_stats.json"))
+    return OutputDir(out).stats_files()
 
 
 def sizes(out: str | Path) -> dict[str, int]:

@@ -6,6 +6,8 @@ The JSON Schemas in ``schemas/`` are generated from these models
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -350,3 +352,65 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "sample": SampleInfo,
     "shard_stats": ShardStats,
 }
+
+
+class OutputDir:
+    """Where each file of an sgprep output lies, in one place: ``NNNNN.tar``,
+    ``NNNNN.parquet`` (the index), ``NNNNN_stats.json`` (written last: the shard is done),
+    and sgprep's records in ``_meta/``. ``root`` is the output folder (for a JSONL output
+    being written, its ``FILE.jsonl.parts`` folder)."""
+
+    META = "_meta"
+    #: Names in ``_meta``.
+    RUN, PLAN, FAILED, TIMING = "run.json", "plan.json", "failed_shards.json", "timing"
+    #: ``_meta/lock``: held (flock) by the run writing the output, with its pid and token;
+    #: ``_meta/publish.lock``: held by workers while they write a shard (io/writers.py).
+    LOCK, PUBLISH_LOCK = "lock", "publish.lock"
+    #: A shard's files: its name (``shard_name``) and one of these suffixes.
+    SHARD_SUFFIXES = (".tar", ".parquet", ".jsonl", "_stats.json")
+    SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
+    STATS_GLOB = "[0-9]*_stats.json"
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    @staticmethod
+    def shard_name(index: int) -> str:
+        return f"{index:05d}"
+
+    @property
+    def meta(self) -> Path:
+        return self.root / self.META
+
+    @property
+    def run_file(self) -> Path:
+        """``_meta/run.json``: the run's settings and fingerprint; what makes it an output."""
+        return self.meta / self.RUN
+
+    @property
+    def plan_file(self) -> Path:
+        return self.meta / self.PLAN
+
+    @property
+    def failed_file(self) -> Path:
+        """``_meta/failed_shards.json``: the shards that failed every try (exec/ledger.py)."""
+        return self.meta / self.FAILED
+
+    @property
+    def timing_dir(self) -> Path:
+        """``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py)."""
+        return self.meta / self.TIMING
+
+    def stats_file(self, index: int) -> Path:
+        return self.root / f"{self.shard_name(index)}_stats.json"
+
+    def shard_file(self, index: int, suffix: str) -> Path:
+        return self.root / f"{self.shard_name(index)}{suffix}"
+
+    def stats_files(self) -> list[Path]:
+        """The finished shards' stats files, in shard order."""
+        return sorted(p for p in self.root.glob(self.STATS_GLOB) if self.SHARD_FILE.match(p.name))
+
+    def is_output(self) -> bool:
+        """Whether sgprep wrote this folder (it has ``_meta/run.json``)."""
+        return self.run_file.is_file()

@@ -119,3 +119,22 @@ def test_the_command_line_starts_without_loading_a_stage():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT.parent)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_output_layout_is_spelled_once():
+    """The output's paths come from ``schema.OutputDir``: the writer, the ledger, validate
+    and the data reader name no ``_meta`` file and no stats-file pattern of their own."""
+    from sgprep.io.writers import ShardWriter
+    from sgprep.schema import OutputDir
+
+    layout = OutputDir("out")
+    assert str(layout.stats_file(3)) == "out/00003_stats.json"
+    assert str(layout.run_file) == "out/_meta/run.json"
+    assert ShardWriter(Path("out")).meta_file == layout.run_file
+    for module in ("io/writers.py", "io/validate.py", "data.py", "exec/ledger.py",
+                   "exec/local.py", "exec/shard.py"):
+        code = "\n".join(line for line in (ROOT / module).read_text().splitlines()
+                         if not line.lstrip().startswith(("#", "``", "-")))
+        for spelled in ('"run.json"', '"plan.json"', '"failed_shards.json"',
+                        '"[0-9]*_stats.json"', '/ "_meta"'):
+            assert spelled not in code, f"{module} spells {spelled}"

@@ -27,6 +27,7 @@ from pathlib import Path
 from sgprep.errors import ModelUnavailable
 from sgprep.exec.stage import StopRun
 from sgprep.io.writers import RunEnded
+from sgprep.schema import OutputDir
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ ATTEMPTS = 3
 #: Errors that end the run instead of failing one shard: a retry cannot mend them.
 FATAL: tuple[type[BaseException], ...] = (StopRun, ModelUnavailable, ImportError, OSError,
                                           RunEnded, KeyboardInterrupt, SystemExit)
-FAILED_FILE = "failed_shards.json"
+FAILED_FILE = OutputDir.FAILED
 
 
 class ShardsFailed(RuntimeError):

@@ -221,7 +221,7 @@ class LocalExecutor:
         summary.workers = self._workers(len(todo))
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
-        ledger = ShardLedger(writer.root / "_meta")
+        ledger = ShardLedger(writer.layout.meta)
         written = []
         try:
             with self._progress(plan.samples, done) as advance:
@@ -231,7 +231,7 @@ class LocalExecutor:
                     written.append(int(stats.shard))
         finally:
             summary.seconds = time.monotonic() - started
-            summary.timing = read_timing(writer.root / "_meta", written)
+            summary.timing = read_timing(writer.layout.meta, written)
             summary.shards_retried, summary.shards_failed = ledger.retried, len(ledger.failed)
             self.summary = summary  # what was done, also when the ledger ends the run
         ledger.close()

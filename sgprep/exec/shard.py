@@ -41,7 +41,7 @@ def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, 
         merged.update(product_counts[stage.name])
         counters[stage.name] = dict(sorted((k, v) for k, v in merged.items() if v))
     with writer.publishing():  # only while this run holds the output
-        write_timing(writer.root / "_meta", task.index, clock)  # before the stats: they mark done
+        write_timing(writer.layout.meta, task.index, clock)  # before the stats: they mark done
         return sink.close(counters)
 
 

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from sgprep.io.intake import VALID_KEY
 from sgprep.io.records import digest, member_digest
 from sgprep.io.tar import BLOCK, ustar_header
-from sgprep.schema import Detections, Negatives, Record, SceneGraph, ShardStats
+from sgprep.schema import Detections, Negatives, OutputDir, Record, SceneGraph, ShardStats
 
 MEMBER_MODELS = {"sg.json": SceneGraph, "det.json": Detections, "neg.json": Negatives}
 SHARD_FILE = re.compile(r"^(\d{5,})(\.tar|\.parquet|_stats\.json)$")
@@ -48,10 +48,11 @@ def validate_output(root: Path) -> tuple[list[str], int]:
     from sgprep.exec.plan import Plan
 
     problems: list[str] = []
-    if not (root / "_meta" / "run.json").is_file():
+    layout = OutputDir(root)
+    if not layout.is_output():
         problems.append(f"{root}: _meta/run.json is missing (not a finished sgprep output?)")
     try:
-        plan = Plan.model_validate_json((root / "_meta" / "plan.json").read_bytes())
+        plan = Plan.model_validate_json(layout.plan_file.read_bytes())
     except (OSError, ValueError) as exc:
         return problems + [f"{root}: _meta/plan.json is missing or unreadable, so the expected "
                            f"shards are unknown: {exc}"], 0
@@ -64,7 +65,7 @@ def validate_output(root: Path) -> tuple[list[str], int]:
     keys: dict[str, str] = {}
     checked = 0
     for name, task in sorted(planned.items()):
-        if not (root / f"{name}_stats.json").exists():
+        if not layout.stats_file(task.index).exists():
             what = "unfinished (no stats file)" if name in present else "missing"
             problems.append(f"{name}: planned shard is {what}")
             continue
@@ -82,10 +83,11 @@ def check_finished(root: Path) -> tuple[list[str], int]:
     from sgprep.exec.plan import Plan
     from sgprep.io.safefs import read_bytes, real_dir
 
-    real_dir(root / "_meta")
+    layout = OutputDir(root)
+    real_dir(layout.meta)
     found = {m.group(1) for p in root.iterdir() if (m := SHARD_FILE.match(p.name))}
     try:
-        plan = Plan.model_validate_json(read_bytes(root / "_meta" / "plan.json"))
+        plan = Plan.model_validate_json(read_bytes(layout.plan_file))
         planned = {f"{t.index:05d}" for t in plan.tasks}
     except (OSError, ValueError):  # made by hand, or lost: the finished shards are checked
         planned = found
@@ -94,7 +96,7 @@ def check_finished(root: Path) -> tuple[list[str], int]:
                 and m.group(1) not in planned]
     unfinished = 0
     for name in sorted(planned):
-        stats_file = root / f"{name}_stats.json"
+        stats_file = layout.stats_file(int(name))
         if not os.path.lexists(stats_file):
             unfinished += 1
             continue
@@ -112,7 +114,7 @@ def _first_line(exc: Exception) -> str:
 
 
 def _validate_shard(root: Path, name: str, task: Any, keys: dict[str, str]) -> list[str]:
-    stats_file = root / f"{name}_stats.json"
+    stats_file = OutputDir(root).stats_file(task.index)
     try:
         stats = ShardStats.model_validate_json(stats_file.read_bytes())
     except (ValidationError, OSError) as exc:

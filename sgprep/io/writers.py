@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import secrets
 import shutil
 import time
@@ -27,11 +26,11 @@ from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, comm
                               exclusive_temp, make_dirs, open_read, read_bytes, real_dir,
                               remove_empty_dirs, remove_names, sync_close)
 from sgprep.io.tar import TarWriter
-from sgprep.schema import FileInfo, Sample, ShardStats
+from sgprep.schema import FileInfo, OutputDir, Sample, ShardStats
 
 log = logging.getLogger(__name__)
 
-SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
+SHARD_FILE = OutputDir.SHARD_FILE
 #: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
 FIXED_MTIME = 946684800
 
@@ -45,8 +44,7 @@ class RunEnded(RuntimeError):
     output): the worker writes nothing there."""
 
 
-def shard_name(index: int) -> str:
-    return f"{index:05d}"
+shard_name = OutputDir.shard_name
 
 
 class ShardSink(ABC):
@@ -94,15 +92,15 @@ class ShardSink(ABC):
 
 #: What sgprep writes in ``OUTPUT/_meta`` (``--overwrite`` and a failed start remove these
 #: names and no others; the lock stays while a run holds it).
-META_FILES = ("run.json", "plan.json", ".keys.sqlite", "stats.parquet", "report.html",
-              "failed_shards.json", "dataset.json")
+META_FILES = (OutputDir.RUN, OutputDir.PLAN, ".keys.sqlite", "stats.parquet", "report.html",
+              OutputDir.FAILED, "dataset.json")
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
-TIMING_DIR = "timing"
+TIMING_DIR = OutputDir.TIMING
 #: ``_meta/lock``: held (flock) by the run writing the output; holds its pid and run token.
-LOCK_FILE = "lock"
+LOCK_FILE = OutputDir.LOCK
 #: ``_meta/publish.lock``: workers hold it shared while they write a shard's files, a run that
 #: takes the output holds it exclusive once (it waits for a worker of a dead run to be done).
-PUBLISH_LOCK = "publish.lock"
+PUBLISH_LOCK = OutputDir.PUBLISH_LOCK
 #: How long a run that finds the output's lock taken tries again: a worker that checks
 #: whether its run still holds the lock takes it shared for an instant (``_check_held``).
 LOCK_RETRY_S = 2.0
@@ -115,6 +113,7 @@ class Writer(ABC):
 
     def __init__(self, root: Path):
         self.root = root
+        self.layout = OutputDir(root)
         self.complete = False  # set by prepare() when this exact run has already finished
         self.created: list[Path] = []  # folders this run made (removed again by discard)
         self.fresh = False  # no earlier run had recorded itself in this output
@@ -125,7 +124,7 @@ class Writer(ABC):
 
     @property
     def meta_file(self) -> Path:
-        return self.root / "_meta" / "run.json"
+        return self.layout.run_file
 
     def prepare(self, run_meta: dict[str, Any], fingerprint: str, overwrite: bool) -> None:
         """Take the output's lock; refuse another run's output unless ``overwrite``, and a
@@ -158,7 +157,7 @@ class Writer(ABC):
         if overwrite:
             self._clear()
         elif existing is not None and existing != fingerprint and has_results:
-            done = len(list(self.root.glob("[0-9]*_stats.json")))
+            done = len(self.layout.stats_files())
             raise OutputConflict(
                 f"{self.root} holds {done} finished shard(s) of a run with other settings: "
                 f"{settings_diff(self._existing_settings(), run_meta.get('settings'))}. Rerun with "
@@ -267,7 +266,7 @@ class Writer(ABC):
         """After a run failed before finishing any shard: remove what it made (its records,
         and the folders it created when they are left empty), nothing else. Only the run that
         holds the lock may: a run refused for want of it never deletes the other's files."""
-        if self._lock_fd is None or any(self.root.glob("[0-9]*_stats.json")):
+        if self._lock_fd is None or self.layout.stats_files():
             return
         meta = self.meta_file.parent
         if self.fresh:  # no earlier run's records here: this run's are removed
@@ -295,7 +294,7 @@ class Writer(ABC):
 
     def _planned_shards(self) -> int:
         try:
-            plan = json.loads(read_bytes(self.root / "_meta" / "plan.json"))
+            plan = json.loads(read_bytes(self.layout.plan_file))
             return len(plan.get("tasks", []))
         except (OSError, ValueError, AttributeError):
             return 0
@@ -306,9 +305,7 @@ class Writer(ABC):
         names: set[str] = set()
         for index in range(self._planned_shards()):
             names.update(shard_name(index) + s for s in SHARD_SUFFIXES)
-        for path in self.root.glob("[0-9]*_stats.json"):
-            if not SHARD_FILE.match(path.name):
-                continue
+        for path in self.layout.stats_files():
             names.add(path.name)
             try:
                 names.update(n for n in ShardStats.model_validate_json(read_bytes(path)).files
@@ -340,7 +337,7 @@ class Writer(ABC):
     def _remove_timing(self) -> None:
         """The timing records of the planned shards, and their folder when that leaves it
         empty."""
-        folder = self.meta_file.parent / TIMING_DIR
+        folder = self.layout.timing_dir
         names = {f"{shard_name(i)}.json" for i in range(self._planned_shards())}
         remove_names(folder, names | self._temp_names(names))
         remove_empty_dirs([folder])
@@ -350,7 +347,7 @@ class Writer(ABC):
         a run killed between the two left it under its temp name: name it now."""
 
     def stats_file(self, index: int) -> Path:
-        return self.root / f"{shard_name(index)}_stats.json"
+        return self.layout.stats_file(index)
 
     def is_done(self, index: int) -> bool:
         return self.stats_file(index).exists()
@@ -378,7 +375,7 @@ class Writer(ABC):
         """Called once every shard is done."""
 
 
-SHARD_SUFFIXES = (".tar", ".parquet", ".jsonl", "_stats.json")
+SHARD_SUFFIXES = OutputDir.SHARD_SUFFIXES
 
 
 class _TarSink(ShardSink):
@@ -453,7 +450,7 @@ class ShardWriter(Writer):
         remove_names(self.root, {f"{shard_name(index)}.tar"})  # Ctrl-C now: no stale tar
 
     def _recover_published(self) -> None:
-        for path in self.root.glob("[0-9]*_stats.json"):
+        for path in self.layout.stats_files():
             name = path.name.removesuffix("_stats.json") + ".tar"
             tmp = self.root / f".{name}.tmp"
             try:
@@ -477,7 +474,7 @@ class ShardWriter(Writer):
         from sgprep.io.card import write_dataset_files
 
         stats = [ShardStats.model_validate_json(read_bytes(p))
-                 for p in sorted(self.root.glob("[0-9]*_stats.json"))]
+                 for p in self.layout.stats_files()]
         write_dataset_files(self.root, stats, __version__)
         odd = Counter()
         for s in stats:
