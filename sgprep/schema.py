@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -352,6 +352,19 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "sample": SampleInfo,
     "shard_stats": ShardStats,
 }
+
+
+class Product(NamedTuple):
+    """What a stage adds to a sample: its ``Sample`` field, its tar member, its model."""
+
+    field: str
+    member: str
+    model: type[BaseModel]
+
+
+#: The products a stage ``provides``, in the order they are written.
+PRODUCTS = (Product("sg", "sg.json", SceneGraph), Product("det", "det.json", Detections),
+            Product("neg", "neg.json", Negatives))
 
 
 class OutputDir:

@@ -138,3 +138,15 @@ def test_the_output_layout_is_spelled_once():
         for spelled in ('"run.json"', '"plan.json"', '"failed_shards.json"',
                         '"[0-9]*_stats.json"', '/ "_meta"'):
             assert spelled not in code, f"{module} spells {spelled}"
+
+
+def test_the_products_table_is_the_one_the_readers_and_validate_use():
+    from sgprep.io import card, records, validate
+    from sgprep.io.readers import tars
+    from sgprep.schema import PRODUCTS
+
+    members = {p.member: p.model for p in PRODUCTS}
+    assert validate.MEMBER_MODELS == members
+    assert {m: model for m, (_, model) in tars.ANNOTATIONS.items()} == members
+    assert {k: v for k, v in card.ANNOTATION_MODELS.items() if k != "json"} == members
+    assert records.ANNOTATION_MEMBERS == {p.field: p.member for p in PRODUCTS}

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from sgprep.io.records import digest
-from sgprep.schema import Detections, Negatives, SampleInfo, SceneGraph, ShardStats
+from sgprep.schema import PRODUCTS, SampleInfo, ShardStats
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +32,7 @@ SIZES, CARD, RECORD = "sizes.json", "README.md", "dataset.json"
 INDEX_GLOB = "*.parquet"
 TAR_GLOB = "*.tar"
 #: tar member -> the model that it holds
-ANNOTATION_MODELS = {"json": SampleInfo, "sg.json": SceneGraph, "det.json": Detections,
-                     "neg.json": Negatives}
+ANNOTATION_MODELS = {"json": SampleInfo, **{p.member: p.model for p in PRODUCTS}}
 
 
 def sizes(stats: list[ShardStats]) -> dict[str, int]:

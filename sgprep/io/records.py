@@ -12,9 +12,9 @@ from typing import Any
 
 import orjson
 
-from sgprep.schema import Record, Sample, SampleInfo
+from sgprep.schema import PRODUCTS, Record, Sample, SampleInfo
 
-ANNOTATION_MEMBERS = {"sg": "sg.json", "det": "det.json", "neg": "neg.json"}
+ANNOTATION_MEMBERS = {p.field: p.member for p in PRODUCTS}
 
 INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
                  "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",

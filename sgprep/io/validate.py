@@ -32,9 +32,9 @@ from pydantic import ValidationError
 from sgprep.io.intake import VALID_KEY
 from sgprep.io.records import digest, member_digest
 from sgprep.io.tar import BLOCK, ustar_header
-from sgprep.schema import Detections, Negatives, OutputDir, Record, SceneGraph, ShardStats
+from sgprep.schema import PRODUCTS, OutputDir, Record, ShardStats
 
-MEMBER_MODELS = {"sg.json": SceneGraph, "det.json": Detections, "neg.json": Negatives}
+MEMBER_MODELS = {p.member: p.model for p in PRODUCTS}
 SHARD_FILE = re.compile(r"^(\d{5,})(\.tar|\.parquet|_stats\.json)$")
 DUP_KEY = re.compile(r"_dup(\d{9})$")
 #: The parse stage's counters that the index's graphs determine.

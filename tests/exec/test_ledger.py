@@ -111,7 +111,7 @@ def test_a_worker_that_dies_costs_a_try_not_the_run(tmp_path):
     """A worker process killed (SIGKILL, as the out-of-memory killer does) breaks the pool: a
     new pool takes over and the shard is retried; one that kills every try is recorded."""
     (tmp_path / "state").mkdir()
-    clean = api.run(_config(tmp_path, "clean", workers=2))
+    api.run(_config(tmp_path, "clean", workers=2))
     (tmp_path / "state" / "kill_000000005").write_text("")
     once = api.run(_config(tmp_path, "once", workers=2))
     assert once.shards_written == 3 and once.shards_retried >= 1

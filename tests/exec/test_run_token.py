@@ -138,6 +138,6 @@ def test_a_worker_left_by_a_killed_driver_writes_nothing_into_the_next_run(tmp_p
         if _alive(orphan):
             os.kill(orphan, signal.SIGKILL)
     assert result and result[0].shards_written == 3
-    clean = api.run(_config(tmp_path, "clean", two, workers=1))
+    api.run(_config(tmp_path, "clean", two, workers=1))
     assert _files(tmp_path / "out") == _files(tmp_path / "clean")
     assert b"run one" not in b"".join(_files(tmp_path / "out").values())

@@ -404,9 +404,9 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
     annotations (``sg``, ``det``, ``neg``, as objects or JSON text) and failures along."""
     from pydantic import ValidationError
 
-    from sgprep.schema import Detections, Negatives, SceneGraph
+    from sgprep.schema import PRODUCTS
 
-    for field, model in (("sg", SceneGraph), ("det", Detections), ("neg", Negatives)):
+    for field, _, model in PRODUCTS:
         value = row.get(field)
         if value is None:
             continue

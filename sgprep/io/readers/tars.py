@@ -24,11 +24,10 @@ from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
 from sgprep.io.readers import (TAR_SUFFIXES, decode_text, failed_sample, files_under,
                                unreadable_folder)
 from sgprep.io.records import digest
-from sgprep.schema import Detections, Negatives, Sample, SceneGraph
+from sgprep.schema import PRODUCTS, Sample
 
 SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
-ANNOTATIONS = {"sg.json": ("sg", SceneGraph), "det.json": ("det", Detections),
-               "neg.json": ("neg", Negatives)}
+ANNOTATIONS = {p.member: (p.field, p.model) for p in PRODUCTS}
 
 
 def split_member(name: str) -> tuple[str, str]:
