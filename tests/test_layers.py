@@ -146,7 +146,7 @@ def test_the_products_table_is_the_one_the_readers_and_validate_use():
     from sgprep.schema import PRODUCTS
 
     members = {p.member: p.model for p in PRODUCTS}
-    assert validate.MEMBER_MODELS == members
+    assert members == validate.MEMBER_MODELS
     assert {m: model for m, (_, model) in tars.ANNOTATIONS.items()} == members
     assert {k: v for k, v in card.ANNOTATION_MODELS.items() if k != "json"} == members
-    assert records.ANNOTATION_MEMBERS == {p.field: p.member for p in PRODUCTS}
+    assert {p.field: p.member for p in PRODUCTS} == records.ANNOTATION_MEMBERS

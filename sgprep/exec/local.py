@@ -334,7 +334,7 @@ class LocalExecutor:
             updates.close()
             updates.join_thread()
             # the pool's and the queue's semaphores are released before their tracker stops
-            pool = updates = None
+            pool = updates = initargs = None
             if not tracker_was_running:
                 gc.collect()
                 _stop_resource_tracker()
