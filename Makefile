@@ -52,10 +52,11 @@ test-llm:
 	bash tests/llm/setup_vllm_venv.sh $(VLLM_VENV)
 	$(VLLM_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/llm
 
-# The linter (settings in pyproject.toml [tool.ruff]); CI runs it. Checks only: the formatter
-# (`ruff format`) is run on purpose, not here.
+# The linter and the formatter's check (settings in pyproject.toml [tool.ruff]); CI runs both.
+# `ruff format sgprep tests benchmarks tools examples` formats.
 lint: $(VENV)/.test-installed
 	$(VENV)/bin/ruff check sgprep tests benchmarks tools examples
+	$(VENV)/bin/ruff format --check sgprep tests benchmarks tools examples
 
 schemas: install
 	$(PY) -m sgprep.schemas_gen

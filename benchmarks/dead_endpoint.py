@@ -41,8 +41,10 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
-_ANSWER = (b'{"choices":[{"message":{"content":"{\\"entities\\":[{\\"text\\":\\"dog\\",'
-           b'\\"attributes\\":[]}],\\"relations\\":[]}"}}]}')
+_ANSWER = (
+    b'{"choices":[{"message":{"content":"{\\"entities\\":[{\\"text\\":\\"dog\\",'
+    b'\\"attributes\\":[]}],\\"relations\\":[]}"}}]}'
+)
 
 
 def broken_server(mode: str) -> tuple[str, threading.Event]:
@@ -63,11 +65,15 @@ def broken_server(mode: str) -> tuple[str, threading.Event]:
             try:
                 if data.startswith(b"GET"):
                     body = b'{"data":[{"id":"any"}]}'
-                    conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n"
-                                 b"connection: close\r\n\r\n%s" % (len(body), body))
+                    conn.sendall(
+                        b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n"
+                        b"connection: close\r\n\r\n%s" % (len(body), body)
+                    )
                 elif mode == "busy":
-                    conn.sendall(b"HTTP/1.1 429 Too Many Requests\r\nretry-after: 999999\r\n"
-                                 b"content-length: 0\r\nconnection: close\r\n\r\n")
+                    conn.sendall(
+                        b"HTTP/1.1 429 Too Many Requests\r\nretry-after: 999999\r\n"
+                        b"content-length: 0\r\nconnection: close\r\n\r\n"
+                    )
                 elif mode == "trickle":
                     conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n" % len(_ANSWER))
                     for byte in _ANSWER:
@@ -96,7 +102,7 @@ def broken_server(mode: str) -> tuple[str, threading.Event]:
 def timed(parser, captions: list[str]) -> float:
     start = time.perf_counter()
     for i in range(0, len(captions), BATCH):
-        parser.parse_batch(captions[i:i + BATCH])
+        parser.parse_batch(captions[i : i + BATCH])
     return time.perf_counter() - start
 
 
@@ -107,8 +113,7 @@ def main() -> None:
     args.add_argument("--csv", default=str(FACTUAL_CSV))
     args.add_argument("--n", type=int, default=1000)
     args.add_argument("--repeats", type=int, default=3)
-    args.add_argument("--mode", choices=["refused", "silent", "busy", "trickle"],
-                      default="refused")
+    args.add_argument("--mode", choices=["refused", "silent", "busy", "trickle"], default="refused")
     args.add_argument("--timeout", type=float, default=60.0, help="--timeout of the parser")
     opts = args.parse_args()
     logging.basicConfig(level=logging.ERROR)  # the breaker's warning once per run is expected
@@ -119,10 +124,17 @@ def main() -> None:
     spacy_s, llm_s, counters = [], [], {}
     for _ in range(opts.repeats):
         spacy_s.append(timed(rules, captions))
-        url, stop = (closed_port_url(), threading.Event()) if opts.mode == "refused" \
+        url, stop = (
+            (closed_port_url(), threading.Event())
+            if opts.mode == "refused"
             else broken_server(opts.mode)
-        llm = make_parser("llama3", ParserSettings(engine="openai", endpoint=url, model="any",
-                                                   fallback="spacy", timeout=opts.timeout))
+        )
+        llm = make_parser(
+            "llama3",
+            ParserSettings(
+                engine="openai", endpoint=url, model="any", fallback="spacy", timeout=opts.timeout
+            ),
+        )
         llm.setup()
         llm_s.append(timed(llm, captions))
         counters = llm.stats()

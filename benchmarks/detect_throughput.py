@@ -68,8 +68,10 @@ def source_photos():
     from PIL import Image
     from skimage import data
 
-    photos = [Image.open(_package_dir("ultralytics") / "assets" / f"{n}.jpg").convert("RGB")
-              for n in ("bus", "zidane")]
+    photos = [
+        Image.open(_package_dir("ultralytics") / "assets" / f"{n}.jpg").convert("RGB")
+        for n in ("bus", "zidane")
+    ]
     for name in ("astronaut", "coffee", "chelsea", "rocket", "motorcycle_left", "cat"):
         try:
             photos.append(Image.fromarray(getattr(data, name)()).convert("RGB"))
@@ -119,17 +121,30 @@ def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[flo
     from sgprep.detect.stage import DetectStage
     from sgprep.schema import Sample
 
-    stage = DetectStage(DetectSettings(weights=str(weights), backend=backend, device=args.device,
-                                       batch_size=args.batch, imgsz=args.imgsz, conf=args.conf,
-                                       iou=args.iou))
+    stage = DetectStage(
+        DetectSettings(
+            weights=str(weights),
+            backend=backend,
+            device=args.device,
+            batch_size=args.batch,
+            imgsz=args.imgsz,
+            conf=args.conf,
+            iou=args.iou,
+        )
+    )
     stage.setup()
-    warm = [Sample(key=f"w{k}", source=str(p), image=p.read_bytes()) for k, p in enumerate(paths[:args.batch])]
+    warm = [
+        Sample(key=f"w{k}", source=str(p), image=p.read_bytes())
+        for k, p in enumerate(paths[: args.batch])
+    ]
     stage.run(warm)
     start, cpu = time.perf_counter(), time.process_time()
     boxes = 0
     for begin in range(0, len(paths), args.shard):  # shards, as the executor feeds them
-        samples = [Sample(key=f"s{k}", source=str(p), image=p.read_bytes())
-                   for k, p in enumerate(paths[begin:begin + args.shard], begin)]
+        samples = [
+            Sample(key=f"s{k}", source=str(p), image=p.read_bytes())
+            for k, p in enumerate(paths[begin : begin + args.shard], begin)
+        ]
         stage.run(samples)
         assert all(s.ok for s in samples), [s.failure for s in samples if not s.ok][:3]
         boxes += sum(len(s.det.objects) for s in samples)
@@ -138,8 +153,9 @@ def run_stage(paths: list[Path], weights: Path, backend: str, args) -> tuple[flo
     return seconds, cpu, boxes
 
 
-def run_predict(folder: Path, weights: Path, args,
-                batch: int | None = None) -> tuple[float, float, int]:
+def run_predict(
+    folder: Path, weights: Path, args, batch: int | None = None
+) -> tuple[float, float, int]:
     """ultralytics' own loop: YOLO(...).predict over the folder, streamed. With batch 1 it pads
     each image only to multiples of 32 (as sgprep's rect letterbox), with mixed-shape batches
     to a square."""
@@ -149,8 +165,17 @@ def run_predict(folder: Path, weights: Path, args,
     torch.set_num_threads(1)
     model = YOLO(str(weights))
     device = args.device or "cpu"
-    kw = dict(imgsz=args.imgsz, conf=args.conf, iou=args.iou, batch=batch or args.batch, device=device,
-              half=device.startswith("cuda"), max_det=300, verbose=False, save=False)
+    kw = dict(
+        imgsz=args.imgsz,
+        conf=args.conf,
+        iou=args.iou,
+        batch=batch or args.batch,
+        device=device,
+        half=device.startswith("cuda"),
+        max_det=300,
+        verbose=False,
+        save=False,
+    )
     for _ in model.predict(source=str(folder), stream=True, **{**kw, "batch": 1}):
         break  # warm-up: weights on the device, kernels chosen
     start, cpu = time.perf_counter(), time.process_time()
@@ -169,10 +194,20 @@ def run_cli(folder: Path, weights: Path, args) -> tuple[float, float, int | None
     (wall s, CPU s, None)."""
     yolo = shutil.which("yolo", path=str(Path(sys.executable).parent)) or "yolo"
     device = args.device or "cpu"
-    cmd = [yolo, "predict", f"model={weights}", f"source={folder}", f"imgsz={args.imgsz}",
-           f"conf={args.conf}", f"iou={args.iou}", f"device={device}",
-           f"half={device.startswith('cuda')}", "save=False", "verbose=False",
-           f"project={folder.parent / 'runs'}"]
+    cmd = [
+        yolo,
+        "predict",
+        f"model={weights}",
+        f"source={folder}",
+        f"imgsz={args.imgsz}",
+        f"conf={args.conf}",
+        f"iou={args.iou}",
+        f"device={device}",
+        f"half={device.startswith('cuda')}",
+        "save=False",
+        "verbose=False",
+        f"project={folder.parent / 'runs'}",
+    ]
     start, cpu = time.perf_counter(), _children_cpu()
     subprocess.run(cmd, check=True, capture_output=True, env=os.environ.copy())
     return time.perf_counter() - start, _children_cpu() - cpu, None
@@ -202,9 +237,16 @@ print(int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF
 
 
 def peak_rss_mb(folder: Path, weights: Path, backend: str, count: int, args) -> float:
-    code = _RSS_CHILD.format(root=str(Path(__file__).resolve().parents[1]), folder=str(folder),
-                             count=count, weights=str(weights), backend=backend,
-                             device=args.device, batch=args.batch, imgsz=args.imgsz)
+    code = _RSS_CHILD.format(
+        root=str(Path(__file__).resolve().parents[1]),
+        folder=str(folder),
+        count=count,
+        weights=str(weights),
+        backend=backend,
+        device=args.device,
+        batch=args.batch,
+        imgsz=args.imgsz,
+    )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     return int(out.stdout.strip().splitlines()[-1]) / 1024  # KiB -> MiB
 
@@ -241,8 +283,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.batch != 1 and not args.no_batch1:
             runners["ultralytics predict(batch=1)"] = lambda: run_predict(folder, weights, args, 1)
         for backend in backends:
-            runners[f"sgprep detect ({backend})"] = (
-                lambda backend=backend: run_stage(paths, weights, backend, args))
+            runners[f"sgprep detect ({backend})"] = lambda backend=backend: run_stage(
+                paths, weights, backend, args
+            )
         if not args.no_cli:
             runners[CLI] = lambda: run_cli(folder, weights, args)
         walls: dict[str, list[float]] = {n: [] for n in runners}
@@ -259,34 +302,53 @@ def main(argv: list[str] | None = None) -> int:
         cpu = {n: statistics.median(v) for n, v in cpus.items()}
         rates = {name: len(paths) / t for name, t in wall.items()}
         anchor = "ultralytics predict()"
-        report = {"images": len(paths), "weights": args.weights, "imgsz": args.imgsz,
-                  "batch": args.batch, "device": args.device or "auto", "repeats": args.repeats,
-                  "cpus": os.cpu_count(), "load_avg": os.getloadavg(), "images_per_s": rates,
-                  "wall_s": walls, "cpu_s": cpus, "boxes": boxes,
-                  "ratio_vs_predict": {n: wall[anchor] / wall[n] for n in wall},
-                  "ratio_per_cpu_s_vs_predict": {n: cpu[anchor] / cpu[n] for n in cpu}}
+        report = {
+            "images": len(paths),
+            "weights": args.weights,
+            "imgsz": args.imgsz,
+            "batch": args.batch,
+            "device": args.device or "auto",
+            "repeats": args.repeats,
+            "cpus": os.cpu_count(),
+            "load_avg": os.getloadavg(),
+            "images_per_s": rates,
+            "wall_s": walls,
+            "cpu_s": cpus,
+            "boxes": boxes,
+            "ratio_vs_predict": {n: wall[anchor] / wall[n] for n in wall},
+            "ratio_per_cpu_s_vs_predict": {n: cpu[anchor] / cpu[n] for n in cpu},
+        }
         if CLI in wall:
             report["ratio_vs_cli"] = {n: wall[CLI] / wall[n] for n in wall}
             report["ratio_per_cpu_s_vs_cli"] = {n: cpu[CLI] / cpu[n] for n in cpu}
         if not args.no_rss and args.n >= 300:
             report["peak_rss_mb"] = {
                 b: {str(c): round(peak_rss_mb(folder, weights, b, c, args), 1) for c in (100, 300)}
-                for b in backends}
-        print(f"{len(paths)} images, weights={args.weights}, imgsz={args.imgsz}, "
-              f"batch={args.batch}, device={args.device or 'auto'}, {os.cpu_count()} cpus, "
-              f"medians of {args.repeats} interleaved rounds")
-        print(f"{'runner':36s} {'wall s':>7s} {'CPU s':>7s} {'img/s':>6s} {'wall vs':>8s} "
-              f"{'per CPU-s vs':>12s} {'wall vs':>8s} {'per CPU-s vs':>12s}")
-        print(f"{'':36s} {'':>7s} {'':>7s} {'':>6s} {'predict()':>8s} {'predict()':>12s} "
-              f"{'CLI':>8s} {'CLI':>12s}")
+                for b in backends
+            }
+        print(
+            f"{len(paths)} images, weights={args.weights}, imgsz={args.imgsz}, "
+            f"batch={args.batch}, device={args.device or 'auto'}, {os.cpu_count()} cpus, "
+            f"medians of {args.repeats} interleaved rounds"
+        )
+        print(
+            f"{'runner':36s} {'wall s':>7s} {'CPU s':>7s} {'img/s':>6s} {'wall vs':>8s} "
+            f"{'per CPU-s vs':>12s} {'wall vs':>8s} {'per CPU-s vs':>12s}"
+        )
+        print(
+            f"{'':36s} {'':>7s} {'':>7s} {'':>6s} {'predict()':>8s} {'predict()':>12s} "
+            f"{'CLI':>8s} {'CLI':>12s}"
+        )
         for name in wall:
             cli_w = report.get("ratio_vs_cli", {}).get(name)
             cli_c = report.get("ratio_per_cpu_s_vs_cli", {}).get(name)
-            print(f"{name:36s} {wall[name]:7.1f} {cpu[name]:7.1f} {rates[name]:6.2f} "
-                  f"{report['ratio_vs_predict'][name]:7.2f}x "
-                  f"{report['ratio_per_cpu_s_vs_predict'][name]:11.2f}x "
-                  f"{'' if cli_w is None else f'{cli_w:7.2f}x'} "
-                  f"{'' if cli_c is None else f'{cli_c:11.2f}x'}")
+            print(
+                f"{name:36s} {wall[name]:7.1f} {cpu[name]:7.1f} {rates[name]:6.2f} "
+                f"{report['ratio_vs_predict'][name]:7.2f}x "
+                f"{report['ratio_per_cpu_s_vs_predict'][name]:11.2f}x "
+                f"{'' if cli_w is None else f'{cli_w:7.2f}x'} "
+                f"{'' if cli_c is None else f'{cli_c:11.2f}x'}"
+            )
         for backend, rss in report.get("peak_rss_mb", {}).items():
             print(f"peak RSS {backend}: 100 images {rss['100']} MB, 300 images {rss['300']} MB")
         print(json.dumps(report, indent=1))

@@ -47,7 +47,6 @@ from sgprep.parse.factual_format import parse_count, to_factual  # noqa: E402
 log = logging.getLogger("factual_spice")
 
 
-
 # ---- graph -> FACTUAL string ------------------------------------------------------------
 
 
@@ -224,8 +223,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         for n, r in results[set_name].items():
             table.append(
-                [set_name, n, r["spice_f1"], r["spice_f1_no_synonyms"], r["captions"],
-                 r["captions_per_s"]]  # fmt: skip
+                [
+                    set_name,
+                    n,
+                    r["spice_f1"],
+                    r["spice_f1_no_synonyms"],
+                    r["captions"],
+                    r["captions_per_s"],
+                ]  # fmt: skip
             )
         for k, row in enumerate(rows):
             dumps.append({"set": set_name, "caption": row["caption"], "gold": row["scene_graph"],

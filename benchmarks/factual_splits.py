@@ -22,7 +22,6 @@ import sys
 from pathlib import Path
 
 
-
 def _shared_data() -> Path:
     """``shared/data`` beside the checkout (or beside a folder above it, for a git worktree);
     ``SGPREP_FACTUAL_DATA`` overrides."""
@@ -46,7 +45,9 @@ LONG_WORDS = 15
 
 def read_rows(path: Path) -> list[dict[str, str]]:
     with open(path, newline="", encoding="utf-8") as f:
-        return [{"caption": r["caption"], "scene_graph": r["scene_graph"]} for r in csv.DictReader(f)]
+        return [
+            {"caption": r["caption"], "scene_graph": r["scene_graph"]} for r in csv.DictReader(f)
+        ]
 
 
 def split(rows: list[dict[str, str]], seed: int = SEED) -> tuple[list[dict], list[dict]]:

@@ -53,7 +53,7 @@ def in_process(strategy: str, graphs) -> float:
     samples = [Sample(key=k, source="bench", caption=c, sg=g) for k, c, g in graphs]
     start = time.process_time()
     for i in range(0, len(samples), 256):
-        stage.run(samples[i:i + 256])
+        stage.run(samples[i : i + 256])
     return time.process_time() - start
 
 
@@ -75,8 +75,18 @@ def main(argv: list[str] | None = None) -> int:
             anchor, cli = [], []
             for _ in range(args.repeats):
                 anchor.append(len(graphs) / in_process(strategy, graphs))
-                run = cli_run("negatives", "-i", str(parsed), "-o", str(tmp / "neg"),
-                              "--strategy", strategy, "--workers", "1", "--overwrite")
+                run = cli_run(
+                    "negatives",
+                    "-i",
+                    str(parsed),
+                    "-o",
+                    str(tmp / "neg"),
+                    "--strategy",
+                    strategy,
+                    "--workers",
+                    "1",
+                    "--overwrite",
+                )
                 cli.append(len(graphs) / run.cpu)
             ratios = [c / a for c, a in zip(cli, anchor)]
             results[f"{strategy}_in_process_graphs_per_cpu_s"] = statistics.median(anchor)

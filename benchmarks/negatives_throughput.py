@@ -108,8 +108,11 @@ def run_strategy(strategy: str, captions, graphs, repeats: int) -> dict:
     from sgprep.negatives.stage import NegativesSettings, NegativesStage
     from sgprep.schema import Sample
 
-    pairs = [(f"k{i:07d}", c, g) for i, (c, g) in enumerate(zip(captions, graphs))
-             if not isinstance(g, Exception) and hasattr(g, "entities")]
+    pairs = [
+        (f"k{i:07d}", c, g)
+        for i, (c, g) in enumerate(zip(captions, graphs))
+        if not isinstance(g, Exception) and hasattr(g, "entities")
+    ]
     best, stage = None, None
     for _ in range(repeats):
         stage = NegativesStage(NegativesSettings(strategies=[strategy], per_sample=4))
@@ -122,20 +125,26 @@ def run_strategy(strategy: str, captions, graphs, repeats: int) -> dict:
     stats = stage.stats()
     negs = [n for s in samples for n in s.neg.negatives]
     span = sum(n.realisation == "span_edit" for n in negs)
-    out = {"strategy": strategy, "graphs": len(pairs), "graphs_per_s": len(pairs) / best,
-           "negatives": len(negs), "negatives_per_s": len(negs) / best,
-           "span_edit_share": span / max(len(negs), 1),
-           "template_share": 1 - span / max(len(negs), 1),
-           "kinds": {k[5:]: v for k, v in sorted(stats.items()) if k.startswith("kind/")},
-           "rejected": {k[9:]: v for k, v in sorted(stats.items()) if k.startswith("rejected/")}}
+    out = {
+        "strategy": strategy,
+        "graphs": len(pairs),
+        "graphs_per_s": len(pairs) / best,
+        "negatives": len(negs),
+        "negatives_per_s": len(negs) / best,
+        "span_edit_share": span / max(len(negs), 1),
+        "template_share": 1 - span / max(len(negs), 1),
+        "kinds": {k[5:]: v for k, v in sorted(stats.items()) if k.startswith("kind/")},
+        "rejected": {k[9:]: v for k, v in sorted(stats.items()) if k.startswith("rejected/")},
+    }
     for kind in ("swap_attribute", "swap_object"):
         these = [n for n in negs if n.kind == kind]
         if these:
             out[f"{kind}_same_words_share"] = sum(
-                words(n.text) == words(n.positive) for n in these) / len(these)
+                words(n.text) == words(n.positive) for n in these
+            ) / len(these)
             out[f"{kind}_same_words_up_to_agreement"] = sum(
-                words_up_to_agreement(n.text) == words_up_to_agreement(n.positive)
-                for n in these) / len(these)
+                words_up_to_agreement(n.text) == words_up_to_agreement(n.positive) for n in these
+            ) / len(these)
     return out
 
 
@@ -149,10 +158,17 @@ def synthetic_corpus(path: Path, n: int, seed: int = 0) -> None:
     objects, colours = sorted(vocab.objects)[:60], sorted(vocab.attributes["colour"])
     rows = []
     for i in range(n):
-        ents = [{"text": "x", "head": rng.choice(objects), "attributes": [rng.choice(colours)]}
-                for _ in range(rng.randint(2, 4))]
-        rows.append({"key": f"{i:08d}", "status": "ok",
-                     "sg": json.dumps({"entities": ents, "relations": [], "parser": "synthetic"})})
+        ents = [
+            {"text": "x", "head": rng.choice(objects), "attributes": [rng.choice(colours)]}
+            for _ in range(rng.randint(2, 4))
+        ]
+        rows.append(
+            {
+                "key": f"{i:08d}",
+                "status": "ok",
+                "sg": json.dumps({"entities": ents, "relations": [], "parser": "synthetic"}),
+            }
+        )
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
@@ -185,36 +201,58 @@ def main(argv: list[str] | None = None) -> int:
     report = {"sets": {}, "mining": []}
     for name, captions in sets.items():
         graphs, parse_rate = parse(captions)
-        rows = [run_strategy(s, captions, graphs, args.repeats)
-                for s in ("swap", "shuffle", "replace", "connect")]
+        rows = [
+            run_strategy(s, captions, graphs, args.repeats)
+            for s in ("swap", "shuffle", "replace", "connect")
+        ]
         for r in rows:
             r["ratio_to_parse"] = r["graphs_per_s"] / parse_rate
-        report["sets"][name] = {"captions": len(captions), "parse_captions_per_s": parse_rate,
-                                "strategies": rows}
-        print(f"\n[{name}] {len(captions)} captions; anchor: spacy parse {parse_rate:,.0f} "
-              "captions/s")
-        print(f"{'strategy':9s} {'graphs/s':>9s} {'x parse':>8s} {'negs/s':>9s} "
-              f"{'span':>6s} {'tmpl':>6s}  swap same words (attr / obj), up to agreement")
+        report["sets"][name] = {
+            "captions": len(captions),
+            "parse_captions_per_s": parse_rate,
+            "strategies": rows,
+        }
+        print(
+            f"\n[{name}] {len(captions)} captions; anchor: spacy parse {parse_rate:,.0f} captions/s"
+        )
+        print(
+            f"{'strategy':9s} {'graphs/s':>9s} {'x parse':>8s} {'negs/s':>9s} "
+            f"{'span':>6s} {'tmpl':>6s}  swap same words (attr / obj), up to agreement"
+        )
         for r in rows:
-            same = " / ".join(f"{r[k]:.1%}" for k in ("swap_attribute_same_words_share",
-                                                      "swap_object_same_words_share") if k in r)
+            same = " / ".join(
+                f"{r[k]:.1%}"
+                for k in ("swap_attribute_same_words_share", "swap_object_same_words_share")
+                if k in r
+            )
             same += ", " * bool(same) + " / ".join(
-                f"{r[k]:.1%}" for k in ("swap_attribute_same_words_up_to_agreement",
-                                        "swap_object_same_words_up_to_agreement") if k in r)
-            print(f"{r['strategy']:9s} {r['graphs_per_s']:9,.0f} {r['ratio_to_parse']:8.1f} "
-                  f"{r['negatives_per_s']:9,.0f} {r['span_edit_share']:6.1%} "
-                  f"{r['template_share']:6.1%}  {same}")
+                f"{r[k]:.1%}"
+                for k in (
+                    "swap_attribute_same_words_up_to_agreement",
+                    "swap_object_same_words_up_to_agreement",
+                )
+                if k in r
+            )
+            print(
+                f"{r['strategy']:9s} {r['graphs_per_s']:9,.0f} {r['ratio_to_parse']:8.1f} "
+                f"{r['negatives_per_s']:9,.0f} {r['span_edit_share']:6.1%} "
+                f"{r['template_share']:6.1%}  {same}"
+            )
     sizes = [int(x) for x in args.mine_sizes.split(",") if x]
     if sizes:
         report["mining"] = run_mining(sizes)
         print("\nmined image negatives (synthetic corpora)")
         for m in report["mining"]:
-            print(f"{m['samples']:>8,} samples: {m['seconds']:6.2f} s, {m['signatures']:,} "
-                  f"signatures, {m['matches']:,} matches, {m['queries']:,} queries")
+            print(
+                f"{m['samples']:>8,} samples: {m['seconds']:6.2f} s, {m['signatures']:,} "
+                f"signatures, {m['matches']:,} matches, {m['queries']:,} queries"
+            )
         if len(report["mining"]) >= 2:
             a, b = report["mining"][0], report["mining"][-1]
-            print(f"time ratio {b['seconds'] / a['seconds']:.1f} for "
-                  f"{b['samples'] / a['samples']:.0f}x the samples")
+            print(
+                f"time ratio {b['seconds'] / a['seconds']:.1f} for "
+                f"{b['samples'] / a['samples']:.0f}x the samples"
+            )
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
     return 0

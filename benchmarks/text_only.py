@@ -48,9 +48,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 #: the shared data folder beside the checkout (or beside the folder of worktrees)
-DATA = next((p / "shared" / "data" for p in Path(__file__).resolve().parents[2:4]
-             if (p / "shared" / "data").is_dir()),
-            Path(__file__).resolve().parents[2] / "shared" / "data")
+DATA = next(
+    (
+        p / "shared" / "data"
+        for p in Path(__file__).resolve().parents[2:4]
+        if (p / "shared" / "data").is_dir()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "data",
+)
 INDEX_FILE = re.compile(r"^\d{5,}\.parquet$")
 STRATEGIES = "swap,shuffle,replace,connect"
 
@@ -77,11 +82,16 @@ def sgprep_command() -> list[str]:
     script = Path(sys.executable).with_name("sgprep")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "import sys; from sgprep.cli import entry; sys.argv[0] = 'sgprep'; entry()"]
+    return [
+        sys.executable,
+        "-c",
+        "import sys; from sgprep.cli import entry; sys.argv[0] = 'sgprep'; entry()",
+    ]
 
 
-def generate(captions: list[str], work: Path, strategy: str, per_sample: int, seed: int,
-             extra: list[str]) -> tuple[Path, list[list[str]]]:
+def generate(
+    captions: list[str], work: Path, strategy: str, per_sample: int, seed: int, extra: list[str]
+) -> tuple[Path, list[list[str]]]:
     """`sgprep parse` then `sgprep negatives` on the captions; the negatives JSONL and the
     commands run."""
     work.mkdir(parents=True, exist_ok=True)
@@ -94,15 +104,29 @@ def generate(captions: list[str], work: Path, strategy: str, per_sample: int, se
     common = ["--workers", "1", "--no-progress", "--overwrite", "--seed", str(seed)]
     commands = [
         [*sgprep_command(), "parse", "--input", str(table), "--output", str(parsed), *common],
-        [*sgprep_command(), "negatives", "--input", str(parsed), "--output", str(negs),
-         "--strategy", strategy, "--per-sample", str(per_sample), *common, *extra],
+        [
+            *sgprep_command(),
+            "negatives",
+            "--input",
+            str(parsed),
+            "--output",
+            str(negs),
+            "--strategy",
+            strategy,
+            "--per-sample",
+            str(per_sample),
+            *common,
+            *extra,
+        ],
     ]
     for cmd in commands:
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
-            raise SystemExit(f"{shlex.join(cmd[-len(cmd) + 1:])} failed ({done.returncode}):\n"
-                             f"{done.stderr[-3000:]}")
-    return negs, [cmd[len(sgprep_command()) - 1:] for cmd in commands]
+            raise SystemExit(
+                f"{shlex.join(cmd[-len(cmd) + 1 :])} failed ({done.returncode}):\n"
+                f"{done.stderr[-3000:]}"
+            )
+    return negs, [cmd[len(sgprep_command()) - 1 :] for cmd in commands]
 
 
 def read_records(path: Path):
@@ -116,8 +140,9 @@ def read_records(path: Path):
             raise SystemExit(f"{path}: no sgprep index parquets (NNNNN.parquet)")
         for file in files:
             table = pq.read_table(file, columns=["caption", "status", "neg"])
-            for caption, status, neg in zip(*(table[c].to_pylist() for c in
-                                              ("caption", "status", "neg"))):
+            for caption, status, neg in zip(
+                *(table[c].to_pylist() for c in ("caption", "status", "neg"))
+            ):
                 if status == "ok" and neg:
                     yield caption, json.loads(neg)
         return
@@ -139,8 +164,13 @@ def pairs_by_kind(records) -> tuple[dict[str, list[dict]], int]:
             if n.get("image_key"):
                 continue  # mined image negatives are true texts of another image
             kind = n["kind"] + ("" if n["positive"] == caption else "@subgraph")
-            kinds[kind].append({"positive": n["positive"], "negative": n["text"],
-                                "realisation": n.get("realisation")})
+            kinds[kind].append(
+                {
+                    "positive": n["positive"],
+                    "negative": n["text"],
+                    "realisation": n.get("realisation"),
+                }
+            )
     return dict(sorted(kinds.items())), samples
 
 
@@ -151,13 +181,17 @@ def judge(kinds: dict[str, list[dict]], judges: dict) -> dict:
     everything = [p for pairs in kinds.values() for p in pairs]
     for kind, pairs in [*kinds.items(), ("all", everything)]:
         n = len(pairs)
-        row = {"pairs": n,
-               "length_ratio": sum(len(p["negative"]) / max(len(p["positive"]), 1)
-                                   for p in pairs) / max(n, 1),
-               "template_share": sum(p["realisation"] == "template" for p in pairs) / max(n, 1),
-               "picks_positive": {}}
+        row = {
+            "pairs": n,
+            "length_ratio": sum(len(p["negative"]) / max(len(p["positive"]), 1) for p in pairs)
+            / max(n, 1),
+            "template_share": sum(p["realisation"] == "template" for p in pairs) / max(n, 1),
+            "picks_positive": {},
+        }
         for name, score in judges.items():
-            rate = sum(picks_positive(score, p["positive"], p["negative"]) for p in pairs) / max(n, 1)
+            rate = sum(picks_positive(score, p["positive"], p["negative"]) for p in pairs) / max(
+                n, 1
+            )
             row["picks_positive"][name] = {"rate": rate, "ci95": _half_width(rate, n)}
         rows[kind] = row
     return rows
@@ -176,8 +210,9 @@ def print_table(rows: dict, names: list[str], before: dict | None) -> None:
             head += f" {'(before)':>9s}"
     print(head)
     for kind, row in rows.items():
-        line = (f"{kind:28s} {row['pairs']:6d} {row['length_ratio']:6.2f} "
-                f"{row['template_share']:6.1%}")
+        line = (
+            f"{kind:28s} {row['pairs']:6d} {row['length_ratio']:6.2f} {row['template_share']:6.1%}"
+        )
         for name in names:
             r = row["picks_positive"][name]
             line += f" {r['rate']:7.1%} ±{r['ci95']:4.1%}"
@@ -191,34 +226,62 @@ def git_state() -> dict:
     import sgprep
 
     root = Path(sgprep.__file__).resolve().parents[1]
+
     def git(*args: str) -> str:
         done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
         return done.stdout.strip()
+
     # the last commit that changed the generator (stable across a rebase of later work)
-    generator = git("log", "-1", "--format=%h %s", "--", "sgprep/negatives",
-                    ":(exclude)sgprep/negatives/textcheck.py",
-                    ":(exclude)sgprep/negatives/llm_judge.py")
-    return {"commit": git("rev-parse", "HEAD"), "dirty": bool(git("status", "--porcelain")),
-            "generator_commit": generator, "sgprep": str(root)}
+    generator = git(
+        "log",
+        "-1",
+        "--format=%h %s",
+        "--",
+        "sgprep/negatives",
+        ":(exclude)sgprep/negatives/textcheck.py",
+        ":(exclude)sgprep/negatives/llm_judge.py",
+    )
+    return {
+        "commit": git("rev-parse", "HEAD"),
+        "dirty": bool(git("status", "--porcelain")),
+        "generator_commit": generator,
+        "sgprep": str(root),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--input", type=Path, help="judge this sgprep output (shard directory or "
-                    "FILE.jsonl) instead of generating negatives")
-    ap.add_argument("--captions", type=Path, default=DATA / "factual_test.csv",
-                    help="captions to make negatives of (CSV with a caption column, or text)")
+    ap.add_argument(
+        "--input",
+        type=Path,
+        help="judge this sgprep output (shard directory or "
+        "FILE.jsonl) instead of generating negatives",
+    )
+    ap.add_argument(
+        "--captions",
+        type=Path,
+        default=DATA / "factual_test.csv",
+        help="captions to make negatives of (CSV with a caption column, or text)",
+    )
     ap.add_argument("--n", type=int, default=1500, help="captions sampled from --captions")
-    ap.add_argument("--train", type=Path, nargs="+", default=[DATA / "factual_dev.csv"],
-                    help="captions the n-gram model learns from (scored captions are removed)")
+    ap.add_argument(
+        "--train",
+        type=Path,
+        nargs="+",
+        default=[DATA / "factual_dev.csv"],
+        help="captions the n-gram model learns from (scored captions are removed)",
+    )
     ap.add_argument("--strategy", default=STRATEGIES)
     ap.add_argument("--per-sample", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0, help="caption sample and generator seed")
     ap.add_argument("--negatives-args", default="", help="extra flags for `sgprep negatives`")
     ap.add_argument("--work", type=Path, help="keep the parsed captions and negatives here")
     ap.add_argument("--compare", type=Path, help="a JSON of an earlier run to print beside")
-    ap.add_argument("--lm", help="also judge with a causal LM: smollm2, a model directory or a "
-                    ".gguf file (local files only)")
+    ap.add_argument(
+        "--lm",
+        help="also judge with a causal LM: smollm2, a model directory or a "
+        ".gguf file (local files only)",
+    )
     ap.add_argument("--json", type=Path, help="write the results here")
     args = ap.parse_args(argv)
 
@@ -226,50 +289,73 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     argv = sys.argv[1:] if argv is None else argv
-    report: dict = {"benchmark": "text_only",
-                    "command": shlex.join(["python", "benchmarks/text_only.py", *argv]),
-                    "git": git_state()}
+    report: dict = {
+        "benchmark": "text_only",
+        "command": shlex.join(["python", "benchmarks/text_only.py", *argv]),
+        "git": git_state(),
+    }
     with tempfile.TemporaryDirectory() as tmp:
         if args.input:
             source = args.input
             report["input"] = str(args.input)
         else:
             captions = sample_captions(read_captions(args.captions), args.n, args.seed)
-            source, commands = generate(captions, args.work or Path(tmp), args.strategy,
-                                        args.per_sample, args.seed,
-                                        shlex.split(args.negatives_args))
+            source, commands = generate(
+                captions,
+                args.work or Path(tmp),
+                args.strategy,
+                args.per_sample,
+                args.seed,
+                shlex.split(args.negatives_args),
+            )
             work = str(args.work or Path(tmp))
-            report.update(captions=str(args.captions), sampled=len(captions),
-                          commands=[shlex.join(c).replace(work, "WORK") for c in commands])
+            report.update(
+                captions=str(args.captions),
+                sampled=len(captions),
+                commands=[shlex.join(c).replace(work, "WORK") for c in commands],
+            )
         kinds, samples = pairs_by_kind(read_records(source))
     scored = {normalised(p["positive"]) for pairs in kinds.values() for p in pairs}
     train = [c for path in args.train for c in read_captions(path)]
     held_out = [c for c in train if normalised(c) not in scored]
     lm = NgramLM(held_out)
     positives = sorted({p["positive"] for pairs in kinds.values() for p in pairs})
-    report["ngram"] = {"train": [str(p) for p in args.train], "train_captions": len(held_out),
-                       "removed_as_scored": len(train) - len(held_out),
-                       "vocabulary": len(lm.vocab),
-                       "perplexity_on_scored_positives": lm.perplexity(positives)}
+    report["ngram"] = {
+        "train": [str(p) for p in args.train],
+        "train_captions": len(held_out),
+        "removed_as_scored": len(train) - len(held_out),
+        "vocabulary": len(lm.vocab),
+        "perplexity_on_scored_positives": lm.perplexity(positives),
+    }
     judges = {"length": shorter, "ngram": lm.score}
     if args.lm:
         started = time.perf_counter()
         causal = CausalLM(packaged_gguf() if args.lm == "smollm2" else args.lm)
-        texts = {t for pairs in kinds.values() for p in pairs for t in (p["positive"], p["negative"])}
+        texts = {
+            t for pairs in kinds.values() for p in pairs for t in (p["positive"], p["negative"])
+        }
         scores = causal.score_many(texts)
         judges["lm"] = scores.__getitem__
-        report["lm"] = {"model": causal.name, "prompt": "Caption:", "texts": len(texts),
-                        "seconds": time.perf_counter() - started}
+        report["lm"] = {
+            "model": causal.name,
+            "prompt": "Caption:",
+            "texts": len(texts),
+            "seconds": time.perf_counter() - started,
+        }
     report["samples"] = samples
     report["kinds"] = judge(kinds, judges)
     report["seconds"] = time.perf_counter() - t0
     before = json.loads(args.compare.read_text()) if args.compare else None
 
-    print(f"{samples} samples read; n-gram trained on {len(held_out)} captions "
-          f"(perplexity {report['ngram']['perplexity_on_scored_positives']:.1f} on the scored "
-          "positives)")
-    print("share of pairs where the blind judge prefers the true caption (50 % = chance; "
-          "'len x' = negative chars / caption chars)")
+    print(
+        f"{samples} samples read; n-gram trained on {len(held_out)} captions "
+        f"(perplexity {report['ngram']['perplexity_on_scored_positives']:.1f} on the scored "
+        "positives)"
+    )
+    print(
+        "share of pairs where the blind judge prefers the true caption (50 % = chance; "
+        "'len x' = negative chars / caption chars)"
+    )
     print_table(report["kinds"], list(judges), before)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -87,7 +87,9 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def resolve_sources(records: list[dict], use_optional: bool) -> tuple[list[tuple[dict, Path]], list[str]]:
+def resolve_sources(
+    records: list[dict], use_optional: bool
+) -> tuple[list[tuple[dict, Path]], list[str]]:
     """Map each caption record to a bundled file; return (found, skip messages)."""
     found, skipped = [], []
     sk_dir, sk_registry = _skimage_data_dir()
@@ -103,11 +105,15 @@ def resolve_sources(records: list[dict], use_optional: bool) -> tuple[list[tuple
                 continue
             path = sk_dir / fname
             if not path.is_file():
-                skipped.append(f"{key}: {fname} is not bundled with this scikit-image (needs a download; not fetched)")
+                skipped.append(
+                    f"{key}: {fname} is not bundled with this scikit-image (needs a download; not fetched)"
+                )
                 continue
             expected = sk_registry.get(f"data/{fname}")
             if expected and _sha256(path.read_bytes()) != expected:
-                skipped.append(f"{key}: {path} does not match scikit-image's registry hash; skipped")
+                skipped.append(
+                    f"{key}: {path} does not match scikit-image's registry hash; skipped"
+                )
                 continue
         else:
             if pkg not in pkg_dirs:
@@ -137,7 +143,11 @@ def load_records(path: Path) -> list[dict]:
             if key in seen:
                 raise ValueError(f"{path}:{n}: duplicate key {key!r}")
             caps = rec.get("captions")
-            if not isinstance(caps, list) or not caps or not all(isinstance(c, str) and c.strip() for c in caps):
+            if (
+                not isinstance(caps, list)
+                or not caps
+                or not all(isinstance(c, str) and c.strip() for c in caps)
+            ):
                 raise ValueError(f"{path}:{n}: 'captions' must be a non-empty list of strings")
             if any("\n" in c or "\t" in c for c in caps):
                 raise ValueError(f"{path}:{n}: captions must not contain tabs or newlines")
@@ -166,7 +176,14 @@ def encode_jpeg(path: Path) -> tuple[bytes, int, int, str]:
                 im = im.convert("RGB")
         buf = io.BytesIO()
         # No exif/icc passed: metadata of the source is not copied, output depends only on pixels.
-        im.save(buf, format="JPEG", quality=JPEG_QUALITY, subsampling=2, optimize=False, progressive=False)
+        im.save(
+            buf,
+            format="JPEG",
+            quality=JPEG_QUALITY,
+            subsampling=2,
+            optimize=False,
+            progressive=False,
+        )
         return buf.getvalue(), im.width, im.height, im.mode
 
 
@@ -295,7 +312,11 @@ def build(out: Path, captions_path: Path, use_optional: bool) -> int:
             "status": "success",
             "error_message": None,
         }
-        members += [(f"{k}.jpg", s["jpg"]), (f"{k}.txt", meta["caption"].encode("utf-8")), (f"{k}.json", dumps(meta, indent=4))]
+        members += [
+            (f"{k}.jpg", s["jpg"]),
+            (f"{k}.txt", meta["caption"].encode("utf-8")),
+            (f"{k}.json", dumps(meta, indent=4)),
+        ]
         rows.append(meta)
     shard = f"{SHARD_ID:0{OOM_SHARD_COUNT}d}"
     w.put(f"img2dataset/{shard}.tar", make_tar(members))
@@ -317,12 +338,17 @@ def build(out: Path, captions_path: Path, use_optional: bool) -> int:
         rec = s["rec"]
         fname = f"{rec['key']}.jpg"
         w.put(f"coco/val2017/{fname}", s["jpg"])
-        images.append({"id": img_id, "file_name": fname, "width": s["width"], "height": s["height"]})
+        images.append(
+            {"id": img_id, "file_name": fname, "width": s["width"], "height": s["height"]}
+        )
         for cap in rec["captions"]:
             ann_id += 1
             annotations.append({"id": ann_id, "image_id": img_id, "caption": cap})
     coco = {
-        "info": {"description": "sgprep examples: real photos bundled in PyPI packages", "version": "1.0"},
+        "info": {
+            "description": "sgprep examples: real photos bundled in PyPI packages",
+            "version": "1.0",
+        },
         "licenses": [],
         "images": images,
         "annotations": annotations,
@@ -336,7 +362,9 @@ def build(out: Path, captions_path: Path, use_optional: bool) -> int:
     print(f"images ({len(samples)}):")
     for s in samples:
         r = s["rec"]
-        print(f"  {s['i2d_key']}  {r['key']:<22} {s['width']}x{s['height']} {s['mode']:<3} {len(r['captions'])} caption(s)  <- {r['source']}")
+        print(
+            f"  {s['i2d_key']}  {r['key']:<22} {s['width']}x{s['height']} {s['mode']:<3} {len(r['captions'])} caption(s)  <- {r['source']}"
+        )
     print(f"files under {out}:")
     for rel, size, state in w.written:
         if not (rel.startswith("images/") or rel.startswith("coco/val2017/")):
@@ -352,7 +380,9 @@ def build(out: Path, captions_path: Path, use_optional: bool) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: examples/data)")
+    ap.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help="output folder (default: examples/data)"
+    )
     ap.add_argument("--captions", type=Path, default=DEFAULT_CAPTIONS, help="captions.jsonl to use")
     ap.add_argument(
         "--no-optional",

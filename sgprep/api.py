@@ -1,10 +1,10 @@
 """A small Python API for notebooks and trainer scripts, thin over what the CLI calls.
 
-    from sgprep import api
+from sgprep import api
 
-    graphs = api.parse_captions(["a red apple to the left of a blue car"])
-    summary = api.run("pipelines/example.yaml", workers=1, progress=False)
-    index = api.read_index("examples/out/pipeline")   # a pyarrow Table, one row per sample
+graphs = api.parse_captions(["a red apple to the left of a blue car"])
+summary = api.run("pipelines/example.yaml", workers=1, progress=False)
+index = api.read_index("examples/out/pipeline")   # a pyarrow Table, one row per sample
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from typing import Any
 from sgprep.schema import SceneGraph
 
 
-def parse_captions(captions: list[str], parser: str = "spacy",
-                   **settings: Any) -> list[SceneGraph]:
+def parse_captions(captions: list[str], parser: str = "spacy", **settings: Any) -> list[SceneGraph]:
     """Scene graphs for captions, in order. ``settings`` are the parse stage's settings
     (``spacy_model``, ``model``, ``engine``, ``endpoint``, ``fallback``, ...). A caption the
     parser cannot handle raises :class:`ValueError` naming it; use the pipeline (``run``) to
@@ -31,8 +30,9 @@ def parse_captions(captions: list[str], parser: str = "spacy",
         instance.teardown()
     for caption, result in zip(captions, results):
         if isinstance(result, ParseError):
-            raise ValueError(f"{parser} could not parse {caption!r}: {result.reason}: "
-                             f"{result.message}")
+            raise ValueError(
+                f"{parser} could not parse {caption!r}: {result.reason}: {result.message}"
+            )
     return results
 
 

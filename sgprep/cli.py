@@ -12,11 +12,11 @@ from typing import Any, Optional
 
 import click
 import typer
-from typer.core import TyperGroup
 from pydantic import ValidationError
 from rich.console import Console
 from rich.logging import RichHandler
 from rich.table import Table
+from typer.core import TyperGroup
 
 from sgprep import __version__, flags
 from sgprep.parse.base import DEFAULT_SPACY_MODEL
@@ -24,8 +24,10 @@ from sgprep.parse.base import DEFAULT_SPACY_MODEL
 app = typer.Typer(
     help="Compositional training data for vision-language models: scene graphs, boxes and "
     "hard negatives, written as WebDataset shards.",
-    no_args_is_help=True, pretty_exceptions_enable=False,
-    rich_markup_mode=None)  # plain help: it wraps in narrow terminals instead of cutting flags
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)  # plain help: it wraps in narrow terminals instead of cutting flags
 console = Console(stderr=True)  # logs, progress, errors
 stdout = Console()  # results a user may redirect: stats, validate
 
@@ -44,17 +46,36 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def main(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug messages."),
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.",
-                                 callback=_print_version, is_eager=True),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
 ) -> None:
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(message)s",
-                        handlers=[RichHandler(console=console, show_path=False)])
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(message)s",
+        handlers=[RichHandler(console=console, show_path=False)],
+    )
 
 
 #: module -> the extra that installs it, for "pip install" hints.
-EXTRAS = {"ray": "llm", "vllm": "llm", "httpx": "openai", "transformers": "t5", "torch": "t5",
-          "sentencepiece": "t5", "ultralytics": "detect", "onnxruntime": "detect",
-          "duckdb": "stats", "matplotlib": "stats", "sng_parser": "sng", "webdataset": "stats"}
+EXTRAS = {
+    "ray": "llm",
+    "vllm": "llm",
+    "httpx": "openai",
+    "transformers": "t5",
+    "torch": "t5",
+    "sentencepiece": "t5",
+    "ultralytics": "detect",
+    "onnxruntime": "detect",
+    "duckdb": "stats",
+    "matplotlib": "stats",
+    "sng_parser": "sng",
+    "webdataset": "stats",
+}
 
 
 def _missing_module(exc: ModuleNotFoundError) -> None:
@@ -76,8 +97,10 @@ def _execute(config) -> None:
 
     suffix = config.output.suffix.lower()
     if suffix and suffix != ".jsonl" and not config.output.is_dir():
-        _fail(f"--output {config.output}: name a directory for shards, or FILE.jsonl "
-              f"({suffix} is not an output format sgprep writes)")
+        _fail(
+            f"--output {config.output}: name a directory for shards, or FILE.jsonl "
+            f"({suffix} is not an output format sgprep writes)"
+        )
     try:
         executor = make_executor(config, console)
     except ValueError as exc:
@@ -85,19 +108,29 @@ def _execute(config) -> None:
     try:
         summary = executor.run()
     except KeyboardInterrupt:
-        console.print("[bold yellow]interrupted[/]; finished shards are kept: rerun the same "
-                      "command to resume")
+        console.print(
+            "[bold yellow]interrupted[/]; finished shards are kept: rerun the same "
+            "command to resume"
+        )
         raise typer.Exit(130) from None
     except ModuleNotFoundError as exc:
         _missing_module(exc)
-    except (InputError, OutputConflict, ModelUnavailable, PipelineError, ValueError,
-            LinkRefused) as exc:
+    except (
+        InputError,
+        OutputConflict,
+        ModelUnavailable,
+        PipelineError,
+        ValueError,
+        LinkRefused,
+    ) as exc:
         _fail(str(exc))
     except ShardsFailed as exc:  # shards that failed every try; the rest is done
         _fail(str(exc), code=1)
     except OSError as exc:  # an output that cannot be written: not writable, a full disk
-        _fail(f"cannot write the output {config.output}: {exc.strerror or exc} "
-              f"({getattr(exc, 'filename', '') or config.output})")
+        _fail(
+            f"cannot write the output {config.output}: {exc.strerror or exc} "
+            f"({getattr(exc, 'filename', '') or config.output})"
+        )
     except sqlite3.Error as exc:  # the plan's key table: a path SQLite cannot open
         _fail(f"cannot write the output {config.output}: {exc}")
     _print_summary(config, summary)
@@ -118,8 +151,11 @@ def _print_summary(config, summary) -> None:
         table.add_row(f"{unit} retried", f"{summary.shards_retried:,}")
     if summary.shards_written:
         rate = totals.samples / summary.seconds if summary.seconds else 0.0
-        table.add_row("this run", f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
-                      f"({rate:,.0f} samples/s, {summary.workers} worker(s))")
+        table.add_row(
+            "this run",
+            f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
+            f"({rate:,.0f} samples/s, {summary.workers} worker(s))",
+        )
     table.add_row("output: samples", f"{output.samples:,}")
     table.add_row("output: ok", f"{output.ok:,}")
     table.add_row("output: failed", f"{output.failed:,}")
@@ -135,8 +171,9 @@ def _print_summary(config, summary) -> None:
     console.print(table)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
-        urls = (f"{config.output}/{{00000..{last:05d}}}.tar" if last else
-                f"{config.output}/00000.tar")
+        urls = (
+            f"{config.output}/{{00000..{last:05d}}}.tar" if last else f"{config.output}/00000.tar"
+        )
         console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 
 
@@ -149,8 +186,11 @@ def _config(command: str, stage: str, values: dict[str, Any]):
 
     model = stage_class(stage).Settings
     settings = flags.split_values(model, values)
-    data = {**flags.run_values(values), "command": command,
-            "stages": [{"name": stage, "settings": settings}]}
+    data = {
+        **flags.run_values(values),
+        "command": command,
+        "stages": [{"name": stage, "settings": settings}],
+    }
     try:
         model.model_validate(settings)
         RunConfig.model_validate(data)
@@ -176,9 +216,16 @@ def _input_of(values: dict[str, Any]) -> str:
 
 
 SOURCE = inspect.Parameter(
-    "source", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Optional[str],
-    default=typer.Argument(None, metavar="INPUT", show_default=False,
-                           help="A file, a directory, or a glob (quote it); or -i INPUT."))
+    "source",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    annotation=Optional[str],
+    default=typer.Argument(
+        None,
+        metavar="INPUT",
+        show_default=False,
+        help="A file, a directory, or a glob (quote it); or -i INPUT.",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -213,9 +260,12 @@ def stage_command(command: str) -> click.Command:
         _execute(_config(command, spec.stage, values))
 
     verb.__name__, verb.__doc__ = command, spec.doc
-    params = ([SOURCE] + flags.run_params(more_names=spec.more_names)
-              + flags.field_params(stage_class(spec.stage).Settings, f"{spec.stage} settings")
-              + list(spec.extra))
+    params = (
+        [SOURCE]
+        + flags.run_params(more_names=spec.more_names)
+        + flags.field_params(stage_class(spec.stage).Settings, f"{spec.stage} settings")
+        + list(spec.extra)
+    )
     alone = typer.Typer(rich_markup_mode=None, pretty_exceptions_enable=False, add_completion=False)
     alone.command(name=command, cls=flags.PanelCommand)(flags.with_signature(verb, params))
     return typer.main.get_command(alone)
@@ -266,24 +316,40 @@ def _mine_images_instead(values: dict[str, Any]) -> bool:
 
 
 STAGE_VERBS["parse"] = StageVerb(
-    "parse", "Parse captions into scene graphs (entities with attributes, directed relations).")
+    "parse", "Parse captions into scene graphs (entities with attributes, directed relations)."
+)
 STAGE_VERBS["detect"] = StageVerb(
-    "detect", "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M "
-    "pairs.", more_names={"input": ("--images",)})
+    "detect",
+    "Object and pair (union) boxes with YOLO (v9 by default): top-N objects, top-M pairs.",
+    more_names={"input": ("--images",)},
+)
 STAGE_VERBS["negatives"] = StageVerb(
-    "negatives", "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
-    before=_mine_images_instead, extra=(inspect.Parameter(
-        "max_per_query", inspect.Parameter.KEYWORD_ONLY, annotation=int,
-        default=typer.Option(5, min=1, rich_help_panel="mine-images",
-                             help="--strategy mine-images: distractors per sample.")),))
+    "negatives",
+    "Hard negatives from scene graphs: minimal, really false, fluent perturbations.",
+    before=_mine_images_instead,
+    extra=(
+        inspect.Parameter(
+            "max_per_query",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=int,
+            default=typer.Option(
+                5,
+                min=1,
+                rich_help_panel="mine-images",
+                help="--strategy mine-images: distractors per sample.",
+            ),
+        ),
+    ),
+)
 
 #: Flags of a verb that set no RunConfig field and no stage setting.
 VERB_ONLY_FLAGS = {"negatives": {"max_per_query"}}
 
 
 def _print_counts(counts: dict[str, int], output: Path) -> None:
-    stdout.print(", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}",
-                 highlight=False)
+    stdout.print(
+        ", ".join(f"{k} {v:,}" for k, v in counts.items()) + f" -> {output}", highlight=False
+    )
 
 
 def _mine_images(input: str, output: Path, max_per_query: int) -> None:
@@ -291,8 +357,10 @@ def _mine_images(input: str, output: Path, max_per_query: int) -> None:
     from sgprep.negatives.mine import mine_images
 
     if output.suffix.lower() not in (".parquet", ".jsonl"):
-        _fail(f"--strategy mine-images writes a table: give --output FILE.parquet or FILE.jsonl "
-              f"(e.g. {output / 'mined_images.parquet'})")
+        _fail(
+            f"--strategy mine-images writes a table: give --output FILE.parquet or FILE.jsonl "
+            f"(e.g. {output / 'mined_images.parquet'})"
+        )
     try:
         counts = mine_images(resolve_inputs(input), output, max_per_query=max_per_query)
     except InputError as exc:
@@ -302,14 +370,20 @@ def _mine_images(input: str, output: Path, max_per_query: int) -> None:
 
 @app.command()
 def vocab(
-    input: list[Path] = typer.Option(..., "--input", "-i", exists=True,
-                                     help="Parsed outputs (directories, index parquets, JSONL); "
-                                          "repeat for several."),
+    input: list[Path] = typer.Option(
+        ...,
+        "--input",
+        "-i",
+        exists=True,
+        help="Parsed outputs (directories, index parquets, JSONL); repeat for several.",
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="The vocabulary JSON to write."),
     min_count: int = typer.Option(1, min=1, help="Keep words seen at least this often."),
     max_entries: int = typer.Option(
-        1_000_000, min=1000, help="Keys kept per co-occurrence table (memory bound; the rarest "
-                                  "go first)."),
+        1_000_000,
+        min=1000,
+        help="Keys kept per co-occurrence table (memory bound; the rarest go first).",
+    ),
 ) -> None:
     """Build the vocabulary and co-occurrence statistics that `negatives` draws from and
     judges plausibility by, in one pass."""
@@ -319,13 +393,24 @@ def vocab(
     _print_counts(counts, output)
 
 
-def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False, metavar="PIPELINE",
-                                        help="A pipeline YAML, e.g. pipelines/cc12m.yaml."),
-        sets: Optional[list[str]] = typer.Option(
-            None, "--set", metavar="STAGE.SETTING=VALUE", rich_help_panel="Stage settings",
-            help="Override a stage setting of the YAML, e.g. --set parse.parser=sng "
-                 "(repeat for several)."),
-        **values: Any) -> None:
+def run(
+    pipeline: Path = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        metavar="PIPELINE",
+        help="A pipeline YAML, e.g. pipelines/cc12m.yaml.",
+    ),
+    sets: Optional[list[str]] = typer.Option(
+        None,
+        "--set",
+        metavar="STAGE.SETTING=VALUE",
+        rich_help_panel="Stage settings",
+        help="Override a stage setting of the YAML, e.g. --set parse.parser=sng "
+        "(repeat for several).",
+    ),
+    **values: Any,
+) -> None:
     """Run a whole pipeline described in a YAML file; flags override the file's values."""
     from sgprep.errors import PipelineError
     from sgprep.pipeline import load_pipeline
@@ -338,18 +423,24 @@ def run(pipeline: Path = typer.Argument(..., exists=True, dir_okay=False, metava
 
 
 _RUN_SIGNATURE = inspect.signature(run)
-app.command(name="run", cls=flags.PanelCommand)(flags.with_signature(
-    run, [p for p in _RUN_SIGNATURE.parameters.values() if p.kind != p.VAR_KEYWORD]
-    + flags.run_params(skip=frozenset({"command"}))))
+app.command(name="run", cls=flags.PanelCommand)(
+    flags.with_signature(
+        run,
+        [p for p in _RUN_SIGNATURE.parameters.values() if p.kind != p.VAR_KEYWORD]
+        + flags.run_params(skip=frozenset({"command"})),
+    )
+)
 
 
-DATASET = typer.Argument(None, metavar="DIR", show_default=False,
-                         help="An sgprep output directory; or -i DIR.")
+DATASET = typer.Argument(
+    None, metavar="DIR", show_default=False, help="An sgprep output directory; or -i DIR."
+)
 DATASET_OPTION = typer.Option(None, "--input", "-i", help="The same, as an option.")
 
 
-def _one_path(positional: Path | None, option: Path | None, what: str = "an sgprep output "
-              "directory") -> Path:
+def _one_path(
+    positional: Path | None, option: Path | None, what: str = "an sgprep output directory"
+) -> Path:
     """The path given as the argument or with -i (either, not two different ones)."""
     if positional and option and positional != option:
         _fail(f"two paths given ({positional} and -i {option}); give one")
@@ -363,8 +454,9 @@ def _one_path(positional: Path | None, option: Path | None, what: str = "an sgpr
 def stats(
     output: Optional[Path] = DATASET,
     given: Optional[Path] = DATASET_OPTION,
-    threshold: float = typer.Option(0.25, min=0, max=1,
-                                    help="Detection score at which an object counts."),
+    threshold: float = typer.Option(
+        0.25, min=0, max=1, help="Detection score at which an object counts."
+    ),
     html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
     threads: Optional[int] = typer.Option(None, min=1, help="DuckDB threads (default: all cores)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -375,8 +467,10 @@ def stats(
     try:
         from sgprep.stats.report import render, run_stats
     except ImportError as exc:
-        _fail(f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
-              'pip install "sgprep[stats]"')
+        _fail(
+            f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
+            'pip install "sgprep[stats]"'
+        )
     try:
         summary = run_stats(output, threshold=threshold, html=html, threads=threads)
     except OSError as exc:
@@ -408,8 +502,10 @@ def _require_sgprep_output(path: Path) -> None:
     except OSError:
         pass
     if not (path / "_meta" / "run.json").is_file():
-        _fail(f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
-              f"that `sgprep parse/run --output` wrote")
+        _fail(
+            f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
+            f"that `sgprep parse/run --output` wrote"
+        )
     if not any(path.glob("[0-9]*_stats.json")):
         _fail(f"{path} has no finished shard yet (no NNNNN_stats.json)")
     try:
@@ -420,12 +516,18 @@ def _require_sgprep_output(path: Path) -> None:
     for problem in problems[:20]:
         console.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
     if problems:
-        _fail(f"{path} is damaged: {len(problems)} problem(s) above; `sgprep validate {path}` "
-              f"checks every byte. Rerun the command that wrote it to redo a lost shard "
-              f"(delete the shard's NNNNN_stats.json first)", code=1)
+        _fail(
+            f"{path} is damaged: {len(problems)} problem(s) above; `sgprep validate {path}` "
+            f"checks every byte. Rerun the command that wrote it to redo a lost shard "
+            f"(delete the shard's NNNNN_stats.json first)",
+            code=1,
+        )
     if unfinished:
-        console.print(f"[bold yellow]warning:[/] {unfinished} planned shard(s) of {path} are "
-                      f"not finished; the figures cover the finished ones", highlight=False)
+        console.print(
+            f"[bold yellow]warning:[/] {unfinished} planned shard(s) of {path} are "
+            f"not finished; the figures cover the finished ones",
+            highlight=False,
+        )
 
 
 @app.command(name="filter")
@@ -434,19 +536,26 @@ def filter_(
     given: Optional[Path] = DATASET_OPTION,
     output: Path = typer.Option(..., "--output", "-o", help="Directory for the view."),
     min_caption_objects: Optional[int] = typer.Option(
-        None, min=0, help="Caption names at least N entities."),
+        None, min=0, help="Caption names at least N entities."
+    ),
     attributes_per_object: Optional[str] = typer.Option(
-        None, help="LO:HI - mean attributes per caption entity in [LO, HI]; a side may be empty."),
+        None, help="LO:HI - mean attributes per caption entity in [LO, HI]; a side may be empty."
+    ),
     min_coverage: Optional[float] = typer.Option(
-        None, min=0, max=1, help="Caption names at least this share of detected categories."),
-    min_image_objects: Optional[int] = typer.Option(None, min=0,
-                                                    help="At least N detected objects."),
+        None, min=0, max=1, help="Caption names at least this share of detected categories."
+    ),
+    min_image_objects: Optional[int] = typer.Option(
+        None, min=0, help="At least N detected objects."
+    ),
     weights_column: Optional[str] = typer.Option(
-        None, help="Re-weight instead of dropping: every ok sample stays, with its weight here."),
-    reject_weight: float = typer.Option(0.1, min=0,
-                                        help="Weight of a sample that misses a criterion."),
-    threshold: float = typer.Option(0.25, min=0, max=1,
-                                    help="Detection score at which an object counts."),
+        None, help="Re-weight instead of dropping: every ok sample stays, with its weight here."
+    ),
+    reject_weight: float = typer.Option(
+        0.1, min=0, help="Weight of a sample that misses a criterion."
+    ),
+    threshold: float = typer.Option(
+        0.25, min=0, max=1, help="Detection score at which an object counts."
+    ),
 ) -> None:
     """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
     dataset = _one_path(dataset, given)
@@ -454,14 +563,20 @@ def filter_(
     try:
         from sgprep.stats.filter import Criteria, filter_view
     except ImportError as exc:
-        _fail(f"`sgprep filter` needs the stats extra ({exc.name} is missing): "
-              'pip install "sgprep[stats]"')
+        _fail(
+            f"`sgprep filter` needs the stats extra ({exc.name} is missing): "
+            'pip install "sgprep[stats]"'
+        )
     try:
-        criteria = Criteria(min_caption_objects=min_caption_objects,
-                            attributes_per_object=attributes_per_object,
-                            min_coverage=min_coverage, min_image_objects=min_image_objects,
-                            weights_column=weights_column, reject_weight=reject_weight,
-                            threshold=threshold)
+        criteria = Criteria(
+            min_caption_objects=min_caption_objects,
+            attributes_per_object=attributes_per_object,
+            min_coverage=min_coverage,
+            min_image_objects=min_image_objects,
+            weights_column=weights_column,
+            reject_weight=reject_weight,
+            threshold=threshold,
+        )
     except ValidationError as exc:
         _fail(f"invalid filter: {flags.flag_errors(exc)}")
     except ValueError as exc:
@@ -473,23 +588,28 @@ def filter_(
         _fail(f"cannot write the view {output}: {exc}")
     except ValueError as exc:
         _fail(str(exc))
-    console.print(f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
-                  f"criterion) in {view.shards} shards -> {output}")
+    console.print(
+        f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
+        f"criterion) in {view.shards} shards -> {output}"
+    )
 
 
 @app.command(name="eval")
 def eval_(
-    gold_file: Optional[Path] = typer.Argument(None, metavar="GOLD", show_default=False,
-                                               help="FACTUAL CSV or gold JSONL; or -i GOLD."),
-    gold: Optional[Path] = typer.Option(None, "--gold", "--input", "-i",
-                                        help="The gold file, as an option."),
+    gold_file: Optional[Path] = typer.Argument(
+        None, metavar="GOLD", show_default=False, help="FACTUAL CSV or gold JSONL; or -i GOLD."
+    ),
+    gold: Optional[Path] = typer.Option(
+        None, "--gold", "--input", "-i", help="The gold file, as an option."
+    ),
     parser: str = typer.Option("spacy", help="Parser to score."),
     spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
     model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
     engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
     endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
-                                          help="Write the report as JSON here."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", help="Write the report as JSON here."
+    ),
     limit: Optional[int] = typer.Option(None, min=1, help="Score the first N captions only."),
 ) -> None:
     """Score a parser against gold scene graphs (SPICE-style tuple P/R/F1)."""
@@ -501,8 +621,9 @@ def eval_(
     if not gold.is_file():
         _fail(f"--gold {gold}: no such file")
     try:
-        settings = ParserSettings(parser=parser, spacy_model=spacy_model, model=model,
-                                  engine=engine, endpoint=endpoint)
+        settings = ParserSettings(
+            parser=parser, spacy_model=spacy_model, model=model, engine=engine, endpoint=endpoint
+        )
     except ValidationError as exc:
         _fail(flags.flag_errors(exc))
     try:
@@ -517,10 +638,15 @@ def eval_(
 
 
 @app.command()
-def validate(output: Optional[Path] = typer.Argument(
-                 None, metavar="OUTPUT", show_default=False,
-                 help="An sgprep output directory or FILE.jsonl; or -i OUTPUT."),
-             given: Optional[Path] = DATASET_OPTION) -> None:
+def validate(
+    output: Optional[Path] = typer.Argument(
+        None,
+        metavar="OUTPUT",
+        show_default=False,
+        help="An sgprep output directory or FILE.jsonl; or -i OUTPUT.",
+    ),
+    given: Optional[Path] = DATASET_OPTION,
+) -> None:
     """Check shards against the schemas and the index; exit 1 and list problems if any."""
     from sgprep.io.validate import validate_output
 
@@ -530,8 +656,10 @@ def validate(output: Optional[Path] = typer.Argument(
 
     jsonl = output.suffix.lower() == ".jsonl"
     if not jsonl and not (output / "_meta" / "run.json").is_file():
-        _fail(f"{output} is not an sgprep output (it has no _meta/run.json); give the directory "
-              f"or FILE.jsonl that `sgprep parse/run --output` wrote")
+        _fail(
+            f"{output} is not an sgprep output (it has no _meta/run.json); give the directory "
+            f"or FILE.jsonl that `sgprep parse/run --output` wrote"
+        )
     problems, checked = validate_output(output)
     what = "record(s)" if jsonl else "shard(s)"
     for problem in problems[:200]:

@@ -32,11 +32,25 @@ DEFAULT_MAX_CAPTION_CHARS = 2000
 
 #: Fields that do not change what a run writes; they are left out of the fingerprint, so a
 #: rerun with other values resumes the same output.
-NOT_IN_FINGERPRINT = {"command", "overwrite", "progress", "progress_interval", "executor",
-                      "workers", "ray_address"}
+NOT_IN_FINGERPRINT = {
+    "command",
+    "overwrite",
+    "progress",
+    "progress_interval",
+    "executor",
+    "workers",
+    "ray_address",
+}
 #: Stage settings that change speed, or what a run checks or redoes, never bytes.
-SPEED_ONLY_SETTINGS = {"batch_size", "max_concurrency", "num_engines", "decode_workers",
-                       "endpoint_wait", "max_fallback_share", "redo_fallbacks"}
+SPEED_ONLY_SETTINGS = {
+    "batch_size",
+    "max_concurrency",
+    "num_engines",
+    "decode_workers",
+    "endpoint_wait",
+    "max_fallback_share",
+    "redo_fallbacks",
+}
 DEFAULT_SHARD_SIZE = 1000
 
 
@@ -59,10 +73,21 @@ class Flag:
     path: bool = False
     applies: Callable[[Any], bool] | None = None
 
-    def __init__(self, *names: str, panel: str | None = None, hidden: bool = False,
-                 path: bool = False, applies: Callable[[Any], bool] | None = None):
-        for key, value in (("names", names), ("panel", panel), ("hidden", hidden),
-                           ("path", path), ("applies", applies)):
+    def __init__(
+        self,
+        *names: str,
+        panel: str | None = None,
+        hidden: bool = False,
+        path: bool = False,
+        applies: Callable[[Any], bool] | None = None,
+    ):
+        for key, value in (
+            ("names", names),
+            ("panel", panel),
+            ("hidden", hidden),
+            ("path", path),
+            ("applies", applies),
+        ):
             object.__setattr__(self, key, value)
 
 
@@ -92,8 +117,11 @@ class StageSpec(BaseModel):
 
     name: str
     settings: dict[str, Any] = Field(default_factory=dict)
-    optional: bool = Field(default=False, description="The run may go on without this stage "
-                           "when it cannot run here (e.g. detect without weights).")
+    optional: bool = Field(
+        default=False,
+        description="The run may go on without this stage "
+        "when it cannot run here (e.g. detect without weights).",
+    )
 
 
 class RunConfig(BaseModel):
@@ -103,42 +131,69 @@ class RunConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     command: Annotated[str, Flag(hidden=True)] = Field(
-        default="run", description="parse, detect, negatives or run")
+        default="run", description="parse, detect, negatives or run"
+    )
     input: Annotated[str, Flag("-i")] = Field(
-        description="A file, a directory, or a glob (quote it).")
-    input_format: str | None = Field(default=None, description="table | wds (img2dataset, "
-                                     "webdataset) | coco | images. Detected when left out.")
+        description="A file, a directory, or a glob (quote it)."
+    )
+    input_format: str | None = Field(
+        default=None,
+        description="table | wds (img2dataset, "
+        "webdataset) | coco | images. Detected when left out.",
+    )
     columns: Annotated[dict[str, str], Flag(hidden=True)] = Field(
-        default_factory=dict, description="Tables: the caption, key, image and url columns (a "
-        "name, or a 1-based position).")
+        default_factory=dict,
+        description="Tables: the caption, key, image and url columns (a "
+        "name, or a 1-based position).",
+    )
     output: Annotated[Path, Flag("-o")] = Field(
-        description="A directory for shards, or FILE.jsonl.")
+        description="A directory for shards, or FILE.jsonl."
+    )
     stages: Annotated[list[StageSpec], Flag(hidden=True)] = Field(min_length=1)
-    shard_size: int = Field(default=DEFAULT_SHARD_SIZE, gt=0,
-                            description="Input samples per output shard.")
+    shard_size: int = Field(
+        default=DEFAULT_SHARD_SIZE, gt=0, description="Input samples per output shard."
+    )
     overwrite: bool = Field(default=False, description="Replace the output of another run.")
-    seed: int = Field(default=0, description="Seed for anything random; same input + seed = "
-                      "same bytes.")
-    limit: int | None = Field(default=None, gt=0,
-                              description="Stop after this many input samples.")
-    max_caption_chars: int = Field(default=DEFAULT_MAX_CAPTION_CHARS, gt=0,
-                                   description="Longer captions fail with caption_too_long.")
-    max_image_pixels: int = Field(default=DEFAULT_MAX_PIXELS, gt=0,
-                                  description="Larger images fail with image_too_large.")
-    check_images: bool = Field(default=True, description="Open each image's header at intake "
-                               "(bad images fail as read/bad_image).")
+    seed: int = Field(
+        default=0, description="Seed for anything random; same input + seed = same bytes."
+    )
+    limit: int | None = Field(default=None, gt=0, description="Stop after this many input samples.")
+    max_caption_chars: int = Field(
+        default=DEFAULT_MAX_CAPTION_CHARS,
+        gt=0,
+        description="Longer captions fail with caption_too_long.",
+    )
+    max_image_pixels: int = Field(
+        default=DEFAULT_MAX_PIXELS, gt=0, description="Larger images fail with image_too_large."
+    )
+    check_images: bool = Field(
+        default=True,
+        description="Open each image's header at intake (bad images fail as read/bad_image).",
+    )
     image_format: Literal["keep", "jpg"] = Field(
-        default="keep", description="keep: image bytes as the source has them; jpg: re-encode "
+        default="keep",
+        description="keep: image bytes as the source has them; jpg: re-encode "
         "formats other than jpg, png and webp (gif, bmp, tiff, ...), and images with an EXIF "
-        "orientation, as upright JPEGs, which every trainer's decoder reads.")
+        "orientation, as upright JPEGs, which every trainer's decoder reads.",
+    )
     progress: bool = Field(default=True, description="Show a progress bar.")
-    progress_interval: float = Field(default=30.0, gt=0, description="Seconds between progress "
-                                     "lines when stderr is not a terminal (logs, Slurm, CI).")
+    progress_interval: float = Field(
+        default=30.0,
+        gt=0,
+        description="Seconds between progress "
+        "lines when stderr is not a terminal (logs, Slurm, CI).",
+    )
     executor: str = Field(default="local", description="local (processes on this machine) | ray.")
-    workers: int | None = Field(default=None, gt=0, description="Worker processes (local) or "
-                                "actors (ray); default: one per core.")
-    ray_address: str | None = Field(default=None, description="ray: a cluster to join ('auto', "
-                                    "or ray://HOST:PORT); default: a local Ray instance.")
+    workers: int | None = Field(
+        default=None,
+        gt=0,
+        description="Worker processes (local) or actors (ray); default: one per core.",
+    )
+    ray_address: str | None = Field(
+        default=None,
+        description="ray: a cluster to join ('auto', "
+        "or ray://HOST:PORT); default: a local Ray instance.",
+    )
 
     @model_validator(mode="after")
     def _columns_valid(self) -> RunConfig:
@@ -153,13 +208,17 @@ class RunConfig(BaseModel):
         names = [spec.name for spec in self.stages]
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
-            raise ValueError(f"stage(s) {', '.join(twice)} given more than once; a pipeline "
-                             f"runs each stage once")
+            raise ValueError(
+                f"stage(s) {', '.join(twice)} given more than once; a pipeline runs each stage once"
+            )
         return self
 
     def context(self) -> RunContext:
-        return RunContext(seed=self.seed, max_caption_chars=self.max_caption_chars,
-                          max_image_pixels=self.max_image_pixels)
+        return RunContext(
+            seed=self.seed,
+            max_caption_chars=self.max_caption_chars,
+            max_image_pixels=self.max_image_pixels,
+        )
 
     def negatives_table(self) -> bool:
         """The negatives stage asks for the flat negatives/NNNNN.parquet tables."""
@@ -177,8 +236,9 @@ class RunConfig(BaseModel):
         data["output"] = os.path.abspath(self.output)
         for stage in data["stages"]:
             stage.pop("optional", None)
-            stage["settings"] = {k: v for k, v in stage["settings"].items()
-                                 if k not in SPEED_ONLY_SETTINGS}
+            stage["settings"] = {
+                k: v for k, v in stage["settings"].items() if k not in SPEED_ONLY_SETTINGS
+            }
         return data
 
     def fingerprint(self) -> str:
@@ -186,5 +246,8 @@ class RunConfig(BaseModel):
         return hashlib.sha256(blob).hexdigest()[:16]
 
     def run_meta(self) -> dict[str, Any]:
-        return {"sgprep_version": __version__, "config": self.resolved(),
-                "settings": self.fingerprinted()}
+        return {
+            "sgprep_version": __version__,
+            "config": self.resolved(),
+            "settings": self.fingerprinted(),
+        }

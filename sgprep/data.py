@@ -100,13 +100,17 @@ def _negatives(neg: dict[str, Any] | None, caption: str, which: str) -> list[dic
     if which == "all":
         return list(items)
     # the caption's own: by index where the output records it, by text in older outputs
-    return [n for n in items
-            if (n.get("positive_index") == 0 if "positive_index" in n
-                else n.get("positive") == caption) and n.get("kind") != "mined_image"]
+    return [
+        n
+        for n in items
+        if (n.get("positive_index") == 0 if "positive_index" in n else n.get("positive") == caption)
+        and n.get("kind") != "mined_image"
+    ]
 
 
-def _boxes(det: dict[str, Any] | None, mode: str) -> tuple[list[list[float]], list[str],
-                                                           list[float]]:
+def _boxes(
+    det: dict[str, Any] | None, mode: str
+) -> tuple[list[list[float]], list[str], list[float]]:
     if not det or mode == "none":
         return [], [], []
     w, h = float(det["width"]), float(det["height"])
@@ -119,8 +123,13 @@ def _boxes(det: dict[str, Any] | None, mode: str) -> tuple[list[list[float]], li
     return boxes, labels, scores
 
 
-def to_sample(raw: dict[str, Any], negatives: str = "caption", boxes: str = "normalized",
-              transform: Callable[[Any], Any] | None = None, decode: bool = True) -> dict[str, Any]:
+def to_sample(
+    raw: dict[str, Any],
+    negatives: str = "caption",
+    boxes: str = "normalized",
+    transform: Callable[[Any], Any] | None = None,
+    decode: bool = True,
+) -> dict[str, Any]:
     """A WebDataset sample dict of an sgprep tar -> the trainer's sample dict."""
     ext, data = _pick_image(raw)
     caption = raw["txt"].decode("utf-8") if isinstance(raw.get("txt"), bytes) else raw.get("txt")
@@ -132,17 +141,31 @@ def to_sample(raw: dict[str, Any], negatives: str = "caption", boxes: str = "nor
     chosen = _negatives(neg, caption or "", negatives)
     xyxy, labels, scores = _boxes(det, boxes)
     return {
-        "key": raw["__key__"], "image": image, "image_format": ext, "caption": caption,
-        "negatives": [n["text"] for n in chosen], "negative_kinds": [n["kind"] for n in chosen],
-        "boxes": xyxy, "labels": labels, "scores": scores, "has_det": det is not None,
+        "key": raw["__key__"],
+        "image": image,
+        "image_format": ext,
+        "caption": caption,
+        "negatives": [n["text"] for n in chosen],
+        "negative_kinds": [n["kind"] for n in chosen],
+        "boxes": xyxy,
+        "labels": labels,
+        "scores": scores,
+        "has_det": det is not None,
         "entity_boxes": (det or {}).get("entity_boxes") or [],
-        "sg": _json(raw, "sg.json"), "info": _json(raw, "json"),
+        "sg": _json(raw, "sg.json"),
+        "info": _json(raw, "json"),
     }
 
 
-def webdataset(out: str | Path, negatives: str = "caption", boxes: str = "normalized",
-               transform: Callable[[Any], Any] | None = None, shuffle: int = 0, seed: int = 0,
-               decode: bool = True):
+def webdataset(
+    out: str | Path,
+    negatives: str = "caption",
+    boxes: str = "normalized",
+    transform: Callable[[Any], Any] | None = None,
+    shuffle: int = 0,
+    seed: int = 0,
+    decode: bool = True,
+):
     """A WebDataset pipeline (a torch ``IterableDataset``) over the finished shards of ``out``,
     yielding :func:`to_sample` dicts; hand it to a ``DataLoader``: shards are split over its
     workers and over the nodes of a ``torch.distributed`` job. ``shuffle``: a sample shuffle
@@ -162,8 +185,11 @@ def webdataset(out: str | Path, negatives: str = "caption", boxes: str = "normal
     stages += [wds.split_by_node, wds.split_by_worker, wds.tarfile_to_samples()]
     if shuffle:
         stages.append(wds.shuffle(shuffle, rng=random.Random(seed + 1)))
-    stages.append(wds.map(partial(to_sample, negatives=negatives, boxes=boxes,
-                                  transform=transform, decode=decode)))
+    stages.append(
+        wds.map(
+            partial(to_sample, negatives=negatives, boxes=boxes, transform=transform, decode=decode)
+        )
+    )
     return wds.DataPipeline(*stages)
 
 
@@ -208,14 +234,22 @@ class Collate:
                 scores[row, :n] = torch.tensor(s["scores"], dtype=torch.float32)
                 mask[row, :n] = True
         images = [s["image"] for s in samples]
-        if images and all(isinstance(x, torch.Tensor) for x in images) \
-                and len({tuple(x.shape) for x in images}) == 1:
+        if (
+            images
+            and all(isinstance(x, torch.Tensor) for x in images)
+            and len({tuple(x.shape) for x in images}) == 1
+        ):
             images = torch.stack(images)
         return {
-            "key": [s["key"] for s in samples], "image": images,
-            "caption": [s["caption"] for s in samples], "negative": negative,
-            "negative_kind": kind, "has_negative": torch.tensor(has, dtype=torch.bool),
-            "boxes": boxes, "box_mask": mask, "scores": scores,
+            "key": [s["key"] for s in samples],
+            "image": images,
+            "caption": [s["caption"] for s in samples],
+            "negative": negative,
+            "negative_kind": kind,
+            "has_negative": torch.tensor(has, dtype=torch.bool),
+            "boxes": boxes,
+            "box_mask": mask,
+            "scores": scores,
             "labels": [s["labels"] for s in samples],
             "has_det": torch.tensor([s["has_det"] for s in samples], dtype=torch.bool),
         }

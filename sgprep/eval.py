@@ -48,8 +48,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from sgprep.parse.base import (DEFAULT_SPACY_MODEL, Parser, ParseError, ParserSettings,
-                               make_parser)
+from sgprep.parse.base import DEFAULT_SPACY_MODEL, ParseError, Parser, ParserSettings, make_parser
 from sgprep.parse.factual_format import NUMBER_WORDS, entity_name, from_factual
 from sgprep.schema import SceneGraph
 
@@ -115,7 +114,9 @@ class ItemResult(BaseModel):
     f1: float
     error: str | None = None
     missed: list[list[str]] = Field(default_factory=list, description="Gold tuples not predicted.")
-    extra: list[list[str]] = Field(default_factory=list, description="Predicted tuples not in gold.")
+    extra: list[list[str]] = Field(
+        default_factory=list, description="Predicted tuples not in gold."
+    )
 
 
 class EvalReport(BaseModel):
@@ -131,7 +132,8 @@ class EvalReport(BaseModel):
     fallbacks: int = Field(default=0, description="Graphs made by the fallback parser.")
     fallback_share: float = Field(default=0.0, description="fallbacks / captions.")
     fallback_reasons: dict[str, int] = Field(
-        default_factory=dict, description="Why the parser gave no graph, by reason.")
+        default_factory=dict, description="Why the parser gave no graph, by reason."
+    )
     seconds: float = 0.0
     captions_per_second: float = 0.0
     spacy_model: str
@@ -253,7 +255,8 @@ def evaluate(
             f"{sum(fallbacks.values())} of {len(predictions)} graphs ({share:.0%}) came from the "
             f"fallback parser, not from {parser.name!r} (why: "
             f"{', '.join(f'{k} {v}' for k, v in sorted(fallbacks.items()))}); their scores would "
-            f"not be {parser.name!r}'s. Fix the cause (is the endpoint up?) and evaluate again")
+            f"not be {parser.name!r}'s. Fix the cause (is the endpoint up?) and evaluate again"
+        )
 
     graphs = [p for p in predictions if isinstance(p, SceneGraph)] + [g.sg for g in gold_items]
     normaliser.prepare(e for g in graphs for ts in raw_tuples(g).values() for t in ts for e in t)

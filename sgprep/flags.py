@@ -26,11 +26,15 @@ from sgprep.config import RunConfig, flag_of
 RUN_PANEL = "Run options"
 #: Table flags that set one entry of ``RunConfig.columns`` each.
 COLUMN_FLAGS = {
-    "caption_column": ("caption", "Tables: the caption column (a name, or a 1-based position; "
-                                  "default: caption, text, ...)."),
+    "caption_column": (
+        "caption",
+        "Tables: the caption column (a name, or a 1-based position; default: caption, text, ...).",
+    ),
     "key_column": ("key", "Tables: the key column (default: key, id, ...)."),
-    "image_column": ("image", "Tables: the column with image paths (default: image, "
-                              "file_name, ...)."),
+    "image_column": (
+        "image",
+        "Tables: the column with image paths (default: image, file_name, ...).",
+    ),
     "url_column": ("url", "Tables: the url column, kept as meta.url (default: url)."),
 }
 
@@ -62,8 +66,12 @@ def field_help(field: FieldInfo) -> str:
     parts = [field.description or ""]
     bounds = []
     for item in field.metadata:
-        for cls, key, sign in ((annotated_types.Ge, "ge", ">="), (annotated_types.Gt, "gt", ">"),
-                               (annotated_types.Le, "le", "<="), (annotated_types.Lt, "lt", "<")):
+        for cls, key, sign in (
+            (annotated_types.Ge, "ge", ">="),
+            (annotated_types.Gt, "gt", ">"),
+            (annotated_types.Le, "le", "<="),
+            (annotated_types.Lt, "lt", "<"),
+        ):
             if isinstance(item, cls):
                 bounds.append(f"{sign} {getattr(item, key)}")
     if bounds:
@@ -77,8 +85,13 @@ def field_help(field: FieldInfo) -> str:
     return " ".join(p for p in parts if p)
 
 
-def field_params(model: type[BaseModel], panel: str, *, skip: frozenset[str] = frozenset(),
-                 more_names: dict[str, tuple[str, ...]] | None = None) -> list[inspect.Parameter]:
+def field_params(
+    model: type[BaseModel],
+    panel: str,
+    *,
+    skip: frozenset[str] = frozenset(),
+    more_names: dict[str, tuple[str, ...]] | None = None,
+) -> list[inspect.Parameter]:
     """One keyword parameter per field of ``model`` (typer reads them as options), each
     defaulting to None (unset)."""
     params = []
@@ -90,22 +103,37 @@ def field_params(model: type[BaseModel], panel: str, *, skip: frozenset[str] = f
         names = [flag_name(name), *flag.names, *(more_names or {}).get(name, ())]
         if kind is bool:
             names = [f"{flag_name(name)}/--no-{name.replace('_', '-')}"]
-        option = typer.Option(None, *names, help=field_help(field), show_default=False,
-                              rich_help_panel=flag.panel or panel,
-                              metavar=None if kind is bool else METAVARS[kind])
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option,
-                                        annotation=Optional[kind]))
+        option = typer.Option(
+            None,
+            *names,
+            help=field_help(field),
+            show_default=False,
+            rich_help_panel=flag.panel or panel,
+            metavar=None if kind is bool else METAVARS[kind],
+        )
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=Optional[kind]
+            )
+        )
     return params
 
 
 def column_params() -> list[inspect.Parameter]:
-    return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str],
-                              default=typer.Option(None, help=text, rich_help_panel=RUN_PANEL))
-            for name, (_, text) in COLUMN_FLAGS.items()]
+    return [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=Optional[str],
+            default=typer.Option(None, help=text, rich_help_panel=RUN_PANEL),
+        )
+        for name, (_, text) in COLUMN_FLAGS.items()
+    ]
 
 
-def run_params(*, skip: frozenset[str] = frozenset(),
-               more_names: dict[str, tuple[str, ...]] | None = None) -> list[inspect.Parameter]:
+def run_params(
+    *, skip: frozenset[str] = frozenset(), more_names: dict[str, tuple[str, ...]] | None = None
+) -> list[inspect.Parameter]:
     """The run-level flags (``--output``, ``--shard-size``, ``--seed``, the table columns...)."""
     return field_params(RunConfig, RUN_PANEL, skip=skip, more_names=more_names) + column_params()
 

@@ -32,8 +32,18 @@ STAGES: dict[str, str] = {
     "negatives": "sgprep.negatives.stage:NegativesStage",
 }
 
-__all__ = ["STAGES", "PipelineError", "build_stages", "check_requires", "check_stages",
-           "input_products", "load_pipeline", "make_config", "resolve", "stage_class"]
+__all__ = [
+    "STAGES",
+    "PipelineError",
+    "build_stages",
+    "check_requires",
+    "check_stages",
+    "input_products",
+    "load_pipeline",
+    "make_config",
+    "resolve",
+    "stage_class",
+]
 
 
 def stage_class(name: str) -> type[Stage]:
@@ -78,8 +88,10 @@ def validate_settings(name: str, settings: dict[str, Any]) -> BaseModel:
     unknown = [k for k in settings if k not in model.model_fields]
     if unknown:
         key = unknown[0]
-        raise PipelineError(f"stage {name!r}: {key!r} is not one of its settings"
-                            f"{did_you_mean(key, model.model_fields)}")
+        raise PipelineError(
+            f"stage {name!r}: {key!r} is not one of its settings"
+            f"{did_you_mean(key, model.model_fields)}"
+        )
     try:
         return model.model_validate(settings)
     except ValidationError as exc:
@@ -89,9 +101,10 @@ def validate_settings(name: str, settings: dict[str, Any]) -> BaseModel:
 def resolve(config: RunConfig) -> RunConfig:
     """The config with each stage's settings validated and stored in full (defaults too, so
     the fingerprint sees them), less what does not apply. Idempotent."""
-    stages = [spec.model_copy(update={"settings": applying(validate_settings(spec.name,
-                                                                             spec.settings))})
-              for spec in config.stages]
+    stages = [
+        spec.model_copy(update={"settings": applying(validate_settings(spec.name, spec.settings))})
+        for spec in config.stages
+    ]
     return config.model_copy(update={"stages": stages})
 
 
@@ -100,7 +113,9 @@ def make_config(data: dict[str, Any]) -> RunConfig:
     unknown = [k for k in data if k not in RunConfig.model_fields]
     if unknown:
         key = unknown[0]
-        raise PipelineError(f"{key!r} is not a run setting{did_you_mean(key, RunConfig.model_fields)}")
+        raise PipelineError(
+            f"{key!r} is not a run setting{did_you_mean(key, RunConfig.model_fields)}"
+        )
     try:
         config = RunConfig.model_validate(data)
     except ValidationError as exc:
@@ -112,8 +127,10 @@ def build_stages(config: RunConfig) -> list[Stage]:
     """The stage objects, in order (cheap: models load in each stage's setup()). Each gets its
     settings and the run's context (seed, limits)."""
     context = config.context()
-    return [stage_class(spec.name)(validate_settings(spec.name, spec.settings), context)
-            for spec in config.stages]
+    return [
+        stage_class(spec.name)(validate_settings(spec.name, spec.settings), context)
+        for spec in config.stages
+    ]
 
 
 def check_stages(config: RunConfig) -> RunConfig:
@@ -127,8 +144,9 @@ def check_stages(config: RunConfig) -> RunConfig:
         except ModelUnavailable as exc:
             if not spec.optional:
                 raise
-            log.warning("optional stage %r cannot run here and is left out of this run: %s",
-                        spec.name, exc)
+            log.warning(
+                "optional stage %r cannot run here and is left out of this run: %s", spec.name, exc
+            )
             continue
         kept.append(spec)
     if not kept:
@@ -151,7 +169,8 @@ def check_requires(config: RunConfig) -> None:
                 f"stage {spec.name!r} needs {', '.join(missing)}, which no earlier stage provides "
                 f"and the input {config.input!r} does not carry (it is not an sgprep output with "
                 f"it); put {' or '.join(repr(g) for g in givers) or 'a stage that provides it'} "
-                f"before {spec.name!r}, or read an output that has it")
+                f"before {spec.name!r}, or read an output that has it"
+            )
         have |= cls.provides
 
 
@@ -166,8 +185,11 @@ def input_products(spec: str) -> set[str]:
     """What an earlier sgprep run wrote into this input (``sg``, ``det``, ``neg``), read from
     its saved config: ``DIR/_meta/run.json``, or ``FILE.run.json`` beside a JSONL output."""
     path = Path(spec.split("*")[0] or ".")
-    candidates = [path / "_meta" / "run.json", path.parent / "_meta" / "run.json",
-                  path.with_name(path.stem + ".run.json")]
+    candidates = [
+        path / "_meta" / "run.json",
+        path.parent / "_meta" / "run.json",
+        path.with_name(path.stem + ".run.json"),
+    ]
     for meta in candidates:
         try:
             config = json.loads(meta.read_text())["config"]
@@ -198,8 +220,10 @@ def _yaml_stages(stages: Any) -> list[dict[str, Any]]:
     for name in names:
         stage_class(name)  # unknown names fail here, with a suggestion
         if names.count(name) > 1:
-            raise PipelineError(f"stage {name!r} is given {names.count(name)} times; a pipeline "
-                                f"runs each stage once (merge its settings into one entry)")
+            raise PipelineError(
+                f"stage {name!r} is given {names.count(name)} times; a pipeline "
+                f"runs each stage once (merge its settings into one entry)"
+            )
     specs = []
     for name, settings in pairs:
         settings = dict(settings or {})
@@ -229,8 +253,9 @@ def parse_sets(sets: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
         where, eq, text = item.partition("=")
         stage, dot, key = where.strip().partition(".")
         if not eq or not dot or not stage or not key:
-            raise PipelineError(f"--set {item!r}: write STAGE.SETTING=VALUE, e.g. "
-                                f"--set parse.parser=sng")
+            raise PipelineError(
+                f"--set {item!r}: write STAGE.SETTING=VALUE, e.g. --set parse.parser=sng"
+            )
         try:
             value = yaml.safe_load(text) if text.strip() else None
         except yaml.YAMLError:
@@ -239,8 +264,9 @@ def parse_sets(sets: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def load_pipeline(path: Path, sets: list[str] | tuple[str, ...] = (),
-                  **overrides: Any) -> RunConfig:
+def load_pipeline(
+    path: Path, sets: list[str] | tuple[str, ...] = (), **overrides: Any
+) -> RunConfig:
     """A pipeline YAML holds RunConfig fields; relative paths in it (input, output, and every
     path setting of a stage) are relative to the YAML file.
 
@@ -277,8 +303,10 @@ def load_pipeline(path: Path, sets: list[str] | tuple[str, ...] = (),
     for stage, values in parse_sets(sets).items():
         spec = next((s for s in specs if s["name"] == stage), None)
         if spec is None:
-            raise PipelineError(f"--set {stage}.…: the pipeline has no {stage!r} stage (it has "
-                                f"{', '.join(s['name'] for s in specs)})")
+            raise PipelineError(
+                f"--set {stage}.…: the pipeline has no {stage!r} stage (it has "
+                f"{', '.join(s['name'] for s in specs)})"
+            )
         spec["settings"].update(values)
     data["stages"] = specs
     data.setdefault("command", "run")

@@ -22,8 +22,10 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str:
 
 def check_name(table: Mapping[str, str], name: str, what: str) -> str:
     if name not in table:
-        raise UnknownEntry(f"{what} {name!r} is not known{did_you_mean(name, table)} "
-                           f"(choose one of {', '.join(table)})")
+        raise UnknownEntry(
+            f"{what} {name!r} is not known{did_you_mean(name, table)} "
+            f"(choose one of {', '.join(table)})"
+        )
     return name
 
 

@@ -27,7 +27,8 @@ class Entity(_Model):
     attributes: list[str] = Field(default_factory=list, description="Attributes bound to it.")
     count: int | None = Field(default=None, ge=0, description="Number of instances when stated.")
     span: tuple[int, int] | None = Field(
-        default=None, description="Character span [start, end) of `text` in the caption, when known."
+        default=None,
+        description="Character span [start, end) of `text` in the caption, when known.",
     )
 
     @field_validator("text", "head")
@@ -53,16 +54,22 @@ class Relation(_Model):
     predicate: str = Field(min_length=1, description="e.g. 'to the left of', 'holding'.")
     object: int = Field(ge=0, description="Index of the object in `entities`.")
     predicate_lemma: str | None = Field(
-        default=None, description="The predicate with its verb lemmatised ('hold', 'sit on'), "
-        "whatever form `predicate` has; null when the parser does not know it.")
+        default=None,
+        description="The predicate with its verb lemmatised ('hold', 'sit on'), "
+        "whatever form `predicate` has; null when the parser does not know it.",
+    )
     predicate_surface: str | None = Field(
-        default=None, description="The predicate as written ('holding', 'sitting on'), whatever "
+        default=None,
+        description="The predicate as written ('holding', 'sitting on'), whatever "
         "form `predicate` has; null when the parser does not know it or when the written form "
-        "reads the other way (a passive 'covered by' whose lemma form is the active 'cover').")
+        "reads the other way (a passive 'covered by' whose lemma form is the active 'cover').",
+    )
     span: tuple[int, int] | None = Field(
-        default=None, description="Character span [start, end) of the caption from the first "
+        default=None,
+        description="Character span [start, end) of the caption from the first "
         "to the last character of the subject's and object's spans (so it holds the words that "
-        "state the relation), when both entity spans are known.")
+        "state the relation), when both entity spans are known.",
+    )
 
     @field_validator("predicate")
     @classmethod
@@ -134,14 +141,17 @@ class Box(_Model):
     """A detected object: pixel box [x1, y1, x2, y2] clipped to the image."""
 
     xyxy: tuple[float, float, float, float] = Field(
-        description="Pixel corners [x1, y1, x2, y2] in the upright image, clipped to it.")
+        description="Pixel corners [x1, y1, x2, y2] in the upright image, clipped to it."
+    )
     score: float = Field(ge=0.0, le=1.0, description="The detector's confidence p_i.")
     label: str = Field(description="The class name, e.g. 'person'.")
     cls: int = Field(ge=0, description="The class id in the detector's label set.")
 
     @field_validator("xyxy")
     @classmethod
-    def _ordered(cls, value: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    def _ordered(
+        cls, value: tuple[float, float, float, float]
+    ) -> tuple[float, float, float, float]:
         if not (value[0] <= value[2] and value[1] <= value[3]):
             raise ValueError(f"box {value} is not x1 <= x2, y1 <= y2")
         return value
@@ -162,25 +172,31 @@ class Detections(_Model):
     width: int = Field(gt=0, description="Width of the upright image (EXIF orientation applied).")
     height: int = Field(gt=0, description="Height of the upright image.")
     detector: str = Field(description="The model's name, from its weights file, e.g. 'yolov9c'.")
-    weights_sha256: str = Field(pattern=r"^[0-9a-f]{64}$",
-                                description="SHA-256 of the weights file the boxes came from.")
+    weights_sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the weights file the boxes came from."
+    )
     backend: str = Field(description="What ran it: 'torch' or 'onnx'.")
-    objects: list[Box] = Field(default_factory=list,
-                               description="Kept objects, best score first (top-N).")
-    pairs: list[PairBox] = Field(default_factory=list,
-                                 description="Kept pairs, best score first, ties by (i, j) (top-M).")
+    objects: list[Box] = Field(
+        default_factory=list, description="Kept objects, best score first (top-N)."
+    )
+    pairs: list[PairBox] = Field(
+        default_factory=list, description="Kept pairs, best score first, ties by (i, j) (top-M)."
+    )
     entity_boxes: list[int | None] | None = Field(
-        default=None, description="Per entity of the sample's scene graph (sg.json), the index "
+        default=None,
+        description="Per entity of the sample's scene graph (sg.json), the index "
         "in `objects` of the detected box it names (the match of sgprep stats), else null; "
-        "null as a whole when the sample had no scene graph when detect ran.")
+        "null as a whole when the sample had no scene graph when detect ran.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Detections:
         for k, box in enumerate(self.objects):
             x1, y1, x2, y2 = box.xyxy
             if x1 < 0 or y1 < 0 or x2 > self.width or y2 > self.height:
-                raise ValueError(f"object {k} box {box.xyxy} is outside the "
-                                 f"{self.width}x{self.height} image")
+                raise ValueError(
+                    f"object {k} box {box.xyxy} is outside the {self.width}x{self.height} image"
+                )
         n = len(self.objects)
         for k, pair in enumerate(self.pairs):
             if not pair.i < pair.j < n:
@@ -192,8 +208,15 @@ class Detections(_Model):
 
 
 NegativeKind = Literal[
-    "swap_attribute", "swap_object", "shuffle_relation", "redraw_relation", "replace_object",
-    "replace_attribute", "replace_relation", "connect", "mined_image",
+    "swap_attribute",
+    "swap_object",
+    "shuffle_relation",
+    "redraw_relation",
+    "replace_object",
+    "replace_attribute",
+    "replace_relation",
+    "connect",
+    "mined_image",
 ]
 
 
@@ -206,7 +229,8 @@ class Positive(_Model):
     realisation: Literal["caption", "span_extract", "template"] = Field(
         default="caption",
         description="caption: the caption as is; span_extract: a stretch of the caption; "
-        "template: written from the graph.")
+        "template: written from the graph.",
+    )
 
 
 class Negative(_Model):
@@ -218,25 +242,36 @@ class Negative(_Model):
     kind: NegativeKind = Field(description="The perturbation, e.g. swap_attribute.")
     positive: str = Field(description="The true text it was perturbed from.")
     positive_index: int | None = Field(
-        default=None, ge=0, description="Index in `positives` of that text (0: the caption); "
-        "null for mined_image, which is corpus-level.")
+        default=None,
+        ge=0,
+        description="Index in `positives` of that text (0: the caption); "
+        "null for mined_image, which is corpus-level.",
+    )
     level: Literal["caption", "subgraph", "corpus"] = Field(
-        default="caption", description="caption: a negative of the caption itself (what a "
+        default="caption",
+        description="caption: a negative of the caption itself (what a "
         "NegCLIP-style loss contrasts with it); subgraph: of a sub-graph positive; corpus: a "
-        "mined image negative.")
+        "mined image negative.",
+    )
     realisation: Literal["span_edit", "template"] = Field(
-        description="span_edit: the positive edited in place; template: written from the graph.")
+        description="span_edit: the positive edited in place; template: written from the graph."
+    )
     graph: SceneGraph | None = Field(
-        default=None, description="The perturbed graph, with the negatives stage's `graphs` "
-        "setting (off by default: the text is what trainers use).")
+        default=None,
+        description="The perturbed graph, with the negatives stage's `graphs` "
+        "setting (off by default: the text is what trainers use).",
+    )
     image_key: str | None = Field(
-        default=None, description="mined_image: the key of the image this text is true for "
-        "(and the positive false).")
+        default=None,
+        description="mined_image: the key of the image this text is true for "
+        "(and the positive false).",
+    )
 
 
 class Negatives(_Model):
     positives: list[Positive] = Field(
-        default_factory=list, description="True texts: the caption and its sub-graphs.")
+        default_factory=list, description="True texts: the caption and its sub-graphs."
+    )
     negatives: list[Negative] = Field(default_factory=list)
 
 
@@ -256,10 +291,13 @@ class ImageInfo(_Model):
     mode: str = Field(description="Pillow's mode, e.g. 'RGB', 'L', 'CMYK'.")
     format: str | None = Field(default=None, description="Pillow's format, e.g. 'JPEG'.")
     orientation: int | None = Field(
-        default=None, ge=2, le=8,
+        default=None,
+        ge=2,
+        le=8,
         description="The EXIF orientation tag when the stored pixels are not upright (2-8), "
         "else null. det.json's boxes are in the upright image: apply it before using them "
-        "(PIL.ImageOps.exif_transpose; sgprep.data does).")
+        "(PIL.ImageOps.exif_transpose; sgprep.data does).",
+    )
 
 
 class SampleInfo(_Model):
@@ -268,8 +306,9 @@ class SampleInfo(_Model):
     key: str
     source: str = Field(description="Where it came from: file, or shard and member.")
     image: ImageInfo | None = None
-    meta: dict[str, Any] = Field(default_factory=dict,
-                                 description="The source's metadata, e.g. img2dataset's url.")
+    meta: dict[str, Any] = Field(
+        default_factory=dict, description="The source's metadata, e.g. img2dataset's url."
+    )
 
 
 class Sample(BaseModel):
@@ -334,12 +373,16 @@ class ShardStats(_Model):
     failures: dict[str, int] = Field(default_factory=dict, description="'stage/reason' -> count")
     stages: dict[str, dict[str, int]] = Field(
         default_factory=dict,
-        description="Per stage, its counters for this shard, e.g. parse: {fallbacks: 3}.")
+        description="Per stage, its counters for this shard, e.g. parse: {fallbacks: 3}.",
+    )
     files: dict[str, FileInfo] = Field(
-        default_factory=dict, description="The shard's data files (tar, index) as written.")
+        default_factory=dict, description="The shard's data files (tar, index) as written."
+    )
     members: dict[str, int] = Field(
-        default_factory=dict, description="Tar samples carrying each member, by extension "
-        "(jpg: 12, png: 3, txt: 15, det.json: 15): what a reader of the shard can ask for.")
+        default_factory=dict,
+        description="Tar samples carrying each member, by extension "
+        "(jpg: 12, png: 3, txt: 15, det.json: 15): what a reader of the shard can ask for.",
+    )
 
 
 #: Every model that has a checked-in JSON Schema, by file stem.
@@ -363,8 +406,11 @@ class Product(NamedTuple):
 
 
 #: The products a stage ``provides``, in the order they are written.
-PRODUCTS = (Product("sg", "sg.json", SceneGraph), Product("det", "det.json", Detections),
-            Product("neg", "neg.json", Negatives))
+PRODUCTS = (
+    Product("sg", "sg.json", SceneGraph),
+    Product("det", "det.json", Detections),
+    Product("neg", "neg.json", Negatives),
+)
 
 
 class OutputDir:

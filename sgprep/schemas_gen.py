@@ -10,8 +10,11 @@ from sgprep.schema import SCHEMA_MODELS
 
 
 def render_schemas() -> dict[str, str]:
-    return {f"{stem}.schema.json": json.dumps(model.model_json_schema(), indent=2, sort_keys=True) + "\n"
-            for stem, model in SCHEMA_MODELS.items()}
+    return {
+        f"{stem}.schema.json": json.dumps(model.model_json_schema(), indent=2, sort_keys=True)
+        + "\n"
+        for stem, model in SCHEMA_MODELS.items()
+    }
 
 
 def main(out: Path = Path(__file__).resolve().parent.parent / "schemas") -> None:
@@ -22,4 +25,8 @@ def main(out: Path = Path(__file__).resolve().parent.parent / "schemas") -> None
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "schemas")
+    main(
+        Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else Path(__file__).resolve().parent.parent / "schemas"
+    )

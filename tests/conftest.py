@@ -25,15 +25,19 @@ def photos() -> dict[str, bytes]:
     """A few real photographs shipped inside scikit-image, as JPEG bytes."""
     from skimage import data
 
-    return {name: jpeg_bytes(Image.fromarray(getattr(data, name)()))
-            for name in ("astronaut", "coffee", "chelsea", "rocket")}
+    return {
+        name: jpeg_bytes(Image.fromarray(getattr(data, name)()))
+        for name in ("astronaut", "coffee", "chelsea", "rocket")
+    }
 
 
 def run_cli(*args: str, ok: bool = True):
     result = CliRunner().invoke(app, [str(a) for a in args])
     if ok and result.exit_code != 0:
-        raise AssertionError(f"sgprep {' '.join(map(str, args))} exited {result.exit_code}:\n"
-                             f"{result.output}\n{result.exception!r}")
+        raise AssertionError(
+            f"sgprep {' '.join(map(str, args))} exited {result.exit_code}:\n"
+            f"{result.output}\n{result.exception!r}"
+        )
     return result
 
 

@@ -12,8 +12,10 @@ def test_run_pipeline_yaml_resolves_paths_relative_to_the_file(tmp_path):
     (tmp_path / "data" / "c.txt").write_text("a red cube and a blue sphere\na dog under a table\n")
     pipe = tmp_path / "pipes" / "p.yaml"
     pipe.parent.mkdir()
-    pipe.write_text("input: ../data/c.txt\noutput: ../out\nshard_size: 1\n"
-                    "stages:\n  parse: {parser: spacy, batch_size: 8}\n")
+    pipe.write_text(
+        "input: ../data/c.txt\noutput: ../out\nshard_size: 1\n"
+        "stages:\n  parse: {parser: spacy, batch_size: 8}\n"
+    )
     run_cli("run", pipe, "--no-progress", "--workers", "1")
     rows = index_rows(tmp_path / "out")
     assert [r["caption"] for r in rows] == ["a red cube and a blue sphere", "a dog under a table"]
@@ -53,13 +55,23 @@ def test_stats_reports_totals_and_caption_properties(tmp_path):
 
 def test_parse_then_negatives_then_mined_images(tmp_path):
     table = tmp_path / "c.txt"
-    table.write_text("a red cube and a blue sphere\na blue cube and a red sphere\n"
-                     "a cat to the left of a dog\n")
+    table.write_text(
+        "a red cube and a blue sphere\na blue cube and a red sphere\na cat to the left of a dog\n"
+    )
     parsed, negs = tmp_path / "parsed", tmp_path / "negs"
     run_cli("parse", "-i", table, "-o", parsed, "--no-progress")
     # cubes and spheres are no scene the statistics know: the rules alone here
-    run_cli("negatives", "-i", parsed, "-o", negs, "--strategy", "swap,shuffle", "--no-progress",
-            "--no-plausibility")
+    run_cli(
+        "negatives",
+        "-i",
+        parsed,
+        "-o",
+        negs,
+        "--strategy",
+        "swap,shuffle",
+        "--no-progress",
+        "--no-plausibility",
+    )
     rows = index_rows(negs)
     assert [r["status"] for r in rows] == ["ok"] * 3
     first = json.loads(rows[0]["neg"])
@@ -96,12 +108,24 @@ def test_missing_models_are_named_with_how_to_supply_them(tmp_path, monkeypatch)
     table.write_text("a cat on a mat\n")
     cases = [
         (["--spacy-model", "en_core_web_nonexistent"], "en_core_web_nonexistent", "pip install"),
-        (["--parser", "llama3", "--model", str(tmp_path / "no-such-llama")], "no-such-llama",
-         "--model"),
+        (
+            ["--parser", "llama3", "--model", str(tmp_path / "no-such-llama")],
+            "no-such-llama",
+            "--model",
+        ),
     ]
     for flags, name, hint in cases:
-        result = run_cli("parse", "--input", table, "--output", tmp_path / "o", "--overwrite",
-                         "--no-progress", *flags, ok=False)
+        result = run_cli(
+            "parse",
+            "--input",
+            table,
+            "--output",
+            tmp_path / "o",
+            "--overwrite",
+            "--no-progress",
+            *flags,
+            ok=False,
+        )
         assert result.exit_code == 2, result.output
         assert name in result.output and hint in result.output
 
@@ -111,23 +135,39 @@ def test_table_columns_are_chosen_by_flag_or_refused_at_start_up(tmp_path):
     headerless.write_text("1\ta red car\n2\ta blue bus\n")
     out = tmp_path / "out"
     run_cli("parse", "-i", headerless, "-o", out, "--no-progress")
-    assert [(r["key"], r["caption"]) for r in index_rows(out)] == [("1", "a red car"),
-                                                                  ("2", "a blue bus")]
+    assert [(r["key"], r["caption"]) for r in index_rows(out)] == [
+        ("1", "a red car"),
+        ("2", "a blue bus"),
+    ]
     odd = tmp_path / "odd.csv"
     odd.write_text("id,label,url\n7,a cat on a mat,http://x/7.jpg\n")
     refused = run_cli("parse", "-i", odd, "-o", tmp_path / "o2", "--no-progress", ok=False)
     text = " ".join(refused.output.split())
     assert refused.exit_code == 2 and "no caption column" in text and "id, label, url" in text
     assert "--caption-column" in text and not (tmp_path / "o2").exists()
-    run_cli("parse", "-i", odd, "-o", tmp_path / "o3", "--caption-column", "label",
-            "--key-column", "id", "--no-progress")
+    run_cli(
+        "parse",
+        "-i",
+        odd,
+        "-o",
+        tmp_path / "o3",
+        "--caption-column",
+        "label",
+        "--key-column",
+        "id",
+        "--no-progress",
+    )
     row = index_rows(tmp_path / "o3")[0]
     assert (row["key"], row["caption"], json.loads(row["meta"])["url"]) == (
-        "7", "a cat on a mat", "http://x/7.jpg")
+        "7",
+        "a cat on a mat",
+        "http://x/7.jpg",
+    )
     by_position = tmp_path / "pos.tsv"
     by_position.write_text("x\ty\ta dog under a table\n")
-    run_cli("parse", "-i", by_position, "-o", tmp_path / "o4", "--caption-column", "3",
-            "--no-progress")
+    run_cli(
+        "parse", "-i", by_position, "-o", tmp_path / "o4", "--caption-column", "3", "--no-progress"
+    )
     assert index_rows(tmp_path / "o4")[0]["caption"] == "a dog under a table"
 
 
@@ -137,8 +177,17 @@ def test_negatives_read_sgprep_jsonl_records(tmp_path):
     graphs = tmp_path / "graphs.jsonl"
     run_cli("parse", "-i", table, "-o", graphs, "--no-progress")
     negs = tmp_path / "negs.jsonl"
-    run_cli("negatives", "-i", graphs, "-o", negs, "--strategy", "swap", "--no-progress",
-            "--no-plausibility")
+    run_cli(
+        "negatives",
+        "-i",
+        graphs,
+        "-o",
+        negs,
+        "--strategy",
+        "swap",
+        "--no-progress",
+        "--no-plausibility",
+    )
     records = [json.loads(line) for line in negs.read_text().splitlines()]
     assert [r["status"] for r in records] == ["ok", "failed"]
     assert records[1]["reason"] == "caption_empty"  # the parse run's failure travels along
@@ -158,8 +207,9 @@ def test_yaml_mistakes_get_one_clear_message_each(tmp_path):
     result = run_cli("run", pipe, ok=False)
     text = " ".join(result.output.split())
     assert result.exit_code == 2
-    assert "stage 'parse': 'batchsize' is not one of its settings; did you mean 'batch_size'?" \
-        in text
+    assert (
+        "stage 'parse': 'batchsize' is not one of its settings; did you mean 'batch_size'?" in text
+    )
     assert "pydantic.dev" not in result.output  # no links into pydantic's docs
 
 
@@ -169,9 +219,17 @@ def test_progress_lines_are_logged_when_stderr_is_not_a_terminal(tmp_path, caplo
     table = tmp_path / "c.txt"
     table.write_text("a cat on a mat\n" * 40)
     caplog.set_level("INFO")
-    api.run({"input": str(table), "output": str(tmp_path / "out"), "shard_size": 10,
-             "stages": [{"name": "parse", "settings": {"batch_size": 5}}]},
-            workers=1, progress=True, progress_interval=0.001)
+    api.run(
+        {
+            "input": str(table),
+            "output": str(tmp_path / "out"),
+            "shard_size": 10,
+            "stages": [{"name": "parse", "settings": {"batch_size": 5}}],
+        },
+        workers=1,
+        progress=True,
+        progress_interval=0.001,
+    )
     lines = [r.getMessage() for r in caplog.records if "samples (" in r.getMessage()]
     assert lines and lines[-1].startswith("run: 40/40 samples (100.0%)")
     assert "samples/s, eta" in lines[0]

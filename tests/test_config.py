@@ -15,16 +15,21 @@ from sgprep.config import RunConfig
 from sgprep.pipeline import STAGES, stage_class
 from tests.conftest import index_rows, run_cli
 
-CAPTIONS = ("a red cube and a blue sphere\na cat to the left of a dog\n"
-            "a small dog on a large mat\na man holding a cup next to a woman\n")
+CAPTIONS = (
+    "a red cube and a blue sphere\na cat to the left of a dog\n"
+    "a small dog on a large mat\na man holding a cup next to a woman\n"
+)
 
 
 def _pipeline(tmp_path, body: str = "", name: str = "p.yaml"):
     (tmp_path / "c.txt").write_text(CAPTIONS)
     pipe = tmp_path / name
-    pipe.write_text("input: c.txt\noutput: out\n" + body +
-                    "stages:\n  parse: {}\n  negatives: {strategies: [swap, shuffle, replace], "
-                    "per_sample: 6}\n")
+    pipe.write_text(
+        "input: c.txt\noutput: out\n"
+        + body
+        + "stages:\n  parse: {}\n  negatives: {strategies: [swap, shuffle, replace], "
+        "per_sample: 6}\n"
+    )
     return pipe
 
 
@@ -89,12 +94,15 @@ def test_every_setting_has_a_flag_and_every_flag_a_setting(stage):
 
 def test_flags_are_checked_by_the_model_and_groups_show_in_help(tmp_path):
     (tmp_path / "c.txt").write_text(CAPTIONS)
-    bad = run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--batch-size", "0",
-                  ok=False)
-    assert bad.exit_code == 2 and "--batch-size: Input should be greater than or equal to 1" in \
-        " ".join(bad.output.split())
-    typo = run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--parser", "spacey",
-                   ok=False)
+    bad = run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--batch-size", "0", ok=False)
+    assert (
+        bad.exit_code == 2
+        and "--batch-size: Input should be greater than or equal to 1"
+        in " ".join(bad.output.split())
+    )
+    typo = run_cli(
+        "parse", tmp_path / "c.txt", "-o", tmp_path / "o", "--parser", "spacey", ok=False
+    )
     assert typo.exit_code == 2 and "did you mean 'spacy'" in typo.output
     assert not (tmp_path / "o").exists()
     text = run_cli("parse", "--help").output
@@ -115,8 +123,17 @@ def test_a_new_settings_field_becomes_a_flag_by_itself():
 
 def test_set_overrides_any_stage_setting_and_run_json_keeps_only_what_applies(tmp_path):
     pipe = _pipeline(tmp_path)
-    run_cli("run", pipe, "--no-progress", "--workers", "1", "--set", "parse.predicate_form=surface",
-            "--set", "negatives.per_sample=1")
+    run_cli(
+        "run",
+        pipe,
+        "--no-progress",
+        "--workers",
+        "1",
+        "--set",
+        "parse.predicate_form=surface",
+        "--set",
+        "negatives.per_sample=1",
+    )
     meta = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())
     parse, negatives = (s["settings"] for s in meta["config"]["stages"])
     assert parse["predicate_form"] == "surface" and negatives["per_sample"] == 1
@@ -136,10 +153,15 @@ def test_yaml_settings_get_the_model_checks_and_a_stage_is_given_once(tmp_path):
     pipe = tmp_path / "p.yaml"
     pipe.write_text("input: c.txt\noutput: out\nstages:\n  parse: {batch_size: 0}\n")
     result = run_cli("run", pipe, ok=False)
-    assert result.exit_code == 2 and "batch_size: Input should be greater than or equal to 1" \
+    assert (
+        result.exit_code == 2
+        and "batch_size: Input should be greater than or equal to 1"
         in " ".join(result.output.split())
-    pipe.write_text("input: c.txt\noutput: out\nstages:\n  - parse: {parser: spacy}\n"
-                    "  - parse: {batch_size: 4}\n")
+    )
+    pipe.write_text(
+        "input: c.txt\noutput: out\nstages:\n  - parse: {parser: spacy}\n"
+        "  - parse: {batch_size: 4}\n"
+    )
     result = run_cli("run", pipe, ok=False)
     assert result.exit_code == 2 and "'parse' is given 2 times" in result.output
     pipe.write_text("input: c.txt\noutput: out\nsed: 3\nstages:\n  parse: {}\n")
@@ -153,8 +175,9 @@ def test_the_input_is_positional_or_given_with_i(tmp_path):
     run_cli("parse", tmp_path / "c.txt", "-o", tmp_path / "a", "--no-progress")
     run_cli("parse", "-i", tmp_path / "c.txt", "-o", tmp_path / "b", "--no-progress")
     assert index_rows(tmp_path / "a") == index_rows(tmp_path / "b")
-    both = run_cli("parse", tmp_path / "c.txt", "-i", tmp_path / "x.txt", "-o", tmp_path / "c",
-                   ok=False)
+    both = run_cli(
+        "parse", tmp_path / "c.txt", "-i", tmp_path / "x.txt", "-o", tmp_path / "c", ok=False
+    )
     assert both.exit_code == 2 and "two inputs" in both.output
     none = run_cli("parse", "-o", tmp_path / "c", ok=False)
     assert none.exit_code == 2 and "give an input" in none.output
@@ -168,17 +191,21 @@ def test_path_settings_in_a_yaml_follow_the_yaml_file(tmp_path):
     (tmp_path / "v.json").write_text("{}")
     (pipes / "prompt.md").write_text("x")
     pipe = pipes / "p.yaml"
-    pipe.write_text("input: ../c.txt\noutput: ../out\nstages:\n"
-                    "  parse: {parser: llama3, engine: openai, endpoint: 'http://h/v1', "
-                    "prompt: prompt.md, model: ../models/llama}\n"
-                    "  detect: {weights: ../w/best.pt}\n  negatives: {vocab: ../v.json}\n")
+    pipe.write_text(
+        "input: ../c.txt\noutput: ../out\nstages:\n"
+        "  parse: {parser: llama3, engine: openai, endpoint: 'http://h/v1', "
+        "prompt: prompt.md, model: ../models/llama}\n"
+        "  detect: {weights: ../w/best.pt}\n  negatives: {vocab: ../v.json}\n"
+    )
     parse, detect, negatives = (s.settings for s in load_pipeline(pipe).stages)
     assert parse["prompt"] == str(pipes / "prompt.md")
     assert parse["model"] == str(pipes / "../models/llama")
     assert detect["weights"] == str(pipes / "../w/best.pt")
     assert negatives["vocab"] == str(pipes / "../v.json")
-    pipe.write_text("input: c.txt\noutput: out\nstages:\n  parse: {parser: t5, model: org/t5}\n"
-                    "  detect: {weights: yolov9c.pt}\n")
+    pipe.write_text(
+        "input: c.txt\noutput: out\nstages:\n  parse: {parser: t5, model: org/t5}\n"
+        "  detect: {weights: yolov9c.pt}\n"
+    )
     parse, detect = (s.settings for s in load_pipeline(pipe).stages)
     assert (parse["model"], detect["weights"]) == ("org/t5", "yolov9c.pt")  # names, not paths
 
@@ -206,8 +233,9 @@ def test_detect_on_captions_without_images_is_refused_at_start(tmp_path):
     table = tmp_path / "c.csv"
     table.write_text("caption\na cat on a mat\na dog\n")
     weights = _zip_named_pt(tmp_path / "w.pt")
-    result = run_cli("detect", table, "-o", tmp_path / "o", "--weights", weights,
-                     "--no-progress", ok=False)
+    result = run_cli(
+        "detect", table, "-o", tmp_path / "o", "--weights", weights, "--no-progress", ok=False
+    )
     text = " ".join(result.output.split())
     assert result.exit_code == 2 and "no image column" in text and "--image-column" in text
     assert not (tmp_path / "o").exists()
@@ -216,8 +244,16 @@ def test_detect_on_captions_without_images_is_refused_at_start(tmp_path):
 def test_weights_that_are_not_a_model_are_one_clear_error(tmp_path):
     (tmp_path / "imgs").mkdir()
     (tmp_path / "junk.pt").write_text("these are not weights\n")
-    result = run_cli("detect", tmp_path / "imgs", "-o", tmp_path / "o", "--weights",
-                     tmp_path / "junk.pt", "--no-progress", ok=False)
+    result = run_cli(
+        "detect",
+        tmp_path / "imgs",
+        "-o",
+        tmp_path / "o",
+        "--weights",
+        tmp_path / "junk.pt",
+        "--no-progress",
+        ok=False,
+    )
     assert result.exit_code == 2 and "are not a model" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert not (tmp_path / "o").exists()
@@ -243,8 +279,9 @@ def test_every_verb_takes_its_directory_as_the_argument_or_with_i(tmp_path):
 
 def test_eval_takes_the_gold_file_as_the_argument_and_writes_with_o(tmp_path):
     gold = tmp_path / "gold.csv"
-    gold.write_text('image_id,region_id,caption,scene_graph\n1,1,a dog on a mat,'
-                    '"( dog , on , mat )"\n')
+    gold.write_text(
+        'image_id,region_id,caption,scene_graph\n1,1,a dog on a mat,"( dog , on , mat )"\n'
+    )
     report = tmp_path / "r.json"
     run_cli("eval", gold, "-o", report)
     assert json.loads(report.read_text())

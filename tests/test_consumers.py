@@ -27,7 +27,9 @@ def test_datasets_loads_the_output_directory_with_typed_columns(output, tmp_path
     for ext in ("jpg", "png", "gif", "bmp"):
         assert isinstance(features[ext], datasets.Image), ext
     # typed from the schemas, never guessed from the first rows (which would make null columns)
-    assert features["det.json"]["objects"].feature["xyxy"] == datasets.List(datasets.Value("float64"))
+    assert features["det.json"]["objects"].feature["xyxy"] == datasets.List(
+        datasets.Value("float64")
+    )
     assert features["neg.json"]["negatives"].feature["positive_index"] == datasets.Value("int64")
     assert features["json"]["image"]["orientation"] == datasets.Value("int64")
     assert features["txt"] == datasets.Value("string")
@@ -35,13 +37,18 @@ def test_datasets_loads_the_output_directory_with_typed_columns(output, tmp_path
     for key, (ext, *_rest) in SAMPLES.items():
         image = rows[key][ext]
         assert isinstance(image, Image.Image) and image.size[0] > 0, f"{key}.{ext} not decoded"
-        assert all(rows[key][other] is None for other in ("jpg", "png", "gif", "bmp")
-                   if other != ext)
+        assert all(
+            rows[key][other] is None for other in ("jpg", "png", "gif", "bmp") if other != ext
+        )
     assert rows["s2"]["det.json"] is None and len(rows["s1"]["det.json"]["objects"]) == 3
     assert rows["s1"]["neg.json"]["negatives"] == []
     assert rows["s0"]["neg.json"]["negatives"][0]["level"] == "caption"
-    index = datasets.load_dataset("parquet", data_files=str(output / "*.parquet"), split="train",
-                                  cache_dir=str(tmp_path / "hf"))
+    index = datasets.load_dataset(
+        "parquet",
+        data_files=str(output / "*.parquet"),
+        split="train",
+        cache_dir=str(tmp_path / "hf"),
+    )
     assert len(index) == len(SAMPLES) and {"shard", "offset", "size"} <= set(index.column_names)
 
 
@@ -62,15 +69,24 @@ def test_open_clip_reads_the_output_with_no_extra_arguments(tmp_path):
         captions[key] = f"a red block on a blue wall number {key[1:]}"
         (folder / f"{key}.txt").write_text(captions[key])
     pipeline = tmp_path / "pipe.yaml"
-    pipeline.write_text(f"input: {folder}\noutput: {tmp_path / 'out'}\nshard_size: 2\n"
-                        "stages:\n  parse: {parser: spacy}\n")
+    pipeline.write_text(
+        f"input: {folder}\noutput: {tmp_path / 'out'}\nshard_size: 2\n"
+        "stages:\n  parse: {parser: spacy}\n"
+    )
     run_cli("run", pipeline, "--image-format", "jpg", "--no-progress", "--workers", "1")
     out = tmp_path / "out"
 
-    args = SimpleNamespace(train_data=str(out / "{00000..00002}.tar"), val_data=None,
-                           dataset_resampled=False, train_num_samples=None,
-                           train_data_upsampling_factors=None, seed=0, batch_size=1,
-                           world_size=1, workers=0)
+    args = SimpleNamespace(
+        train_data=str(out / "{00000..00002}.tar"),
+        val_data=None,
+        dataset_resampled=False,
+        train_num_samples=None,
+        train_data_upsampling_factors=None,
+        seed=0,
+        batch_size=1,
+        world_size=1,
+        workers=0,
+    )
 
     def preprocess(image):
         assert image.size == (40, 60), "upright (the EXIF-rotated one too)"
@@ -84,6 +100,9 @@ def test_open_clip_reads_the_output_with_no_extra_arguments(tmp_path):
         if len(seen) == len(SAMPLES):
             break
     assert sorted(seen) == sorted(captions.values()), "every sample, gif and bmp included"
-    formats = {Image.open(io.BytesIO(p.read_bytes())).format for p in folder.glob("s*.*")
-               if p.suffix != ".txt"}
+    formats = {
+        Image.open(io.BytesIO(p.read_bytes())).format
+        for p in folder.glob("s*.*")
+        if p.suffix != ".txt"
+    }
     assert formats == {"JPEG", "PNG", "GIF", "BMP"}

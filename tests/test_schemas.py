@@ -24,12 +24,17 @@ def test_schema_drift_is_detected(tmp_path, monkeypatch):
     from sgprep import schema
 
     monkeypatch.setitem(schema.SCHEMA_MODELS, "scene_graph", Entity)
-    assert render_schemas()["scene_graph.schema.json"] != (SCHEMAS / "scene_graph.schema.json").read_text()
+    assert (
+        render_schemas()["scene_graph.schema.json"]
+        != (SCHEMAS / "scene_graph.schema.json").read_text()
+    )
 
 
 def _graph(**kw):
-    ents = [Entity(text="red apple", head="apple", attributes=["red"]),
-            Entity(text="car", head="car")]
+    ents = [
+        Entity(text="red apple", head="apple", attributes=["red"]),
+        Entity(text="car", head="car"),
+    ]
     return SceneGraph(entities=ents, parser="test", **kw)
 
 
@@ -46,8 +51,14 @@ def test_graph_rejects_out_of_range_and_self_loops():
 
 
 def test_relation_forms_and_span_are_checked():
-    rel = Relation(subject=0, predicate="holding", object=1, predicate_lemma=" hold ",
-                   predicate_surface="holding", span=(0, 9))
+    rel = Relation(
+        subject=0,
+        predicate="holding",
+        object=1,
+        predicate_lemma=" hold ",
+        predicate_surface="holding",
+        span=(0, 9),
+    )
     assert rel.predicate_lemma == "hold"
     assert Relation(subject=0, predicate="on", object=1).span is None  # optional: null
     with pytest.raises(ValidationError):
@@ -57,8 +68,11 @@ def test_relation_forms_and_span_are_checked():
 
 
 def test_relation_span_covers_both_entities_or_is_unknown():
-    ents = [Entity(text="car", head="car", span=(12, 15)),
-            Entity(text="red apple", head="apple", span=(0, 9)), Entity(text="sky", head="sky")]
+    ents = [
+        Entity(text="car", head="car", span=(12, 15)),
+        Entity(text="red apple", head="apple", span=(0, 9)),
+        Entity(text="sky", head="sky"),
+    ]
     assert relation_span(ents, 0, 1) == (0, 15)
     assert relation_span(ents, 1, 0) == (0, 15)
     assert relation_span(ents, 0, 2) is None

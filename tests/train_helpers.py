@@ -11,8 +11,7 @@ from PIL import Image
 
 from sgprep.io.images import inspect_image
 from sgprep.io.writers import ShardWriter
-from sgprep.schema import (Box, Detections, Entity, Negative, Negatives, Positive, Sample,
-                           SceneGraph)
+from sgprep.schema import Box, Detections, Entity, Negative, Negatives, Positive, Sample, SceneGraph
 
 #: the upright size of every test image, and the red box drawn on it
 WIDTH, HEIGHT = 40, 60
@@ -33,8 +32,9 @@ def image_bytes(ext: str, sideways: bool = False) -> bytes:
     if sideways:
         exif = Image.Exif()
         exif[0x0112] = 6
-        upright().transpose(Image.Transpose.ROTATE_90).save(buf, format="JPEG", quality=95,
-                                                             exif=exif)
+        upright().transpose(Image.Transpose.ROTATE_90).save(
+            buf, format="JPEG", quality=95, exif=exif
+        )
     else:
         upright().save(buf, format=FORMATS[ext])
     return buf.getvalue()
@@ -46,31 +46,62 @@ def graph(*heads: str) -> SceneGraph:
 
 def detections(n: int) -> Detections:
     boxes = [Box(xyxy=RED_BOX, score=0.9, label="block", cls=0)]
-    boxes += [Box(xyxy=(0.0, 0.0, WIDTH / (i + 2), HEIGHT / (i + 2)), score=0.5 - i / 10,
-                  label="thing", cls=1) for i in range(n - 1)]
-    return Detections(width=WIDTH, height=HEIGHT, detector="hand", weights_sha256="0" * 64,
-                      backend="onnx", objects=boxes[:n])
+    boxes += [
+        Box(
+            xyxy=(0.0, 0.0, WIDTH / (i + 2), HEIGHT / (i + 2)),
+            score=0.5 - i / 10,
+            label="thing",
+            cls=1,
+        )
+        for i in range(n - 1)
+    ]
+    return Detections(
+        width=WIDTH,
+        height=HEIGHT,
+        detector="hand",
+        weights_sha256="0" * 64,
+        backend="onnx",
+        objects=boxes[:n],
+    )
 
 
 def negatives(caption: str, n_caption: int, n_sub: int) -> Negatives:
     positives = [Positive(text=caption, kind="caption")]
-    out = [Negative(text=f"not {caption} {i}", strategy="swap", kind="swap_object",
-                    positive=caption, positive_index=0, level="caption",
-                    realisation="span_edit") for i in range(n_caption)]
+    out = [
+        Negative(
+            text=f"not {caption} {i}",
+            strategy="swap",
+            kind="swap_object",
+            positive=caption,
+            positive_index=0,
+            level="caption",
+            realisation="span_edit",
+        )
+        for i in range(n_caption)
+    ]
     if n_sub:
         positives.append(Positive(text="a block", kind="subgraph", realisation="span_extract"))
-        out += [Negative(text=f"a ball {i}", strategy="replace", kind="replace_object",
-                         positive="a block", positive_index=1, level="subgraph",
-                         realisation="span_edit") for i in range(n_sub)]
+        out += [
+            Negative(
+                text=f"a ball {i}",
+                strategy="replace",
+                kind="replace_object",
+                positive="a block",
+                positive_index=1,
+                level="subgraph",
+                realisation="span_edit",
+            )
+            for i in range(n_sub)
+        ]
     return Negatives(positives=positives, negatives=out)
 
 
 #: key -> (image ext, sideways, boxes or None for no det.json, caption negatives, sub-graph ones)
 SAMPLES = {
     "s0": ("jpg", True, 1, 2, 1),
-    "s1": ("png", False, 3, 0, 0),     # no negative at all
+    "s1": ("png", False, 3, 0, 0),  # no negative at all
     "s2": ("gif", False, None, 1, 0),  # detect did not run on it
-    "s3": ("bmp", False, 0, 0, 2),     # only sub-graph negatives: none of the caption's own
+    "s3": ("bmp", False, 0, 0, 2),  # only sub-graph negatives: none of the caption's own
     "s4": ("jpg", False, 2, 3, 0),
     "s5": ("png", False, None, 1, 1),
 }
@@ -80,10 +111,17 @@ def make_sample(key: str) -> Sample:
     ext, sideways, boxes, n_caption, n_sub = SAMPLES[key]
     data = image_bytes(ext, sideways)
     caption = f"a red block number {key[1:]}"
-    return Sample(key=key, source="hand", caption=caption, image=data, image_ext=ext,
-                  image_info=inspect_image(data), sg=graph("block"),
-                  det=None if boxes is None else detections(boxes),
-                  neg=negatives(caption, n_caption, n_sub))
+    return Sample(
+        key=key,
+        source="hand",
+        caption=caption,
+        image=data,
+        image_ext=ext,
+        image_info=inspect_image(data),
+        sg=graph("block"),
+        det=None if boxes is None else detections(boxes),
+        neg=negatives(caption, n_caption, n_sub),
+    )
 
 
 def write_output(root: Path, per_shard: int = 2) -> Path:
@@ -93,7 +131,7 @@ def write_output(root: Path, per_shard: int = 2) -> Path:
     keys = sorted(SAMPLES)
     for n in range(0, len(keys), per_shard):
         sink = writer.open_shard(n // per_shard)
-        sink.add([make_sample(k) for k in keys[n:n + per_shard]])
+        sink.add([make_sample(k) for k in keys[n : n + per_shard]])
         sink.close(stages={})
     writer.finish()
     writer.release()

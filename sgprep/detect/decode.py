@@ -20,8 +20,8 @@ import io
 import math
 import sys
 import warnings
-from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,8 +92,9 @@ def pillow_open(fp) -> Image.Image:
     return opener(fp)
 
 
-def decode_image(data: bytes | None, imgsz: int = 640,
-                 max_pixels: int = DEFAULT_MAX_PIXELS) -> Decoded | DecodeError:
+def decode_image(
+    data: bytes | None, imgsz: int = 640, max_pixels: int = DEFAULT_MAX_PIXELS
+) -> Decoded | DecodeError:
     """Decode ``data`` for a detector whose letterbox's long side is ``imgsz``."""
     if not data:
         return DecodeError("image_empty", "image is empty (0 bytes)")
@@ -101,7 +102,9 @@ def decode_image(data: bytes | None, imgsz: int = 640,
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with pillow_open(io.BytesIO(data)) as img:
-                refused = size_problem(*img.size, max_pixels)  # from the header: nothing decoded yet
+                refused = size_problem(
+                    *img.size, max_pixels
+                )  # from the header: nothing decoded yet
                 if refused is not None:
                     return DecodeError(*refused)
                 full_w, full_h = img.size
@@ -122,7 +125,9 @@ def decode_image(data: bytes | None, imgsz: int = 640,
         reason = "image_truncated" if "truncat" in str(exc).lower() else "image_corrupt"
         return DecodeError(reason, f"cannot decode image: {exc}")
     if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
-        return DecodeError("image_corrupt", f"decoded to an unexpected array {rgb.shape} {rgb.dtype}")
+        return DecodeError(
+            "image_corrupt", f"decoded to an unexpected array {rgb.shape} {rgb.dtype}"
+        )
     return Decoded(rgb=rgb, width=full_w, height=full_h)
 
 
@@ -133,10 +138,16 @@ class Decoder:
     so at most the submitted-but-not-taken images are held in memory.
     """
 
-    def __init__(self, workers: int, imgsz: int, max_pixels: int = DEFAULT_MAX_PIXELS,
-                 prepare: Callable[[np.ndarray], Any] | None = None):
-        self._pool = ThreadPoolExecutor(max_workers=max(1, workers),
-                                        thread_name_prefix="sgprep-decode")
+    def __init__(
+        self,
+        workers: int,
+        imgsz: int,
+        max_pixels: int = DEFAULT_MAX_PIXELS,
+        prepare: Callable[[np.ndarray], Any] | None = None,
+    ):
+        self._pool = ThreadPoolExecutor(
+            max_workers=max(1, workers), thread_name_prefix="sgprep-decode"
+        )
         self._imgsz, self._max_pixels, self._prepare = imgsz, max_pixels, prepare
         self._futures: dict[int, Future] = {}
 
@@ -145,8 +156,9 @@ class Decoder:
         if isinstance(decoded, DecodeError):
             return decoded
         prepared = decoded.rgb if self._prepare is None else self._prepare(decoded.rgb)
-        return Frame(input=prepared, width=decoded.width, height=decoded.height,
-                     scale=decoded.scale)
+        return Frame(
+            input=prepared, width=decoded.width, height=decoded.height, scale=decoded.scale
+        )
 
     def submit(self, key: int, data: bytes | None) -> None:
         if key not in self._futures:

@@ -50,5 +50,6 @@ def postprocess(head: np.ndarray, conf: float, iou: float, limit: int) -> np.nda
     scores, cls = scores[mask], cls[mask]
     shifted = boxes + (cls[:, None] * _CLASS_OFFSET)
     keep = greedy_nms(shifted, scores, iou, limit)
-    return np.concatenate([boxes[keep], scores[keep, None], cls[keep, None].astype(boxes.dtype)],
-                          axis=1)
+    return np.concatenate(
+        [boxes[keep], scores[keep, None], cls[keep, None].astype(boxes.dtype)], axis=1
+    )

@@ -65,8 +65,9 @@ def export_onnx(weights: Path, target: Path, imgsz: int | None) -> Path:
         log.info("exporting %s to ONNX (once; cached as %s)", weights, target)
         with warnings.catch_warnings():  # torch's notes on its legacy exporter, not ours
             warnings.simplefilter("ignore", DeprecationWarning)
-            exported = load_yolo(str(copy)).export(format="onnx", dynamic=True, simplify=True,
-                                                   imgsz=imgsz or 640, verbose=False)
+            exported = load_yolo(str(copy)).export(
+                format="onnx", dynamic=True, simplify=True, imgsz=imgsz or 640, verbose=False
+            )
             if imgsz:
                 _fix_input_size(Path(exported), imgsz)
         os.replace(exported, target)
@@ -100,8 +101,9 @@ class OnnxDetector(Detector):
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), sess_options=options,
-                                            providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(
+            str(path), sess_options=options, providers=["CPUExecutionProvider"]
+        )
         self.input_name = self.session.get_inputs()[0].name
         meta = self.session.get_modelmeta().custom_metadata_map
         self.labels = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}

@@ -20,9 +20,13 @@ def top_pairs(objects: Sequence[Box], top: int) -> list[PairBox]:
     if top <= 0:
         return []
     scored = sorted(
-        ((objects[i].score * objects[j].score, i, j)
-         for i, j in combinations(range(len(objects)), 2)),
+        (
+            (objects[i].score * objects[j].score, i, j)
+            for i, j in combinations(range(len(objects)), 2)
+        ),
         key=lambda t: (-t[0], t[1], t[2]),
     )
-    return [PairBox(i=i, j=j, score=score, xyxy=union_box(objects[i].xyxy, objects[j].xyxy))
-            for score, i, j in scored[:top]]
+    return [
+        PairBox(i=i, j=j, score=score, xyxy=union_box(objects[i].xyxy, objects[j].xyxy))
+        for score, i, j in scored[:top]
+    ]

@@ -17,11 +17,11 @@ from collections import Counter, OrderedDict
 
 import numpy as np
 
-from sgprep.detect.base import DetectSettings, Detector, make_detector, pick_backend, unletterbox
-from sgprep.detect.decode import Decoder, DecodeError, Frame
+from sgprep.config import RunContext
+from sgprep.detect.base import Detector, DetectSettings, make_detector, pick_backend, unletterbox
+from sgprep.detect.decode import DecodeError, Decoder, Frame
 from sgprep.detect.link import entity_boxes
 from sgprep.detect.pairs import top_pairs
-from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
 from sgprep.schema import Box, Detections, Sample
 
@@ -36,8 +36,7 @@ class DetectStage(Stage):
     provides = frozenset({"det"})
     needs_images = True
 
-    def __init__(self, settings: DetectSettings | None = None,
-                 context: RunContext | None = None):
+    def __init__(self, settings: DetectSettings | None = None, context: RunContext | None = None):
         super().__init__(settings, context)
         self.detector: Detector | None = None  # made in setup(): it imports the backend
         self._decoder: Decoder | None = None
@@ -66,7 +65,8 @@ class DetectStage(Stage):
         except ImportError as exc:  # no ultralytics: nothing can load or fetch weights
             raise ModelUnavailable(
                 f"the detect stage needs the detect extra ({exc.name} is not installed): "
-                f'pip install "sgprep[detect]"') from None
+                f'pip install "sgprep[detect]"'
+            ) from None
 
     def setup(self) -> None:
         self.detector = make_detector(self.settings)
@@ -76,15 +76,16 @@ class DetectStage(Stage):
         decoders = s.decode_workers
         if self.threads is not None and "decode_workers" not in s.model_fields_set:
             decoders = min(decoders, self.threads)  # the default follows the granted cores
-        self._decoder = Decoder(decoders, s.imgsz, self.context.max_image_pixels,
-                                prepare=self.detector.prepare)
+        self._decoder = Decoder(
+            decoders, s.imgsz, self.context.max_image_pixels, prepare=self.detector.prepare
+        )
         self._counts = Counter()
         self._seen.clear()
 
     def run(self, samples, on_batch=None):
         """Stage.run, with each batch's successor queued for decoding while it is detected."""
         todo = [s for s in samples if s.ok]
-        batches = [todo[k:k + self.batch_size] for k in range(0, len(todo), self.batch_size)]
+        batches = [todo[k : k + self.batch_size] for k in range(0, len(todo), self.batch_size)]
         self._next = {id(b[0]): nxt for b, nxt in zip(batches, batches[1:])}
         try:
             return super().run(samples, on_batch)
@@ -178,14 +179,23 @@ class DetectStage(Stage):
         xyxy = np.round(xyxy, COORD_DECIMALS)
         scores = np.round(np.clip(found[:, 4], 0.0, 1.0), SCORE_DECIMALS)
         objects = [
-            Box(xyxy=tuple(float(v) for v in box), score=float(score),
-                cls=int(cls), label=det.labels.get(int(cls), str(int(cls))))
+            Box(
+                xyxy=tuple(float(v) for v in box),
+                score=float(score),
+                cls=int(cls),
+                label=det.labels.get(int(cls), str(int(cls))),
+            )
             for box, score, cls in zip(xyxy, scores, found[:, 5])
         ]
         return Detections(
-            width=frame.width, height=frame.height, detector=det.model_name,
-            weights_sha256=det.weights_sha256, backend=det.name, objects=objects,
-            pairs=top_pairs(objects, self.settings.top_pairs))
+            width=frame.width,
+            height=frame.height,
+            detector=det.model_name,
+            weights_sha256=det.weights_sha256,
+            backend=det.name,
+            objects=objects,
+            pairs=top_pairs(objects, self.settings.top_pairs),
+        )
 
     def teardown(self) -> None:
         if self._decoder is not None:

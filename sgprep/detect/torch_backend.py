@@ -54,12 +54,15 @@ class TorchDetector(Detector):
         self.labels = {int(k): str(v) for k, v in yolo.names.items()}
         from ultralytics.nn.autobackend import AutoBackend
 
-        self.model = AutoBackend(model=yolo.model, device=self.device, fp16=self.half,
-                                 fuse=True, verbose=False)
+        self.model = AutoBackend(
+            model=yolo.model, device=self.device, fp16=self.half, fuse=True, verbose=False
+        )
         self.model.eval()
         if getattr(self.model, "end2end", False):
-            raise ValueError(f"{weights.name} is an end-to-end (NMS-free) model; the detect "
-                             "stage supports YOLOv5u/v8/v9/v11-style heads")
+            raise ValueError(
+                f"{weights.name} is an end-to-end (NMS-free) model; the detect "
+                "stage supports YOLOv5u/v8/v9/v11-style heads"
+            )
         self._pinned = None
         size = self.settings.imgsz
         self.model.warmup(imgsz=(1, 3, size, size))
@@ -97,7 +100,7 @@ class TorchDetector(Detector):
             rows = torch.cat(found).float().cpu().numpy()
         out, start = [], 0
         for n in sizes:
-            out.append(rows[start:start + n][: s.top_objects])
+            out.append(rows[start : start + n][: s.top_objects])
             start += n
         return out
 
@@ -108,8 +111,11 @@ class TorchDetector(Detector):
         if self.device.type != "cuda":
             return torch.from_numpy(np.stack([x.hwc for x in inputs]))
         shape = (len(inputs), *inputs[0].hwc.shape)
-        if (self._pinned is None or self._pinned.shape[0] < shape[0]
-                or tuple(self._pinned.shape[1:]) != shape[1:]):
+        if (
+            self._pinned is None
+            or self._pinned.shape[0] < shape[0]
+            or tuple(self._pinned.shape[1:]) != shape[1:]
+        ):
             self._pinned = torch.empty(shape, dtype=torch.uint8, pin_memory=True)
         staging = self._pinned[: shape[0]]
         np.stack([x.hwc for x in inputs], out=staging.numpy())

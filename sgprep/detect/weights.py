@@ -62,9 +62,11 @@ def load_yolo(weights: str):
     try:
         return YOLO(str(path))
     except Exception as exc:  # noqa: BLE001 - a damaged file fails in many ways inside torch
-        raise ModelUnavailable(f"detector weights {path} cannot be loaded as a YOLO model "
-                               f"({type(exc).__name__}: {str(exc).strip()[:200]}); give "
-                               f"ultralytics .pt weights with --weights PATH") from None
+        raise ModelUnavailable(
+            f"detector weights {path} cannot be loaded as a YOLO model "
+            f"({type(exc).__name__}: {str(exc).strip()[:200]}); give "
+            f"ultralytics .pt weights with --weights PATH"
+        ) from None
 
 
 #: How a PyTorch checkpoint starts: a zip archive (torch.save since 1.6), or the legacy
@@ -82,9 +84,11 @@ def check_checkpoint(path: Path) -> Path:
     except OSError as exc:
         raise ModelUnavailable(f"detector weights {path} cannot be read: {exc.strerror}") from None
     if not head.startswith(_CHECKPOINT_MAGIC):
-        raise ModelUnavailable(f"detector weights {path} are not a model: a PyTorch checkpoint "
-                               f"(.pt) is a zip archive, this file is not one. Give ultralytics "
-                               f"YOLO weights with --weights PATH")
+        raise ModelUnavailable(
+            f"detector weights {path} are not a model: a PyTorch checkpoint "
+            f"(.pt) is a zip archive, this file is not one. Give ultralytics "
+            f"YOLO weights with --weights PATH"
+        )
     return path
 
 
@@ -107,8 +111,9 @@ _USER_YOLO_OFFLINE = os.environ.get("YOLO_OFFLINE", "")
 def downloads_allowed() -> bool:
     """Weights may be fetched unless SGPREP_OFFLINE=1, or the user set YOLO_OFFLINE=1."""
     off = ("1", "true", "yes")
-    return not (os.environ.get("SGPREP_OFFLINE", "").lower() in off
-                or _USER_YOLO_OFFLINE.lower() in off)
+    return not (
+        os.environ.get("SGPREP_OFFLINE", "").lower() in off or _USER_YOLO_OFFLINE.lower() in off
+    )
 
 
 def resolve_weights(weights: str) -> Path:
@@ -121,14 +126,18 @@ def resolve_weights(weights: str) -> Path:
     cached = cache_dir() / "weights" / path.name
     if cached.is_file():
         return cached
-    how = (f"Supply a local file with --weights PATH (for example {path.name} copied from a "
-           f"machine with internet), or put it at {cached}.")
+    how = (
+        f"Supply a local file with --weights PATH (for example {path.name} copied from a "
+        f"machine with internet), or put it at {cached}."
+    )
     if path.parent != Path("."):
         raise ModelUnavailable(f"detector weights file {path} not found. {how}")
     if not downloads_allowed():
-        raise ModelUnavailable(f"detector weights {weights!r} not found (looked at {path} and "
-                               f"{cached}) and downloads are off (SGPREP_OFFLINE or "
-                               f"YOLO_OFFLINE is set). {how}")
+        raise ModelUnavailable(
+            f"detector weights {weights!r} not found (looked at {path} and "
+            f"{cached}) and downloads are off (SGPREP_OFFLINE or "
+            f"YOLO_OFFLINE is set). {how}"
+        )
     return _fetch_by_name(path.name, cached, how)
 
 
@@ -145,7 +154,8 @@ def _fetch_by_name(name: str, cached: Path, how: str) -> Path:
     except Exception as exc:  # network errors come in many types
         raise ModelUnavailable(
             f"detector weights {name!r} are not here and could not be downloaded "
-            f"({type(exc).__name__}: {str(exc).strip()[:200]}). {how}") from exc
+            f"({type(exc).__name__}: {str(exc).strip()[:200]}). {how}"
+        ) from exc
     if not got.is_file():
         raise ModelUnavailable(f"detector weights {name!r} could not be downloaded. {how}")
     return got
@@ -163,4 +173,3 @@ def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
 def sha256_file(path: Path) -> str:
     stat = path.stat()
     return _sha256_cached(str(path), stat.st_size, stat.st_mtime_ns)
-

@@ -34,8 +34,15 @@ log = logging.getLogger(__name__)
 #: Tries of one shard before it is recorded as failed (the first and two retries).
 ATTEMPTS = 3
 #: Errors that end the run instead of failing one shard: a retry cannot mend them.
-FATAL: tuple[type[BaseException], ...] = (StopRun, ModelUnavailable, ImportError, OSError,
-                                          RunEnded, KeyboardInterrupt, SystemExit)
+FATAL: tuple[type[BaseException], ...] = (
+    StopRun,
+    ModelUnavailable,
+    ImportError,
+    OSError,
+    RunEnded,
+    KeyboardInterrupt,
+    SystemExit,
+)
 FAILED_FILE = OutputDir.FAILED
 
 
@@ -71,11 +78,17 @@ class ShardLedger:
         error = f"{type(exc).__name__}: {exc}"
         if self.tries[index] < self.attempts:
             self.retried += 1
-            log.warning("shard %05d failed (try %d of %d), retrying: %s", index,
-                        self.tries[index], self.attempts, error)
+            log.warning(
+                "shard %05d failed (try %d of %d), retrying: %s",
+                index,
+                self.tries[index],
+                self.attempts,
+                error,
+            )
             return True
-        log.error("shard %05d failed %d times; recorded in %s: %s", index, self.attempts,
-                  self.path, error)
+        log.error(
+            "shard %05d failed %d times; recorded in %s: %s", index, self.attempts, self.path, error
+        )
         self.failed[index] = error
         return False
 
@@ -83,8 +96,11 @@ class ShardLedger:
         """Shards to run again without counting a try against any one of them (a worker died
         while they all ran: which one killed it is not known yet)."""
         self.retried += len(indices)
-        log.warning("%s while shards %s were running: running each again, one at a time", why,
-                    ", ".join(f"{i:05d}" for i in indices))
+        log.warning(
+            "%s while shards %s were running: running each again, one at a time",
+            why,
+            ", ".join(f"{i:05d}" for i in indices),
+        )
 
     def close(self) -> None:
         """Write the record of the shards that failed for good, and say so (ShardsFailed)."""
@@ -94,6 +110,8 @@ class ShardLedger:
 
         record = {f"{index:05d}": error for index, error in sorted(self.failed.items())}
         atomic_write(self.path, (json.dumps(record, indent=2) + "\n").encode())
-        raise ShardsFailed(f"{len(self.failed)} shard(s) failed {self.attempts} times (see "
-                           f"{self.path}); the others are done: rerun the same command to retry "
-                           f"the missing ones")
+        raise ShardsFailed(
+            f"{len(self.failed)} shard(s) failed {self.attempts} times (see "
+            f"{self.path}); the others are done: rerun the same command to retry "
+            f"the missing ones"
+        )

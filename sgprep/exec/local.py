@@ -14,15 +14,24 @@ import multiprocessing
 import os
 import queue
 import time
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn,
-                           TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 from sgprep.config import RunConfig
@@ -80,8 +89,10 @@ class LineProgress:
         left = (self.total - self.done) / rate if rate > 0 else float("nan")
         eta = time.strftime("%H:%M:%S", time.gmtime(left)) if left == left else "-"
         share = self.done / self.total if self.total else 1.0
-        return (f"{self.name}: {self.done:,}/{self.total:,} samples ({share:.1%}), "
-                f"{rate:,.0f} samples/s, eta {eta}")
+        return (
+            f"{self.name}: {self.done:,}/{self.total:,} samples ({share:.1%}), "
+            f"{rate:,.0f} samples/s, eta {eta}"
+        )
 
 
 class RateColumn(ProgressColumn):
@@ -100,15 +111,20 @@ class ShardRunner:
     ``token``: the run's token (``Writer.prepare``): shards are written only while the output's
     lock holds it, so a worker that outlives its run writes nothing."""
 
-    def __init__(self, config: RunConfig, plan: Plan, cpus: int | None = None,
-                 token: str | None = None):
+    def __init__(
+        self, config: RunConfig, plan: Plan, cpus: int | None = None, token: str | None = None
+    ):
         self.plan, self.cpus = plan, cpus or usable_cpus()
         self.stages: list[Stage] = build_stages(config)
         self.writer: Writer = make_writer(config.output, config.negatives_table())
         if token is not None:
             self.writer.join(token)
-        self.intake = Intake(config.max_caption_chars, config.max_image_pixels,
-                             config.check_images, config.image_format)
+        self.intake = Intake(
+            config.max_caption_chars,
+            config.max_image_pixels,
+            config.check_images,
+            config.image_format,
+        )
         self.ready = False
 
     def run(self, index: int, progress=None) -> ShardStats:
@@ -204,20 +220,32 @@ class LocalExecutor:
         config = self.config
         if writer.complete:  # a finished JSONL output of this very run
             if any(s.redoes for s in build_stages(config)) and _has_fallback_graphs(config.output):
-                raise ValueError(f"{config.output} is complete and holds graphs from the "
-                                 "fallback parser, but its parts are joined, so no shard can be "
-                                 "done again (--redo-fallbacks redoes the shards of a directory "
-                                 "output, or of a JSONL output not yet complete)")
+                raise ValueError(
+                    f"{config.output} is complete and holds graphs from the "
+                    "fallback parser, but its parts are joined, so no shard can be "
+                    "done again (--redo-fallbacks redoes the shards of a directory "
+                    "output, or of a JSONL output not yet complete)"
+                )
             log.info("%s is already complete", config.output)
             return RunSummary(workers=0)
-        plan = make_plan(config.input, config.input_format, config.shard_size, config.limit, writer,
-                         config.columns, any(s.needs_images for s in build_stages(config)))
+        plan = make_plan(
+            config.input,
+            config.input_format,
+            config.shard_size,
+            config.limit,
+            writer,
+            config.columns,
+            any(s.needs_images for s in build_stages(config)),
+        )
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)
         todo = sorted(todo + redo)
-        summary = RunSummary(shards_skipped=len(plan.tasks) - len(todo),
-                             planned_samples=plan.samples, planned_shards=len(plan.tasks),
-                             shards_redone=len(redo))
+        summary = RunSummary(
+            shards_skipped=len(plan.tasks) - len(todo),
+            planned_samples=plan.samples,
+            planned_shards=len(plan.tasks),
+            shards_redone=len(redo),
+        )
         summary.workers = self._workers(len(todo))
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
@@ -237,8 +265,11 @@ class LocalExecutor:
         ledger.close()
         for task in plan.tasks:
             summary.output.add(writer.read_stats(task.index))
-        summary.problems = [problem for stage in build_stages(config) for problem in
-                            stage.problems(summary.output.stages.get(stage.name, {}))]
+        summary.problems = [
+            problem
+            for stage in build_stages(config)
+            for problem in stage.problems(summary.output.stages.get(stage.name, {}))
+        ]
         for problem in summary.problems:
             log.error("%s", problem)
         if not summary.problems:  # a JSONL output keeps its parts: a rerun can redo them
@@ -250,19 +281,27 @@ class LocalExecutor:
         stages = [s for s in build_stages(self.config) if s.redoes]
         if not stages:
             return []
-        redo = [t.index for t in plan.tasks
-                if writer.is_done(t.index) and wants_redo(stages, writer.read_stats(t.index))]
+        redo = [
+            t.index
+            for t in plan.tasks
+            if writer.is_done(t.index) and wants_redo(stages, writer.read_stats(t.index))
+        ]
         if redo:
-            log.info("%d finished shard(s) hold graphs from the fallback parser: parsing those "
-                     "samples again (--redo-fallbacks)", len(redo))
+            log.info(
+                "%d finished shard(s) hold graphs from the fallback parser: parsing those "
+                "samples again (--redo-fallbacks)",
+                len(redo),
+            )
         return redo
 
     def _workers(self, tasks: int) -> int:
         wanted = self.config.workers or usable_cpus()
         stages = build_stages(self.config)
         if wanted > 1 and any(s.resources().gpus > 0 for s in stages):
-            log.info("a stage uses a GPU: running one worker process (use --executor ray to "
-                     "spread GPU stages)")
+            log.info(
+                "a stage uses a GPU: running one worker process (use --executor ray to "
+                "spread GPU stages)"
+            )
             wanted = 1
         return max(1, min(wanted, tasks))
 
@@ -277,16 +316,26 @@ class LocalExecutor:
                 log.info("%s", lines.line(time.monotonic()))
             return
         progress = Progress(
-            SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-            TaskProgressColumn(), MofNCompleteColumn(), RateColumn(), TimeElapsedColumn(),
-            TextColumn("eta"), TimeRemainingColumn(), console=self.console,
-            disable=not config.progress, transient=False)
+            SpinnerColumn(),
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            MofNCompleteColumn(),
+            RateColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            console=self.console,
+            disable=not config.progress,
+            transient=False,
+        )
         with progress:
             bar = progress.add_task(config.command, total=total, completed=done, first=done)
             yield lambda n: progress.advance(bar, n)
 
-    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance,
-                       ledger: ShardLedger):
+    def _execute_tasks(
+        self, plan: Plan, todo: list[int], workers: int, advance, ledger: ShardLedger
+    ):
         """Run the tasks; yield each finished shard's stats (in any order). A task that
         fails goes to the ledger, which says whether to submit it again."""
         if workers <= 1:
@@ -309,8 +358,7 @@ class LocalExecutor:
         finally:
             runner.close()
 
-    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance,
-                 ledger: ShardLedger):
+    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance, ledger: ShardLedger):
         """At most ``workers`` tasks in flight, so that a worker that dies (killed, out of
         memory: the pool is then broken) leaves few suspects. A new pool takes over; the
         suspects are run one at a time, so that the one that kills its worker is known and
@@ -324,10 +372,12 @@ class LocalExecutor:
         suspects: set[int] = set()
         try:
             while queue:
-                with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                         initargs=initargs) as pool:
-                    broken = yield from self._pool_tasks(pool, queue, suspects, workers,
-                                                         updates, advance, ledger)
+                with ProcessPoolExecutor(
+                    workers, mp_context=context, initializer=_init_worker, initargs=initargs
+                ) as pool:
+                    broken = yield from self._pool_tasks(
+                        pool, queue, suspects, workers, updates, advance, ledger
+                    )
                 if broken:
                     queue[:0] = self._after_death(broken, suspects, ledger)
         finally:
@@ -340,8 +390,15 @@ class LocalExecutor:
                 _stop_resource_tracker()
 
     @staticmethod
-    def _pool_tasks(pool, queue: list[int], suspects: set[int], workers: int, updates,
-                    advance, ledger: ShardLedger):
+    def _pool_tasks(
+        pool,
+        queue: list[int],
+        suspects: set[int],
+        workers: int,
+        updates,
+        advance,
+        ledger: ShardLedger,
+    ):
         """Run ``queue`` on ``pool`` until it is empty or the pool breaks; return the shards
         in flight when it broke (empty when it did not)."""
         pending: dict = {}
@@ -382,8 +439,10 @@ class LocalExecutor:
         Of several, which one did is not known: each is a suspect and runs alone next."""
         if len(broken) == 1:
             index = broken[0]
-            error = WorkerDied(f"the worker process died while running shard {index:05d} "
-                               f"(killed, or out of memory?)")
+            error = WorkerDied(
+                f"the worker process died while running shard {index:05d} "
+                f"(killed, or out of memory?)"
+            )
             return [index] if ledger.failure(index, error) else []
         ledger.again(broken, "a worker process died (killed, or out of memory?)")
         suspects.update(broken)

@@ -63,18 +63,36 @@ class Plan(BaseModel):
     tasks: list[ShardTask] = Field(default_factory=list)
 
     def same_input(self, other: Plan) -> bool:
-        return ((self.version, self.format, self.shard_size, self.limit, self.reader_options,
-                 self.units) == (other.version, other.format, other.shard_size, other.limit,
-                                 other.reader_options, other.units))
+        return (
+            self.version,
+            self.format,
+            self.shard_size,
+            self.limit,
+            self.reader_options,
+            self.units,
+        ) == (
+            other.version,
+            other.format,
+            other.shard_size,
+            other.limit,
+            other.reader_options,
+            other.units,
+        )
 
 
 def plan_file(writer: Writer) -> Path:
     return writer.root / "_meta" / "plan.json"
 
 
-def make_plan(spec: str, fmt: str | None, shard_size: int, limit: int | None,
-              writer: Writer, columns: dict[str, str] | None = None,
-              need_images: bool = False) -> Plan:
+def make_plan(
+    spec: str,
+    fmt: str | None,
+    shard_size: int,
+    limit: int | None,
+    writer: Writer,
+    columns: dict[str, str] | None = None,
+    need_images: bool = False,
+) -> Plan:
     """The plan for this input: the saved one when the input is unchanged, else a new one.
     ``columns`` (tables only) name the caption, key, image and url columns; with
     ``need_images`` (a stage reads images) a table without an image column is refused."""
@@ -82,13 +100,21 @@ def make_plan(spec: str, fmt: str | None, shard_size: int, limit: int | None,
     module = reader(fmt)
     options: dict[str, Any] = {"columns": dict(columns)} if columns else {}
     if options and fmt != "table":
-        raise InputError(f"--caption-column and the other column flags apply to tables; this "
-                         f"input is read as {fmt!r}")
+        raise InputError(
+            f"--caption-column and the other column flags apply to tables; this "
+            f"input is read as {fmt!r}"
+        )
     if need_images and fmt == "table":
         options["need"] = ["image"]
     units = [_unit(p) for p in module.units(paths)]
-    fresh = Plan(input=spec, format=fmt, shard_size=shard_size, limit=limit,
-                 reader_options=options, units=units)
+    fresh = Plan(
+        input=spec,
+        format=fmt,
+        shard_size=shard_size,
+        limit=limit,
+        reader_options=options,
+        units=units,
+    )
     saved = _load(plan_file(writer))
     if saved is not None and saved.same_input(fresh):
         log.info("plan: %s (saved) - %d samples in %d shards", fmt, saved.samples, len(saved.tasks))
@@ -97,11 +123,17 @@ def make_plan(spec: str, fmt: str | None, shard_size: int, limit: int | None,
         raise OutputConflict(
             f"the input changed since {writer.root} was started (files added, removed or "
             f"modified); finished shards would mix two inputs. Rerun on the original input, or "
-            f"pass --overwrite to start again")
+            f"pass --overwrite to start again"
+        )
     _scan(fresh, module, writer)
     atomic_write(plan_file(writer), fresh.model_dump_json().encode())
-    log.info("plan: %s from %d file(s) - %d samples in %d shards", fmt, len(units),
-             fresh.samples, len(fresh.tasks))
+    log.info(
+        "plan: %s from %d file(s) - %d samples in %d shards",
+        fmt,
+        len(units),
+        fresh.samples,
+        len(fresh.tasks),
+    )
     return fresh
 
 
@@ -125,8 +157,9 @@ def _scan(plan: Plan, module: Any, writer: Writer) -> None:
     task: ShardTask | None = None
     with _KeySet(writer.root / "_meta" / ".keys.sqlite") as keys:
         for unit_number, unit in enumerate(plan.units):
-            for cursor, sample in module.records(Path(unit.path), load=False,
-                                                 **plan.reader_options):
+            for cursor, sample in module.records(
+                Path(unit.path), load=False, **plan.reader_options
+            ):
                 if plan.limit is not None and position >= plan.limit:
                     break
                 if position % plan.shard_size == 0:
@@ -152,8 +185,10 @@ class _KeySet:
     def __enter__(self) -> _KeySet:
         self.path.unlink(missing_ok=True)
         self.db = sqlite3.connect(self.path)
-        self.db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                              "CREATE TABLE keys (key TEXT PRIMARY KEY) WITHOUT ROWID;")
+        self.db.executescript(
+            "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+            "CREATE TABLE keys (key TEXT PRIMARY KEY) WITHOUT ROWID;"
+        )
         return self
 
     def add(self, key: str, position: int, task: ShardTask) -> None:
@@ -163,9 +198,13 @@ class _KeySet:
 
     def _flush(self) -> None:
         batch = [k for k, _, _ in self.pending]
-        known = {row[0] for row in self.db.execute(
-            "SELECT key FROM keys WHERE key IN (SELECT value FROM json_each(?))",
-            (json.dumps(batch),))}
+        known = {
+            row[0]
+            for row in self.db.execute(
+                "SELECT key FROM keys WHERE key IN (SELECT value FROM json_each(?))",
+                (json.dumps(batch),),
+            )
+        }
         fresh: list[str] = []
         for key, position, task in self.pending:
             if key in known:
@@ -188,8 +227,9 @@ def read_task(plan: Plan, task: ShardTask) -> Iterator[Any]:
     module = reader(plan.format)
     for unit_number, cursor, count in task.segments:
         taken = 0
-        for _, sample in module.records(Path(plan.units[unit_number].path), cursor,
-                                        **plan.reader_options):
+        for _, sample in module.records(
+            Path(plan.units[unit_number].path), cursor, **plan.reader_options
+        ):
             yield sample
             taken += 1
             if taken == count:  # stop before reading anything of the next shard

@@ -39,8 +39,12 @@ class _ShardActor:
         from sgprep.config import RunConfig
 
         logging.basicConfig(level=logging.INFO, format="%(message)s")
-        self.runner = ShardRunner(RunConfig.model_validate_json(config_json),
-                                  Plan.model_validate_json(plan_json), cpus, token)
+        self.runner = ShardRunner(
+            RunConfig.model_validate_json(config_json),
+            Plan.model_validate_json(plan_json),
+            cpus,
+            token,
+        )
 
     def run(self, index: int) -> str:
         return self.runner.run(index).model_dump_json()
@@ -56,15 +60,20 @@ class RayExecutor(LocalExecutor):
     def _workers(self, tasks: int) -> int:
         return max(1, tasks)  # sized against the cluster in _execute_tasks
 
-    def _execute_tasks(self, plan: Plan, todo: list[int], workers: int, advance,
-                       ledger: ShardLedger):
+    def _execute_tasks(
+        self, plan: Plan, todo: list[int], workers: int, advance, ledger: ShardLedger
+    ):
         import ray
 
         own = not ray.is_initialized()
         if own:
             address = self.config.ray_address
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     **({} if address else {"num_cpus": self.config.workers or os.cpu_count()}))
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                **({} if address else {"num_cpus": self.config.workers or os.cpu_count()}),
+            )
         try:
             yield from self._dispatch(ray, plan, todo, advance, ledger)
         finally:
@@ -83,18 +92,28 @@ class RayExecutor(LocalExecutor):
         if gpus:
             fit = min(fit, int(available.get("GPU", 0) // gpus))
         if fit < 1:
-            raise ValueError(f"the pipeline's stages want {cpus:g} CPU(s) and {gpus:g} GPU(s) per "
-                             f"worker and the Ray cluster has {available.get('CPU', 0):g} CPU(s) "
-                             f"and {available.get('GPU', 0):g} GPU(s)")
+            raise ValueError(
+                f"the pipeline's stages want {cpus:g} CPU(s) and {gpus:g} GPU(s) per "
+                f"worker and the Ray cluster has {available.get('CPU', 0):g} CPU(s) "
+                f"and {available.get('GPU', 0):g} GPU(s)"
+            )
         count = max(1, min(fit, len(todo), self.config.workers or len(todo)))
-        actor_class = ray.remote(num_cpus=cpus, num_gpus=gpus, max_restarts=ACTOR_RESTARTS,
-                                 max_task_retries=0)(_ShardActor)
+        actor_class = ray.remote(
+            num_cpus=cpus, num_gpus=gpus, max_restarts=ACTOR_RESTARTS, max_task_retries=0
+        )(_ShardActor)
         config_json, plan_json = self.config.model_dump_json(), plan.model_dump_json()
         # the actor's stages compute on the CPUs it reserved, not on every core of the node
-        actors = [actor_class.remote(config_json, plan_json, max(1, int(cpus)), self.token)
-                  for _ in range(count)]
-        log.info("ray: %d actor(s), %g CPU and %g GPU each, for %d shard(s)",
-                 count, cpus, gpus, len(todo))
+        actors = [
+            actor_class.remote(config_json, plan_json, max(1, int(cpus)), self.token)
+            for _ in range(count)
+        ]
+        log.info(
+            "ray: %d actor(s), %g CPU and %g GPU each, for %d shard(s)",
+            count,
+            cpus,
+            gpus,
+            len(todo),
+        )
         queue = list(todo)
         flying: dict = {}
         idle = list(actors) * 2  # two tasks in flight per actor

@@ -20,8 +20,14 @@ from sgprep.schema import Sample, ShardStats
 DEFAULT_CHUNK = 256
 
 
-def run_shard(plan: Plan, task: ShardTask, stages: list[Stage], writer: Writer, intake: Intake,
-              progress: Callable[[int], None] | None = None) -> ShardStats:
+def run_shard(
+    plan: Plan,
+    task: ShardTask,
+    stages: list[Stage],
+    writer: Writer,
+    intake: Intake,
+    progress: Callable[[int], None] | None = None,
+) -> ShardStats:
     with writer.publishing():  # a worker whose run is over makes no file (RunEnded)
         sink = writer.open_shard(task.index)
     chunk_size = max([s.batch_size for s in stages] or [DEFAULT_CHUNK])
@@ -53,8 +59,10 @@ def _checked(plan: Plan, task: ShardTask, intake: Intake) -> Iterator[Sample]:
         yield intake.check(sample)
         position += 1
     if position != task.first + task.count:
-        raise RuntimeError(f"shard {task.index}: the input gave {position - task.first} samples "
-                           f"where the plan has {task.count}; did it change during the run?")
+        raise RuntimeError(
+            f"shard {task.index}: the input gave {position - task.first} samples "
+            f"where the plan has {task.count}; did it change during the run?"
+        )
 
 
 def _chunks(samples: Iterator[Sample], size: int) -> Iterator[list[Sample]]:

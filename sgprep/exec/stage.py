@@ -26,6 +26,7 @@ from sgprep.schema import Sample
 
 log = logging.getLogger(__name__)
 
+
 class StopRun(Exception):
     """An error that must end the run rather than fail one batch (e.g. the LLM endpoint is
     down and there is no fallback): :meth:`Stage.run` lets it through."""
@@ -92,8 +93,7 @@ class Stage(ABC):
     #: an image column) is refused at start-up instead of failing every sample.
     needs_images: ClassVar[bool] = False
 
-    def __init__(self, settings: StageSettings | None = None,
-                 context: RunContext | None = None):
+    def __init__(self, settings: StageSettings | None = None, context: RunContext | None = None):
         self.settings = settings if settings is not None else self.Settings()
         self.context = context if context is not None else RunContext()
         self._taken: Counter[str] = Counter()
@@ -160,13 +160,14 @@ class Stage(ABC):
         self._taken = now
         return {k: v for k, v in delta.items() if v}
 
-    def run(self, samples: list[Sample],
-            on_batch: Callable[[int], None] | None = None) -> list[Sample]:
+    def run(
+        self, samples: list[Sample], on_batch: Callable[[int], None] | None = None
+    ) -> list[Sample]:
         """Process the samples that are still ok, in batches; failed ones pass through.
         ``on_batch(n)`` is told after each batch of ``n`` samples (for progress bars)."""
         todo = [s for s in samples if s.ok]
         for start in range(0, len(todo), self.batch_size):
-            batch = todo[start:start + self.batch_size]
+            batch = todo[start : start + self.batch_size]
             try:
                 out = self.process_batch(batch)
                 if len(out) != len(batch):

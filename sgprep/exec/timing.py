@@ -54,8 +54,9 @@ def write_timing(meta: Path, index: int, clock: StageClock) -> None:
 
     folder = timing_dir(meta)
     if folder is not None:
-        data = {name: {k: round(v, 3) for k, v in entry.items()}
-                for name, entry in clock.stages.items()}
+        data = {
+            name: {k: round(v, 3) for k, v in entry.items()} for name, entry in clock.stages.items()
+        }
         atomic_write(folder / f"{index:05d}.json", json.dumps(data, sort_keys=True).encode())
 
 
@@ -86,6 +87,11 @@ def timing_lines(total: dict[str, dict[str, float]]) -> list[tuple[str, str]]:
     whole = sum(e["wall_s"] for e in total.values()) or 1.0
     for name, e in sorted(total.items(), key=lambda kv: -kv[1]["wall_s"]):
         rate = e["items"] / e["wall_s"] if e["wall_s"] else 0.0
-        rows.append((f"{name}: time", f"{e['wall_s']:,.1f} s wall ({e['wall_s'] / whole:.0%}), "
-                     f"{e['cpu_s']:,.1f} s CPU, {int(e['items']):,} items, {rate:,.0f} items/s"))
+        rows.append(
+            (
+                f"{name}: time",
+                f"{e['wall_s']:,.1f} s wall ({e['wall_s'] / whole:.0%}), "
+                f"{e['cpu_s']:,.1f} s CPU, {int(e['items']):,} items, {rate:,.0f} items/s",
+            )
+        )
     return rows

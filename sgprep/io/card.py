@@ -50,8 +50,11 @@ def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
         return feature(options[0], defs) if len(options) == 1 else {"dtype": "json"}
     kind = schema.get("type")
     if kind == "object" and "properties" in schema:
-        return {"struct": [{"name": name, **feature(sub, defs)}
-                           for name, sub in schema["properties"].items()]}
+        return {
+            "struct": [
+                {"name": name, **feature(sub, defs)} for name, sub in schema["properties"].items()
+            ]
+        }
     if kind == "array":
         items = schema.get("items") or (schema.get("prefixItems") or [{}])[0]
         inner = feature(items, defs)
@@ -85,8 +88,11 @@ def card(stats: list[ShardStats], version: str) -> str:
         members.update(s.members)
     header = {
         "configs": [
-            {"config_name": "default", "default": True,
-             "data_files": [{"split": "train", "path": TAR_GLOB}]},
+            {
+                "config_name": "default",
+                "default": True,
+                "data_files": [{"split": "train", "path": TAR_GLOB}],
+            },
         ],
         "dataset_info": [{"config_name": "default", "features": features(members)}],
         "tags": ["webdataset", "scene-graph", "sgprep"],
@@ -94,8 +100,13 @@ def card(stats: list[ShardStats], version: str) -> str:
     ok = sum(s.ok for s in stats)
     total = sum(s.samples for s in stats)
     shards = sorted(s.shard for s in stats)
-    urls = (f"{{{shards[0]}..{shards[-1]}}}.tar" if len(shards) > 1
-            else f"{shards[0]}.tar" if shards else "(no shard)")
+    urls = (
+        f"{{{shards[0]}..{shards[-1]}}}.tar"
+        if len(shards) > 1
+        else f"{shards[0]}.tar"
+        if shards
+        else "(no shard)"
+    )
     images = sorted(m for m in members if member_feature(m) == {"dtype": "image"})
     body = f"""# sgprep output
 
@@ -129,8 +140,11 @@ def recorded(root: Path) -> dict[str, dict[str, Any]]:
         files = json.loads(read_bytes(root / "_meta" / RECORD)).get("files", {})
     except (OSError, ValueError, AttributeError):
         return {}
-    return {name: entry for name, entry in files.items()
-            if name in (SIZES, CARD) and isinstance(entry, dict)}
+    return {
+        name: entry
+        for name, entry in files.items()
+        if name in (SIZES, CARD) and isinstance(entry, dict)
+    }
 
 
 def is_ours(root: Path, name: str) -> bool:
@@ -152,19 +166,27 @@ def write_dataset_files(root: Path, stats: list[ShardStats], version: str) -> di
     A README.md that sgprep did not write is left alone, with a warning."""
     from sgprep.io.safefs import atomic_write
 
-    files = {SIZES: (json.dumps(sizes(stats), indent=1, sort_keys=True) + "\n").encode(),
-             CARD: card(stats, version).encode()}
+    files = {
+        SIZES: (json.dumps(sizes(stats), indent=1, sort_keys=True) + "\n").encode(),
+        CARD: card(stats, version).encode(),
+    }
     written: dict[str, bytes] = {}
     record = {}
     for name, data in files.items():
         path = root / name
         if os.path.lexists(path) and not is_ours(root, name):
-            log.warning("%s exists and sgprep did not write it: left alone, so this output has "
-                        "no %s (move it away and rerun the same command to get one)", path, name)
+            log.warning(
+                "%s exists and sgprep did not write it: left alone, so this output has "
+                "no %s (move it away and rerun the same command to get one)",
+                path,
+                name,
+            )
             continue
         atomic_write(path, data)
         written[name] = data
         record[name] = {"size": len(data), "sha256": digest(data)}
-    atomic_write(root / "_meta" / RECORD,
-                 (json.dumps({"files": record}, indent=2, sort_keys=True) + "\n").encode())
+    atomic_write(
+        root / "_meta" / RECORD,
+        (json.dumps({"files": record}, indent=2, sort_keys=True) + "\n").encode(),
+    )
     return written

@@ -37,11 +37,22 @@ IMAGE_EXTENSIONS = frozenset(
 )
 #: Image formats this Pillow cannot read: such a file or member fails ``image_unsupported``
 #: rather than passing as a sample without its image, or vanishing from a folder.
-UNSUPPORTED_IMAGE_EXTENSIONS = frozenset(
-    {"avif", "heic", "heif", "jxl", "svg", "dng", "cr2", "nef", "arw"}) - IMAGE_EXTENSIONS
+UNSUPPORTED_IMAGE_EXTENSIONS = (
+    frozenset({"avif", "heic", "heif", "jxl", "svg", "dng", "cr2", "nef", "arw"}) - IMAGE_EXTENSIONS
+)
 #: Pillow's format name -> the extension a member of that format is written under.
-FORMAT_EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "BMP": "bmp", "GIF": "gif",
-                     "TIFF": "tif", "PPM": "ppm", "JPEG2000": "jp2", "AVIF": "avif", "HEIF": "heic"}
+FORMAT_EXTENSIONS = {
+    "JPEG": "jpg",
+    "PNG": "png",
+    "WEBP": "webp",
+    "BMP": "bmp",
+    "GIF": "gif",
+    "TIFF": "tif",
+    "PPM": "ppm",
+    "JPEG2000": "jp2",
+    "AVIF": "avif",
+    "HEIF": "heic",
+}
 
 
 def image_extension(name: str, data: bytes) -> str | None:
@@ -79,9 +90,11 @@ def size_problem(width: int, height: int, max_pixels: int) -> tuple[str, str] | 
     if width <= 0 or height <= 0:
         return "image_corrupt", f"image has no pixels ({width}x{height})"
     if width * height > max_pixels:
-        return ("image_too_large",
-                f"{width}x{height} = {width * height:,} pixels exceeds the limit of "
-                f"{max_pixels:,} (possible decompression bomb; see --max-image-pixels)")
+        return (
+            "image_too_large",
+            f"{width}x{height} = {width * height:,} pixels exceeds the limit of "
+            f"{max_pixels:,} (possible decompression bomb; see --max-image-pixels)",
+        )
     return None
 
 

@@ -30,9 +30,12 @@ def assign_key(sample: Sample, position: int, duplicate: bool) -> None:
     if key != source_key and source_key:
         sample.meta.setdefault("source_key", source_key)
     if duplicate:
-        sample.fail("read", "duplicate_key",
-                    f"key {key!r} was already used by an earlier sample; this one is kept "
-                    f"in the index only")
+        sample.fail(
+            "read",
+            "duplicate_key",
+            f"key {key!r} was already used by an earlier sample; this one is kept "
+            f"in the index only",
+        )
         sample.meta.setdefault("source_key", source_key)
         key = f"{key}_dup{position:09d}"
     sample.key = key
@@ -41,9 +44,13 @@ def assign_key(sample: Sample, position: int, duplicate: bool) -> None:
 class Intake:
     """Content checks for captions and images."""
 
-    def __init__(self, max_caption_chars: int = DEFAULT_MAX_CAPTION_CHARS,
-                 max_image_pixels: int = DEFAULT_MAX_PIXELS, check_images: bool = True,
-                 image_format: str = "keep"):
+    def __init__(
+        self,
+        max_caption_chars: int = DEFAULT_MAX_CAPTION_CHARS,
+        max_image_pixels: int = DEFAULT_MAX_PIXELS,
+        check_images: bool = True,
+        image_format: str = "keep",
+    ):
         self.max_caption_chars = max_caption_chars
         self.max_image_pixels = max_image_pixels
         self.check_images = check_images
@@ -60,16 +67,19 @@ class Intake:
                 return sample.fail("read", "caption_empty", "caption is empty or whitespace only")
             if len(caption) > self.max_caption_chars:
                 return sample.fail(
-                    "read", "caption_too_long",
+                    "read",
+                    "caption_too_long",
                     f"caption has {len(caption):,} characters; the limit is "
-                    f"{self.max_caption_chars:,} (--max-caption-chars)")
+                    f"{self.max_caption_chars:,} (--max-caption-chars)",
+                )
         if sample.image is not None and self.check_images:
             try:
                 sample.image_info = inspect_image(sample.image, self.max_image_pixels)
             except ImageError as exc:
                 return sample.fail("read", exc.reason, exc.message)
-            if self.image_format == "jpg" and (sample.image_ext not in TRAINER_FORMATS
-                                               or sample.image_info.orientation):
+            if self.image_format == "jpg" and (
+                sample.image_ext not in TRAINER_FORMATS or sample.image_info.orientation
+            ):
                 self._reencode(sample)
         return sample
 
@@ -82,8 +92,9 @@ class Intake:
             data = reencode_jpeg(sample.image)
             info = inspect_image(data, self.max_image_pixels)
         except (ImageError, OSError, ValueError) as exc:
-            sample.fail("read", "image_reencode", f"cannot re-encode {sample.image_ext} as "
-                        f"JPEG: {exc}")
+            sample.fail(
+                "read", "image_reencode", f"cannot re-encode {sample.image_ext} as JPEG: {exc}"
+            )
             return
         sample.meta.setdefault("reencoded_from", sample.image_ext)
         sample.image, sample.image_ext, sample.image_info = data, "jpg", info

@@ -16,9 +16,26 @@ from sgprep.schema import PRODUCTS, Record, Sample, SampleInfo
 
 ANNOTATION_MEMBERS = {p.field: p.member for p in PRODUCTS}
 
-INDEX_COLUMNS = ["key", "caption", "source", "status", "stage", "reason", "error",
-                 "image_width", "image_height", "image_mode", "meta", "sg", "det", "neg",
-                 "members", "shard", "offset", "size"]
+INDEX_COLUMNS = [
+    "key",
+    "caption",
+    "source",
+    "status",
+    "stage",
+    "reason",
+    "error",
+    "image_width",
+    "image_height",
+    "image_mode",
+    "meta",
+    "sg",
+    "det",
+    "neg",
+    "members",
+    "shard",
+    "offset",
+    "size",
+]
 
 
 def dumps(obj: Any) -> str:
@@ -49,8 +66,9 @@ _TINY_FLOAT = re.compile(rb"0\.0000|\de-\d(?!\d)")
 
 
 def _json_dumps(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8"
+    )
 
 
 def _has_nonfinite(obj: Any) -> bool:
@@ -72,18 +90,27 @@ def stored_caption(sample: Sample) -> str | None:
     caption = sample.caption
     if sample.failure is None or caption is None or len(caption) <= STORED_FAILED_CAPTION:
         return caption
-    return (caption[:STORED_FAILED_CAPTION]
-            + f" [... truncated by sgprep: {len(caption):,} characters in all]")
+    return (
+        caption[:STORED_FAILED_CAPTION]
+        + f" [... truncated by sgprep: {len(caption):,} characters in all]"
+    )
 
 
 def to_record(sample: Sample) -> Record:
     failure = sample.failure
     return Record(
-        key=sample.key, caption=stored_caption(sample), source=sample.source,
+        key=sample.key,
+        caption=stored_caption(sample),
+        source=sample.source,
         status="ok" if failure is None else "failed",
-        stage=failure and failure.stage, reason=failure and failure.reason,
-        error=failure and failure.message, image=sample.image_info, meta=sample.meta,
-        sg=sample.sg, det=sample.det, neg=sample.neg,
+        stage=failure and failure.stage,
+        reason=failure and failure.reason,
+        error=failure and failure.message,
+        image=sample.image_info,
+        meta=sample.meta,
+        sg=sample.sg,
+        det=sample.det,
+        neg=sample.neg,
     )
 
 
@@ -105,8 +132,9 @@ def tar_members(sample: Sample) -> dict[str, bytes | str]:
         members[sample.image_ext or "jpg"] = sample.image
     if sample.caption is not None:
         members["txt"] = sample.caption.encode("utf-8")
-    info = SampleInfo(key=sample.key, source=sample.source, image=sample.image_info,
-                      meta=sample.meta)
+    info = SampleInfo(
+        key=sample.key, source=sample.source, image=sample.image_info, meta=sample.meta
+    )
     members["json"] = dumps_bytes(info.model_dump(mode="json"))
     for field, ext in ANNOTATION_MEMBERS.items():
         data = _annotation_json(sample, field)
@@ -152,15 +180,23 @@ def member_checksums(members: dict[str, bytes | str]) -> str:
     """The index's ``members`` column: ``{ext: {"size": n, HASH: hex}}`` of the exact bytes
     written to the tar, so ``sgprep validate`` finds a flipped byte and names the member.
     Canonical JSON (as :func:`dumps`), built directly: json.dumps cost 18 us a sample."""
-    parts = [f'"{ext}":{{"{MEMBER_HASH}":"{_member_hexdigest(members[ext])}",'
-             f'"size":{len(members[ext])}}}'
-             for ext in sorted(members) if ext != "__key__"]
+    parts = [
+        f'"{ext}":{{"{MEMBER_HASH}":"{_member_hexdigest(members[ext])}",'
+        f'"size":{len(members[ext])}}}'
+        for ext in sorted(members)
+        if ext != "__key__"
+    ]
     return "{" + ",".join(parts) + "}"
 
 
-def index_row(sample: Sample, members: str | None = None, shard: str | None = None,
-              offset: int | None = None, size: int | None = None,
-              written: dict[str, bytes | str] | None = None) -> dict[str, Any]:
+def index_row(
+    sample: Sample,
+    members: str | None = None,
+    shard: str | None = None,
+    offset: int | None = None,
+    size: int | None = None,
+    written: dict[str, bytes | str] | None = None,
+) -> dict[str, Any]:
     """One index row. ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
     members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included),
     so a reader can seek to one sample. ``written``: the sample's tar members, whose
@@ -171,14 +207,22 @@ def index_row(sample: Sample, members: str | None = None, shard: str | None = No
         data = written.get(ext) if written is not None else _annotation_json(sample, field)
         annotations[field] = None if data is None else data.decode("utf-8")
     return {
-        "key": sample.key, "caption": stored_caption(sample), "source": sample.source,
+        "key": sample.key,
+        "caption": stored_caption(sample),
+        "source": sample.source,
         "status": "ok" if failure is None else "failed",
-        "stage": failure and failure.stage, "reason": failure and failure.reason,
+        "stage": failure and failure.stage,
+        "reason": failure and failure.reason,
         "error": failure and failure.message,
-        "image_width": info and info.width, "image_height": info and info.height,
-        "image_mode": info and info.mode, "meta": dumps(sample.meta),
-        **annotations, "members": members,
-        "shard": shard, "offset": offset, "size": size,
+        "image_width": info and info.width,
+        "image_height": info and info.height,
+        "image_mode": info and info.mode,
+        "meta": dumps(sample.meta),
+        **annotations,
+        "members": members,
+        "shard": shard,
+        "offset": offset,
+        "size": size,
     }
 
 

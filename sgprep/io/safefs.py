@@ -28,9 +28,13 @@ class LinkRefused(OSError):
     """A path sgprep would act on is a symbolic link (or not the directory it should be)."""
 
     def __init__(self, path: Path, what: str = "is a symbolic link"):
-        super().__init__(errno.ELOOP, f"{path} {what}; sgprep never opens, writes or deletes "
-                                      f"through a link there: remove it, or choose another "
-                                      f"output", str(path))
+        super().__init__(
+            errno.ELOOP,
+            f"{path} {what}; sgprep never opens, writes or deletes "
+            f"through a link there: remove it, or choose another "
+            f"output",
+            str(path),
+        )
 
     def __str__(self) -> str:
         return self.strerror

@@ -23,11 +23,11 @@ def ustar_header(name: str, size: int, mtime: int, mode: int = 0o644) -> bytes:
     raw = name.encode("ascii")
     if len(raw) > 100:
         raise ValueError(f"member name {name!r} is longer than 100 bytes")
-    if size >= 8 ** 11:
+    if size >= 8**11:
         raise ValueError(f"member {name!r} is too large for a ustar header ({size} bytes)")
     template, base = _template(mtime, mode)
     header = bytearray(template)
-    header[0:len(raw)] = raw
+    header[0 : len(raw)] = raw
     size_field = _octal(size, 12)
     header[124:136] = size_field
     # the checksum counts the checksum field as spaces: the template's sum has them

@@ -54,8 +54,10 @@ def validate_output(root: Path) -> tuple[list[str], int]:
     try:
         plan = Plan.model_validate_json(layout.plan_file.read_bytes())
     except (OSError, ValueError) as exc:
-        return problems + [f"{root}: _meta/plan.json is missing or unreadable, so the expected "
-                           f"shards are unknown: {exc}"], 0
+        return problems + [
+            f"{root}: _meta/plan.json is missing or unreadable, so the expected "
+            f"shards are unknown: {exc}"
+        ], 0
     planned = {f"{t.index:05d}": t for t in plan.tasks}
     if sum(t.count for t in plan.tasks) != plan.samples:
         problems.append("_meta/plan.json: its shards do not add up to its sample count")
@@ -91,9 +93,11 @@ def check_finished(root: Path) -> tuple[list[str], int]:
         planned = {f"{t.index:05d}" for t in plan.tasks}
     except (OSError, ValueError):  # made by hand, or lost: the finished shards are checked
         planned = found
-    problems = [f"{m.group(0)}: a shard file that the plan does not list" for p in
-                sorted(root.iterdir()) if (m := SHARD_FILE.match(p.name))
-                and m.group(1) not in planned]
+    problems = [
+        f"{m.group(0)}: a shard file that the plan does not list"
+        for p in sorted(root.iterdir())
+        if (m := SHARD_FILE.match(p.name)) and m.group(1) not in planned
+    ]
     unfinished = 0
     for name in sorted(planned):
         stats_file = layout.stats_file(int(name))
@@ -129,8 +133,10 @@ def _validate_shard(root: Path, name: str, task: Any, keys: dict[str, str]) -> l
     except Exception as exc:  # noqa: BLE001 - any reader error means a damaged index
         return [f"{name}.parquet: unreadable: {exc}"]
     if len(rows) != task.count:
-        problems.append(f"{name}.parquet: {len(rows)} rows where the plan has {task.count} "
-                        f"input samples for this shard")
+        problems.append(
+            f"{name}.parquet: {len(rows)} rows where the plan has {task.count} "
+            f"input samples for this shard"
+        )
     problems.extend(_check_keys(name, rows, task, keys))
     problems.extend(_check_stats(stats_file.name, stats, rows))
     index = {row["key"]: row for row in rows}
@@ -141,8 +147,9 @@ def _validate_shard(root: Path, name: str, task: Any, keys: dict[str, str]) -> l
 def _check_files(root: Path, name: str, stats: ShardStats) -> list[str]:
     problems = []
     if stats.shard != name:
-        problems.append(f"{name}_stats.json: names shard {stats.shard!r} (copied from another "
-                        f"shard?)")
+        problems.append(
+            f"{name}_stats.json: names shard {stats.shard!r} (copied from another shard?)"
+        )
     for file in sorted({f"{name}.tar", f"{name}.parquet", *stats.files}):
         path, recorded = root / file, stats.files.get(file)
         if path.is_symlink():
@@ -150,11 +157,15 @@ def _check_files(root: Path, name: str, stats: ShardStats) -> list[str]:
         elif not path.is_file():
             problems.append(f"{file}: missing")
         elif recorded is None:
-            problems.append(f"{name}_stats.json: does not record {file} (an older sgprep "
-                            f"wrote it, or the stats were edited)")
+            problems.append(
+                f"{name}_stats.json: does not record {file} (an older sgprep "
+                f"wrote it, or the stats were edited)"
+            )
         elif path.stat().st_size != recorded.size:
-            problems.append(f"{file}: {path.stat().st_size:,} bytes where {recorded.size:,} "
-                            f"were written (truncated, extended or replaced)")
+            problems.append(
+                f"{file}: {path.stat().st_size:,} bytes where {recorded.size:,} "
+                f"were written (truncated, extended or replaced)"
+            )
         elif recorded.sha256 is not None and digest(path.read_bytes()) != recorded.sha256:
             problems.append(f"{file}: checksum differs from the one written (damaged)")
     return problems
@@ -173,11 +184,14 @@ def _check_keys(name: str, rows: list[dict], task: Any, keys: dict[str, str]) ->
         if match:
             dup_rows += 1
             if int(match.group(1)) not in duplicates:
-                problems.append(f"{name}.parquet: key {key!r} marks a duplicate at a position "
-                                f"this shard's plan does not have")
+                problems.append(
+                    f"{name}.parquet: key {key!r} marks a duplicate at a position "
+                    f"this shard's plan does not have"
+                )
     if dup_rows != len(duplicates):
-        problems.append(f"{name}.parquet: {dup_rows} duplicate-key rows where the plan has "
-                        f"{len(duplicates)}")
+        problems.append(
+            f"{name}.parquet: {dup_rows} duplicate-key rows where the plan has {len(duplicates)}"
+        )
     return problems
 
 
@@ -189,27 +203,37 @@ def _check_stats(file: str, stats: ShardStats, rows: list[dict]) -> list[str]:
         if row["status"] != "failed" or not (row["stage"] and row["reason"] and row["error"]):
             problems.append(f"{file}: failed row {row['key']!r} lacks status/stage/reason/error")
     if (stats.samples, stats.ok, stats.failed) != (len(rows), len(ok), len(failed)):
-        problems.append(f"{file}: samples/ok/failed {stats.samples}/{stats.ok}/{stats.failed} "
-                        f"disagree with the index {len(rows)}/{len(ok)}/{len(failed)}")
+        problems.append(
+            f"{file}: samples/ok/failed {stats.samples}/{stats.ok}/{stats.failed} "
+            f"disagree with the index {len(rows)}/{len(ok)}/{len(failed)}"
+        )
     failures = Counter(f"{r['stage']}/{r['reason']}" for r in failed)
     if stats.failures != dict(failures):
-        problems.append(f"{file}: failures {stats.failures} disagree with the index "
-                        f"{dict(sorted(failures.items()))}")
+        problems.append(
+            f"{file}: failures {stats.failures} disagree with the index "
+            f"{dict(sorted(failures.items()))}"
+        )
     members = Counter(ext for r in ok if r.get("members") for ext in json.loads(r["members"]))
     if stats.members and stats.members != dict(members):
-        problems.append(f"{file}: members {stats.members} disagree with the index "
-                        f"{dict(sorted(members.items()))}")
+        problems.append(
+            f"{file}: members {stats.members} disagree with the index "
+            f"{dict(sorted(members.items()))}"
+        )
     for stage, counters in stats.stages.items():
         negative = {k: v for k, v in counters.items() if v < 0}
         if negative:
             problems.append(f"{file}: stage {stage} has negative counters {negative}")
     if "parse" in stats.stages:
         expected = _graph_counters(ok)
-        counted = {k: v for k, v in stats.stages["parse"].items()
-                   if k.startswith("graphs/") or k in GRAPH_COUNTERS}
+        counted = {
+            k: v
+            for k, v in stats.stages["parse"].items()
+            if k.startswith("graphs/") or k in GRAPH_COUNTERS
+        }
         if counted != expected:
-            problems.append(f"{file}: parse counters {counted} disagree with the graphs in the "
-                            f"index {expected}")
+            problems.append(
+                f"{file}: parse counters {counted} disagree with the graphs in the index {expected}"
+            )
     return problems
 
 
@@ -230,8 +254,11 @@ def _graph_counters(ok_rows: list[dict]) -> dict[str, int]:
 def _check_tar(path: Path, index: dict[str, dict]) -> list[str]:
     """Read the tar block by block, as sgprep wrote it, checking every byte."""
     problems: list[str] = []
-    expected = {k: json.loads(r["members"]) if r.get("members") else None
-                for k, r in index.items() if r["status"] == "ok"}
+    expected = {
+        k: json.loads(r["members"]) if r.get("members") else None
+        for k, r in index.items()
+        if r["status"] == "ok"
+    }
     for key, members in expected.items():
         if members is None:
             problems.append(f"{path.name}: ok sample {key!r} has no member checksums in the index")
@@ -264,11 +291,14 @@ def _check_tar(path: Path, index: dict[str, dict]) -> list[str]:
             algorithm = algorithms[0]
             actual = member_digest(algorithm, data)
             if actual is None:
-                problems.append(f"{where}: cannot compute its {algorithm} checksum here "
-                                f"(pip install xxhash)")
+                problems.append(
+                    f"{where}: cannot compute its {algorithm} checksum here (pip install xxhash)"
+                )
             elif listed.get("size") != len(data) or listed[algorithm] != actual:
-                problems.append(f"{where}: {len(data):,} bytes with a checksum that differs "
-                                f"from the index (damaged)")
+                problems.append(
+                    f"{where}: {len(data):,} bytes with a checksum that differs "
+                    f"from the index (damaged)"
+                )
             else:
                 problems.extend(_check_content(where, ext, data, index[key]))
     for key, members in expected.items():
@@ -352,14 +382,16 @@ def _validate_jsonl(path: Path) -> tuple[list[str], int]:
                 try:
                     record = Record.model_validate_json(line)
                 except ValidationError as exc:
-                    problems.append(f"{path.name}:{number}: not a valid record: "
-                                    f"{exc.errors()[0]['msg']}")
+                    problems.append(
+                        f"{path.name}:{number}: not a valid record: {exc.errors()[0]['msg']}"
+                    )
                     continue
                 if record.key in keys:
                     problems.append(f"{path.name}:{number}: key {record.key!r} appears twice")
                 keys.add(record.key)
-                if record.status == "failed" and not (record.stage and record.reason
-                                                       and record.error):
+                if record.status == "failed" and not (
+                    record.stage and record.reason and record.error
+                ):
                     problems.append(f"{path.name}:{number}: failed record lacks stage/reason/error")
     except OSError as exc:
         problems.append(f"{path.name}: unreadable: {exc}")

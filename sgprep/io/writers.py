@@ -20,11 +20,31 @@ from pathlib import Path
 from typing import Any
 
 from sgprep.io.images import IMAGE_EXTENSIONS, TRAINER_FORMATS
-from sgprep.io.records import (INDEX_COLUMNS, digest, dumps, failure_key, index_row,
-                               member_checksums, tar_members, to_record)
-from sgprep.io.safefs import (LinkRefused, atomic_write, climbs_above_root, commit, copy_file,
-                              exclusive_temp, make_dirs, open_read, read_bytes, real_dir,
-                              remove_empty_dirs, remove_names, sync_close)
+from sgprep.io.records import (
+    INDEX_COLUMNS,
+    digest,
+    dumps,
+    failure_key,
+    index_row,
+    member_checksums,
+    tar_members,
+    to_record,
+)
+from sgprep.io.safefs import (
+    LinkRefused,
+    atomic_write,
+    climbs_above_root,
+    commit,
+    copy_file,
+    exclusive_temp,
+    make_dirs,
+    open_read,
+    read_bytes,
+    real_dir,
+    remove_empty_dirs,
+    remove_names,
+    sync_close,
+)
 from sgprep.io.tar import TarWriter
 from sgprep.schema import FileInfo, OutputDir, Sample, ShardStats
 
@@ -76,13 +96,19 @@ class ShardSink(ABC):
 
     def close(self, stages: dict[str, dict[str, int]]) -> ShardStats:
         files = self._finish_data()
-        stats = ShardStats(shard=shard_name(self.index), samples=self.samples, ok=self.ok,
-                           failed=self.samples - self.ok,
-                           failures=dict(sorted(self.failures.items())),
-                           stages={k: v for k, v in stages.items()}, files=files,
-                           members=dict(sorted(self.members.items())))
-        atomic_write(self.writer.stats_file(self.index),
-                     (stats.model_dump_json(indent=2) + "\n").encode())
+        stats = ShardStats(
+            shard=shard_name(self.index),
+            samples=self.samples,
+            ok=self.ok,
+            failed=self.samples - self.ok,
+            failures=dict(sorted(self.failures.items())),
+            stages={k: v for k, v in stages.items()},
+            files=files,
+            members=dict(sorted(self.members.items())),
+        )
+        atomic_write(
+            self.writer.stats_file(self.index), (stats.model_dump_json(indent=2) + "\n").encode()
+        )
         self._publish()
         return stats
 
@@ -92,8 +118,15 @@ class ShardSink(ABC):
 
 #: What sgprep writes in ``OUTPUT/_meta`` (``--overwrite`` and a failed start remove these
 #: names and no others; the lock stays while a run holds it).
-META_FILES = (OutputDir.RUN, OutputDir.PLAN, ".keys.sqlite", "stats.parquet", "report.html",
-              OutputDir.FAILED, "dataset.json")
+META_FILES = (
+    OutputDir.RUN,
+    OutputDir.PLAN,
+    ".keys.sqlite",
+    "stats.parquet",
+    "report.html",
+    OutputDir.FAILED,
+    "dataset.json",
+)
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
 TIMING_DIR = OutputDir.TIMING
 #: ``_meta/lock``: held (flock) by the run writing the output; holds its pid and run token.
@@ -131,10 +164,14 @@ class Writer(ABC):
         directory that sgprep did not write whatever the flags; record this run's config.
         Every decision is made under the lock: a run refused for want of it touches nothing."""
         if climbs_above_root(self.root):
-            raise OutputConflict(f"--output {self.root} climbs above / with '..'; write the "
-                                 f"path without it ({os.path.normpath(self.root)})")
+            raise OutputConflict(
+                f"--output {self.root} climbs above / with '..'; write the "
+                f"path without it ({os.path.normpath(self.root)})"
+            )
         if self.root.exists() and not self.root.is_dir():
-            raise OutputConflict(f"--output {self.root} is a file; name a directory (or FILE.jsonl)")
+            raise OutputConflict(
+                f"--output {self.root} is a file; name a directory (or FILE.jsonl)"
+            )
         self.created = make_dirs(self.root, link_ok=self.root_link_ok)
         self.created += make_dirs(self.meta_file.parent)
         self._lock()
@@ -153,7 +190,8 @@ class Writer(ABC):
             raise OutputConflict(
                 f"{self.root} already holds shard files that sgprep did not write (no "
                 f"{self.meta_file.relative_to(self.root)}); sgprep never replaces files it did not "
-                f"make. Choose another --output")
+                f"make. Choose another --output"
+            )
         if overwrite:
             self._clear()
         elif existing is not None and existing != fingerprint and has_results:
@@ -162,7 +200,8 @@ class Writer(ABC):
                 f"{self.root} holds {done} finished shard(s) of a run with other settings: "
                 f"{settings_diff(self._existing_settings(), run_meta.get('settings'))}. Rerun with "
                 f"the output's settings to resume it, choose another --output, or pass "
-                f"--overwrite to start again (its finished shards are deleted)")
+                f"--overwrite to start again (its finished shards are deleted)"
+            )
         self._recover_published()
         remove_names(self.root, self._temp_names(self._shard_names()))  # of a killed run
         remove_names(self.meta_file.parent, self._temp_names(META_FILES))
@@ -192,15 +231,17 @@ class Writer(ABC):
                 os.close(fd)
                 raise OutputConflict(
                     f"another sgprep run (pid {holder[0]}) is writing to {self.root}; wait for "
-                    f"it to finish, or choose another --output") from None
+                    f"it to finish, or choose another --output"
+                ) from None
         self.token = secrets.token_hex(16)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()} {self.token}\n".encode(), 0)
         self._lock_fd = fd  # kept open: closing it would release the lock
         # wait for the workers of a dead run that are writing a shard right now; from here on
         # they find another token in the lock and write nothing
-        barrier = os.open(self.meta_file.parent / PUBLISH_LOCK,
-                          os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        barrier = os.open(
+            self.meta_file.parent / PUBLISH_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644
+        )
         try:
             fcntl.flock(barrier, fcntl.LOCK_EX)
         finally:
@@ -223,8 +264,10 @@ class Writer(ABC):
         try:
             fd = os.open(self.meta_file.parent / PUBLISH_LOCK, os.O_RDWR | os.O_NOFOLLOW)
         except FileNotFoundError:
-            raise RunEnded(f"{self.root} holds no run's lock any more; this worker's run is "
-                           f"over and writes nothing") from None
+            raise RunEnded(
+                f"{self.root} holds no run's lock any more; this worker's run is "
+                f"over and writes nothing"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH)  # a run taking the output waits for this write
             self._check_held()
@@ -247,14 +290,18 @@ class Writer(ABC):
                     holder = os.pread(fd, 128, 0).decode(errors="replace").split()
                     if holder[1:2] == [self.token]:
                         return
-                    raise RunEnded(f"another run (pid {holder[0] if holder else '?'}) now "
-                                   f"writes to {self.root}; this worker's run is over and "
-                                   f"writes nothing") from None
+                    raise RunEnded(
+                        f"another run (pid {holder[0] if holder else '?'}) now "
+                        f"writes to {self.root}; this worker's run is over and "
+                        f"writes nothing"
+                    ) from None
         finally:
             if fd is not None:
                 os.close(fd)
-        raise RunEnded(f"the run that started this worker no longer holds {self.root} (it "
-                       f"was killed?); this worker writes nothing")
+        raise RunEnded(
+            f"the run that started this worker no longer holds {self.root} (it "
+            f"was killed?); this worker writes nothing"
+        )
 
     def release(self) -> None:
         """Give the output's lock back (the end of a run)."""
@@ -270,8 +317,9 @@ class Writer(ABC):
             return
         meta = self.meta_file.parent
         if self.fresh:  # no earlier run's records here: this run's are removed
-            remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE,
-                                PUBLISH_LOCK})
+            remove_names(
+                meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE, PUBLISH_LOCK}
+            )
         remove_names(self.root, self._temp_names(self._shard_names()))
         remove_empty_dirs(self.created)
 
@@ -308,8 +356,11 @@ class Writer(ABC):
         for path in self.layout.stats_files():
             names.add(path.name)
             try:
-                names.update(n for n in ShardStats.model_validate_json(read_bytes(path)).files
-                             if SHARD_FILE.match(n))
+                names.update(
+                    n
+                    for n in ShardStats.model_validate_json(read_bytes(path)).files
+                    if SHARD_FILE.match(n)
+                )
             except (OSError, ValueError):
                 continue
         return names
@@ -401,8 +452,9 @@ class _TarSink(ShardSink):
             self.members.update(ext for ext in members if ext != "__key__")
             if self.negative_rows is not None and sample.neg is not None:
                 self.negative_rows.extend(negative_rows(sample.key, sample.neg))
-        self.rows.append(index_row(sample, checksums, shard_name(self.index), offset, size,
-                                   written=members))
+        self.rows.append(
+            index_row(sample, checksums, shard_name(self.index), offset, size, written=members)
+        )
 
     def _finish_data(self) -> dict[str, FileInfo]:
         import pyarrow as pa
@@ -419,8 +471,10 @@ class _TarSink(ShardSink):
         atomic_write(self.writer.root / f"{name}.parquet", index)
         # sizes catch a truncated or extended file; the index's checksum covers its every byte
         # (the tar's members carry their own checksums in the index)
-        files = {f"{name}.tar": FileInfo(size=tar_size),
-                 f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index))}
+        files = {
+            f"{name}.tar": FileInfo(size=tar_size),
+            f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index)),
+        }
         if self.negative_rows is not None:
             table = pa.Table.from_pylist(self.negative_rows, schema=NEGATIVES_SCHEMA())
             sink = pa.BufferOutputStream()
@@ -455,8 +509,11 @@ class ShardWriter(Writer):
             tmp = self.root / f".{name}.tmp"
             try:
                 recorded = ShardStats.model_validate_json(read_bytes(path)).files.get(name)
-                if (recorded is not None and not os.path.lexists(self.root / name)
-                        and os.lstat(tmp).st_size == recorded.size):
+                if (
+                    recorded is not None
+                    and not os.path.lexists(self.root / name)
+                    and os.lstat(tmp).st_size == recorded.size
+                ):
                     os.replace(tmp, self.root / name)
             except (OSError, ValueError):
                 continue
@@ -473,44 +530,76 @@ class ShardWriter(Writer):
         from sgprep import __version__
         from sgprep.io.card import write_dataset_files
 
-        stats = [ShardStats.model_validate_json(read_bytes(p))
-                 for p in self.layout.stats_files()]
+        stats = [ShardStats.model_validate_json(read_bytes(p)) for p in self.layout.stats_files()]
         write_dataset_files(self.root, stats, __version__)
         odd = Counter()
         for s in stats:
-            odd.update({ext: n for ext, n in s.members.items()
-                        if ext in IMAGE_EXTENSIONS and ext not in TRAINER_FORMATS})
+            odd.update(
+                {
+                    ext: n
+                    for ext, n in s.members.items()
+                    if ext in IMAGE_EXTENSIONS and ext not in TRAINER_FORMATS
+                }
+            )
         if odd:
-            log.warning("%s samples have images in formats that open_clip and other WebDataset "
-                        "loaders skip without a word (%s); rerun with --image-format jpg (a new "
-                        "--output) to re-encode them", f"{sum(odd.values()):,}",
-                        ", ".join(f"{ext}: {n:,}" for ext, n in sorted(odd.items())))
+            log.warning(
+                "%s samples have images in formats that open_clip and other WebDataset "
+                "loaders skip without a word (%s); rerun with --image-format jpg (a new "
+                "--output) to re-encode them",
+                f"{sum(odd.values()):,}",
+                ", ".join(f"{ext}: {n:,}" for ext, n in sorted(odd.items())),
+            )
 
 
 #: The flat negatives tables' folder: NegCLIP's CSV in columnar form, one file per shard.
 NEGATIVES_DIR = "negatives"
-NEGATIVE_COLUMNS = ["key", "positive", "negative", "kind", "realisation", "level",
-                    "positive_index", "strategy", "image_key"]
+NEGATIVE_COLUMNS = [
+    "key",
+    "positive",
+    "negative",
+    "kind",
+    "realisation",
+    "level",
+    "positive_index",
+    "strategy",
+    "image_key",
+]
 
 
 def negative_rows(key: str, neg) -> list[dict[str, Any]]:
-    return [{"key": key, "positive": n.positive, "negative": n.text, "kind": n.kind,
-             "realisation": n.realisation, "level": n.level, "positive_index": n.positive_index,
-             "strategy": n.strategy, "image_key": n.image_key} for n in neg.negatives]
+    return [
+        {
+            "key": key,
+            "positive": n.positive,
+            "negative": n.text,
+            "kind": n.kind,
+            "realisation": n.realisation,
+            "level": n.level,
+            "positive_index": n.positive_index,
+            "strategy": n.strategy,
+            "image_key": n.image_key,
+        }
+        for n in neg.negatives
+    ]
 
 
 def NEGATIVES_SCHEMA():  # noqa: N802 - a constant, built lazily
     import pyarrow as pa
 
-    return pa.schema([(c, pa.int32() if c == "positive_index" else pa.string())
-                      for c in NEGATIVE_COLUMNS])
+    return pa.schema(
+        [(c, pa.int32() if c == "positive_index" else pa.string()) for c in NEGATIVE_COLUMNS]
+    )
 
 
 def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads only when used
     import pyarrow as pa
 
-    types = {"image_width": pa.int32(), "image_height": pa.int32(), "offset": pa.int64(),
-             "size": pa.int64()}
+    types = {
+        "image_width": pa.int32(),
+        "image_height": pa.int32(),
+        "offset": pa.int64(),
+        "size": pa.int64(),
+    }
     return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
 
 
@@ -525,23 +614,31 @@ def index_table(rows: list[dict[str, Any]]):
     columns = []
     for field in schema:
         values = [row[field.name] for row in rows]
-        valid = pa.py_buffer(np.packbits(np.array([v is not None for v in values], dtype=bool),
-                                         bitorder="little"))
+        valid = pa.py_buffer(
+            np.packbits(np.array([v is not None for v in values], dtype=bool), bitorder="little")
+        )
         if pa.types.is_string(field.type):
             data = [v.encode("utf-8") if v is not None else b"" for v in values]
             offsets = np.zeros(len(data) + 1, dtype=np.int64)
             np.cumsum([len(d) for d in data], out=offsets[1:])
-            if offsets[-1] >= 2 ** 31:  # beyond 32-bit offsets: the general path
+            if offsets[-1] >= 2**31:  # beyond 32-bit offsets: the general path
                 columns.append(pa.array(values, type=field.type))
                 continue
-            columns.append(pa.StringArray.from_buffers(
-                len(values), pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(data)),
-                valid))
+            columns.append(
+                pa.StringArray.from_buffers(
+                    len(values),
+                    pa.py_buffer(offsets.astype(np.int32)),
+                    pa.py_buffer(b"".join(data)),
+                    valid,
+                )
+            )
         else:
-            numbers = np.array([0 if v is None else v for v in values],
-                               dtype=field.type.to_pandas_dtype())
-            columns.append(pa.Array.from_buffers(field.type, len(values),
-                                                 [valid, pa.py_buffer(numbers)]))
+            numbers = np.array(
+                [0 if v is None else v for v in values], dtype=field.type.to_pandas_dtype()
+            )
+            columns.append(
+                pa.Array.from_buffers(field.type, len(values), [valid, pa.py_buffer(numbers)])
+            )
     return pa.Table.from_arrays(columns, schema=schema)
 
 
@@ -578,10 +675,15 @@ class JsonlWriter(Writer):
                 self.complete = True
                 return
             raise OutputConflict(f"{self.path} exists; pass --overwrite to replace it")
-        if (self.root.is_dir() and not self.meta_file.exists()
-                and any(p.name != "_meta" for p in self.root.iterdir())):
-            raise OutputConflict(f"{self.root} holds files that sgprep did not write; sgprep keeps "
-                                 f"its parts there while it works: move them, or choose another --output")
+        if (
+            self.root.is_dir()
+            and not self.meta_file.exists()
+            and any(p.name != "_meta" for p in self.root.iterdir())
+        ):
+            raise OutputConflict(
+                f"{self.root} holds files that sgprep did not write; sgprep keeps "
+                f"its parts there while it works: move them, or choose another --output"
+            )
         super().prepare(run_meta, fingerprint, overwrite)
 
     def open_shard(self, index: int) -> ShardSink:
@@ -611,8 +713,7 @@ class JsonlWriter(Writer):
         self._remove_timing()
         remove_names(self.root, self._shard_names())
         meta = self.meta_file.parent
-        remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE,
-                            PUBLISH_LOCK})
+        remove_names(meta, {*META_FILES, *self._temp_names(META_FILES), LOCK_FILE, PUBLISH_LOCK})
         remove_empty_dirs([meta, self.root])  # only when empty: nothing but our own files was there
 
 
@@ -620,16 +721,18 @@ def settings_diff(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str
     """'shard_size: 1000 there, 5 now; ...' for the settings that differ."""
     if not old or not new:
         return "the output was written by another version of sgprep"
-    names = [[s.get("name") for s in d.get("stages") or [] if isinstance(s, dict)]
-             for d in (old, new)]
+    names = [
+        [s.get("name") for s in d.get("stages") or [] if isinstance(s, dict)] for d in (old, new)
+    ]
     diffs = [f"that run had no {n} stage" for n in names[1] if n not in names[0]]
-    diffs += [f"that run had a {n} stage, this one has none" for n in names[0]
-              if n not in names[1]]
+    diffs += [f"that run had a {n} stage, this one has none" for n in names[0] if n not in names[1]]
     alone = {f"stages.{n}." for n in set(names[0]) ^ set(names[1])}
     a, b = _flat(old), _flat(new)
-    diffs += [f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
-              for k in sorted(set(a) | set(b))
-              if a.get(k) != b.get(k) and not k.startswith(tuple(alone))]
+    diffs += [
+        f"{k}: {a.get(k, '(unset)')!r} there, {b.get(k, '(unset)')!r} now"
+        for k in sorted(set(a) | set(b))
+        if a.get(k) != b.get(k) and not k.startswith(tuple(alone))
+    ]
     return "; ".join(diffs) or "no setting differs (another sgprep version?)"
 
 
@@ -656,7 +759,8 @@ def check_apart(inputs: list[Path], output: Path) -> None:
         if out == path or path.is_relative_to(out) or out.is_relative_to(path):
             raise OutputConflict(
                 f"--output {output} overlaps --input {given} (it is, contains or lies inside it); "
-                f"write the output somewhere else")
+                f"write the output somewhere else"
+            )
 
 
 def make_writer(output: Path, negatives_table: bool = False) -> Writer:

@@ -37,16 +37,19 @@ SEP = "|"
 _NOT_NAME = frozenset(
     "a an the this that these those his her their its my our your some each every one two three "
     "four five six seven eight nine ten many several few lots lot of group bunch pair couple "
-    "other another".split())
+    "other another".split()
+)
 #: A scene with more objects than this adds no object pairs (bounded work per graph).
 MAX_SCENE_OBJECTS = 12
 #: Words before a head that are no noun modifiers ("laced up boots").
 _PARTICLES = frozenset("up down off out in on over under with and or to for at by".split())
 _COPULA = frozenset({"is", "are", "be", "was", "were", "being", "been"})
 #: Nouns that are plural in form and meaning ("scissors", "jeans"): kept as they are.
-PLURALIA = frozenset("scissors pants jeans glasses shorts trousers sunglasses goggles clothes "
-                     "stairs tongs binoculars headphones earphones overalls pajamas tights "
-                     "leggings skis".split())
+PLURALIA = frozenset(
+    "scissors pants jeans glasses shorts trousers sunglasses goggles clothes "
+    "stairs tongs binoculars headphones earphones overalls pajamas tights "
+    "leggings skis".split()
+)
 #: Fixed expressions a parser may split into an attribute and a head ("hot" + "dog"): the
 #: attribute is part of the object's name, never changed or moved on its own.
 FIXED_EXPRESSIONS = frozenset(
@@ -57,12 +60,15 @@ FIXED_EXPRESSIONS = frozenset(
     "baseball bat,big top,little league,short sleeve,long sleeve,wet suit,dining room,"
     "dining table,coffee table,police officer,stuffed animal,sliced bread,open sign,"
     "high heels,high heel,dress shirt,polo shirt,tank top,flat screen,brown bear,"
-    "polar bear,black bear,grizzly bear,sea gull,light pole,light post,street light".split(","))
+    "polar bear,black bear,grizzly bear,sea gull,light pole,light post,street light".split(",")
+)
 #: Words a relation may end on that name no object ("on the left"): never connected.
-NOT_OBJECTS = frozenset("left right top side front back middle edge part bottom background "
-                        "distance corner center end view area piece air day foreground drawing picture photo image "
-                        "reflection shadow word words letter letters number numbers writing text logo design pattern "
-                        "spot stripe line tennis baseball soccer game sport".split())
+NOT_OBJECTS = frozenset(
+    "left right top side front back middle edge part bottom background "
+    "distance corner center end view area piece air day foreground drawing picture photo image "
+    "reflection shadow word words letter letters number numbers writing text logo design pattern "
+    "spot stripe line tennis baseball soccer game sport".split()
+)
 
 
 class BoundedCounter(dict):
@@ -120,8 +126,13 @@ def name_words(e: Entity) -> list[str]:
     for k in range(len(words) - 2, -1, -1):
         w, nxt = words[k], singular(words[k + 1])
         fixed = f"{w} {nxt}" in FIXED_EXPRESSIONS
-        if (w in attrs and not fixed) or w in _NOT_NAME or not w.isalpha() or len(mods) == 2 \
-                or (not fixed and (w in _PARTICLES or w.endswith(("ed", "ing", "ly")))):
+        if (
+            (w in attrs and not fixed)
+            or w in _NOT_NAME
+            or not w.isalpha()
+            or len(mods) == 2
+            or (not fixed and (w in _PARTICLES or w.endswith(("ed", "ing", "ly"))))
+        ):
             break
         mods.insert(0, w)
     return [*mods, head]
@@ -154,12 +165,20 @@ def lemma(verb: str) -> str:
     guesses: list[tuple[str, str]] = []
     if v.endswith("ing") and len(v) > 4:
         stem = v[:-3]
-        guesses += [(stem, "gerund"), (stem + "e", "gerund"), (stem[:-1], "gerund"),
-                    (stem[:-1] + "ie", "gerund")]
+        guesses += [
+            (stem, "gerund"),
+            (stem + "e", "gerund"),
+            (stem[:-1], "gerund"),
+            (stem[:-1] + "ie", "gerund"),
+        ]
     if v.endswith("ed") and len(v) > 3:
         stem = v[:-2]
-        guesses += [(stem, "participle"), (stem + "e", "participle"), (stem[:-1], "participle"),
-                    (stem[:-1] + "y", "participle")]
+        guesses += [
+            (stem, "participle"),
+            (stem + "e", "participle"),
+            (stem[:-1], "participle"),
+            (stem[:-1] + "y", "participle"),
+        ]
     if v.endswith("s") and len(v) > 2:
         guesses += [(v[:-1], "third"), (v[:-2], "third"), (v[:-3] + "y", "third")]
     fits = [base for base, form in guesses if base and grammar.inflect_verb(base, form) == v]
@@ -218,7 +237,7 @@ class Cooc:
         distinct = sorted(set(names))
         if len(distinct) <= MAX_SCENE_OBJECTS:
             for i, a in enumerate(distinct):
-                for b in distinct[i + 1:]:
+                for b in distinct[i + 1 :]:
                     t["scene"].add(key(a, b))
 
     def merge(self, other: Cooc) -> None:
@@ -226,10 +245,14 @@ class Cooc:
             self.tables[t].merge(other.tables[t])
 
     def to_json(self, min_count: int = 1) -> dict:
-        return {"version": 1,
-                "floors": {t: c.floor for t, c in self.tables.items()},
-                "tables": {t: {k: n for k, n in sorted(c.items()) if n >= min_count}
-                           for t, c in self.tables.items()}}
+        return {
+            "version": 1,
+            "floors": {t: c.floor for t, c in self.tables.items()},
+            "tables": {
+                t: {k: n for k, n in sorted(c.items()) if n >= min_count}
+                for t, c in self.tables.items()
+            },
+        }
 
     @classmethod
     def from_json(cls, data: dict, related: dict[str, list[str]] | None = None) -> Cooc:
@@ -237,8 +260,10 @@ class Cooc:
         for t in TABLES:
             c.tables[t].update(data.get("tables", {}).get(t, {}))
             c.tables[t].floor = data.get("floors", {}).get(t, 0)
-        c.related = {pos: {w: frozenset(ws) for w, ws in table.items()}
-                     for pos, table in (related or {}).items()}
+        c.related = {
+            pos: {w: frozenset(ws) for w, ws in table.items()}
+            for pos, table in (related or {}).items()
+        }
         for pos, groups in NEAR_SYNONYMS.items():
             table = c.related.setdefault(pos, {})
             for group in groups:
@@ -278,8 +303,9 @@ class Cooc:
             self._by_context["class_attrs"] = table
         return self._by_context["class_attrs"].get(key(attribute.lower(), cls), 0) >= 2
 
-    def judge(self, s: str, predicate: str, o: str, strict: bool = False,
-              seen: int = 1) -> str | None:
+    def judge(
+        self, s: str, predicate: str, o: str, strict: bool = False, seen: int = 1
+    ) -> str | None:
         """None if "s predicate o" is plausible: seen as a triple, or (for the heads when a
         compound is unseen) subject with predicate and predicate with object, and an action's
         verb with that subject. Else the reason: ``implausible_agent`` (the subject never
@@ -325,15 +351,29 @@ class Cooc:
         :data:`NEAR_SYNONYMS`), by the whole name or by the head: a replacement by one says
         nothing false ("cup" -> "mug", "man" -> "person")."""
         a, b = a.lower(), b.lower()
-        if a == b or a.split()[-1] == b.split()[-1] or singular(a) == singular(b) \
-                or a.rstrip("s") == b.rstrip("s"):
+        if (
+            a == b
+            or a.split()[-1] == b.split()[-1]
+            or singular(a) == singular(b)
+            or a.rstrip("s") == b.rstrip("s")
+        ):
             return True
-        if not (self.known(a) and self.known(b)) and len(a) >= 4 and len(b) >= 4 \
-                and SequenceMatcher(None, a, b).ratio() >= 0.75:
+        if (
+            not (self.known(a) and self.known(b))
+            and len(a) >= 4
+            and len(b) >= 4
+            and SequenceMatcher(None, a, b).ratio() >= 0.75
+        ):
             return True  # a typo of the caption corrected: "rcok" -> "rock" is true
-        if pos == "noun" and (set(a.split()) <= set(b.split()) or set(b.split()) <= set(a.split())
-                              or (min(len(a), len(b)) >= 3 and (a in b or b in a)
-                                  and not (object_class(a) and object_class(b)))):
+        if pos == "noun" and (
+            set(a.split()) <= set(b.split())
+            or set(b.split()) <= set(a.split())
+            or (
+                min(len(a), len(b)) >= 3
+                and (a in b or b in a)
+                and not (object_class(a) and object_class(b))
+            )
+        ):
             # "baseball player" in "baseball player figure"; "road", "roadside"; but not
             # two words of the object classes: "man" is in "woman"
             return True
@@ -358,12 +398,11 @@ class Cooc:
             idx = self._by_context[table, fixed] = {}
             for k, n in self.tables[table].items():
                 parts = k.split(SEP)
-                rest = SEP.join(parts[:fixed] + parts[fixed + 1:])
+                rest = SEP.join(parts[:fixed] + parts[fixed + 1 :])
                 idx.setdefault(parts[fixed], {})[rest] = n
                 if table == "scene":
                     idx.setdefault(parts[1 - fixed], {})[parts[fixed]] = n
         return idx.get(value, {})
-
 
     def pool(self, kind: str, *context) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """Words seen in a context, sorted, with cumulative counts (made once per process):
@@ -393,8 +432,9 @@ class Cooc:
         return out
 
     def _options_attrs_of(self, obj: str, kind: str) -> dict[str, int]:
-        return {w: n for w, n in self.neighbours("attr", 1, obj).items()
-                if attribute_type(w) == kind}
+        return {
+            w: n for w, n in self.neighbours("attr", 1, obj).items() if attribute_type(w) == kind
+        }
 
     def _options_attr(self, attribute: str) -> dict[str, int]:
         return dict(self.neighbours("attr", 0, attribute))
@@ -406,18 +446,27 @@ class Cooc:
         out = {}
         for rest, n in self.neighbours("spo", 0, subject).items():
             pred, obj = rest.split(SEP)
-            if pred in CONNECT_SKIP or (placed and pred not in PROXIMITY) \
-                    or relation_type(pred) == "action" or obj in NOT_OBJECTS \
-                    or self._part_or_worn(obj) \
-                    or obj.split()[-1] in PLURALIA or obj in ("people", "crowd"):
+            if (
+                pred in CONNECT_SKIP
+                or (placed and pred not in PROXIMITY)
+                or relation_type(pred) == "action"
+                or obj in NOT_OBJECTS
+                or self._part_or_worn(obj)
+                or obj.split()[-1] in PLURALIA
+                or obj in ("people", "crowd")
+            ):
                 continue
             out[rest] = n
         if self.n("po", "have", subject) * 2 < self.n("obj", subject):
             # and objects seen in its scenes, near it (not for parts, which things have:
             # "a hand near a bus")
             for w, n in self._options_scene(subject).items():
-                if w.split()[-1] not in PLURALIA and w not in ("people", "crowd") \
-                        and self.n("obj", w) >= 3 and not self._part_or_worn(w):
+                if (
+                    w.split()[-1] not in PLURALIA
+                    and w not in ("people", "crowd")
+                    and self.n("obj", w) >= 3
+                    and not self._part_or_worn(w)
+                ):
                     out[f"near{SEP}{w}"] = out.get(f"near{SEP}{w}", 0) + n
         return out
 
@@ -441,27 +490,89 @@ PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by
 
 #: Near-synonyms WordNet does not link, by part of speech: one may be true whenever the
 #: other is ("a cup" of coffee is often a mug; who holds a thing also has it).
-NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {"noun": [frozenset(g.split(",")) for g in (
-    "cup,mug,glass", "couch,sofa", "rock,stone", "pants,trousers,jeans", "photo,picture,photograph",
-    "street,road", "hill,mountain", "shore,beach", "tv,television,screen,monitor",
-    "cellphone,phone,cell phone", "bike,bicycle", "plane,airplane,jet", "car,vehicle,automobile",
-    "sign,signboard", "pathway,path,walkway,sidewalk", "boy,kid,child", "girl,kid,child",
-    "lady,woman", "guy,man", "person,human,individual", "sky,air", "picture,image,painting", "pillow,cushion", "cap,hat", "stick,branch", "lamp,light",
-    "grass,lawn,field", "uniform,shirt,jersey,outfit,clothes,clothing", "ocean,sea,water", "purse,bag,handbag", "rug,carpet,mat")],
-    "verb": [frozenset(g.split(",")) for g in (
-        "include,hold,have,contain,carry,feature,show,support", "look,watch,see,face,view,stare,observe",
-        "sit,rest,perch", "lay,lie,rest", "stand,wait", "walk,go,move,stroll,run",
-        "hang,dangle", "brush,wash,clean,scrub", "guard,protect,defend,watch,patrol", "drive,come,go,travel,head,move,pass", "cover,coat", "grab,hold,take", "use,hold", "wear,have,carry", "park,stop", "practice,play",
-        "ride,drive", "serve,hit", "stand,lean",
-        # places a thing may be in at once: "along the side" is "on the side", "by" it
-        "along,on,by,beside,next,near,alongside")],
-    "adj": [frozenset(g.split(",")) for g in (
-        "big,large,huge,giant,tall", "small,little,tiny,short", "gray,grey,silver",
-        "light,white,pale", "dark,black", "tan,beige,brown", "wooden,wood", "metal,metallic,steel")]}
+NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
+    "noun": [
+        frozenset(g.split(","))
+        for g in (
+            "cup,mug,glass",
+            "couch,sofa",
+            "rock,stone",
+            "pants,trousers,jeans",
+            "photo,picture,photograph",
+            "street,road",
+            "hill,mountain",
+            "shore,beach",
+            "tv,television,screen,monitor",
+            "cellphone,phone,cell phone",
+            "bike,bicycle",
+            "plane,airplane,jet",
+            "car,vehicle,automobile",
+            "sign,signboard",
+            "pathway,path,walkway,sidewalk",
+            "boy,kid,child",
+            "girl,kid,child",
+            "lady,woman",
+            "guy,man",
+            "person,human,individual",
+            "sky,air",
+            "picture,image,painting",
+            "pillow,cushion",
+            "cap,hat",
+            "stick,branch",
+            "lamp,light",
+            "grass,lawn,field",
+            "uniform,shirt,jersey,outfit,clothes,clothing",
+            "ocean,sea,water",
+            "purse,bag,handbag",
+            "rug,carpet,mat",
+        )
+    ],
+    "verb": [
+        frozenset(g.split(","))
+        for g in (
+            "include,hold,have,contain,carry,feature,show,support",
+            "look,watch,see,face,view,stare,observe",
+            "sit,rest,perch",
+            "lay,lie,rest",
+            "stand,wait",
+            "walk,go,move,stroll,run",
+            "hang,dangle",
+            "brush,wash,clean,scrub",
+            "guard,protect,defend,watch,patrol",
+            "drive,come,go,travel,head,move,pass",
+            "cover,coat",
+            "grab,hold,take",
+            "use,hold",
+            "wear,have,carry",
+            "park,stop",
+            "practice,play",
+            "ride,drive",
+            "serve,hit",
+            "stand,lean",
+            # places a thing may be in at once: "along the side" is "on the side", "by" it
+            "along,on,by,beside,next,near,alongside",
+        )
+    ],
+    "adj": [
+        frozenset(g.split(","))
+        for g in (
+            "big,large,huge,giant,tall",
+            "small,little,tiny,short",
+            "gray,grey,silver",
+            "light,white,pale",
+            "dark,black",
+            "tan,beige,brown",
+            "wooden,wood",
+            "metal,metallic,steel",
+        )
+    ],
+}
 #: Verbs that are true of nearly any scene that has the other verb's parts (who feeds a
 #: giraffe looks at it): never a replacement.
-WEAK_VERBS = frozenset("look watch see face have be include contain show feature use wear near "
-                       "stand sit hold touch".split())
+WEAK_VERBS = frozenset(
+    "look watch see face have be include contain show feature use wear near "
+    "stand sit hold touch".split()
+)
 #: Relations a thing can have to many objects at once: replacing the object may leave a true
 #: sentence when the two are often seen together ("wearing a jacket" -> "wearing a shirt").
 NON_EXCLUSIVE = frozenset({"wear", "have", "with", "carry", "hold", "include", "contain"})
@@ -494,33 +605,54 @@ def load_related() -> dict[str, list[str]]:
 #: Coarse classes of objects (singular heads), a back-off for swaps and shuffles: "the woman
 #: behind the man" is plausible because "person | behind | person" was seen, though this
 #: very triple was not. Objects of no class (and parts, places) get no back-off.
-OBJECT_CLASSES: dict[str, frozenset[str]] = {c: frozenset(ws.split()) for c, ws in {
-    "person": "man woman boy girl person child kid lady guy player skier surfer skateboarder "
-              "snowboarder baby adult worker officer rider biker cyclist chef cook waiter "
-              "student teenager batter catcher pitcher umpire tourist passenger driver "
-              "mother father son daughter friend couple soldier policeman",
-    "animal": "dog cat horse cow sheep elephant giraffe zebra bird bear duck goose puppy "
-              "kitten pony calf lamb goat pig chicken deer monkey lion tiger seagull pigeon "
-              "animal bull ox",
-    "vehicle": "car truck bus train motorcycle bike bicycle van boat ship airplane plane jet "
-               "taxi cab scooter tractor trailer suv jeep vehicle motorbike",
-    "food": "pizza sandwich cake donut doughnut banana apple orange broccoli carrot burger "
-            "hamburger bread salad sausage egg meat cheese fruit vegetable cookie pie "
-            "hot_dog tomato potato",
-    "furniture": "table chair bench couch sofa bed desk shelf cabinet stool dresser",
-    "clothing": "shirt jacket hat cap coat dress pants jeans shorts skirt sweater hoodie vest "
-                "helmet shoe boot sock glove scarf tie uniform suit",
-    "small object": "cup mug glass bottle plate bowl phone remote book knife fork spoon "
-                    "umbrella bag backpack purse frisbee ball kite racket bat laptop keyboard "
-                    "clock vase box toy",
-    "plant": "tree bush plant flower",
-    "body part": "hand arm leg head face eye ear nose mouth hair foot finger",
-    "building": "building house church tower barn shop store",
-}.items()}
+OBJECT_CLASSES: dict[str, frozenset[str]] = {
+    c: frozenset(ws.split())
+    for c, ws in {
+        "person": "man woman boy girl person child kid lady guy player skier surfer skateboarder "
+        "snowboarder baby adult worker officer rider biker cyclist chef cook waiter "
+        "student teenager batter catcher pitcher umpire tourist passenger driver "
+        "mother father son daughter friend couple soldier policeman",
+        "animal": "dog cat horse cow sheep elephant giraffe zebra bird bear duck goose puppy "
+        "kitten pony calf lamb goat pig chicken deer monkey lion tiger seagull pigeon "
+        "animal bull ox",
+        "vehicle": "car truck bus train motorcycle bike bicycle van boat ship airplane plane jet "
+        "taxi cab scooter tractor trailer suv jeep vehicle motorbike",
+        "food": "pizza sandwich cake donut doughnut banana apple orange broccoli carrot burger "
+        "hamburger bread salad sausage egg meat cheese fruit vegetable cookie pie "
+        "hot_dog tomato potato",
+        "furniture": "table chair bench couch sofa bed desk shelf cabinet stool dresser",
+        "clothing": "shirt jacket hat cap coat dress pants jeans shorts skirt sweater hoodie vest "
+        "helmet shoe boot sock glove scarf tie uniform suit",
+        "small object": "cup mug glass bottle plate bowl phone remote book knife fork spoon "
+        "umbrella bag backpack purse frisbee ball kite racket bat laptop keyboard "
+        "clock vase box toy",
+        "plant": "tree bush plant flower",
+        "body part": "hand arm leg head face eye ear nose mouth hair foot finger",
+        "building": "building house church tower barn shop store",
+    }.items()
+}
 #: Relations of support and containment: the class says nothing of which holds which.
-SUPPORT = frozenset({"on", "in", "inside", "on top of", "under", "into", "onto", "be on",
-                     "be in", "sit on", "sit in", "park on", "ride on", "carry", "hold",
-                     "contain", "have"})
+SUPPORT = frozenset(
+    {
+        "on",
+        "in",
+        "inside",
+        "on top of",
+        "under",
+        "into",
+        "onto",
+        "be on",
+        "be in",
+        "sit on",
+        "sit in",
+        "park on",
+        "ride on",
+        "carry",
+        "hold",
+        "contain",
+        "have",
+    }
+)
 #: Classes of made things, which come in any colour.
 PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building"})
 #: Classes whose members may change places on the class's evidence. Not body parts (parts of

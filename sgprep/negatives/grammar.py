@@ -15,13 +15,39 @@ _CONSONANT_SOUND = re.compile(r"^(uni|use|usu|uti|ure|eu|ewe|one|once|ufo|u-)")
 _VOWEL_SOUND = re.compile(r"^(hour|honest|honou?r|heir|herb)")
 
 _IRREGULAR_PLURALS = {
-    "man": "men", "woman": "women", "child": "children", "person": "people", "foot": "feet",
-    "tooth": "teeth", "goose": "geese", "mouse": "mice", "ox": "oxen", "die": "dice",
-    "sheep": "sheep", "deer": "deer", "fish": "fish", "moose": "moose", "bison": "bison",
-    "aircraft": "aircraft", "series": "series", "species": "species", "people": "people",
-    "knife": "knives", "leaf": "leaves", "shelf": "shelves", "wolf": "wolves", "loaf": "loaves",
-    "half": "halves", "life": "lives", "wife": "wives", "calf": "calves", "scarf": "scarves",
-    "potato": "potatoes", "tomato": "tomatoes", "hero": "heroes", "cactus": "cacti",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "person": "people",
+    "foot": "feet",
+    "tooth": "teeth",
+    "goose": "geese",
+    "mouse": "mice",
+    "ox": "oxen",
+    "die": "dice",
+    "sheep": "sheep",
+    "deer": "deer",
+    "fish": "fish",
+    "moose": "moose",
+    "bison": "bison",
+    "aircraft": "aircraft",
+    "series": "series",
+    "species": "species",
+    "people": "people",
+    "knife": "knives",
+    "leaf": "leaves",
+    "shelf": "shelves",
+    "wolf": "wolves",
+    "loaf": "loaves",
+    "half": "halves",
+    "life": "lives",
+    "wife": "wives",
+    "calf": "calves",
+    "scarf": "scarves",
+    "potato": "potatoes",
+    "tomato": "tomatoes",
+    "hero": "heroes",
+    "cactus": "cacti",
 }
 _IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
 _THIRD_PERSON = {"be": "is", "have": "has", "do": "does", "go": "goes"}
@@ -48,7 +74,8 @@ def indefinite_article(word: str) -> str:
 UNCOUNTABLE = frozenset(
     "grass water milk snow sand hair food rice bread meat dirt mud smoke fog rain sky furniture "
     "luggage traffic foliage clothing equipment broccoli lettuce cheese juice coffee tea wine "
-    "beer soup sauce butter ice gravel hay straw wood".split())
+    "beer soup sauce butter ice gravel hay straw wood".split()
+)
 
 
 @lru_cache(maxsize=4096)
@@ -78,8 +105,10 @@ def noun_forms(lemma: str) -> frozenset[str]:
 
 
 #: Nouns that are plural as they stand ("people are", "glasses are").
-ALWAYS_PLURAL = frozenset("people police cattle scissors pants jeans glasses shorts trousers "
-                          "sunglasses goggles clothes stairs tongs".split())
+ALWAYS_PLURAL = frozenset(
+    "people police cattle scissors pants jeans glasses shorts trousers "
+    "sunglasses goggles clothes stairs tongs".split()
+)
 
 
 def is_plural_form(surface: str, lemma: str) -> bool:
@@ -88,8 +117,7 @@ def is_plural_form(surface: str, lemma: str) -> bool:
         return True
     if s == lemma:
         return s in _IRREGULAR_SINGULARS and s != _IRREGULAR_SINGULARS[s]
-    return s in {plural(lemma).lower(), _regular_plural(lemma).lower()} \
-        or s in _IRREGULAR_SINGULARS
+    return s in {plural(lemma).lower(), _regular_plural(lemma).lower()} or s in _IRREGULAR_SINGULARS
 
 
 @lru_cache(maxsize=4096)
@@ -119,12 +147,38 @@ def gerund(verb: str) -> str:
 
 
 _PARTICIPLES = {
-    "hold": "held", "ride": "ridden", "wear": "worn", "eat": "eaten", "throw": "thrown",
-    "catch": "caught", "sit": "sat", "stand": "stood", "lie": "lain", "hang": "hung",
-    "fly": "flown", "see": "seen", "make": "made", "take": "taken", "put": "put", "cut": "cut",
-    "build": "built", "draw": "drawn", "write": "written", "give": "given", "leave": "left",
-    "have": "had", "be": "been", "do": "done", "go": "gone", "get": "gotten", "feed": "fed",
-    "lead": "led", "bring": "brought", "drive": "driven", "grow": "grown", "shake": "shaken",
+    "hold": "held",
+    "ride": "ridden",
+    "wear": "worn",
+    "eat": "eaten",
+    "throw": "thrown",
+    "catch": "caught",
+    "sit": "sat",
+    "stand": "stood",
+    "lie": "lain",
+    "hang": "hung",
+    "fly": "flown",
+    "see": "seen",
+    "make": "made",
+    "take": "taken",
+    "put": "put",
+    "cut": "cut",
+    "build": "built",
+    "draw": "drawn",
+    "write": "written",
+    "give": "given",
+    "leave": "left",
+    "have": "had",
+    "be": "been",
+    "do": "done",
+    "go": "gone",
+    "get": "gotten",
+    "feed": "fed",
+    "lead": "led",
+    "bring": "brought",
+    "drive": "driven",
+    "grow": "grown",
+    "shake": "shaken",
 }
 
 

@@ -33,7 +33,7 @@ SYSTEM = (
     "plausible: could a photograph show this scene (things that can do what is said, sizes "
     "and places that fit, attributes that the object can have)? Unusual is fine; impossible "
     "or absurd is not.\n"
-    "Answer with JSON only: {\"fluent\": true|false, \"plausible\": true|false}."
+    'Answer with JSON only: {"fluent": true|false, "plausible": true|false}.'
 )
 #: Worked examples, as earlier turns of the conversation (the prefix every request shares).
 EXAMPLES = [
@@ -57,10 +57,15 @@ class LLMJudgeSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = Field(default=False, description="Judge each negative with an LLM and drop "
-                          "the disfluent and the implausible.")
-    endpoint: str | None = Field(default=None, description="OpenAI-compatible base URL, e.g. "
-                                 "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY).")
+    enabled: bool = Field(
+        default=False,
+        description="Judge each negative with an LLM and drop the disfluent and the implausible.",
+    )
+    endpoint: str | None = Field(
+        default=None,
+        description="OpenAI-compatible base URL, e.g. "
+        "http://127.0.0.1:8000/v1 (key from SGPREP_API_KEY).",
+    )
     model: str | None = Field(default=None, description="Model name the endpoint serves.")
     max_concurrency: int = Field(default=32, ge=1, description="Requests in flight.")
     timeout: float = Field(default=60.0, gt=0, description="Seconds per request.")
@@ -70,8 +75,10 @@ class LLMJudgeSettings(BaseModel):
     @model_validator(mode="after")
     def _endpoint(self) -> LLMJudgeSettings:
         if self.enabled and not self.endpoint:
-            raise ValueError("the LLM judge needs an endpoint: llm_judge.endpoint = "
-                             "http://HOST:PORT/v1 (any OpenAI-compatible server)")
+            raise ValueError(
+                "the LLM judge needs an endpoint: llm_judge.endpoint = "
+                "http://HOST:PORT/v1 (any OpenAI-compatible server)"
+            )
         return self
 
 
@@ -79,8 +86,9 @@ def conversation(text: str) -> list[dict[str, str]]:
     messages = [{"role": "system", "content": SYSTEM}]
     for caption, fluent, plausible in EXAMPLES:
         messages.append({"role": "user", "content": caption})
-        messages.append({"role": "assistant",
-                         "content": json.dumps({"fluent": fluent, "plausible": plausible})})
+        messages.append(
+            {"role": "assistant", "content": json.dumps({"fluent": fluent, "plausible": plausible})}
+        )
     messages.append({"role": "user", "content": text})
     return messages
 
@@ -93,8 +101,11 @@ def verdict(answer: str | None) -> tuple[bool, bool] | None:
         data = json.loads(answer)
     except ValueError:
         return None
-    if (not isinstance(data, dict) or not isinstance(data.get("fluent"), bool)
-            or not isinstance(data.get("plausible"), bool)):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("fluent"), bool)
+        or not isinstance(data.get("plausible"), bool)
+    ):
         return None
     return data["fluent"], data["plausible"]
 
@@ -107,13 +118,24 @@ class LLMJudge:
         from sgprep.parse.engines import make_engine
 
         if not settings.endpoint and engine == "openai":
-            raise ValueError("the LLM judge needs an endpoint: llm_judge.endpoint = "
-                             "http://HOST:PORT/v1 (any OpenAI-compatible server)")
+            raise ValueError(
+                "the LLM judge needs an endpoint: llm_judge.endpoint = "
+                "http://HOST:PORT/v1 (any OpenAI-compatible server)"
+            )
         self.settings = settings
-        self.engine = make_engine(engine, ParserSettings(
-            parser="llama3", engine=engine, endpoint=settings.endpoint, model=settings.model,
-            fallback=None, max_concurrency=settings.max_concurrency, timeout=settings.timeout,
-            max_retries=settings.max_retries))
+        self.engine = make_engine(
+            engine,
+            ParserSettings(
+                parser="llama3",
+                engine=engine,
+                endpoint=settings.endpoint,
+                model=settings.model,
+                fallback=None,
+                max_concurrency=settings.max_concurrency,
+                timeout=settings.timeout,
+                max_retries=settings.max_retries,
+            ),
+        )
         self.counts: Counter[str] = Counter()
 
     def keep(self, negatives: list[Negative]) -> list[bool]:
@@ -122,9 +144,13 @@ class LLMJudge:
         texts = list(dict.fromkeys(n.text for n in negatives))
         if not texts:
             return []
-        answers = self.engine.generate([conversation(t) for t in texts], SCHEMA,
-                                       max_tokens=self.settings.max_tokens, temperature=0.0,
-                                       seed=0)
+        answers = self.engine.generate(
+            [conversation(t) for t in texts],
+            SCHEMA,
+            max_tokens=self.settings.max_tokens,
+            temperature=0.0,
+            seed=0,
+        )
         verdicts = dict(zip(texts, map(verdict, answers)))
         flags = []
         for n in negatives:

@@ -34,8 +34,11 @@ def iter_samples(paths: Iterable[str | Path]) -> Iterator[tuple[str, dict]]:
     a directory is searched for both."""
     for path in paths:
         path = Path(path)
-        files = (sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
-                 if path.is_dir() else [path])
+        files = (
+            sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
+            if path.is_dir()
+            else [path]
+        )
         for file in files:
             if file.suffix == ".parquet":
                 import pyarrow.parquet as pq
@@ -57,8 +60,13 @@ def iter_samples(paths: Iterable[str | Path]) -> Iterator[tuple[str, dict]]:
 
 
 def bindings(graph: dict) -> list[tuple[str, str]]:
-    out = sorted({(e["head"].lower(), a.lower()) for e in graph.get("entities", [])
-                  for a in e.get("attributes", [])})
+    out = sorted(
+        {
+            (e["head"].lower(), a.lower())
+            for e in graph.get("entities", [])
+            for a in e.get("attributes", [])
+        }
+    )
     return out[:MAX_BINDINGS]
 
 
@@ -83,8 +91,12 @@ def signature_table(samples: Iterable[tuple[str, dict]]):
                 if o1 != o2 and a1 != a2:
                     for c, v in zip(("qid", "o1", "a1", "o2", "a2"), (qid, o1, a1, o2, a2)):
                         cols[c].append(v)
-    table = pa.table({"qid": pa.array(cols["qid"], pa.int64()),
-                      **{c: pa.array(cols[c], pa.string()) for c in ("o1", "a1", "o2", "a2")}})
+    table = pa.table(
+        {
+            "qid": pa.array(cols["qid"], pa.int64()),
+            **{c: pa.array(cols[c], pa.string()) for c in ("o1", "a1", "o2", "a2")},
+        }
+    )
     return table, keys
 
 
@@ -115,14 +127,19 @@ def match(table, keys: list[str], max_per_query: int = 5):
     table = table.append_column("sid", pa.array(np.arange(table.num_rows), pa.int64()))
     # a sample that holds both bindings is neither a query nor a distractor for that pair
     swapped = table.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
-        ["qid", "o1", "a2", "o2", "a1"])
+        ["qid", "o1", "a2", "o2", "a1"]
+    )
     queries = table.join(swapped, keys=["qid", *sig], join_type="left anti", use_threads=False)
     hashes = np.array([_hash64(k) for k in keys], dtype=np.int64)
     other = queries.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
-        ["iid", "o1", "a2", "o2", "a1"])  # an image, indexed by the binding it would swap
+        ["iid", "o1", "a2", "o2", "a1"]
+    )  # an image, indexed by the binding it would swap
     if other.num_rows:
-        group = pc.dictionary_encode(pc.binary_join_element_wise(
-            *[other[c] for c in sig], "\x1f")).combine_chunks().indices.to_numpy()
+        group = (
+            pc.dictionary_encode(pc.binary_join_element_wise(*[other[c] for c in sig], "\x1f"))
+            .combine_chunks()
+            .indices.to_numpy()
+        )
         rank = _rank_within(group, hashes[other["iid"].to_numpy()])
         other = other.filter(pa.array(rank < max(4 * max_per_query, 16)))
     found = queries.join(other, keys=sig, join_type="inner", use_threads=False)
@@ -145,8 +162,9 @@ def _phrase(attribute: str, obj: str) -> str:
     return f"{indefinite_article(attribute)} {attribute} {obj}"
 
 
-def mine_images(inputs: Iterable[str | Path], output: str | Path,
-                max_per_query: int = 5) -> dict[str, int]:
+def mine_images(
+    inputs: Iterable[str | Path], output: str | Path, max_per_query: int = 5
+) -> dict[str, int]:
     """Mine image negatives over parsed outputs and write them to ``output``: a parquet table
     (``COLUMNS``) or, for ``.jsonl``, one line per query key with its ``Negative`` list.
     Returns counters (samples, signatures, queries, matches)."""
@@ -162,9 +180,11 @@ def mine_images(inputs: Iterable[str | Path], output: str | Path,
         "key": names[found["qid"].to_numpy()].tolist(),
         "image_key": names[found["iid"].to_numpy()].tolist(),
         "text": [f"{_phrase(y, w)} and {_phrase(x, z)}" for w, x, z, y in zip(o1, a1, o2, a2)],
-        "positive": [f"{_phrase(x, w)} and {_phrase(y, z)}"
-                     for w, x, z, y in zip(o1, a1, o2, a2)],
-        "o1": o1, "a1": a1, "o2": o2, "a2": a2,
+        "positive": [f"{_phrase(x, w)} and {_phrase(y, z)}" for w, x, z, y in zip(o1, a1, o2, a2)],
+        "o1": o1,
+        "a1": a1,
+        "o2": o2,
+        "a2": a2,
     }
     output = Path(output)
     tmp, fh = exclusive_temp(output)  # never written through a link
@@ -173,16 +193,26 @@ def mine_images(inputs: Iterable[str | Path], output: str | Path,
     else:
         pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), fh)
     commit(tmp, fh, output)
-    stats = {"samples": len(keys), "signatures": table.num_rows,
-             "queries": len(set(out["key"])), "matches": found.num_rows}
+    stats = {
+        "samples": len(keys),
+        "signatures": table.num_rows,
+        "queries": len(set(out["key"])),
+        "matches": found.num_rows,
+    }
     log.info("mined image negatives: %s", stats)
     return stats
 
 
 def to_negative(row: dict) -> Negative:
-    return Negative(text=row["text"], strategy="mine-images", kind="mined_image",
-                    positive=row["positive"], level="corpus", realisation="template",
-                    image_key=row["image_key"])
+    return Negative(
+        text=row["text"],
+        strategy="mine-images",
+        kind="mined_image",
+        positive=row["positive"],
+        level="corpus",
+        realisation="template",
+        image_key=row["image_key"],
+    )
 
 
 def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:

@@ -14,20 +14,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sgprep.negatives import grammar
 from sgprep.negatives.cooc import (
     NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
+    SWAPPABLE,
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
-    SWAPPABLE,
-    object_class,
     lemma,
     name,
+    object_class,
     predicate_key,
 )
-from sgprep.negatives import grammar
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
 from sgprep.negatives.vocab import Vocabulary, attribute_type, relation_type
 from sgprep.negatives.words import SPATIAL_WORDS
@@ -36,11 +36,24 @@ from sgprep.schema import Entity, Relation, SceneGraph
 #: Replacements that read as the natural opposite; other words draw from the vocabulary.
 ANTONYMS = dict(
     pair
-    for a, b in [("old", "young"), ("big", "small"), ("large", "small"), ("tall", "short"),
-                 ("long", "short"), ("wet", "dry"), ("open", "closed"), ("empty", "full"),
-                 ("clean", "dirty"), ("wide", "narrow"), ("thick", "thin"), ("black", "white"),
-                 ("dark", "light"), ("hot", "cold")]
-    for pair in ((a, b), (b, a)))
+    for a, b in [
+        ("old", "young"),
+        ("big", "small"),
+        ("large", "small"),
+        ("tall", "short"),
+        ("long", "short"),
+        ("wet", "dry"),
+        ("open", "closed"),
+        ("empty", "full"),
+        ("clean", "dirty"),
+        ("wide", "narrow"),
+        ("thick", "thin"),
+        ("black", "white"),
+        ("dark", "light"),
+        ("hot", "cold"),
+    ]
+    for pair in ((a, b), (b, a))
+)
 
 
 #: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
@@ -54,8 +67,10 @@ PLURAL_NOUNS = PLURALIA | {"people", "men", "women", "children", "crowd"}
 #: What a statistics table may hold for a plural-only noun ("pant", "jean").
 PLURAL_STEMS = frozenset(w[:-1] for w in PLURALIA)
 #: Words for people of one gender, to keep pronouns true ("a man with his hat").
-GENDERED = {**dict.fromkeys("man men boy boys guy gentleman father son husband king".split(), "m"),
-            **dict.fromkeys("woman women girl girls lady mother daughter wife queen".split(), "f")}
+GENDERED = {
+    **dict.fromkeys("man men boy boys guy gentleman father son husband king".split(), "m"),
+    **dict.fromkeys("woman women girl girls lady mother daughter wife queen".split(), "f"),
+}
 _PRONOUNS = frozenset("his him himself her hers herself".split())
 ANIMATE = frozenset({"person", "animal"})
 #: Things that come in numbers anywhere: "a wooden fence near trees" reads well, "near kitchens"
@@ -78,6 +93,7 @@ class SetAttribute:
 class SetHead:
     """Put object name ``new`` where entity ``entity``'s name ``old`` stands: a compound
     ("hot dog", "tennis racket") is replaced whole, never split."""
+
     entity: int
     new: str
     old: str = ""
@@ -86,6 +102,7 @@ class SetHead:
 @dataclass(frozen=True)
 class MoveNPs:
     """Put the noun phrase of entity ``source`` where entity ``slot``'s stood, for each pair."""
+
     placement: tuple[tuple[int, int], ...]
 
 
@@ -100,6 +117,7 @@ class SetPredicate:
 @dataclass(frozen=True)
 class Attach:
     """Insert ``predicate`` + the noun phrase of the new entity after entity ``entity``."""
+
     entity: int
     predicate: str
     new_entity: int
@@ -124,22 +142,29 @@ class Perturbation:
 Candidate = Callable[[], "Perturbation | None"]
 #: family (kind) -> strategy it belongs to
 FAMILIES = {
-    "swap_attribute": "swap", "swap_object": "swap",
-    "shuffle_relation": "shuffle", "redraw_relation": "shuffle",
-    "replace_attribute": "replace", "replace_object": "replace", "replace_relation": "replace",
+    "swap_attribute": "swap",
+    "swap_object": "swap",
+    "shuffle_relation": "shuffle",
+    "redraw_relation": "shuffle",
+    "replace_attribute": "replace",
+    "replace_object": "replace",
+    "replace_relation": "replace",
     "connect": "connect",
 }
 
 
-def _with_entities(graph: SceneGraph, bare: list[Entity], changes: dict[int, Entity],
-                   relations: list[Relation] | None = None,
-                   extra: list[Entity] | None = None) -> SceneGraph:
+def _with_entities(
+    graph: SceneGraph,
+    bare: list[Entity],
+    changes: dict[int, Entity],
+    relations: list[Relation] | None = None,
+    extra: list[Entity] | None = None,
+) -> SceneGraph:
     """The perturbed graph: its entities and relations carry no spans (the positive's spans
     mean nothing in the negative's text)."""
     entities = [changes.get(i, e) for i, e in enumerate(bare)] + (extra or [])
     relations = graph.relations if relations is None else relations
-    relations = [r if r.span is None else r.model_copy(update={"span": None})
-                 for r in relations]
+    relations = [r if r.span is None else r.model_copy(update={"span": None}) for r in relations]
     return graph.model_copy(update={"entities": entities, "relations": relations})
 
 
@@ -147,8 +172,7 @@ def _entity(e: Entity, attributes: list[str] | None = None, head: str | None = N
     attributes = e.attributes if attributes is None else attributes
     head = e.head if head is None else head
     text = " ".join([*attributes, head])
-    return e.model_copy(update={"attributes": attributes, "head": head, "text": text,
-                                "span": None})
+    return e.model_copy(update={"attributes": attributes, "head": head, "text": text, "span": None})
 
 
 def same_class(a: str, b: str) -> bool:
@@ -161,16 +185,24 @@ def _plain(attribute: str) -> bool:
     """A one-word attribute, not a participle the parser kept ("walking down", "standing"):
     those are actions, and changing them reads as nonsense."""
     a = attribute.lower()
-    return " " not in a and (attribute_type(a) != "other" or a in ANTONYMS
-                             or not a.endswith(("ing", "ed")))
+    return " " not in a and (
+        attribute_type(a) != "other" or a in ANTONYMS or not a.endswith(("ing", "ed"))
+    )
 
 
 class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
-    def __init__(self, graph: SceneGraph, vocab: Vocabulary, rng: random.Random,
-                 rejected: Counter, cooc: Cooc | None = None, text: str = "",
-                 max_length_ratio: float = 10.0):
+    def __init__(
+        self,
+        graph: SceneGraph,
+        vocab: Vocabulary,
+        rng: random.Random,
+        rejected: Counter,
+        cooc: Cooc | None = None,
+        text: str = "",
+        max_length_ratio: float = 10.0,
+    ):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
         n = len(text.split())
         self.extra_words = int(max_length_ratio * n) - n if text else 99  # what connect may add
@@ -199,11 +231,17 @@ class Perturber:
         self.rejected[reason] += 1
         return None
 
-    def implausible(self, names: list[str], changed: set[int],
-                    attributes: dict[int, list[str]] | None = None,
-                    relations: list[Relation] | None = None,
-                    strict: bool = False, by_class: bool = False,
-                    attr_by_class: bool = False, check_attributes: bool = True) -> str | None:
+    def implausible(
+        self,
+        names: list[str],
+        changed: set[int],
+        attributes: dict[int, list[str]] | None = None,
+        relations: list[Relation] | None = None,
+        strict: bool = False,
+        by_class: bool = False,
+        attr_by_class: bool = False,
+        check_attributes: bool = True,
+    ) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
         scene the statistics never saw, looking only at what touches ``changed``."""
         c = self.cooc
@@ -216,14 +254,18 @@ class Perturber:
             if not check_attributes:  # noun phrases moved whole keep their own attributes
                 continue
             for a in attributes.get(i, self.g.entities[i].attributes):
-                if a not in self.fixed(i) and not (c.attribute_ok_by_class if attr_by_class
-                                                   else c.attribute_ok)(a, names[i]):
+                if a not in self.fixed(i) and not (
+                    c.attribute_ok_by_class if attr_by_class else c.attribute_ok
+                )(a, names[i]):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
             if r.subject in changed or r.object in changed:
                 why = (c.judge_by_class if by_class else c.judge)(
-                    names[r.subject], r.predicate, names[r.object],
-                    *(() if by_class else (strict, 2 if strict else 1)))
+                    names[r.subject],
+                    r.predicate,
+                    names[r.object],
+                    *(() if by_class else (strict, 2 if strict else 1)),
+                )
                 if why:
                     return why
         return None
@@ -232,8 +274,10 @@ class Perturber:
     def bare(self) -> list[Entity]:
         """The graph's entities without spans, made once per graph."""
         if self._bare is None:
-            self._bare = [e if e.span is None else e.model_copy(update={"span": None})
-                          for e in self.g.entities]
+            self._bare = [
+                e if e.span is None else e.model_copy(update={"span": None})
+                for e in self.g.entities
+            ]
         return self._bare
 
     @property
@@ -253,8 +297,11 @@ class Perturber:
             for j in range(i + 1, len(ents)):
                 for a in ents[i].attributes:
                     for b in ents[j].attributes:
-                        if a.lower() == b.lower() or a in ents[j].attributes \
-                                or b in ents[i].attributes:
+                        if (
+                            a.lower() == b.lower()
+                            or a in ents[j].attributes
+                            or b in ents[i].attributes
+                        ):
                             self.rejected["identical_attributes"] += 1
                             continue
                         if not (_plain(a) and _plain(b)):
@@ -276,16 +323,28 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(a, b, "adj"):  # "gray" and "silver": the same thing said
                 return self._refuse("related_word")
-            why = self.implausible(self.names, {i, j}, {
-                i: [b if x == a else x for x in ei.attributes],
-                j: [a if x == b else x for x in ej.attributes]}, attr_by_class=True)
+            why = self.implausible(
+                self.names,
+                {i, j},
+                {
+                    i: [b if x == a else x for x in ei.attributes],
+                    j: [a if x == b else x for x in ej.attributes],
+                },
+                attr_by_class=True,
+            )
             if why:
                 return self._refuse(why)
-        graph = _with_entities(self.g, self.bare, {
-            i: _entity(ei, [b if x == a else x for x in ei.attributes]),
-            j: _entity(ej, [a if x == b else x for x in ej.attributes])})
-        return Perturbation("swap_attribute", "swap", graph,
-                            (SetAttribute(i, a, b), SetAttribute(j, b, a)))
+        graph = _with_entities(
+            self.g,
+            self.bare,
+            {
+                i: _entity(ei, [b if x == a else x for x in ei.attributes]),
+                j: _entity(ej, [a if x == b else x for x in ej.attributes]),
+            },
+        )
+        return Perturbation(
+            "swap_attribute", "swap", graph, (SetAttribute(i, a, b), SetAttribute(j, b, a))
+        )
 
     def swap_object(self) -> list[Candidate]:
         out, ents = [], self.g.entities
@@ -314,14 +373,15 @@ class Perturber:
                 # train travels over" without its verb): nothing says its new place is
                 # plausible, unless two objects of one class change places
                 return self._refuse("unchecked_swap")
-            why = self.implausible(names, {i, j}, strict=True, by_class=by_class,
-                                   attr_by_class=by_class)
+            why = self.implausible(
+                names, {i, j}, strict=True, by_class=by_class, attr_by_class=by_class
+            )
             if why:
                 return self._refuse(why)
-        graph = _with_entities(self.g, self.bare, {i: _entity(ei, head=ej.head),
-                                                   j: _entity(ej, head=ei.head)})
-        return Perturbation("swap_object", "swap", graph,
-                            (SetHead(i, nj, ni), SetHead(j, ni, nj)))
+        graph = _with_entities(
+            self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)}
+        )
+        return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
 
     # --- shuffle ----------------------------------------------------------------------------
     def shuffle_relation(self) -> list[Candidate]:
@@ -337,17 +397,28 @@ class Perturber:
 
     def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation | None:
         swap = {s: o, o: s}
-        relations = [r.model_copy(update={"subject": swap.get(r.subject, r.subject),
-                                          "object": swap.get(r.object, r.object)})
-                     for r in self.g.relations]
+        relations = [
+            r.model_copy(
+                update={
+                    "subject": swap.get(r.subject, r.subject),
+                    "object": swap.get(r.object, r.object),
+                }
+            )
+            for r in self.g.relations
+        ]
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
             if self._parsed_backwards(s, o):
                 return self._refuse("parsed_backwards")
-            why = self.implausible(self.names, {s, o}, relations=relations, strict=True,
-                                   by_class=same_class(self.names[s], self.names[o]),
-                                   check_attributes=False)
+            why = self.implausible(
+                self.names,
+                {s, o},
+                relations=relations,
+                strict=True,
+                by_class=same_class(self.names[s], self.names[o]),
+                check_attributes=False,
+            )
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)
@@ -475,8 +546,9 @@ class Perturber:
             if new is None:
                 return None
             graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
-            return Perturbation("replace_object", "replace", graph,
-                                (SetHead(i, new, self.names[i]),))
+            return Perturbation(
+                "replace_object", "replace", graph, (SetHead(i, new, self.names[i]),)
+            )
         pool = self.vocab.object_pool(self.vocab.categories.get(e.head.lower()))
         new = self._draw(*pool, self.heads) or self._draw(*self.vocab.object_pool(), self.heads)
         if new is None:
@@ -511,7 +583,8 @@ class Perturber:
             return self._refuse("no_attested_replacement")
         e = self.g.entities[i]
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
-            e.text.split()[-1] if e.text else "", e.head)
+            e.text.split()[-1] if e.text else "", e.head
+        )
         gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
         shared = any(predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
         taken = set(names) | self.heads
@@ -519,14 +592,21 @@ class Perturber:
             words, cum = pools[self.rng.randrange(len(pools))]
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
             last = new.split()[-1]
-            if new in taken or last in PLURAL_STEMS or new in NOT_OBJECTS \
-                    or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES)) \
-                    or (not plural and last in PLURAL_NOUNS) \
-                    or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
+            if (
+                new in taken
+                or last in PLURAL_STEMS
+                or new in NOT_OBJECTS
+                or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES))
+                or (not plural and last in PLURAL_NOUNS)
+                or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old])
+            ):
                 continue  # "many snow", "nine suns", "a people", "a woman with his hat"
             cat = self._category(new)
-            if (category and cat and cat != category) or (not rels and cat != category) \
-                    or (category in ANIMATE and cat != category):
+            if (
+                (category and cat and cat != category)
+                or (not rels and cat != category)
+                or (category in ANIMATE and cat != category)
+            ):
                 continue  # "the foot is walking down the sidewalk"
             if category == "person" and new in {"people", "person", "persons", "human"}:
                 self.rejected["related_word"] += 1  # "guys" -> "people": said already
@@ -537,8 +617,11 @@ class Perturber:
             if shared and c.n("scene", *sorted((old, new))):
                 self.rejected["may_be_true"] += 1  # "wearing a jacket" -> "wearing a shirt"
                 continue
-            if not plural and last in grammar.UNCOUNTABLE \
-                    and old.split()[-1] not in grammar.UNCOUNTABLE:
+            if (
+                not plural
+                and last in grammar.UNCOUNTABLE
+                and old.split()[-1] not in grammar.UNCOUNTABLE
+            ):
                 continue  # "a white dress" -> "a white hair"
             trial = list(names)
             trial[i] = new
@@ -566,8 +649,9 @@ class Perturber:
                 if self.cooc is not None and self._part_of(r.subject, r.object):
                     return self._refuse("part_of_whole")  # "wheels under the skateboard"
                 if self.cooc is not None:
-                    why = self.cooc.judge(self.names[r.subject], new_pred, self.names[r.object],
-                                          strict=True)
+                    why = self.cooc.judge(
+                        self.names[r.subject], new_pred, self.names[r.object], strict=True
+                    )
                     if why:
                         return self._refuse(why)
                 return self._set_pred(k, new_pred, SetPredicate(k, tail, OPPOSITES[tail], False))
@@ -585,17 +669,20 @@ class Perturber:
             self.rejected["no_vocabulary" if self.cooc is None else "no_attested_replacement"] += 1
             return None
         new_verb = self.rng.choice(options)
-        return self._set_pred(k, " ".join([new_verb, *rest]),
-                              SetPredicate(k, verb, new_verb, True))
+        return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
 
     def _part_of(self, part: int, whole: int) -> bool:
         """The statistics saw the whole have the part ("skateboard | have | wheel"): where
         a part is, on or under, is not the caption's to change."""
         p, w = self.names[part], self.names[whole]
-        return bool(self.cooc.n("spo", w, "have", p)
-                    or self.cooc.n("spo", w.split()[-1], "have", p.split()[-1]))
+        return bool(
+            self.cooc.n("spo", w, "have", p)
+            or self.cooc.n("spo", w.split()[-1], "have", p.split()[-1])
+        )
 
-    def _attested_verbs(self, k: int, verb: str, rest: list[str], vocab_verbs: list[str]) -> list[str]:
+    def _attested_verbs(
+        self, k: int, verb: str, rest: list[str], vocab_verbs: list[str]
+    ) -> list[str]:
         """Verbs with the same prepositions that the subject was seen doing and the object
         was seen undergoing, not a synonym of the old verb, nor one true of nearly any
         scene ("looking at" for "feeding")."""
@@ -613,17 +700,29 @@ class Perturber:
             self.rejected["verb_has_object"] += 1
             return []
         # the verb of every relation of this subject that has it changes ("eat" for "play")
-        others = [(self.names[x.object], x.predicate.lower().split()[1:])
-                  for x in self.g.relations if x is not r and x.subject == r.subject
-                  and relation_type(x.predicate) == "action"
-                  and lemma(x.predicate.split()[0]) == verb]
-        return [v for v in sorted(verbs)
-                if v != verb and v not in WEAK_VERBS and v not in IMPLICIT_VERBS and v not in said
-                and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
-                and not c.is_related(v, verb, "verb")
-                and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
-                and all(c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
-                        for x, tail in others)]
+        others = [
+            (self.names[x.object], x.predicate.lower().split()[1:])
+            for x in self.g.relations
+            if x is not r
+            and x.subject == r.subject
+            and relation_type(x.predicate) == "action"
+            and lemma(x.predicate.split()[0]) == verb
+        ]
+        return [
+            v
+            for v in sorted(verbs)
+            if v != verb
+            and v not in WEAK_VERBS
+            and v not in IMPLICIT_VERBS
+            and v not in said
+            and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
+            and not c.is_related(v, verb, "verb")
+            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+            and all(
+                c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
+                for x, tail in others
+            )
+        ]
 
     def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:
         """In the caption, a form of ``verb`` is followed by a word other than its
@@ -632,17 +731,27 @@ class Perturber:
         for k, w in enumerate(words[:-1]):
             if lemma(w) == verb:
                 nxt = words[k + 1]
-                if nxt != rest[0] and nxt not in SPATIAL_WORDS and not nxt.endswith("ly") \
-                        and nxt not in ("together", "around", "away", "back", "alone"):
+                if (
+                    nxt != rest[0]
+                    and nxt not in SPATIAL_WORDS
+                    and not nxt.endswith("ly")
+                    and nxt not in ("together", "around", "away", "back", "alone")
+                ):
                     return True
         return False
 
     def _set_pred(self, k: int, predicate: str, edit: SetPredicate) -> Perturbation:
         relations = list(self.g.relations)
-        relations[k] = relations[k].model_copy(update={  # the positive's forms no longer hold
-            "predicate": predicate, "predicate_lemma": None, "predicate_surface": None})
-        return Perturbation("replace_relation", "replace",
-                            _with_entities(self.g, self.bare, {}, relations), (edit,))
+        relations[k] = relations[k].model_copy(
+            update={  # the positive's forms no longer hold
+                "predicate": predicate,
+                "predicate_lemma": None,
+                "predicate_surface": None,
+            }
+        )
+        return Perturbation(
+            "replace_relation", "replace", _with_entities(self.g, self.bare, {}, relations), (edit,)
+        )
 
     # --- connect ----------------------------------------------------------------------------
     def connect(self) -> list[Candidate]:
@@ -681,8 +790,7 @@ class Perturber:
         for attempt in range(16):
             pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
             pred, obj = pick.split(SEP_)
-            if attempt < 8 and others and not any(c.n("scene", *sorted((obj, x)))
-                                                  for x in others):
+            if attempt < 8 and others and not any(c.n("scene", *sorted((obj, x))) for x in others):
                 continue  # first, an object seen in a scene with the caption's other objects
             said = f" {self.text.lower()} "
             if f" {pred} " in said:  # "a bench near the sidewalk near a man"
@@ -691,9 +799,12 @@ class Perturber:
                 pred = "next to"
             words_added = len(pred.split()) + len(obj.split()) + 1
             # a short caption takes a bare plural: "wooden fence near trees"
-            bare = words_added > self.extra_words and words_added - 1 <= self.extra_words \
-                and pred in ("near", "next to", "behind") \
+            bare = (
+                words_added > self.extra_words
+                and words_added - 1 <= self.extra_words
+                and pred in ("near", "next to", "behind")
                 and self.vocab.categories.get(obj) in BARE_PLURAL_CATEGORIES
+            )
             if words_added > self.extra_words and not bare:
                 self.rejected["too_long"] += 1
                 continue
@@ -702,15 +813,26 @@ class Perturber:
             return self._attach(i, pred, obj, [], placed, bare)
         return self._refuse("no_attested_replacement")
 
-    def _attach(self, i: int, pred: str, obj: str, attrs: list[str],
-                near_only: bool = False, bare_plural: bool = False) -> Perturbation:
+    def _attach(
+        self,
+        i: int,
+        pred: str,
+        obj: str,
+        attrs: list[str],
+        near_only: bool = False,
+        bare_plural: bool = False,
+    ) -> Perturbation:
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
-        new = Entity.model_construct(text=" ".join([*attrs, written]), head=obj,
-                                     attributes=attrs, count=None, span=None)
+        new = Entity.model_construct(
+            text=" ".join([*attrs, written]), head=obj, attributes=attrs, count=None, span=None
+        )
         n = len(self.g.entities)
-        relations = [*self.g.relations,
-                     Relation.model_construct(subject=i, predicate=pred, object=n)]
+        relations = [
+            *self.g.relations,
+            Relation.model_construct(subject=i, predicate=pred, object=n),
+        ]
         graph = _with_entities(self.g, self.bare, {}, relations, [new])
-        return Perturbation("connect", "connect", graph,
-                            (Attach(i, pred, n, near_only, bare_plural),))
+        return Perturbation(
+            "connect", "connect", graph, (Attach(i, pred, n, near_only, bare_plural),)
+        )

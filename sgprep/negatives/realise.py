@@ -34,9 +34,21 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
 #: Words that may open a noun phrase before the entity's own span and move with it.
 DETERMINERS = frozenset(
     "a an the this that these those his her their its my our your some each every many several "
-    "few two three four five six seven eight nine ten".split())
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+    "few two three four five six seven eight nine ten".split()
+)
+NUMBER_WORDS = {
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+}
 #: First words that are capitalised only because they start the caption.
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
@@ -48,9 +60,11 @@ for _surface, _normal in PREP_SYNONYMS.items():
 
 
 #: Places a scene has one of: "the" ("in the sky", "on the ground").
-UNIQUE_PLACES = frozenset("sky ground floor street road sidewalk beach ocean sea sun moon field "
-                          "background distance kitchen bathroom park city air water shore lake "
-                          "river ceiling horizon sand dirt snow grass runway court".split())
+UNIQUE_PLACES = frozenset(
+    "sky ground floor street road sidewalk beach ocean sea sun moon field "
+    "background distance kitchen bathroom park city air water shore lake "
+    "river ceiling horizon sand dirt snow grass runway court".split()
+)
 
 
 class NoSpanEdit(Exception):
@@ -68,7 +82,8 @@ class Disfluent(Exception):
 #: Prepositions and particles: one right before an edited preposition doubles it.
 PREPOSITIONS = frozenset(
     "on in at under over above below behind beside near by inside outside into onto against "
-    "across from to of off out up down through along around underneath beneath".split())
+    "across from to of off out up down through along around underneath beneath".split()
+)
 
 
 class Word(NamedTuple):
@@ -83,11 +98,9 @@ class Realiser:
     def __init__(self, text: str, graph: SceneGraph):
         self.text, self.graph = text, graph
         if text.isascii():  # lower-casing keeps every position: lower the text once
-            self.words = [Word(m.start(), m.end(), m.group())
-                          for m in _WORD.finditer(text.lower())]
+            self.words = [Word(m.start(), m.end(), m.group()) for m in _WORD.finditer(text.lower())]
         else:
-            self.words = [Word(m.start(), m.end(), m.group().lower())
-                          for m in _WORD.finditer(text)]
+            self.words = [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
         self._starts = [w.start for w in self.words]
         self._ends = [w.end for w in self.words]
         self._np: dict[int, tuple[int, int] | None] = {}
@@ -134,13 +147,16 @@ class Realiser:
         return start, span[1]
 
     def words_in(self, start: int, end: int) -> list[Word]:
-        return self.words[bisect_left(self._starts, start):bisect_right(self._ends, end)]
+        return self.words[bisect_left(self._starts, start) : bisect_right(self._ends, end)]
 
     def find_phrase(self, phrase: str, start: int, end: int, last: bool = False) -> tuple[int, int]:
         target = phrase.lower().split()
         ws = self.words_in(start, end)
-        hits = [(ws[k].start, ws[k + len(target) - 1].end) for k in range(len(ws) - len(target) + 1)
-                if [w.lower for w in ws[k:k + len(target)]] == target]
+        hits = [
+            (ws[k].start, ws[k + len(target) - 1].end)
+            for k in range(len(ws) - len(target) + 1)
+            if [w.lower for w in ws[k : k + len(target)]] == target
+        ]
         if not hits:
             raise NoSpanEdit(f"{phrase!r} not found")
         return hits[-1] if last else hits[0]
@@ -178,7 +194,7 @@ class Realiser:
         if k == len(self.words):
             return None
         w = self.words[k]
-        return w if not self.text[pos:w.start].strip() else None
+        return w if not self.text[pos : w.start].strip() else None
 
     def word_before(self, pos: int) -> Word | None:
         """The word ending at ``pos`` before nothing but spaces, if any."""
@@ -186,7 +202,7 @@ class Realiser:
         if k < 0:
             return None
         w = self.words[k]
-        return w if not self.text[w.end:pos].strip() else None
+        return w if not self.text[w.end : pos].strip() else None
 
     # --- editing --------------------------------------------------------------------------
     def edit(self, edits: tuple[Edit, ...]) -> str:
@@ -211,8 +227,10 @@ class Realiser:
         modifiers = e.old.split()[:-1]
         if modifiers:  # a compound goes whole: "a hot dog" -> "a hamburger"
             k = bisect_left(self._starts, w.start)
-            before = self.words[max(0, k - len(modifiers)):k]
-            if [x.lower for x in before] != modifiers or before[0].start < self.np_span(e.entity)[0]:
+            before = self.words[max(0, k - len(modifiers)) : k]
+            if [x.lower for x in before] != modifiers or before[0].start < self.np_span(e.entity)[
+                0
+            ]:
                 raise NoSpanEdit(f"compound {e.old!r} not found")
             start = before[0].start
         words = e.new.split()
@@ -220,7 +238,7 @@ class Realiser:
         # brown shirt" -> "white shirt and brown pants", not "brown shirts"
         if self.plural(e.entity) and singular((e.old.split() or [""])[-1]) not in PLURALIA:
             words[-1] = grammar.plural(words[-1])
-        return [(start, w.end, _same_case(self.text[start:w.end], " ".join(words), start))]
+        return [(start, w.end, _same_case(self.text[start : w.end], " ".join(words), start))]
 
     def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
         out = []
@@ -229,8 +247,11 @@ class Realiser:
             s0, s1 = self.np_span(source)
             moved = self.text[s0:s1]
             first = moved.split(" ", 1)[0].lower()
-            if s0 == 0 and start != 0 and (first in LOWERABLE
-                                           or first in self._plain_words(source)):
+            if (
+                s0 == 0
+                and start != 0
+                and (first in LOWERABLE or first in self._plain_words(source))
+            ):
                 moved = moved[:1].lower() + moved[1:]
             out.append((start, end, moved))
             if self.plural(slot) != self.plural(source):
@@ -248,14 +269,14 @@ class Realiser:
             return []
         table = grammar.AUX_PLURAL if plural else grammar.AUX_SINGULAR
         if w.lower in table:
-            return [(w.start, w.end, _same_case(self.text[w.start:w.end], table[w.lower]))]
+            return [(w.start, w.end, _same_case(self.text[w.start : w.end], table[w.lower]))]
         for r in self.graph.relations:
             if relation_type(r.predicate) != "action":  # "on" is no verb: never "ons"
                 continue
             lemma = r.predicate.split()[0].lower()
             if r.subject == slot and grammar.verb_form(w.lower, lemma) in {"base", "third"}:
                 new = lemma if plural else grammar.third_person(lemma)
-                return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+                return [(w.start, w.end, _same_case(self.text[w.start : w.end], new))]
         return []
 
     def _SetPredicate(self, e: SetPredicate) -> list[tuple[int, int, str]]:
@@ -268,7 +289,7 @@ class Realiser:
                     form = _form_of(w.lower)
                 if form is not None:
                     new = grammar.inflect_verb(e.new, form)
-                    return [(w.start, w.end, _same_case(self.text[w.start:w.end], new))]
+                    return [(w.start, w.end, _same_case(self.text[w.start : w.end], new))]
             raise NoSpanEdit(f"verb {e.old!r} not found")
         for surface in (e.old, *SPELLINGS.get(e.old, ())):
             try:
@@ -276,8 +297,11 @@ class Realiser:
             except NoSpanEdit:
                 continue
             before = self.word_before(start)
-            if before is not None and before.lower in PREPOSITIONS \
-                    and e.new.split()[0] in PREPOSITIONS:
+            if (
+                before is not None
+                and before.lower in PREPOSITIONS
+                and e.new.split()[0] in PREPOSITIONS
+            ):
                 raise Disfluent("doubled_preposition")  # "out in" -> "out outside"
             return [(start, end, e.new)]
         raise NoSpanEdit(f"{e.old!r} not found")
@@ -299,8 +323,11 @@ class Realiser:
             # the new phrase is read to attach to, its object is not in the picture
             end = len(self.text.rstrip().rstrip(".!").rstrip())
         new = self._perturbed.entities[e.new_entity]
-        phrase = " ".join([*new.attributes, grammar.plural(new.head)]) if e.bare_plural \
+        phrase = (
+            " ".join([*new.attributes, grammar.plural(new.head)])
+            if e.bare_plural
             else noun_phrase(new)
+        )
         return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -313,7 +340,7 @@ class Realiser:
             if w is not None and w.lower in grammar.ARTICLES:
                 article = grammar.indefinite_article(new.split()[0])
                 if article != w.lower:
-                    out.append((w.start, w.end, _same_case(self.text[w.start:w.end], article)))
+                    out.append((w.start, w.end, _same_case(self.text[w.start : w.end], article)))
         return out
 
     def _apply(self, changes: list[tuple[int, int, str]]) -> str:
@@ -332,8 +359,10 @@ class Realiser:
         return out
 
 
-_EDITORS = {kind: getattr(Realiser, "_" + kind.__name__)
-            for kind in (SetAttribute, SetHead, MoveNPs, SetPredicate, Attach)}
+_EDITORS = {
+    kind: getattr(Realiser, "_" + kind.__name__)
+    for kind in (SetAttribute, SetHead, MoveNPs, SetPredicate, Attach)
+}
 
 
 def _span(w: Word) -> tuple[int, int]:
@@ -365,8 +394,24 @@ def _span_matches(text: str, span: tuple[int, int], e: Entity) -> bool:
 
 #: Words that may follow a noun phrase where a new phrase can go in between.
 #: Not a preposition: "shoes | on her feet" would become "shoes under a bed on her feet".
-_SEAM_WORDS = frozenset({"is", "are", "was", "were", "has", "have", "who", "that", "which",
-                         "and", "while", "as", "sits", "stands"})
+_SEAM_WORDS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "who",
+        "that",
+        "which",
+        "and",
+        "while",
+        "as",
+        "sits",
+        "stands",
+    }
+)
 
 
 def _seam(word: str) -> bool:
@@ -407,12 +452,14 @@ def predicate_text(predicate: str) -> str:
 
 
 def template(graph: SceneGraph) -> str:
-    """"{attrs} {object} {relation} {attrs} {object}" per relation, other entities on their
+    """ "{attrs} {object} {relation} {attrs} {object}" per relation, other entities on their
     own, joined by "and"."""
     parts, used = [], set()
     for r in graph.relations:
-        parts.append(f"{noun_phrase(graph.entities[r.subject])} {predicate_text(r.predicate)} "
-                     f"{noun_phrase(graph.entities[r.object])}")
+        parts.append(
+            f"{noun_phrase(graph.entities[r.subject])} {predicate_text(r.predicate)} "
+            f"{noun_phrase(graph.entities[r.object])}"
+        )
         used |= {r.subject, r.object}
     parts += [noun_phrase(e) for i, e in enumerate(graph.entities) if i not in used]
     return " and ".join(parts)

@@ -46,45 +46,75 @@ ATTRIBUTE_WEIGHT = 0.15
 MAX_CONNECT = 1
 #: ... and only for a positive that the other families gave fewer negatives than this.
 CONNECT_BELOW = 2
-DEFAULT_WEIGHTS = {k: (ATTRIBUTE_WEIGHT if k == "replace_attribute"
-                       else round((1 - ATTRIBUTE_WEIGHT) / (len(FAMILIES) - 1), 6))
-                   for k in FAMILIES}
+DEFAULT_WEIGHTS = {
+    k: (
+        ATTRIBUTE_WEIGHT
+        if k == "replace_attribute"
+        else round((1 - ATTRIBUTE_WEIGHT) / (len(FAMILIES) - 1), 6)
+    )
+    for k in FAMILIES
+}
 
 
 class NegativesSettings(StageSettings):
     strategies: Annotated[list[str], Flag("--strategy")] = Field(
         default_factory=lambda: ["swap", "shuffle", "connect"],
         description=f"Comma list of {', '.join(STRATEGIES)}; or mine-images alone (corpus-wide "
-        "image negatives, written as a table: `sgprep negatives` only).")
+        "image negatives, written as a table: `sgprep negatives` only).",
+    )
     per_sample: int = Field(default=4, ge=0, description="Negatives of the caption.")
     per_subgraph: int = Field(default=1, ge=0, description="Negatives of each sub-graph positive.")
     max_subgraphs: int = Field(default=6, ge=0, description="Sub-graph positives per sample.")
     family_weights: dict[str, float] = Field(
-        default_factory=lambda: dict(DEFAULT_WEIGHTS), description="Sampling weight per family, "
-        "e.g. 'replace_attribute=0.15,swap_object=0.2'.")
+        default_factory=lambda: dict(DEFAULT_WEIGHTS),
+        description="Sampling weight per family, e.g. 'replace_attribute=0.15,swap_object=0.2'.",
+    )
     vocab: Annotated[str | None, Flag(path=True)] = Field(
-        default=None, description="Vocabulary JSON from `sgprep vocab` (default: the one shipped "
-        "with sgprep).")
-    plausibility: bool = Field(default=True, description=(
-        "Refuse changes the co-occurrence statistics (of --vocab, else the bundled ones) call "
-        "implausible, and replacements by synonyms; draw replacements seen in the same context."))
-    template: bool = Field(default=False, description=(
-        "Write a negative by template when the caption cannot be edited in place (off: such "
-        "negatives are refused as no_span_edit; templates read unlike captions)."))
-    max_length_ratio: float = Field(default=1.75, ge=1.0, le=10.0, description=(
-        "Refuse a negative more than this many times as long as its caption, in words, or "
-        "shorter by the same factor (too_long, too_short): length must not give it away."))
-    llm_judge: Annotated[LLMJudgeSettings, Flag(hidden=True,
-                                                applies=lambda s: s.llm_judge.enabled)] = Field(
+        default=None,
+        description="Vocabulary JSON from `sgprep vocab` (default: the one shipped with sgprep).",
+    )
+    plausibility: bool = Field(
+        default=True,
+        description=(
+            "Refuse changes the co-occurrence statistics (of --vocab, else the bundled ones) call "
+            "implausible, and replacements by synonyms; draw replacements seen in the same context."
+        ),
+    )
+    template: bool = Field(
+        default=False,
+        description=(
+            "Write a negative by template when the caption cannot be edited in place (off: such "
+            "negatives are refused as no_span_edit; templates read unlike captions)."
+        ),
+    )
+    max_length_ratio: float = Field(
+        default=1.75,
+        ge=1.0,
+        le=10.0,
+        description=(
+            "Refuse a negative more than this many times as long as its caption, in words, or "
+            "shorter by the same factor (too_long, too_short): length must not give it away."
+        ),
+    )
+    llm_judge: Annotated[
+        LLMJudgeSettings, Flag(hidden=True, applies=lambda s: s.llm_judge.enabled)
+    ] = Field(
         default_factory=LLMJudgeSettings,
         description="An LLM that drops disfluent or implausible negatives (off by default; set "
-        "in a pipeline YAML).")
-    graphs: bool = Field(default=False, description="Keep a scene graph on each negative (the "
-                         "perturbed one) and each positive; off: text only (the caption's graph "
-                         "is sg.json), which makes neg.json 2.5x smaller on FACTUAL.")
-    table: bool = Field(default=False, description="Also write negatives/NNNNN.parquet per "
-                        "shard: one row per negative (key, positive, negative, kind, "
-                        "realisation, level, positive_index, strategy, image_key).")
+        "in a pipeline YAML).",
+    )
+    graphs: bool = Field(
+        default=False,
+        description="Keep a scene graph on each negative (the "
+        "perturbed one) and each positive; off: text only (the caption's graph "
+        "is sg.json), which makes neg.json 2.5x smaller on FACTUAL.",
+    )
+    table: bool = Field(
+        default=False,
+        description="Also write negatives/NNNNN.parquet per "
+        "shard: one row per negative (key, positive, negative, kind, "
+        "realisation, level, positive_index, strategy, image_key).",
+    )
 
     @field_validator("strategies")
     @classmethod
@@ -114,12 +144,16 @@ class NegativesStage(Stage):
     requires = frozenset({"sg"})
     provides = frozenset({"neg"})
 
-    def __init__(self, settings: NegativesSettings | None = None,
-                 context: RunContext | None = None):
+    def __init__(
+        self, settings: NegativesSettings | None = None, context: RunContext | None = None
+    ):
         super().__init__(settings, context)
         s = self.settings
-        self.families = [k for k, strategy in FAMILIES.items()
-                         if strategy in s.strategies and s.family_weights.get(k, 0) > 0]
+        self.families = [
+            k
+            for k, strategy in FAMILIES.items()
+            if strategy in s.strategies and s.family_weights.get(k, 0) > 0
+        ]
         self.vocab: Vocabulary | None = None
         self.judge: LLMJudge | None = None
         self.counts: Counter[str] = Counter()
@@ -195,17 +229,25 @@ class NegativesStage(Stage):
         self.setup()
         rng = random.Random(sample_seed(key, self.context.seed))
         keep = self.settings.graphs
-        positives = [Positive(text=caption, kind="caption", graph=graph if keep else None,
-                              realisation="caption")]
+        positives = [
+            Positive(
+                text=caption, kind="caption", graph=graph if keep else None, realisation="caption"
+            )
+        ]
         sources = [(caption, graph, self.settings.per_sample)]
         if "subgraph" in self.settings.strategies and len(graph.entities) > 1:
             subs = subgraphs(caption, graph)
             if len(subs) > self.settings.max_subgraphs:
                 subs = rng.sample(subs, self.settings.max_subgraphs)
             for sub in subs:
-                positives.append(Positive(text=sub.text, kind="subgraph",
-                                          graph=sub.graph if keep else None,
-                                          realisation=sub.realisation))
+                positives.append(
+                    Positive(
+                        text=sub.text,
+                        kind="subgraph",
+                        graph=sub.graph if keep else None,
+                        realisation=sub.realisation,
+                    )
+                )
                 sources.append((sub.text, sub.graph, self.settings.per_subgraph))
             self.counts["positives/subgraph"] += len(subs)
         true_texts = {normalise(p.text) for p in positives}
@@ -224,14 +266,27 @@ class NegativesStage(Stage):
             self.counts["samples_without_negatives"] += 1
         return Negatives(positives=positives, negatives=negatives)
 
-    def _perturb(self, text: str, graph: SceneGraph, k: int, rng: random.Random,
-                 true_texts: set[str], seen: set[str]) -> list[Negative]:
+    def _perturb(
+        self,
+        text: str,
+        graph: SceneGraph,
+        k: int,
+        rng: random.Random,
+        true_texts: set[str],
+        seen: set[str],
+    ) -> list[Negative]:
         if k == 0 or not graph.entities:
             return []
         rejected: Counter[str] = Counter()
-        perturber = Perturber(graph, self.vocab, rng, rejected,
-                              self.vocab.cooc if self.settings.plausibility else None, text,
-                              self.settings.max_length_ratio)
+        perturber = Perturber(
+            graph,
+            self.vocab,
+            rng,
+            rejected,
+            self.vocab.cooc if self.settings.plausibility else None,
+            text,
+            self.settings.max_length_ratio,
+        )
         pools = {}
         for family in self.families:
             cands = perturber.candidates(family)
@@ -245,8 +300,9 @@ class NegativesStage(Stage):
             # connect adds words (a length cue) and is easy to make: at most MAX_CONNECT per
             # positive, drawn only when no other family has candidates left
             others = {f: c for f, c in pools.items() if f != "connect"}
-            if "connect" in pools and (made_connect >= MAX_CONNECT
-                                       or (not others and len(out) >= CONNECT_BELOW)):
+            if "connect" in pools and (
+                made_connect >= MAX_CONNECT or (not others and len(out) >= CONNECT_BELOW)
+            ):
                 del pools["connect"]
                 continue
             family = _weighted(rng, others, weights) if others else next(iter(pools))
@@ -263,8 +319,9 @@ class NegativesStage(Stage):
                 if original is None:
                     original = signature(graph)
                     # the perturbed graphs share the span-less entities: describe each once
-                    keys = {id(b): k for b, k in zip(perturber.bare,
-                                                     map(entity_key, graph.entities))}
+                    keys = {
+                        id(b): k for b, k in zip(perturber.bare, map(entity_key, graph.entities))
+                    }
                 if signature(p.graph, keys) == original:
                     rejected["same_graph"] += 1
                     continue
@@ -284,8 +341,16 @@ class NegativesStage(Stage):
                 rejected["equal_text" if norm in true_texts else "duplicate"] += 1
                 continue
             seen.add(norm)
-            out.append(Negative(text=neg_text, strategy=p.strategy, kind=p.kind, positive=text,
-                                realisation=how, graph=p.graph))
+            out.append(
+                Negative(
+                    text=neg_text,
+                    strategy=p.strategy,
+                    kind=p.kind,
+                    positive=text,
+                    realisation=how,
+                    graph=p.graph,
+                )
+            )
             made[p.kind, how] += 1
             made_connect += p.kind == "connect"
             lengths[p.kind] += round(1000 * ratio)
@@ -297,7 +362,6 @@ class NegativesStage(Stage):
         for reason, n in rejected.items():
             self.counts[f"rejected/{reason}"] += n
         return out
-
 
 
 def _weighted(rng: random.Random, pools: dict[str, list], weights: dict[str, float]) -> str:

@@ -36,8 +36,9 @@ def subgraphs(caption: str, graph: SceneGraph) -> list[SubPositive]:
         sig = signature(sub)
         if sig in seen_sig:
             continue
-        positive = _extract(realiser, caption, graph, sub, members) or \
-            SubPositive(template(sub), _without_spans(sub), "template")
+        positive = _extract(realiser, caption, graph, sub, members) or SubPositive(
+            template(sub), _without_spans(sub), "template"
+        )
         key = normalise(positive.text)
         if key in seen_text:
             continue
@@ -49,21 +50,29 @@ def subgraphs(caption: str, graph: SceneGraph) -> list[SubPositive]:
 
 def _subgraph(graph: SceneGraph, members: list[int], relations: list[Relation]) -> SceneGraph:
     index = {old: new for new, old in enumerate(members)}
-    return graph.model_copy(update={
-        "entities": [graph.entities[i] for i in members],
-        "relations": [r.model_copy(update={"subject": index[r.subject], "object": index[r.object]})
-                      for r in relations]})
+    return graph.model_copy(
+        update={
+            "entities": [graph.entities[i] for i in members],
+            "relations": [
+                r.model_copy(update={"subject": index[r.subject], "object": index[r.object]})
+                for r in relations
+            ],
+        }
+    )
 
 
 def _without_spans(sub: SceneGraph) -> SceneGraph:
-    return sub.model_copy(update={"entities": [e.model_copy(update={"span": None})
-                                               for e in sub.entities],
-                                  "relations": [r.model_copy(update={"span": None})
-                                                for r in sub.relations]})
+    return sub.model_copy(
+        update={
+            "entities": [e.model_copy(update={"span": None}) for e in sub.entities],
+            "relations": [r.model_copy(update={"span": None}) for r in sub.relations],
+        }
+    )
 
 
-def _extract(realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGraph,
-             members: list[int]) -> SubPositive | None:
+def _extract(
+    realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGraph, members: list[int]
+) -> SubPositive | None:
     try:
         spans = [realiser.np_span(i) for i in members]
     except NoSpanEdit:
@@ -80,8 +89,9 @@ def _extract(realiser: Realiser, caption: str, graph: SceneGraph, sub: SceneGrap
         text = text[:1].lower() + text[1:]
     entities = [_shift(graph.entities[i], start) for i in members]
     relations = [_shift(r, start) for r in sub.relations]
-    return SubPositive(text, sub.model_copy(update={"entities": entities,
-                                                    "relations": relations}), "span_extract")
+    return SubPositive(
+        text, sub.model_copy(update={"entities": entities, "relations": relations}), "span_extract"
+    )
 
 
 def _shift(e: Entity | Relation, offset: int) -> Entity | Relation:

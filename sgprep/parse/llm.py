@@ -27,10 +27,18 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from sgprep.parse.base import (EndpointNeverAnswered, EngineUnavailable, ModelUnavailable,
-                               ParseError, Parser, ParserSettings, make_parser, parser_class)
-from sgprep.parse.factual_format import parse_count
+from sgprep.parse.base import (
+    EndpointNeverAnswered,
+    EngineUnavailable,
+    ModelUnavailable,
+    ParseError,
+    Parser,
+    ParserSettings,
+    make_parser,
+    parser_class,
+)
 from sgprep.parse.engines import Conversation, Engine, make_engine
+from sgprep.parse.factual_format import parse_count
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
@@ -180,7 +188,11 @@ class InvalidAnswer(ValueError):
 
 
 def graph_from_answer(
-    answer: str | None, caption: str, parser: str, retries: int = 0, heads: HeadFinder | None = None,
+    answer: str | None,
+    caption: str,
+    parser: str,
+    retries: int = 0,
+    heads: HeadFinder | None = None,
     fault: tuple[str, str] | None = None,
 ) -> SceneGraph:
     """Turn one raw answer into a validated graph, or raise :class:`InvalidAnswer`.
@@ -194,8 +206,13 @@ def graph_from_answer(
         parsed = _LLMAnswer.model_validate_json(answer)
     except ValidationError as exc:
         types = {e["type"] for e in exc.errors()}
-        reason = ("not_json" if "json_invalid" in types
-                  else "too_large" if types & _TOO_LONG else "bad_shape")
+        reason = (
+            "not_json"
+            if "json_invalid" in types
+            else "too_large"
+            if types & _TOO_LONG
+            else "bad_shape"
+        )
         raise InvalidAnswer(
             reason, f"{reason}: {exc.errors()[0]['msg']}: {answer[:200]!r}"
         ) from None
@@ -377,21 +394,29 @@ class LLMParser(Parser):
         try:
             error = engine.probe()
             if error is not None:
-                log.warning("LLM endpoint %s does not answer (%s); probing it again in %g s "
-                            "(--breaker-cooldown) before the run is refused", settings.endpoint,
-                            error, settings.breaker_cooldown)
+                log.warning(
+                    "LLM endpoint %s does not answer (%s); probing it again in %g s "
+                    "(--breaker-cooldown) before the run is refused",
+                    settings.endpoint,
+                    error,
+                    settings.breaker_cooldown,
+                )
                 time.sleep(settings.breaker_cooldown)
                 error = engine.probe()
         finally:
             engine.close()
         if error is not None:
-            instead = (f"every graph would come from the fallback parser {settings.fallback!r}"
-                       if settings.fallback else "there is no fallback parser (--fallback none)")
+            instead = (
+                f"every graph would come from the fallback parser {settings.fallback!r}"
+                if settings.fallback
+                else "there is no fallback parser (--fallback none)"
+            )
             raise EndpointNeverAnswered(
                 f"the LLM endpoint {settings.endpoint} is unreachable: it did not answer at start "
                 f"nor {settings.breaker_cooldown:g} s later ({error}), and {instead}. Not "
                 "starting: start the server or fix --endpoint, then run again (or parse with "
-                "--parser spacy, which needs no server)")
+                "--parser spacy, which needs no server)"
+            )
 
     def setup(self) -> None:
         self.prompt = load_prompt(self.prompt_path)
@@ -441,7 +466,9 @@ class LLMParser(Parser):
                     still.append(i)
             pending, attempt = still, attempt + 1
         left = [i for i, r in enumerate(results) if r is None]
-        for i, result in zip(left, self._fall_back([captions[i] for i in left], why, left, invalid)):
+        for i, result in zip(
+            left, self._fall_back([captions[i] for i in left], why, left, invalid)
+        ):
             results[i] = result
         assert all(r is not None for r in results), "a caption lost its result"
         self._captions += len(captions)
@@ -457,10 +484,17 @@ class LLMParser(Parser):
             return
         self._warned = True
         reasons = ", ".join(f"{k} {v}" for k, v in self.fallback_reasons.most_common(3))
-        log.warning("%d of %d captions so far (%.0f%%) got their graph from the fallback parser "
-                    "%r, not from the LLM (%s): more than --max-fallback-share %g, so this run "
-                    "will end with an error. Once the LLM answers, rerun with --redo-fallbacks",
-                    fell, seen, 100 * fell / seen, self.settings.fallback, reasons, share)
+        log.warning(
+            "%d of %d captions so far (%.0f%%) got their graph from the fallback parser "
+            "%r, not from the LLM (%s): more than --max-fallback-share %g, so this run "
+            "will end with an error. Once the LLM answers, rerun with --redo-fallbacks",
+            fell,
+            seen,
+            100 * fell / seen,
+            self.settings.fallback,
+            reasons,
+            share,
+        )
 
     def _unreachable(self) -> str | None:
         """Why the engine does not call its endpoint now (openai: breaker open), or None."""
@@ -490,10 +524,12 @@ class LLMParser(Parser):
             raise EngineUnavailable(
                 f"the LLM endpoint {reason}, and there is no fallback parser (--fallback none): "
                 "stopping the run. Start the server or fix --endpoint and run again (finished "
-                "shards are kept), or pass --fallback spacy to go on without the LLM")
+                "shards are kept), or pass --fallback spacy to go on without the LLM"
+            )
 
-    def _graph(self, answer: str | None, caption: str, attempt: int,
-               fault: tuple[str, str] | None = None) -> SceneGraph:
+    def _graph(
+        self, answer: str | None, caption: str, attempt: int, fault: tuple[str, str] | None = None
+    ) -> SceneGraph:
         try:
             return graph_from_answer(answer, caption, self.name, attempt, self.heads, fault)
         except InvalidAnswer:
@@ -526,7 +562,10 @@ class LLMParser(Parser):
         return answers, faults if faults is not None and len(faults) == len(answers) else none
 
     def _fall_back(
-        self, captions: list[str], why: dict[int, InvalidAnswer], indices: list[int],
+        self,
+        captions: list[str],
+        why: dict[int, InvalidAnswer],
+        indices: list[int],
         invalid: Counter[int],
     ) -> list[SceneGraph | ParseError]:
         if not captions:
@@ -534,7 +573,8 @@ class LLMParser(Parser):
         if self.fallback is None:
             return [
                 ParseError("llm_invalid", f"{why[i]} (after {invalid[i]} attempts)")
-                if invalid[i] else ParseError("llm_unreachable", str(why[i]))
+                if invalid[i]
+                else ParseError("llm_unreachable", str(why[i]))
                 for i in indices
             ]
         self.counters["fallbacks"] += len(captions)
@@ -545,9 +585,13 @@ class LLMParser(Parser):
         out: list[SceneGraph | ParseError] = []
         for i, result in zip(indices, results):
             if isinstance(result, SceneGraph):
-                result = result.model_copy(update={
-                    "retries": max(0, invalid[i] - 1), "fallback_from": self.name,
-                    "fallback_reason": f"{why[i].reason}: {why[i]}"[:500]})
+                result = result.model_copy(
+                    update={
+                        "retries": max(0, invalid[i] - 1),
+                        "fallback_from": self.name,
+                        "fallback_reason": f"{why[i].reason}: {why[i]}"[:500],
+                    }
+                )
             out.append(result)
         return out
 
@@ -564,8 +608,11 @@ class LLMParser(Parser):
         endpoint was unreachable), ``llm_invalid/<reason>`` per rejection reason,
         ``fallbacks/<reason>`` per last reason before the fallback, and the engine's own
         counters as ``engine/<name>`` (requests, retries, faults, breaker)."""
-        out = {k: v for k, v in self.counters.items()
-               if v or k in ("llm_ok", "llm_invalid", "retries", "fallbacks")}
+        out = {
+            k: v
+            for k, v in self.counters.items()
+            if v or k in ("llm_ok", "llm_invalid", "retries", "fallbacks")
+        }
         out.update({f"llm_invalid/{k}": v for k, v in sorted(self.invalid_reasons.items())})
         out.update({f"fallbacks/{k}": v for k, v in sorted(self.fallback_reasons.items())})
         if self.engine is not None:

@@ -60,10 +60,16 @@ from functools import lru_cache
 
 from pydantic import ValidationError
 
-from sgprep.parse.base import (ParseError, Parser, ParserSettings, SpacyModelMissing,
-                               missing_spacy_model)
+from sgprep.parse.base import (
+    ParseError,
+    Parser,
+    ParserSettings,
+    SpacyModelMissing,
+    missing_spacy_model,
+)
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_families import families_on
+from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
@@ -80,7 +86,6 @@ from sgprep.parse.rules_repair import (
     repair_with_list,
     word_index,
 )
-from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
@@ -106,8 +111,12 @@ def import_spacy(model: str = ""):
     not installed; afterwards torch imports normally (the torch detector is unaffected).
     Skipped when torch is already imported, for transformer pipelines (``*_trf``, which run
     on torch), or when ``SGPREP_SPACY_TORCH=1``."""
-    if "spacy" not in sys.modules and "torch" not in sys.modules and "trf" not in model \
-            and os.environ.get(SPACY_TORCH_ENV) != "1":
+    if (
+        "spacy" not in sys.modules
+        and "torch" not in sys.modules
+        and "trf" not in model
+        and os.environ.get(SPACY_TORCH_ENV) != "1"
+    ):
         sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` -> ImportError
         try:
             import spacy
@@ -192,7 +201,8 @@ class RuleParser(Parser):
         self.predicate_form = self.settings.predicate_form
         if self.predicate_form not in {"lemma", "surface"}:
             raise ValueError(
-                f"predicate_form must be 'lemma' or 'surface', not {self.predicate_form!r}")
+                f"predicate_form must be 'lemma' or 'surface', not {self.predicate_form!r}"
+            )
         self.nlp = None
         self._words: tuple[frozenset[str], frozenset[str]] | None = None
         self._prefix_tokens = 0
@@ -273,7 +283,8 @@ class RuleParser(Parser):
             doc = repair_verb_inside_noun_phrase(doc)
             doc = repair_participle_after_noun(doc, self._verb_lemma)
             doc = repair_participle_on_garment(
-                doc, SCENERY if "spans" in self.families else frozenset())
+                doc, SCENERY if "spans" in self.families else frozenset()
+            )
             if "clauses" in self.families:
                 doc = repair_participle_on_part(doc)
                 doc = repair_participle_on_thing(doc)
@@ -298,8 +309,11 @@ class RuleParser(Parser):
                 entities=entities,
                 relations=[
                     Relation(
-                        subject=index[s], predicate=p, object=index[o],
-                        predicate_lemma=p if lemma else q, predicate_surface=q if lemma else p,
+                        subject=index[s],
+                        predicate=p,
+                        object=index[o],
+                        predicate_lemma=p if lemma else q,
+                        predicate_surface=q if lemma else p,
                         span=relation_span(entities, index[s], index[o]),
                     )
                     for (s, p, o), q in zip(relations, paired)

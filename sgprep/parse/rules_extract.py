@@ -322,8 +322,11 @@ class GraphBuilder(RelationRules):
         """A noun modifier that a noun before it names with ("ice cream" in "ice cream
         cone", "golden" is not a noun): the pair is one name."""
         prev = self.doc[word.i - 1] if word.i > 0 else None
-        return prev is not None and prev.pos_ in NOUNS and prev.dep_ == "compound" and (
-            prev.head == word or prev.head == word.head
+        return (
+            prev is not None
+            and prev.pos_ in NOUNS
+            and prev.dep_ == "compound"
+            and (prev.head == word or prev.head == word.head)
         )
 
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:

@@ -160,9 +160,7 @@ TIME_PREPOSITIONS = frozenset(
 
 #: Participles that only say where a thing is ("a door found in a kitchen", "a sign located
 #: on the wall"): the relation is the preposition alone (door --in--> kitchen).
-PLACEMENT_PARTICIPLES = frozenset(
-    "located situated found positioned placed".split()
-)
+PLACEMENT_PARTICIPLES = frozenset("located situated found positioned placed".split())
 
 #: Verbs whose direct object is what a following place phrase locates: "holding her shoes in
 #: one hand" (shoes in hand), "wearing a shirt under the vest" (shirt under vest).

@@ -124,9 +124,7 @@ class RelationRules:
         ) and tok.i not in self.consumed:
             self._preposition(tok)
         elif (
-            tok.dep_ in {"dobj", "obj"}
-            and tok.head.pos_ in VERBS
-            and tok.head.i not in self.quoted
+            tok.dep_ in {"dobj", "obj"} and tok.head.pos_ in VERBS and tok.head.i not in self.quoted
         ):
             verb = tok.head
             predicate = self._verb_predicate(verb)
@@ -367,8 +365,11 @@ class RelationRules:
             return
         if verb.lemma_ == "be":
             predicate = prep_text
-        elif "attach" in self.families and prep_text == "in" and objects and all(
-            o.lower_ in lex.CLOTHING for o in objects
+        elif (
+            "attach" in self.families
+            and prep_text == "in"
+            and objects
+            and all(o.lower_ in lex.CLOTHING for o in objects)
         ):
             predicate = "wear"  # "a man standing in a red shirt": he wears it
         elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:

@@ -181,10 +181,15 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
                 heads[k] = n  # "an orange": the noun's own determiner and modifiers
         owner = n
         prep = doc[heads[n]]
-        if deps[n] == "pobj" and prep.lower_ in {"in", "with"} and doc[heads[prep.i]].pos_ in {
-            "NOUN",
-            "PROPN",
-        }:
+        if (
+            deps[n] == "pobj"
+            and prep.lower_ in {"in", "with"}
+            and doc[heads[prep.i]].pos_
+            in {
+                "NOUN",
+                "PROPN",
+            }
+        ):
             owner = heads[prep.i]
         heads[v], deps[v] = owner, "acl"
         doc[v].pos_, doc[v].tag_, doc[v].lemma_ = "VERB", "VBG", lemma

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sgprep.parse.base import Parser, ParseError, SpacyModelMissing, missing_spacy_model
+from sgprep.parse.base import ParseError, Parser, SpacyModelMissing, missing_spacy_model
 from sgprep.parse.factual_format import DETERMINERS, parse_count
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
@@ -58,7 +58,10 @@ class SngParser(Parser):
         model = self.settings.spacy_model
         try:
             parser = sng_parser.Parser("spacy", model=model)
-        except (ImportError, OSError) as error:  # sng_parser re-raises spaCy's OSError as ImportError
+        except (
+            ImportError,
+            OSError,
+        ) as error:  # sng_parser re-raises spaCy's OSError as ImportError
             raise SpacyModelMissing(missing_spacy_model(model)) from error
         self._backend = parser.unwrapped
         self._nlp = self._backend.nlp
@@ -152,7 +155,14 @@ def convert(raw: dict[str, Any], doc: Any, parser_name: str = "sng") -> SceneGra
         seen.add((subject, predicate.lower(), obj))
         surface = " ".join(str(rel.get("relation") or "").split()) or None
         lemma = " ".join(str(rel.get("lemma_relation") or "").split()) or None
-        relations.append(Relation(
-            subject=subject, predicate=predicate, object=obj, predicate_lemma=lemma,
-            predicate_surface=surface, span=relation_span(entities, subject, obj)))
+        relations.append(
+            Relation(
+                subject=subject,
+                predicate=predicate,
+                object=obj,
+                predicate_lemma=lemma,
+                predicate_surface=surface,
+                span=relation_span(entities, subject, obj),
+            )
+        )
     return SceneGraph(entities=entities, relations=relations, parser=parser_name)

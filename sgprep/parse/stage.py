@@ -15,8 +15,7 @@ class ParseStage(Stage):
     Settings = ParserSettings
     provides = frozenset({"sg"})
 
-    def __init__(self, settings: ParserSettings | None = None,
-                 context: RunContext | None = None):
+    def __init__(self, settings: ParserSettings | None = None, context: RunContext | None = None):
         super().__init__(settings, context)
         # models load in setup()
         self.parser = make_parser(self.settings.parser, self.settings, self.context)
@@ -51,8 +50,10 @@ class ParseStage(Stage):
                 need.append(sample)
         results = self.parser.parse_batch([s.caption for s in need]) if need else []
         if len(results) != len(need):
-            raise RuntimeError(f"parser {self.parser.name} returned {len(results)} results "
-                               f"for {len(need)} captions")
+            raise RuntimeError(
+                f"parser {self.parser.name} returned {len(results)} results "
+                f"for {len(need)} captions"
+            )
         for sample, result in zip(need, results):
             if isinstance(result, ParseError):
                 sample.fail("parse", result.reason, result.message)
@@ -88,7 +89,8 @@ class ParseStage(Stage):
             f"came from the fallback parser {self.settings.fallback!r}, not from "
             f"{self.settings.parser!r}: more than --max-fallback-share "
             f"{self.settings.max_fallback_share:g}. Make the endpoint answer, then rerun the "
-            f"same command with --redo-fallbacks: only those samples are parsed again"]
+            f"same command with --redo-fallbacks: only those samples are parsed again"
+        ]
 
     @property
     def redoes(self) -> bool:
@@ -104,8 +106,11 @@ class ParseStage(Stage):
             graph = row.get("sg")
             if graph is None:
                 continue
-            graph = SceneGraph.model_validate_json(graph) if isinstance(graph, str) \
+            graph = (
+                SceneGraph.model_validate_json(graph)
+                if isinstance(graph, str)
                 else SceneGraph.model_validate(graph)
+            )
             if graph.fallback_from is None:
                 self.kept[row["key"]] = graph
 

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sgprep.parse.base import ModelUnavailable, Parser, ParseError
+from sgprep.parse.base import ModelUnavailable, ParseError, Parser
 from sgprep.parse.factual_format import from_factual
 from sgprep.schema import SceneGraph
 
@@ -66,8 +66,11 @@ def go_offline_unless_hub_answers() -> None:
         return
     except httpx.HTTPError as error:
         reason = f"{type(error).__name__}: {error}"
-    log.warning("the Hugging Face hub %s does not answer (%s): working offline "
-                "(HF_HUB_OFFLINE=1)", constants.ENDPOINT, reason)
+    log.warning(
+        "the Hugging Face hub %s does not answer (%s): working offline (HF_HUB_OFFLINE=1)",
+        constants.ENDPOINT,
+        reason,
+    )
     os.environ["HF_HUB_OFFLINE"] = "1"
     constants.HF_HUB_OFFLINE = True
 
@@ -110,7 +113,9 @@ class T5Parser(Parser):
             self._tokenizer = AutoTokenizer.from_pretrained(source)
             self._model = AutoModelForSeq2SeqLM.from_pretrained(source)
         except (OSError, ValueError) as error:
-            raise T5ModelUnavailable(unavailable_message(model, str(error).splitlines()[0])) from error
+            raise T5ModelUnavailable(
+                unavailable_message(model, str(error).splitlines()[0])
+            ) from error
         self._torch = torch
         self.device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
         self._model.to(self.device).eval()
@@ -129,7 +134,9 @@ class T5Parser(Parser):
         step = max(1, self.settings.batch_size)
         for start in range(0, len(todo), step):
             chunk = todo[start : start + step]
-            for i, result in zip(chunk, self._parse_chunk([captions[i] for i in chunk]), strict=True):
+            for i, result in zip(
+                chunk, self._parse_chunk([captions[i] for i in chunk]), strict=True
+            ):
                 results[i] = result
         return results  # type: ignore[return-value]
 
@@ -142,7 +149,9 @@ class T5Parser(Parser):
                 return [r for c in captions for r in self._parse_chunk([c])]
             self._counts["error"] += 1
             return [ParseError("t5_error", f"generation failed: {type(error).__name__}: {error}")]
-        return [self._to_graph(text, caption) for text, caption in zip(texts, captions, strict=True)]
+        return [
+            self._to_graph(text, caption) for text, caption in zip(texts, captions, strict=True)
+        ]
 
     def generate(self, captions: list[str]) -> list[str]:
         """The model's raw FACTUAL strings for the captions."""

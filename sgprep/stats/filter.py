@@ -49,12 +49,20 @@ class Criteria(BaseModel):
 
     min_caption_objects: int | None = Field(None, ge=0, description="entities in the caption")
     attributes_per_object: tuple[float | None, float | None] | None = Field(
-        None, description="mean attributes per caption entity within [LO, HI]")
-    min_coverage: float | None = Field(None, ge=0, le=1, description="share of detected labels named")
-    min_image_objects: int | None = Field(None, ge=0, description="detected objects above threshold")
+        None, description="mean attributes per caption entity within [LO, HI]"
+    )
+    min_coverage: float | None = Field(
+        None, ge=0, le=1, description="share of detected labels named"
+    )
+    min_image_objects: int | None = Field(
+        None, ge=0, description="detected objects above threshold"
+    )
     weights_column: str | None = Field(
-        None, description="keep every ok sample and write its weight in this column instead")
-    reject_weight: float = Field(0.1, ge=0, description="weight of a sample that misses a criterion")
+        None, description="keep every ok sample and write its weight in this column instead"
+    )
+    reject_weight: float = Field(
+        0.1, ge=0, description="weight of a sample that misses a criterion"
+    )
     threshold: float = Field(DEFAULT_THRESHOLD, ge=0, le=1, description="detection threshold")
 
     @field_validator("attributes_per_object", mode="before")
@@ -110,9 +118,15 @@ def filter_view(root: Path, output: Path, criteria: Criteria | None = None, **fi
     atomic_write(output / INDEX, sink.getvalue().to_pybytes())
     shard_urls = sorted(set(urls.to_pylist()))
     atomic_write(output / SHARDS, "".join(u + "\n" for u in shard_urls).encode("utf-8"))
-    result = View(source=str(root), output=str(output), criteria=criteria, ok=ok.num_rows,
-                  kept=view.num_rows, passed=pc.sum(passed.cast(pa.int64())).as_py() or 0,
-                  shards=len(shard_urls))
+    result = View(
+        source=str(root),
+        output=str(output),
+        criteria=criteria,
+        ok=ok.num_rows,
+        kept=view.num_rows,
+        passed=pc.sum(passed.cast(pa.int64())).as_py() or 0,
+        shards=len(shard_urls),
+    )
     atomic_write(output / VIEW, (result.model_dump_json(indent=2) + "\n").encode("utf-8"))
     return result
 
@@ -156,7 +170,10 @@ def load_properties(root: Path, threshold: float) -> pa.Table:
         except Exception:  # noqa: BLE001 - a damaged copy is computed afresh, not trusted
             table = None
         meta = (table.schema.metadata or {}) if table is not None else {}
-        if stats.stat().st_mtime >= newest and meta.get(b"sgprep.threshold") == repr(threshold).encode():
+        if (
+            stats.stat().st_mtime >= newest
+            and meta.get(b"sgprep.threshold") == repr(threshold).encode()
+        ):
             return table
     return compute(root, threshold=threshold, con=connect())
 
@@ -185,5 +202,8 @@ def open_view(output: Path) -> OpenView:
     table = pq.read_table(output / INDEX)
     column = view["criteria"].get("weights_column")
     weights = dict(zip(table["key"].to_pylist(), table[column].to_pylist())) if column else None
-    return OpenView(urls=(output / SHARDS).read_text().split(), keys=set(table["key"].to_pylist()),
-                    weights=weights)
+    return OpenView(
+        urls=(output / SHARDS).read_text().split(),
+        keys=set(table["key"].to_pylist()),
+        weights=weights,
+    )

@@ -85,8 +85,9 @@ def thumbnail(data: bytes, det: dict[str, Any] | None) -> str:
         image = ImageOps.exif_transpose(img).convert("RGB")
     scale = min(1.0, THUMB / max(image.size))
     if scale < 1.0:
-        image = image.resize((max(1, round(image.width * scale)),
-                              max(1, round(image.height * scale))))
+        image = image.resize(
+            (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        )
     if scale == 1.0 and max(image.size) < THUMB // 2:  # tiny images: enlarge to be seen
         factor = (THUMB // 2) // max(image.size)
         image = image.resize((image.width * factor, image.height * factor), Image.NEAREST)
@@ -96,8 +97,9 @@ def thumbnail(data: bytes, det: dict[str, Any] | None) -> str:
         for obj in det.get("objects", []):
             x1, y1, x2, y2 = obj["xyxy"]
             draw.rectangle([x1 * sx, y1 * sy, x2 * sx, y2 * sy], outline=BOX_COLOUR, width=2)
-            draw.text((x1 * sx + 3, y1 * sy + 2), f"{obj['label']} {obj['score']:.2f}",
-                      fill=BOX_COLOUR)
+            draw.text(
+                (x1 * sx + 3, y1 * sy + 2), f"{obj['label']} {obj['score']:.2f}", fill=BOX_COLOUR
+            )
     out = io.BytesIO()
     image.save(out, format="PNG")
     return base64.b64encode(out.getvalue()).decode("ascii")
@@ -108,17 +110,22 @@ def _graph(sg: dict[str, Any] | None) -> str:
         return "<p class='note'>no scene graph</p>"
     entities = sg.get("entities", [])
     items = [f"<li>{_e(e['text'])}</li>" for e in entities]
-    items += [f"<li>{_e(entities[r['subject']]['text'])} &rarr; <b>{_e(r['predicate'])}</b> "
-              f"&rarr; {_e(entities[r['object']]['text'])}</li>" for r in sg.get("relations", [])]
+    items += [
+        f"<li>{_e(entities[r['subject']]['text'])} &rarr; <b>{_e(r['predicate'])}</b> "
+        f"&rarr; {_e(entities[r['object']]['text'])}</li>"
+        for r in sg.get("relations", [])
+    ]
     return f"<ul class='graph'>{''.join(items)}</ul>"
 
 
 def _negatives(neg: dict[str, Any] | None) -> str:
     if not neg or not neg.get("negatives"):
         return "<p class='note'>no negatives</p>"
-    rows = "".join(f"<tr><td>{_e(n['kind'])}</td><td>{_e(n.get('level', ''))}</td>"
-                   f"<td>{_e(n['text'])}</td></tr>"
-                   for n in sorted(neg["negatives"], key=lambda n: n["kind"]))
+    rows = "".join(
+        f"<tr><td>{_e(n['kind'])}</td><td>{_e(n.get('level', ''))}</td>"
+        f"<td>{_e(n['text'])}</td></tr>"
+        for n in sorted(neg["negatives"], key=lambda n: n["kind"])
+    )
     return f"<table class='negs'>{rows}</table>"
 
 
@@ -132,15 +139,21 @@ def gallery_html(root: Path, n: int = 12, seed: int = 0) -> str:
     for row in rows:
         det = json.loads(row["det"]) if row.get("det") else None
         data = _image(root, row)
-        picture = (f'<img alt="{_e(row["key"])}" src="data:image/png;base64,'
-                   f'{thumbnail(data, det)}">' if data else "<p class='note'>no image</p>")
+        picture = (
+            f'<img alt="{_e(row["key"])}" src="data:image/png;base64,{thumbnail(data, det)}">'
+            if data
+            else "<p class='note'>no image</p>"
+        )
         cards.append(
             f"<div class='card'>{picture}<p class='cap'><b>{_e(row['key'])}</b>: "
             f"{_e(row['caption'])}</p>{_graph(json.loads(row['sg']) if row.get('sg') else None)}"
-            f"{_negatives(json.loads(row['neg']) if row.get('neg') else None)}</div>")
-    return (f"<h2>Gallery</h2><p class='note'>{len(rows)} samples chosen by seed {seed}: images "
-            f"upright (EXIF applied) with their detected boxes, the caption, the scene graph "
-            f"and the negatives by kind.</p><div class='gallery'>{''.join(cards)}</div>")
+            f"{_negatives(json.loads(row['neg']) if row.get('neg') else None)}</div>"
+        )
+    return (
+        f"<h2>Gallery</h2><p class='note'>{len(rows)} samples chosen by seed {seed}: images "
+        f"upright (EXIF applied) with their detected boxes, the caption, the scene graph "
+        f"and the negatives by kind.</p><div class='gallery'>{''.join(cards)}</div>"
+    )
 
 
 GALLERY_STYLE = """

@@ -23,8 +23,10 @@ EXAMPLES_PER_KIND = 8
 #: Length ratios above this are counted as "long": a length shortcut for a blind model.
 LONG_RATIO = 1.25
 
-_NEG_TYPE = ('{"negatives":[{"text":"VARCHAR","positive":"VARCHAR","kind":"VARCHAR",'
-             '"realisation":"VARCHAR"}]}')
+_NEG_TYPE = (
+    '{"negatives":[{"text":"VARCHAR","positive":"VARCHAR","kind":"VARCHAR",'
+    '"realisation":"VARCHAR"}]}'
+)
 
 
 class NegativeExample(BaseModel):
@@ -44,16 +46,25 @@ class NegativeKind(BaseModel):
     examples: list[NegativeExample] = Field(default_factory=list)
 
 
-def negative_kinds(files: list[Path], con: duckdb.DuckDBPyConnection, seed: int = 0,
-                   examples: int = EXAMPLES_PER_KIND) -> list[NegativeKind]:
+def negative_kinds(
+    files: list[Path],
+    con: duckdb.DuckDBPyConnection,
+    seed: int = 0,
+    examples: int = EXAMPLES_PER_KIND,
+) -> list[NegativeKind]:
     """Per-kind figures and a seeded sample of the ok samples' negatives, kinds by name."""
     if not files:
         return []
-    columns = {r[0] for r in con.execute(
-        "DESCRIBE SELECT * FROM read_parquet($files)", {"files": [str(f) for f in files]}).fetchall()}
+    columns = {
+        r[0]
+        for r in con.execute(
+            "DESCRIBE SELECT * FROM read_parquet($files)", {"files": [str(f) for f in files]}
+        ).fetchall()
+    }
     if "neg" not in columns:
         return []
-    rows = con.execute(f"""
+    rows = con.execute(
+        f"""
         WITH n AS (
             SELECT key, caption, unnest(from_json(neg, '{_NEG_TYPE}').negatives) AS x
             FROM read_parquet($files) WHERE status = 'ok' AND neg IS NOT NULL
@@ -70,12 +81,26 @@ def negative_kinds(files: list[Path], con: duckdb.DuckDBPyConnection, seed: int 
                                 realisation := realisation),
                     md5($seed || chr(0) || key || chr(0) || negative), $examples)
         FROM k GROUP BY kind ORDER BY kind
-        """, {"files": [str(f) for f in files], "seed": str(seed), "examples": max(examples, 1),
-              "long": LONG_RATIO}).fetchall()
-    return [NegativeKind(kind=kind, negatives=n, length_ratio=mean, length_ratio_p90=p90,
-                         long_share=long, template_share=template,
-                         examples=[NegativeExample(**e) for e in sample[:examples]])
-            for kind, n, mean, p90, long, template, sample in rows]
+        """,
+        {
+            "files": [str(f) for f in files],
+            "seed": str(seed),
+            "examples": max(examples, 1),
+            "long": LONG_RATIO,
+        },
+    ).fetchall()
+    return [
+        NegativeKind(
+            kind=kind,
+            negatives=n,
+            length_ratio=mean,
+            length_ratio_p90=p90,
+            long_share=long,
+            template_share=template,
+            examples=[NegativeExample(**e) for e in sample[:examples]],
+        )
+        for kind, n, mean, p90, long, template, sample in rows
+    ]
 
 
 def rejections(stages: dict[str, dict[str, int]]) -> dict[str, int]:
@@ -85,6 +110,6 @@ def rejections(stages: dict[str, dict[str, int]]) -> dict[str, int]:
     for stage, counters in stages.items():
         for name, n in counters.items():
             if name.startswith("rejected/"):
-                reason = name[len("rejected/"):]
+                reason = name[len("rejected/") :]
                 out[reason if stage == "negatives" else f"{stage}: {reason}"] = n
     return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))

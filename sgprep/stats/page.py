@@ -31,8 +31,10 @@ h3 { font-size: 1.0em; margin-bottom: 0.2em; }
 """
 
 #: The study whose data properties the report measures against (cited by title and year).
-STUDY = ('Gurung, Hoffmann and Brox, "Common Data Properties Limit Object-Attribute Binding in '
-         'CLIP", 2025')
+STUDY = (
+    'Gurung, Hoffmann and Brox, "Common Data Properties Limit Object-Attribute Binding in '
+    'CLIP", 2025'
+)
 
 
 def _e(text: object) -> str:
@@ -40,8 +42,10 @@ def _e(text: object) -> str:
 
 
 def _figure(png: str, caption: str) -> str:
-    return (f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{png}">'
-            f"<figcaption>{_e(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{png}">'
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
 
 
 def _table(rows: list[tuple[str, object]]) -> str:
@@ -64,7 +68,9 @@ def _counts(values) -> Counter:
     import pyarrow.compute as pc
 
     counted = pc.value_counts(values.drop_null())
-    return Counter(dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist())))
+    return Counter(
+        dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist()))
+    )
 
 
 def _marked(positive: str, negative: str) -> tuple[str, str]:
@@ -87,36 +93,55 @@ def negatives_html(summary: Summary) -> str:
     if not kinds and not summary.rejected:
         return ""
     total = sum(k.negatives for k in kinds) or 1
-    head = ("<tr><th>kind</th><th>negatives</th><th>share</th><th>length x (mean)</th>"
-            f"<th>p90</th><th>longer than {LONG_RATIO:g}x</th><th>template</th></tr>")
+    head = (
+        "<tr><th>kind</th><th>negatives</th><th>share</th><th>length x (mean)</th>"
+        f"<th>p90</th><th>longer than {LONG_RATIO:g}x</th><th>template</th></tr>"
+    )
     body = "".join(
         f"<tr><td>{_e(k.kind)}</td><td class='n'>{k.negatives:,}</td>"
         f"<td class='n'>{k.negatives / total:.1%}</td><td class='n'>{k.length_ratio:.2f}</td>"
         f"<td class='n'>{k.length_ratio_p90:.2f}</td><td class='n'>{k.long_share:.1%}</td>"
-        f"<td class='n'>{k.template_share:.1%}</td></tr>" for k in kinds)
-    parts = ["<h2>Hard negatives</h2>",
-             "<p class='note'>Length x: characters of the negative over characters of its "
-             "positive. A kind whose negatives are systematically longer (or shorter) than their "
-             "positives can be told apart by length alone, without the image.</p>"]
+        f"<td class='n'>{k.template_share:.1%}</td></tr>"
+        for k in kinds
+    )
+    parts = [
+        "<h2>Hard negatives</h2>",
+        "<p class='note'>Length x: characters of the negative over characters of its "
+        "positive. A kind whose negatives are systematically longer (or shorter) than their "
+        "positives can be told apart by length alone, without the image.</p>",
+    ]
     if kinds:
-        parts += [f"<table>{head}{body}</table>",
-                  _figure(plots.length_ratios([(k.kind, k.length_ratio, k.length_ratio_p90)
-                                               for k in kinds], LONG_RATIO),
-                          "Mean length ratio per kind (bar) and its 90th percentile (tick); "
-                          "green: as long as the positive, red dashes: counted as long.")]
+        parts += [
+            f"<table>{head}{body}</table>",
+            _figure(
+                plots.length_ratios(
+                    [(k.kind, k.length_ratio, k.length_ratio_p90) for k in kinds], LONG_RATIO
+                ),
+                "Mean length ratio per kind (bar) and its 90th percentile (tick); "
+                "green: as long as the positive, red dashes: counted as long.",
+            ),
+        ]
     rejected = [(k, f"{v:,}") for k, v in summary.rejected.items()] or [("(none recorded)", "")]
     parts += ["<h3>Candidates refused, by reason</h3>", _table(rejected)]
     if summary.rejected:
-        parts.append(_figure(plots.bars(summary.rejected, "Refused negatives by reason"),
-                             "Candidate negatives the validity rules refused, by reason."))
+        parts.append(
+            _figure(
+                plots.bars(summary.rejected, "Refused negatives by reason"),
+                "Candidate negatives the validity rules refused, by reason.",
+            )
+        )
     for k in kinds:
         rows = "".join(
             "<tr><td>{}</td><td>{}</td><td>{}</td></tr>".format(
-                *_marked(e.positive, e.negative), _e(e.realisation or ""))
-            for e in k.examples)
-        parts.append(f"<h3>{_e(k.kind)}: {len(k.examples)} of {k.negatives:,}, chosen by a "
-                     "seeded hash</h3><table class='pairs'><tr><th>positive</th>"
-                     f"<th>negative</th><th>realisation</th></tr>{rows}</table>")
+                *_marked(e.positive, e.negative), _e(e.realisation or "")
+            )
+            for e in k.examples
+        )
+        parts.append(
+            f"<h3>{_e(k.kind)}: {len(k.examples)} of {k.negatives:,}, chosen by a "
+            "seeded hash</h3><table class='pairs'><tr><th>positive</th>"
+            f"<th>negative</th><th>realisation</th></tr>{rows}</table>"
+        )
     return "\n".join(parts)
 
 
@@ -129,39 +154,68 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
     ok = table.filter(pc.equal(table["status"], "ok"))
     per_entity = _counts(pc.list_flatten(ok["attributes_by_entity"]))
     figures = [
-        (plots.position(summary), f"Position against the ranges of {STUDY}: shares with their "
-         "favourable direction; attributes per object against the study's base setting of 1.8 "
-         f"(green band: 1.8 +/- {plots.ATTRIBUTES_BAND}, sgprep's guide, not the study's)."),
-        (plots.histogram(_counts(ok["caption_entities"]), "Entities per caption",
-                         "entities"), "Entities named per caption (ok samples with a graph)."),
-        (plots.histogram(per_entity, "Attributes per entity", "attributes", cap=6),
-         "Attributes bound to each caption entity."),
-        (plots.histogram(_counts(ok["image_objects"]), "Detected objects per image",
-                         "objects"),
-         f"Detected objects with score >= {summary.threshold:g} (ok samples with detections)."),
-        (plots.share_histogram(_column(ok, "coverage"), "Coverage", "share of detected labels named"),
-         "Share of the detected object categories that the caption mentions."),
-        (plots.histogram(_counts(ok["relations"]), "Relations per caption", "relations"),
-         "Relations in each scene graph."),
-        (plots.bars(summary.failures, "Failures by stage/reason"), "Failed samples by stage and reason."),
+        (
+            plots.position(summary),
+            f"Position against the ranges of {STUDY}: shares with their "
+            "favourable direction; attributes per object against the study's base setting of 1.8 "
+            f"(green band: 1.8 +/- {plots.ATTRIBUTES_BAND}, sgprep's guide, not the study's).",
+        ),
+        (
+            plots.histogram(_counts(ok["caption_entities"]), "Entities per caption", "entities"),
+            "Entities named per caption (ok samples with a graph).",
+        ),
+        (
+            plots.histogram(per_entity, "Attributes per entity", "attributes", cap=6),
+            "Attributes bound to each caption entity.",
+        ),
+        (
+            plots.histogram(_counts(ok["image_objects"]), "Detected objects per image", "objects"),
+            f"Detected objects with score >= {summary.threshold:g} (ok samples with detections).",
+        ),
+        (
+            plots.share_histogram(
+                _column(ok, "coverage"), "Coverage", "share of detected labels named"
+            ),
+            "Share of the detected object categories that the caption mentions.",
+        ),
+        (
+            plots.histogram(_counts(ok["relations"]), "Relations per caption", "relations"),
+            "Relations in each scene graph.",
+        ),
+        (
+            plots.bars(summary.failures, "Failures by stage/reason"),
+            "Failed samples by stage and reason.",
+        ),
     ]
-    counters = {f"{stage}: {name}": n for stage, c in summary.stages.items() for name, n in c.items()}
-    figures.append((plots.bars(counters, "Per-stage counters"),
-                    "Counters reported by each stage, summed over shards."
-                    + ("" if counters else " (the shard stats files carry none)")))
+    counters = {
+        f"{stage}: {name}": n for stage, c in summary.stages.items() for name, n in c.items()
+    }
+    figures.append(
+        (
+            plots.bars(counters, "Per-stage counters"),
+            "Counters reported by each stage, summed over shards."
+            + ("" if counters else " (the shard stats files carry none)"),
+        )
+    )
     position_rows = [
         ("multi-object images (higher is better)", _fmt(summary.multi_object_images, True)),
         ("multi-object captions (higher is better)", _fmt(summary.multi_object_captions, True)),
-        ("attributes per object (study's base 1.8, inverse-U)",
-         _fmt(summary.attributes_per_entity, False)),
+        (
+            "attributes per object (study's base 1.8, inverse-U)",
+            _fmt(summary.attributes_per_entity, False),
+        ),
         ("salient-only captions (lower is better)", _fmt(summary.salient_only, True)),
         ("coverage (mean)", _fmt(summary.coverage, True)),
     ]
-    totals = [(name, f"{getattr(summary, name):,}") for name in
-              ("shards", "samples", "ok", "failed", "graphs", "detections")]
-    means = [("entities per caption", _fmt(summary.entities_per_caption, False)),
-             ("relations per caption", _fmt(summary.relations_per_caption, False)),
-             ("objects per image", _fmt(summary.objects_per_image, False))]
+    totals = [
+        (name, f"{getattr(summary, name):,}")
+        for name in ("shards", "samples", "ok", "failed", "graphs", "detections")
+    ]
+    means = [
+        ("entities per caption", _fmt(summary.entities_per_caption, False)),
+        ("relations per caption", _fmt(summary.relations_per_caption, False)),
+        ("objects per image", _fmt(summary.objects_per_image, False)),
+    ]
     stage_rows = [(k, f"{v:,}") for k, v in counters.items()] or [("(none recorded)", "")]
     failure_rows = [(k, f"{v:,}") for k, v in summary.failures.items()] or [("(none)", "")]
     from pathlib import Path
@@ -169,7 +223,8 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
     from sgprep.exec.timing import read_timing, timing_lines
 
     time_rows = timing_lines(read_timing(Path(summary.root) / "_meta")) or [
-        ("(no shard was timed)", "")]
+        ("(no shard was timed)", "")
+    ]
     grid = "".join(_figure(png, caption) for png, caption in figures[1:])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>sgprep stats: {_e(summary.root)}</title>

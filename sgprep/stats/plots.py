@@ -92,8 +92,11 @@ def length_ratios(kinds: list[tuple[str, float, float]], long_ratio: float) -> s
         ax.legend(loc="lower right", fontsize=8)
     ax.axvline(1.0, color=GOOD, lw=1.5)
     ax.axvline(long_ratio, color=BAD, lw=1, ls="--")
-    ax.set(title="Negative length / positive length", xlabel="ratio (1 = as long)",
-           xlim=(0, max([2.0, *(p for *_, p in kinds)]) * 1.05))
+    ax.set(
+        title="Negative length / positive length",
+        xlabel="ratio (1 = as long)",
+        xlim=(0, max([2.0, *(p for *_, p in kinds)]) * 1.05),
+    )
     return _png(fig)
 
 
@@ -102,13 +105,19 @@ def position(summary: Summary) -> str:
     favourable direction (shares) or the study's base setting (attributes per object)."""
     plt = _pyplot()
     fig, axes = plt.subplots(4, 1, figsize=(7, 5.2))
-    shares = [("multi-object images", summary.multi_object_images, True),
-              ("multi-object captions", summary.multi_object_captions, True),
-              ("salient-only captions", summary.salient_only, False)]
+    shares = [
+        ("multi-object images", summary.multi_object_images, True),
+        ("multi-object captions", summary.multi_object_captions, True),
+        ("salient-only captions", summary.salient_only, False),
+    ]
     for ax, (name, value, higher) in zip(axes, shares):
         ax.axvspan(0, 1, color="#eeeeee")
-        ax.annotate("", xy=(1 if higher else 0, 0.5), xytext=(0.5, 0.5),
-                    arrowprops={"arrowstyle": "->", "color": GOOD, "lw": 2})
+        ax.annotate(
+            "",
+            xy=(1 if higher else 0, 0.5),
+            xytext=(0.5, 0.5),
+            arrowprops={"arrowstyle": "->", "color": GOOD, "lw": 2},
+        )
         ax.text(0.5, 0.8, "better", color=GOOD, ha="center", fontsize=8)
         _marker(ax, value, f"{value:.0%}" if value is not None else "n/a (no input)")
         ax.set(xlim=(0, 1), yticks=[], title=name)
@@ -121,7 +130,9 @@ def position(summary: Summary) -> str:
     ax.text(ATTRIBUTES_TARGET, 0.8, "study's base 1.8", color=GOOD, ha="center", fontsize=8)
     value = summary.attributes_per_entity
     _marker(ax, value, f"{value:.2f}" if value is not None else "n/a (no input)", scale=4)
-    ax.set(xlim=(0, 4), yticks=[], title="attributes per object (inverse-U: too few and too many hurt)")
+    ax.set(
+        xlim=(0, 4), yticks=[], title="attributes per object (inverse-U: too few and too many hurt)"
+    )
     fig.tight_layout()
     return _png(fig)
 

@@ -56,11 +56,20 @@ def stats_schema() -> pa.Schema:
     import pyarrow as pa
 
     i32, f64, b, s = pa.int32(), pa.float64(), pa.bool_(), pa.string()
-    types = {"caption_entities": i32, "multi_object_caption": b, "attributes": i32,
-             "attributes_per_entity": f64, "attributes_by_entity": pa.list_(i32),
-             "relations": i32, "image_objects": i32, "multi_object_image": b,
-             "image_categories": i32, "covered_categories": i32, "coverage": f64,
-             "salient_only": b}
+    types = {
+        "caption_entities": i32,
+        "multi_object_caption": b,
+        "attributes": i32,
+        "attributes_per_entity": f64,
+        "attributes_by_entity": pa.list_(i32),
+        "relations": i32,
+        "image_objects": i32,
+        "multi_object_image": b,
+        "image_categories": i32,
+        "covered_categories": i32,
+        "coverage": f64,
+        "salient_only": b,
+    }
     return pa.schema([(name, types.get(name, s)) for name in COLUMNS])
 
 
@@ -134,8 +143,9 @@ def arrow_table(result) -> pa.Table:
     return fetch()
 
 
-def compute(root: Path, threshold: float = DEFAULT_THRESHOLD,
-            con: duckdb.DuckDBPyConnection | None = None) -> pa.Table:
+def compute(
+    root: Path, threshold: float = DEFAULT_THRESHOLD, con: duckdb.DuckDBPyConnection | None = None
+) -> pa.Table:
     """The property table of an sgprep output directory, one row per index row."""
     import pyarrow as pa
 
@@ -143,12 +153,14 @@ def compute(root: Path, threshold: float = DEFAULT_THRESHOLD,
     if not files:
         return stats_schema().empty_table()
     con = con or connect()
-    con.execute("CREATE OR REPLACE TEMP TABLE parsed AS SELECT "
-                "regexp_extract(filename, '(\\d+)\\.parquet$', 1) AS shard, "
-                "file_row_number AS rownum, key, status, stage, reason, "
-                f"from_json(sg, '{_SG_TYPE}') AS g, from_json(det, '{_DET_TYPE}') AS d "
-                "FROM read_parquet($files, filename = true, file_row_number = true)",
-                {"files": [str(f) for f in files]})
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE parsed AS SELECT "
+        "regexp_extract(filename, '(\\d+)\\.parquet$', 1) AS shard, "
+        "file_row_number AS rownum, key, status, stage, reason, "
+        f"from_json(sg, '{_SG_TYPE}') AS g, from_json(det, '{_DET_TYPE}') AS d "
+        "FROM read_parquet($files, filename = true, file_row_number = true)",
+        {"files": [str(f) for f in files]},
+    )
     con.execute(
         "CREATE OR REPLACE TEMP TABLE base AS SELECT shard, rownum, key, status, stage, reason, g, "
         "d IS NOT NULL AS has_det, "
@@ -156,16 +168,28 @@ def compute(root: Path, threshold: float = DEFAULT_THRESHOLD,
         # the entity's last two words too: "teddy bear", "hot dog", "cell phone" name a label
         "list_transform(list_filter(g.entities, lambda e: contains(trim(e.text), ' ')), "
         "lambda e: lower(array_to_string(string_split(trim(e.text), ' ')[-2:], ' ')))) AS heads, "
-        "list_filter(d.objects, lambda o: o.score >= $t) AS objs FROM parsed", {"t": threshold})
+        "list_filter(d.objects, lambda o: o.score >= $t) AS objs FROM parsed",
+        {"t": threshold},
+    )
     con.execute("DROP TABLE parsed")
-    heads = [r[0] for r in con.execute(
-        "SELECT DISTINCT h FROM (SELECT unnest(heads) AS h FROM base) WHERE h IS NOT NULL").fetchall()]
-    labels = [r[0] for r in con.execute(
-        "SELECT DISTINCT l FROM (SELECT lower(unnest(objs).label) AS l FROM base) "
-        "WHERE l IS NOT NULL").fetchall()]
+    heads = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT h FROM (SELECT unnest(heads) AS h FROM base) WHERE h IS NOT NULL"
+        ).fetchall()
+    ]
+    labels = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT l FROM (SELECT lower(unnest(objs).label) AS l FROM base) "
+            "WHERE l IS NOT NULL"
+        ).fetchall()
+    ]
     pairs = head_label_pairs(heads, labels)
-    names = pa.table({"head": [h for h, _ in pairs], "label": [lb for _, lb in pairs]},
-                     schema=pa.schema([("head", pa.string()), ("label", pa.string())]))
+    names = pa.table(
+        {"head": [h for h, _ in pairs], "label": [lb for _, lb in pairs]},
+        schema=pa.schema([("head", pa.string()), ("label", pa.string())]),
+    )
     con.register("head_label", names)
     table = arrow_table(con.sql(_PROPERTIES_SQL)).cast(stats_schema())
     con.unregister("head_label")

@@ -38,7 +38,8 @@ class Summary(BaseModel):
     failed: int = 0
     failures: dict[str, int] = Field(default_factory=dict, description="'stage/reason' -> count")
     stages: dict[str, dict[str, int]] = Field(
-        default_factory=dict, description="Per-stage counters summed over the shard stats files.")
+        default_factory=dict, description="Per-stage counters summed over the shard stats files."
+    )
     graphs: int = Field(0, description="ok samples with a scene graph")
     detections: int = Field(0, description="ok samples with detections")
     multi_object_images: float | None = None
@@ -50,16 +51,24 @@ class Summary(BaseModel):
     coverage: float | None = Field(None, description="mean over samples with a detected object")
     salient_only: float | None = Field(None, description="share of samples with 2+ labels")
     negative_kinds: list[NegativeKind] = Field(
-        default_factory=list, description="hard negatives per kind, with a seeded sample")
+        default_factory=list, description="hard negatives per kind, with a seeded sample"
+    )
     rejected: dict[str, int] = Field(
-        default_factory=dict, description="candidate negatives refused, by reason (the stages' "
-        "rejected/<reason> counters)")
+        default_factory=dict,
+        description="candidate negatives refused, by reason (the stages' "
+        "rejected/<reason> counters)",
+    )
     stats_path: str | None = None
     report_path: str | None = None
 
 
-def run_stats(root: Path, threshold: float = DEFAULT_THRESHOLD, html: bool = True,
-              threads: int | None = None, seed: int = 0) -> Summary:
+def run_stats(
+    root: Path,
+    threshold: float = DEFAULT_THRESHOLD,
+    html: bool = True,
+    threads: int | None = None,
+    seed: int = 0,
+) -> Summary:
     """Compute, write ``_meta/stats.parquet`` (and ``_meta/report.html``), return the summary.
     ``seed`` chooses the negatives shown as examples."""
     import pyarrow as pa
@@ -101,9 +110,14 @@ def summarise(root: Path, table: pa.Table, threshold: float) -> Summary:
     ok = table.filter(pc.equal(table["status"], "ok"))
     summary.ok, summary.failed = ok.num_rows, table.num_rows - ok.num_rows
     failed = table.filter(pc.not_equal(table["status"], "ok"))
-    summary.failures = dict(sorted(Counter(
-        f"{stage}/{reason}" for stage, reason in
-        zip(failed["stage"].to_pylist(), failed["reason"].to_pylist())).items()))
+    summary.failures = dict(
+        sorted(
+            Counter(
+                f"{stage}/{reason}"
+                for stage, reason in zip(failed["stage"].to_pylist(), failed["reason"].to_pylist())
+            ).items()
+        )
+    )
     summary.graphs = ok.num_rows - ok["caption_entities"].null_count
     summary.detections = ok.num_rows - ok["image_objects"].null_count
     summary.multi_object_images = _mean(ok["multi_object_image"])
@@ -134,8 +148,10 @@ def _add_shard_stats(summary: Summary, root: Path) -> None:
     from sgprep.exec.totals import total
     from sgprep.schema import ShardStats
 
-    totals = total(ShardStats.model_validate_json(p.read_bytes())
-                   for p in sorted(root.glob("[0-9]*_stats.json")))
+    totals = total(
+        ShardStats.model_validate_json(p.read_bytes())
+        for p in sorted(root.glob("[0-9]*_stats.json"))
+    )
     summary.shards = totals.shards
     summary.stages = totals.stages
     summary.rejected = rejections(totals.stages)
@@ -163,15 +179,20 @@ def render(summary: Summary) -> RenderableType:
         for name, value in counters.items():
             table.add_row(f"{stage}: {name}", f"{value:,}")
     table.add_section()
-    rows = [("multi-object images", _pct(summary.multi_object_images), "higher is better"),
-            ("multi-object captions", _pct(summary.multi_object_captions), "higher is better"),
-            ("attributes per entity", _num(summary.attributes_per_entity), "study's base: 1.8"),
-            ("salient-only captions", _pct(summary.salient_only), "lower is better"),
-            ("coverage", _pct(summary.coverage), "detected labels the caption names"),
-            ("entities per caption", _num(summary.entities_per_caption), ""),
-            ("relations per caption", _num(summary.relations_per_caption), ""),
-            (f"objects per image (score >= {summary.threshold:g})",
-             _num(summary.objects_per_image), "")]
+    rows = [
+        ("multi-object images", _pct(summary.multi_object_images), "higher is better"),
+        ("multi-object captions", _pct(summary.multi_object_captions), "higher is better"),
+        ("attributes per entity", _num(summary.attributes_per_entity), "study's base: 1.8"),
+        ("salient-only captions", _pct(summary.salient_only), "lower is better"),
+        ("coverage", _pct(summary.coverage), "detected labels the caption names"),
+        ("entities per caption", _num(summary.entities_per_caption), ""),
+        ("relations per caption", _num(summary.relations_per_caption), ""),
+        (
+            f"objects per image (score >= {summary.threshold:g})",
+            _num(summary.objects_per_image),
+            "",
+        ),
+    ]
     for name, value, note in rows:
         table.add_row(name + (f" [dim]({note})[/dim]" if note else ""), value)
     if summary.report_path:
@@ -193,11 +214,18 @@ def render_negatives(summary: Summary) -> list[Table]:
     examples.add_column("kind", no_wrap=True)
     examples.add_column("positive -> negative")
     for k in summary.negative_kinds:
-        table.add_row(k.kind, f"{k.negatives:,}", f"{k.length_ratio:.2f}",
-                      f"{k.length_ratio_p90:.2f}", _pct(k.template_share))
+        table.add_row(
+            k.kind,
+            f"{k.negatives:,}",
+            f"{k.length_ratio:.2f}",
+            f"{k.length_ratio_p90:.2f}",
+            _pct(k.template_share),
+        )
         if k.examples:
-            examples.add_row(k.kind, f"{escape(k.examples[0].positive)} [dim]->[/dim] "
-                                     f"{escape(k.examples[0].negative)}")
+            examples.add_row(
+                k.kind,
+                f"{escape(k.examples[0].positive)} [dim]->[/dim] {escape(k.examples[0].negative)}",
+            )
     tables = [table, examples]
     if summary.rejected:
         refused = Table(title="negatives refused, by reason")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from detect_helpers import make_stage
 
+
 def _package_dir(name: str) -> Path:
     """A package's folder, found without importing it (importing ultralytics before sgprep
     has quietened it would write its settings file into the home folder)."""

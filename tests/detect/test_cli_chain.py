@@ -11,8 +11,10 @@ from tests.conftest import index_rows, run_cli
 def _folder(tmp_path, asset_bytes):
     images = tmp_path / "images"
     images.mkdir()
-    captions = {"bus": "a man standing in front of a blue bus",
-                "zidane": "two men in suits next to each other"}
+    captions = {
+        "bus": "a man standing in front of a blue bus",
+        "zidane": "two men in suits next to each other",
+    }
     for name, data in asset_bytes.items():
         (images / f"{name}.jpg").write_bytes(data)
         (images / f"{name}.txt").write_text(captions[name])
@@ -22,8 +24,18 @@ def _folder(tmp_path, asset_bytes):
 def test_detect_command_writes_boxes(tmp_path, asset_bytes, fall_weights):
     images = _folder(tmp_path, asset_bytes)
     out = tmp_path / "boxes"
-    run_cli("detect", "--images", images, "--output", out, "--weights", fall_weights,
-            "--backend", "onnx", "--no-progress")
+    run_cli(
+        "detect",
+        "--images",
+        images,
+        "--output",
+        out,
+        "--weights",
+        fall_weights,
+        "--backend",
+        "onnx",
+        "--no-progress",
+    )
     rows = {r["key"]: r for r in index_rows(out)}
     assert set(rows) == {"bus", "zidane"} and all(r["status"] == "ok" for r in rows.values())
     for key, row in rows.items():
@@ -36,10 +48,12 @@ def test_detect_command_writes_boxes(tmp_path, asset_bytes, fall_weights):
 def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fall_weights):
     images = _folder(tmp_path, asset_bytes)
     pipe = tmp_path / "p.yaml"
-    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
-                    f"  parse: {{parser: spacy}}\n"
-                    f"  detect: {{weights: {fall_weights}, backend: onnx}}\n"
-                    f"  negatives: {{strategies: [swap, shuffle, replace]}}\n")
+    pipe.write_text(
+        f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+        f"  parse: {{parser: spacy}}\n"
+        f"  detect: {{weights: {fall_weights}, backend: onnx}}\n"
+        f"  negatives: {{strategies: [swap, shuffle, replace]}}\n"
+    )
     run_cli("run", pipe, "--no-progress", "--workers", "1")
     rows = index_rows(tmp_path / "out")
     assert [r["status"] for r in rows] == ["ok", "ok"]
@@ -51,19 +65,24 @@ def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fa
     assert stats["detect"]["images"] == 2 and stats["parse"]["graphs/spacy"] == 2
 
 
-def test_missing_weights_stop_the_run_unless_detect_is_optional(tmp_path, asset_bytes,
-                                                                 monkeypatch, caplog):
+def test_missing_weights_stop_the_run_unless_detect_is_optional(
+    tmp_path, asset_bytes, monkeypatch, caplog
+):
     monkeypatch.setenv("SGPREP_OFFLINE", "1")
     images = _folder(tmp_path, asset_bytes)
     pipe = tmp_path / "p.yaml"
-    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
-                    f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt}}\n")
+    pipe.write_text(
+        f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+        f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt}}\n"
+    )
     refused = run_cli("run", pipe, "--no-progress", ok=False)
     assert refused.exit_code == 2 and "--weights" in refused.output
     assert not (tmp_path / "out").exists()  # stopped before any work
-    pipe.write_text(f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
-                    f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt, "
-                    f"optional: true}}\n")
+    pipe.write_text(
+        f"input: {images}\noutput: {tmp_path / 'out'}\nstages:\n"
+        f"  parse: {{parser: spacy}}\n  detect: {{weights: yolov9c.pt, "
+        f"optional: true}}\n"
+    )
     run_cli("run", pipe, "--no-progress")
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len([w for w in warnings if "stage 'detect' cannot run here" in w]) == 1  # said once
@@ -72,6 +91,7 @@ def test_missing_weights_stop_the_run_unless_detect_is_optional(tmp_path, asset_
     assert all(r["sg"] and r["det"] is None for r in rows)
     stages = json.loads((tmp_path / "out" / "_meta" / "run.json").read_text())["config"]["stages"]
     assert [s["name"] for s in stages] == ["parse"]  # the run records what really ran
-    alone = run_cli("detect", "--images", images, "--output", tmp_path / "o3", "--no-progress",
-                    ok=False)
+    alone = run_cli(
+        "detect", "--images", images, "--output", tmp_path / "o3", "--no-progress", ok=False
+    )
     assert alone.exit_code == 2 and "--weights PATH" in " ".join(alone.output.split())

@@ -28,9 +28,15 @@ def _gradient(w: int = 96, h: int = 64) -> np.ndarray:
 
 def png_claiming_size(width: int, height: int) -> bytes:
     """A tiny PNG whose header says ``width x height``: a decompression bomb's signature."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(
-            ">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(body))
+            + kind
+            + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+        )
+
     ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)  # 1-bit greyscale
     idat = zlib.compress(b"\x00" * 64)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
@@ -42,10 +48,10 @@ def png_with_garbled_data() -> bytes:
     Image.fromarray(np.full((50, 50, 3), 100, np.uint8)).save(buf, format="PNG")
     data = bytearray(buf.getvalue())
     at = data.index(b"IDAT")
-    size = struct.unpack(">I", data[at - 4:at])[0]
+    size = struct.unpack(">I", data[at - 4 : at])[0]
     body = bytes((k * 37 + 11) % 256 for k in range(size))
-    data[at + 4:at + 4 + size] = body
-    data[at + 4 + size:at + 8 + size] = struct.pack(">I", zlib.crc32(b"IDAT" + body) & 0xFFFFFFFF)
+    data[at + 4 : at + 4 + size] = body
+    data[at + 4 + size : at + 8 + size] = struct.pack(">I", zlib.crc32(b"IDAT" + body) & 0xFFFFFFFF)
     return bytes(data)
 
 
@@ -56,13 +62,16 @@ def _ok(data: bytes, **kw) -> Decoded:
     return got
 
 
-@pytest.mark.parametrize("data, reason", [
-    (b"", "image_empty"),
-    (None, "image_empty"),
-    (b"this is not an image at all" * 10, "image_corrupt"),
-    (png_with_garbled_data(), "image_corrupt"),
-    (png_claiming_size(40_000, 40_000), "image_too_large"),  # 1.6 gigapixels, refused unread
-])
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (b"", "image_empty"),
+        (None, "image_empty"),
+        (b"this is not an image at all" * 10, "image_corrupt"),
+        (png_with_garbled_data(), "image_corrupt"),
+        (png_claiming_size(40_000, 40_000), "image_too_large"),  # 1.6 gigapixels, refused unread
+    ],
+)
 def test_bad_bytes_become_named_failures(data, reason):
     got = decode_image(data)
     assert isinstance(got, DecodeError)
@@ -151,9 +160,8 @@ def test_corrupt_stays_corrupt_after_ultralytics_patches_pillow():
     from sgprep.detect.weights import quiet_environment
 
     quiet_environment()
-    from PIL import Image
-
     import ultralytics.utils.patches  # noqa: F401  (applies the patch, unless already undone)
+    from PIL import Image
 
     saved = Image.open
     Image.open = ultralytics.utils.patches.image_open  # as ultralytics leaves it

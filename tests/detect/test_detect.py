@@ -32,8 +32,10 @@ SIZES = {"bus": (810, 1080), "zidane": (1280, 720)}
 
 def _people_found(det, marked, scale: float = 1.0):
     people = [o.xyxy for o in det.objects if o.label in ("Normal", "Fall")]
-    return [max((iou([v * scale for v in box], found) for found in people), default=0.0)
-            for box in marked]
+    return [
+        max((iou([v * scale for v in box], found) for found in people), default=0.0)
+        for box in marked
+    ]
 
 
 @pytest.mark.parametrize("backend", ["onnx", "torch"])
@@ -81,8 +83,14 @@ def test_pairs_in_det_are_exact_unions_and_products(onnx_stage, asset_bytes):
     for s in samples:
         objs = s.det.objects
         assert [o.score for o in objs] == sorted((o.score for o in objs), reverse=True)
-        expected = sorted(((objs[i].score * objs[j].score, i, j) for i in range(len(objs))
-                           for j in range(i + 1, len(objs))), key=lambda t: (-t[0], t[1], t[2]))
+        expected = sorted(
+            (
+                (objs[i].score * objs[j].score, i, j)
+                for i in range(len(objs))
+                for j in range(i + 1, len(objs))
+            ),
+            key=lambda t: (-t[0], t[1], t[2]),
+        )
         assert [(p.i, p.j) for p in s.det.pairs] == [(i, j) for _, i, j in expected][:10]
         for p in s.det.pairs:
             assert p.score == objs[p.i].score * objs[p.j].score
@@ -176,9 +184,15 @@ def test_bad_images_fail_with_reasons_and_are_counted(fall_weights, asset_bytes)
     finally:
         stage.teardown()
     reasons = {s.key: s.failure and s.failure.reason for s in samples}
-    assert reasons == {"good": None, "empty": "image_empty", "none": "no_image",
-                       "corrupt": "image_corrupt", "truncated": "image_truncated",
-                       "bomb": "image_too_large", "grey_alpha": None}
+    assert reasons == {
+        "good": None,
+        "empty": "image_empty",
+        "none": "no_image",
+        "corrupt": "image_corrupt",
+        "truncated": "image_truncated",
+        "bomb": "image_too_large",
+        "grey_alpha": None,
+    }
     assert all(s.failure.stage == "detect" for s in samples if s.failure)
     good = [s for s in samples if s.ok]
     assert all(s.det is not None for s in good)
@@ -186,8 +200,11 @@ def test_bad_images_fail_with_reasons_and_are_counted(fall_weights, asset_bytes)
         "images": 2,
         "objects": sum(len(s.det.objects) for s in good),
         "pairs": sum(len(s.det.pairs) for s in good),
-        "failed/image_corrupt": 1, "failed/image_empty": 1, "failed/image_too_large": 1,
-        "failed/image_truncated": 1, "failed/no_image": 1,
+        "failed/image_corrupt": 1,
+        "failed/image_empty": 1,
+        "failed/image_too_large": 1,
+        "failed/image_truncated": 1,
+        "failed/no_image": 1,
     }
     assert stats["objects"] >= 5  # 3 people on the bus, 2 in the grey copy of zidane
 
@@ -198,8 +215,9 @@ def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
     from sgprep.parse.stage import ParseStage
 
     captions = {"bus": "two men walk past a blue bus", "zidane": "a man points at another man"}
-    samples = [Sample(key=k, source=k, caption=captions[k], image=v)
-               for k, v in asset_bytes.items()]
+    samples = [
+        Sample(key=k, source=k, caption=captions[k], image=v) for k, v in asset_bytes.items()
+    ]
     parse = ParseStage()
     parse.setup()
     parse.run(samples)
@@ -211,8 +229,9 @@ def test_parse_then_detect_annotate_the_same_samples(onnx_stage, asset_bytes):
 
 
 @pytest.mark.parametrize("backend", ["onnx", "torch"])
-def test_the_cores_granted_by_the_executor_bound_the_detector_threads(backend, request,
-                                                                      fall_weights, asset_bytes):
+def test_the_cores_granted_by_the_executor_bound_the_detector_threads(
+    backend, request, fall_weights, asset_bytes
+):
     """A worker granted one core runs the model on one stream of one thread and the decoder
     on one thread (N workers side by side do not each start a thread per core); granted three,
     three single-threaded streams run images side by side. Both find the same boxes to the
@@ -225,8 +244,14 @@ def test_the_cores_granted_by_the_executor_bound_the_detector_threads(backend, r
     keys = ("bus", "zidane", "bus", "zidane")
     outputs = []
     for cores in (1, 3):
-        stage = DetectStage(DetectSettings(weights=str(fall_weights), backend=backend,
-                                           batch_size=4, device="cpu" if backend == "torch" else None))
+        stage = DetectStage(
+            DetectSettings(
+                weights=str(fall_weights),
+                backend=backend,
+                batch_size=4,
+                device="cpu" if backend == "torch" else None,
+            )
+        )
         stage.place(0, cores)
         stage.setup()
         try:
@@ -255,8 +280,7 @@ def test_a_user_set_decode_workers_is_kept(fall_weights):
     from sgprep.detect.stage import DetectStage
 
     # a --decode-workers the user set is kept
-    stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx",
-                                       decode_workers=3))
+    stage = DetectStage(DetectSettings(weights=str(fall_weights), backend="onnx", decode_workers=3))
     stage.place(0, 1)
     stage.setup()
     try:
@@ -266,7 +290,8 @@ def test_a_user_set_decode_workers_is_kept(fall_weights):
 
 
 def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
-        fall_weights, asset_bytes):
+    fall_weights, asset_bytes
+):
     """COCO: five captions per image. The detector sees each distinct image once per shard,
     across batches; every caption's sample still gets its own det (with its own entity links),
     byte for byte what it gets alone, and a bad shared image fails every sample that holds it."""
@@ -283,8 +308,13 @@ def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
     bus, zidane, broken = asset_bytes["bus"], asset_bytes["zidane"], asset_bytes["zidane"][:20000]
     try:
         samples = [sample(f"bus{k}", bus) for k in range(3)]
-        samples += [sample("zidane", zidane), sample("broken0", broken), sample("bus3", bus),
-                    sample("broken1", broken), sample("none", None)]
+        samples += [
+            sample("zidane", zidane),
+            sample("broken0", broken),
+            sample("bus3", bus),
+            sample("broken1", broken),
+            sample("none", None),
+        ]
         samples[0].sg, samples[1].sg = graph("person"), graph("bus", "person")
         stage.run(samples)
         stats = stage.take_stats()  # the shard ends: its images are forgotten
@@ -294,8 +324,7 @@ def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
     assert sum(seen) == 2 + 1  # bus and zidane in the shard, bus once more in the next
     by_key = {s.key: s for s in samples}
     assert {k for k, s in by_key.items() if not s.ok} == {"broken0", "broken1", "none"}
-    assert by_key["broken0"].failure.reason == by_key["broken1"].failure.reason == \
-        "image_truncated"
+    assert by_key["broken0"].failure.reason == by_key["broken1"].failure.reason == "image_truncated"
     alone = dumps(again[0].det.model_dump(mode="json"))
     for key in ("bus2", "bus3"):
         assert dumps(by_key[key].det.model_dump(mode="json")) == alone

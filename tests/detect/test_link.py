@@ -14,14 +14,15 @@ def _graph(*texts: str) -> SceneGraph:
 
 
 def _boxes(*labels: str) -> list[Box]:
-    return [Box(xyxy=(0, 0, 10, 10), score=0.9 - k / 10, label=label, cls=k)
-            for k, label in enumerate(labels)]
+    return [
+        Box(xyxy=(0, 0, 10, 10), score=0.9 - k / 10, label=label, cls=k)
+        for k, label in enumerate(labels)
+    ]
 
 
 def test_each_entity_takes_the_best_free_box_it_names():
     objects = _boxes("person", "dog", "person", "teddy bear")
-    graph = _graph("old man", "young woman", "brown puppy", "small teddy bear", "red car",
-                   "child")
+    graph = _graph("old man", "young woman", "brown puppy", "small teddy bear", "red car", "child")
     # man and woman take the two person boxes in score order; the child finds none left
     assert entity_boxes(graph, objects) == [0, 2, 1, 3, None, None]
     assert entity_boxes(_graph("dogs"), objects) == [1]  # a plural names its label too
@@ -29,8 +30,14 @@ def test_each_entity_takes_the_best_free_box_it_names():
 
 
 def test_a_link_out_of_range_is_refused():
-    det = dict(width=10, height=10, detector="hand", weights_sha256="0" * 64, backend="onnx",
-               objects=_boxes("person"))
+    det = dict(
+        width=10,
+        height=10,
+        detector="hand",
+        weights_sha256="0" * 64,
+        backend="onnx",
+        objects=_boxes("person"),
+    )
     assert Detections(**det, entity_boxes=[0, None]).entity_boxes == [0, None]
     with pytest.raises(ValidationError, match="links to box 1"):
         Detections(**det, entity_boxes=[1])

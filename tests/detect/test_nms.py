@@ -18,7 +18,9 @@ def synthetic_head(batch=3, classes=5, anchors=400, seed=0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     centres = rng.uniform(50, 590, size=(batch, 12, 2))
     pick = rng.integers(0, 12, size=(batch, anchors))
-    xy = np.take_along_axis(centres, pick[..., None], axis=1) + rng.normal(0, 6, (batch, anchors, 2))
+    xy = np.take_along_axis(centres, pick[..., None], axis=1) + rng.normal(
+        0, 6, (batch, anchors, 2)
+    )
     wh = rng.uniform(20, 120, size=(batch, anchors, 2))
     scores = 1 / (1 + np.exp(-rng.normal(-1.5, 2.0, size=(batch, anchors, classes))))
     return np.concatenate([xy, wh, scores], axis=2).transpose(0, 2, 1).astype(np.float32)
@@ -30,8 +32,10 @@ def ultralytics_nms(head, conf, iou, top):
     quiet_environment()
     from ultralytics.utils.nms import non_max_suppression
 
-    return [r[:, :6].numpy() for r in
-            non_max_suppression(torch.from_numpy(head), conf, iou, max_det=top)]
+    return [
+        r[:, :6].numpy()
+        for r in non_max_suppression(torch.from_numpy(head), conf, iou, max_det=top)
+    ]
 
 
 @pytest.mark.parametrize("conf, iou, top", [(0.25, 0.45, 10), (0.05, 0.7, 300), (0.5, 0.3, 3)])
@@ -59,4 +63,8 @@ def test_nothing_above_the_threshold_gives_empty_results():
     head = synthetic_head()
     head[:, 4:] = 0.01
     assert all(len(postprocess(h, 0.25, 0.45, 10)) == 0 for h in head)
-    assert [len(r) for r in torch_nms.batch_nms(torch.from_numpy(head), 0.25, 0.45, 10)] == [0, 0, 0]
+    assert [len(r) for r in torch_nms.batch_nms(torch.from_numpy(head), 0.25, 0.45, 10)] == [
+        0,
+        0,
+        0,
+    ]

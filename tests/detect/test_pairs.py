@@ -38,8 +38,12 @@ def test_pairs_are_exact_unions_and_products_best_first():
     for p in pairs:
         a, b = OBJECTS[p.i], OBJECTS[p.j]
         assert p.score == a.score * b.score  # exactly, not approximately
-        assert p.xyxy == (min(a.xyxy[0], b.xyxy[0]), min(a.xyxy[1], b.xyxy[1]),
-                          max(a.xyxy[2], b.xyxy[2]), max(a.xyxy[3], b.xyxy[3]))
+        assert p.xyxy == (
+            min(a.xyxy[0], b.xyxy[0]),
+            min(a.xyxy[1], b.xyxy[1]),
+            max(a.xyxy[2], b.xyxy[2]),
+            max(a.xyxy[3], b.xyxy[3]),
+        )
 
 
 def test_top_m_keeps_the_best_and_handles_few_objects():
@@ -55,8 +59,12 @@ def test_detections_refuse_boxes_outside_the_image_and_bad_pairs():
     with pytest.raises(ValidationError, match="outside"):
         Detections(objects=[_box(0, 0, 101, 10, 0.5)], **ok)
     with pytest.raises(ValidationError, match="i < j"):
-        Detections(objects=OBJECTS[:2], pairs=[PairBox(i=1, j=0, xyxy=(0, 0, 1, 1), score=0.1)], **ok)
+        Detections(
+            objects=OBJECTS[:2], pairs=[PairBox(i=1, j=0, xyxy=(0, 0, 1, 1), score=0.1)], **ok
+        )
     with pytest.raises(ValidationError, match="i < j"):
-        Detections(objects=OBJECTS[:2], pairs=[PairBox(i=0, j=2, xyxy=(0, 0, 1, 1), score=0.1)], **ok)
+        Detections(
+            objects=OBJECTS[:2], pairs=[PairBox(i=0, j=2, xyxy=(0, 0, 1, 1), score=0.1)], **ok
+        )
     with pytest.raises(ValidationError, match="x1 <= x2"):
         _box(5, 0, 4, 1, 0.5)

@@ -65,9 +65,12 @@ def test_nothing_lands_in_home_and_cached_onnx_needs_no_torch(onnx_stage, fall_w
         from sgprep.detect.weights import load_yolo
         load_yolo({str(fall_weights)!r})  # imports ultralytics: its settings file is written
     """)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("YOLO_CONFIG_DIR", "ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME",
-                        "XDG_CONFIG_HOME")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in ("YOLO_CONFIG_DIR", "ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")
+    }
     env.update(HOME=str(home), SGPREP_CACHE=str(cache))
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -87,7 +90,8 @@ def test_backend_choice_and_resources():
 
 
 def test_the_onnx_export_writes_nothing_beside_weights_named_by_a_climbing_path(
-        fall_weights, tmp_path, monkeypatch):
+    fall_weights, tmp_path, monkeypatch
+):
     """Weights named ``../../victim/w.pt`` (a path that may point anywhere, /etc included):
     the export lands in sgprep's cache only, and a link planted as that cache's onnx folder
     is refused, not followed (issue 20, item 4)."""

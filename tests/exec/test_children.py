@@ -24,7 +24,7 @@ def _session_members(sid: int) -> list[str]:
             continue
         fields = stat.rpartition(")")[2].split()  # after "pid (comm)": state, ppid, pgrp, session
         if int(fields[3]) == sid:
-            found.append(f"{entry.name} {stat[:stat.rfind(')') + 1]} {fields[0]}")
+            found.append(f"{entry.name} {stat[: stat.rfind(')') + 1]} {fields[0]}")
     return found
 
 
@@ -33,10 +33,28 @@ def test_workers_leave_no_child_behind(tmp_path):
     table = tmp_path / "captions.csv"
     table.write_text("caption\n" + "".join(f"a red car on road {i}\n" for i in range(8)))
     run = subprocess.Popen(
-        [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "-o", str(tmp_path / "out"),
-         "--shard-size", "2", "--workers", "2", "--no-progress"],
-        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "sgprep.cli",
+            "parse",
+            "-i",
+            str(table),
+            "-o",
+            str(tmp_path / "out"),
+            "--shard-size",
+            "2",
+            "--workers",
+            "2",
+            "--no-progress",
+        ],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+    )
     _, err = run.communicate(timeout=300)
     assert run.returncode == 0, err[-3000:]
     assert _session_members(run.pid) == []  # every child was reaped before sgprep exited

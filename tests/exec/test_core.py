@@ -16,14 +16,22 @@ from sgprep.exec.totals import total
 from sgprep.schema import ShardStats
 from tests.conftest import index_rows, run_cli, shard_stats
 
-CAPTIONS = [f"a {c} cube on a {m} table number {i}"
-            for i, (c, m) in enumerate((c, m) for c in ("red", "blue", "green", "white")
-                                       for m in ("wooden", "glass", "metal", "stone", "small"))]
+CAPTIONS = [
+    f"a {c} cube on a {m} table number {i}"
+    for i, (c, m) in enumerate(
+        (c, m)
+        for c in ("red", "blue", "green", "white")
+        for m in ("wooden", "glass", "metal", "stone", "small")
+    )
+]
 
 
 def digest(out: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.iterdir()) if p.is_file()}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.iterdir())
+        if p.is_file()
+    }
 
 
 def parse(table: Path, out: Path, *extra: str):
@@ -46,9 +54,10 @@ def test_any_number_of_workers_writes_the_same_bytes(tmp_path, table):
     assert "workers" in result.output
     one, two = digest(tmp_path / "one"), digest(tmp_path / "two")
     # 5 shards of tar, parquet and stats, and the self-description: sizes.json, the dataset card
-    assert sorted(one) == sorted([f"{i:05d}{ext}" for i in range(5)
-                                  for ext in (".tar", ".parquet", "_stats.json")]
-                                 + ["README.md", "sizes.json"])
+    assert sorted(one) == sorted(
+        [f"{i:05d}{ext}" for i in range(5) for ext in (".tar", ".parquet", "_stats.json")]
+        + ["README.md", "sizes.json"]
+    )
     assert one == two
     rows = index_rows(tmp_path / "two")
     assert [r["caption"] for r in rows] == CAPTIONS
@@ -77,8 +86,10 @@ def test_parse_and_run_with_the_same_settings_resume_each_other(tmp_path, table)
     out = tmp_path / "out"
     parse(table, out, "--shard-size", "5", "--limit", "10")
     pipe = tmp_path / "p.yaml"
-    pipe.write_text(f"input: {table}\noutput: {out}\nshard_size: 5\nlimit: 10\n"
-                    "stages:\n  parse: {parser: spacy}\n")
+    pipe.write_text(
+        f"input: {table}\noutput: {out}\nshard_size: 5\nlimit: 10\n"
+        "stages:\n  parse: {parser: spacy}\n"
+    )
     result = run_cli("run", pipe, "--no-progress", "--workers", "1")
     assert "shards already done" in result.output
     assert len(index_rows(out)) == 10
@@ -88,15 +99,32 @@ def test_run_flags_override_the_yaml(tmp_path, table):
     other = tmp_path / "other.txt"
     other.write_text("a dog under a table\na cat on a mat\na man holding a cup\n")
     pipe = tmp_path / "p.yaml"
-    pipe.write_text(f"input: {table}\noutput: {tmp_path / 'yaml-out'}\nshard_size: 100\n"
-                    "stages:\n  parse: {parser: spacy}\n")
+    pipe.write_text(
+        f"input: {table}\noutput: {tmp_path / 'yaml-out'}\nshard_size: 100\n"
+        "stages:\n  parse: {parser: spacy}\n"
+    )
     out = tmp_path / "flag-out"
-    run_cli("run", pipe, "--input", other, "--output", out, "--limit", "2", "--shard-size", "1",
-            "--workers", "1", "--no-progress")
+    run_cli(
+        "run",
+        pipe,
+        "--input",
+        other,
+        "--output",
+        out,
+        "--limit",
+        "2",
+        "--shard-size",
+        "1",
+        "--workers",
+        "1",
+        "--no-progress",
+    )
     assert not (tmp_path / "yaml-out").exists()
     assert [r["caption"] for r in index_rows(out)] == ["a dog under a table", "a cat on a mat"]
-    assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
-                                                               "00001_stats.json"]
+    assert sorted(p.name for p in out.glob("*_stats.json")) == [
+        "00000_stats.json",
+        "00001_stats.json",
+    ]
     saved = json.loads((out / "_meta" / "run.json").read_text())["config"]
     assert (saved["input"], saved["limit"], saved["workers"]) == (str(other), 2, 1)
 
@@ -123,8 +151,9 @@ def test_a_stage_whose_needs_nothing_provides_is_refused(tmp_path, table, monkey
     assert "'needs_sg' needs sg" in result.output and "'parse'" in result.output
     assert not list((tmp_path / "out").glob("*.tar"))
     # With parse first, the same stage runs.
-    pipe.write_text(f"input: {table}\noutput: {tmp_path / 'out2'}\n"
-                    "stages:\n  parse: {}\n  needs_sg: {}\n")
+    pipe.write_text(
+        f"input: {table}\noutput: {tmp_path / 'out2'}\nstages:\n  parse: {{}}\n  needs_sg: {{}}\n"
+    )
     run_cli("run", pipe, "--no-progress")
     assert len(index_rows(tmp_path / "out2")) == len(CAPTIONS)
 
@@ -170,26 +199,50 @@ def test_an_input_changed_under_a_finished_shard_is_refused(tmp_path, table):
     parse(table, out, "--shard-size", "5")
     table.write_text("\n".join(reversed(CAPTIONS)) + "\n")
     (out / "00003_stats.json").unlink()
-    result = run_cli("parse", "-i", table, "-o", out, "--shard-size", "5", "--no-progress",
-                     "--workers", "1", ok=False)
+    result = run_cli(
+        "parse",
+        "-i",
+        table,
+        "-o",
+        out,
+        "--shard-size",
+        "5",
+        "--no-progress",
+        "--workers",
+        "1",
+        ok=False,
+    )
     assert result.exit_code == 2 and "input changed" in result.output
 
 
 def test_duplicate_keys_across_files_are_found_in_the_plan(tmp_path):
-    (tmp_path / "a.jsonl").write_text('{"key": "k1", "caption": "a cat"}\n'
-                                      '{"key": "k2", "caption": "a dog"}\n')
-    (tmp_path / "b.jsonl").write_text('{"key": "k2", "caption": "a cow"}\n'
-                                      '{"key": "k3", "caption": "a hen"}\n')
+    (tmp_path / "a.jsonl").write_text(
+        '{"key": "k1", "caption": "a cat"}\n{"key": "k2", "caption": "a dog"}\n'
+    )
+    (tmp_path / "b.jsonl").write_text(
+        '{"key": "k2", "caption": "a cow"}\n{"key": "k3", "caption": "a hen"}\n'
+    )
     out = tmp_path / "out"
-    run_cli("parse", "-i", tmp_path / "*.jsonl", "-o", out, "--shard-size", "1", "--no-progress",
-            "--workers", "1")
+    run_cli(
+        "parse",
+        "-i",
+        tmp_path / "*.jsonl",
+        "-o",
+        out,
+        "--shard-size",
+        "1",
+        "--no-progress",
+        "--workers",
+        "1",
+    )
     rows = index_rows(out)
     assert [r["key"] for r in rows] == ["k1", "k2", "k2_dup000000002", "k3"]
     assert [r["reason"] for r in rows] == [None, None, "duplicate_key", None]
 
 
 def test_speed_settings_and_path_spelling_do_not_change_bytes_or_block_a_resume(
-        tmp_path, table, monkeypatch):
+    tmp_path, table, monkeypatch
+):
     parse(table, tmp_path / "a", "--shard-size", "6", "--batch-size", "256")
     parse(table, tmp_path / "b", "--shard-size", "6", "--batch-size", "3")
     assert digest(tmp_path / "a") == digest(tmp_path / "b")
@@ -204,8 +257,21 @@ def test_speed_settings_and_path_spelling_do_not_change_bytes_or_block_a_resume(
 def test_a_conflict_names_each_differing_setting_with_both_values(tmp_path, table):
     out = tmp_path / "out"
     parse(table, out, "--shard-size", "6")
-    result = run_cli("parse", "-i", table, "-o", out, "--shard-size", "5", "--predicate-form",
-                     "surface", "--no-progress", "--workers", "1", ok=False)
+    result = run_cli(
+        "parse",
+        "-i",
+        table,
+        "-o",
+        out,
+        "--shard-size",
+        "5",
+        "--predicate-form",
+        "surface",
+        "--no-progress",
+        "--workers",
+        "1",
+        ok=False,
+    )
     assert result.exit_code == 2
     text = " ".join(result.output.split())
     assert "shard_size: 6 there, 5 now" in text

@@ -22,9 +22,14 @@ def _config(tmp_path, out: str, **overrides):
         table.write_text("\n".join(CAPTIONS) + "\n")
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
-    return {"input": str(table), "output": str(tmp_path / out), "shard_size": 4,
-            "progress": False,
-            "stages": [{"name": TOY, "settings": {"state": str(state)}}], **overrides}
+    return {
+        "input": str(table),
+        "output": str(tmp_path / out),
+        "shard_size": 4,
+        "progress": False,
+        "stages": [{"name": TOY, "settings": {"state": str(state)}}],
+        **overrides,
+    }
 
 
 def _bytes(out):
@@ -47,8 +52,10 @@ def _policy(tmp_path, **executor):
     out = tmp_path / "broken"
     record = json.loads((out / "_meta" / "failed_shards.json").read_text())
     assert list(record) == ["00002"] and "toy failure on 000000009" in record["00002"]
-    assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
-                                                                 "00001_stats.json"]
+    assert sorted(p.name for p in out.glob("*_stats.json")) == [
+        "00000_stats.json",
+        "00001_stats.json",
+    ]
     tries = (tmp_path / "state" / "tries_000000009").read_text().splitlines()
     assert len(tries) == ATTEMPTS
     # mended, a rerun does only the missing shard and clears the record
@@ -123,5 +130,7 @@ def test_a_worker_that_dies_costs_a_try_not_the_run(tmp_path):
     out = tmp_path / "always"
     record = json.loads((out / "_meta" / "failed_shards.json").read_text())
     assert list(record) == ["00002"] and "WorkerDied" in record["00002"]
-    assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
-                                                                 "00001_stats.json"]
+    assert sorted(p.name for p in out.glob("*_stats.json")) == [
+        "00000_stats.json",
+        "00001_stats.json",
+    ]

@@ -55,8 +55,9 @@ def test_ray_writes_the_bytes_of_a_local_run_and_survives_a_killed_actor(tmp_pat
 
     killer = threading.Thread(target=kill_an_actor_mid_run, daemon=True)
     killer.start()
-    result = run_cli("parse", "-i", table, "-o", tmp_path / "ray", "--executor", "ray",
-                     "--workers", "2", *args)
+    result = run_cli(
+        "parse", "-i", table, "-o", tmp_path / "ray", "--executor", "ray", "--workers", "2", *args
+    )
     killer.join()
     assert killed, "the actor was never seen running"
     assert "output: samples" in result.output
@@ -71,10 +72,24 @@ def test_a_killed_ray_driver_resumes_to_the_bytes_of_a_local_run(tmp_path, table
     args = ["--shard-size", "10", "--no-progress"]
     run_cli("parse", "-i", table, "-o", tmp_path / "local", "--workers", "1", *args)
     out = tmp_path / "ray"
-    cmd = [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "-o", str(out),
-           "--executor", "ray", "--workers", "2", *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "sgprep.cli",
+        "parse",
+        "-i",
+        str(table),
+        "-o",
+        str(out),
+        "--executor",
+        "ray",
+        "--workers",
+        "2",
+        *args,
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 180
     while len(list(out.glob("*_stats.json"))) < 3 and time.monotonic() < deadline:
         if proc.poll() is not None:

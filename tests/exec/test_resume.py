@@ -28,13 +28,27 @@ def _captions(n: int) -> list[str]:
 
 
 def _cmd(table: Path, out: Path) -> list[str]:
-    return [sys.executable, "-m", "sgprep.cli", "parse", "--input", str(table), "--output",
-            str(out), "--shard-size", "200", "--no-progress"]
+    return [
+        sys.executable,
+        "-m",
+        "sgprep.cli",
+        "parse",
+        "--input",
+        str(table),
+        "--output",
+        str(out),
+        "--shard-size",
+        "200",
+        "--no-progress",
+    ]
 
 
 def _digest(out: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.iterdir()) if p.is_file()}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.iterdir())
+        if p.is_file()
+    }
 
 
 def test_killed_run_resumes_to_identical_bytes(tmp_path):
@@ -46,8 +60,9 @@ def test_killed_run_resumes_to_identical_bytes(tmp_path):
     subprocess.run(_cmd(table, reference), check=True, env=env, capture_output=True)
 
     out = tmp_path / "resumed"
-    proc = subprocess.Popen(_cmd(table, out), env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        _cmd(table, out), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 120
     while len(list(out.glob("*_stats.json"))) < 3 and time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -76,8 +76,14 @@ def _config(tmp_path, out: str, state: Path, **overrides) -> dict:
         table.write_text("\n".join(CAPTIONS) + "\n")
     state.mkdir(exist_ok=True)
     toy = {"state": str(state), **overrides.pop("toy", {})}
-    return {"input": str(table), "output": str(tmp_path / out), "shard_size": 4,
-            "progress": False, **overrides, "stages": [{"name": TOY, "settings": toy}]}
+    return {
+        "input": str(table),
+        "output": str(tmp_path / out),
+        "shard_size": 4,
+        "progress": False,
+        **overrides,
+        "stages": [{"name": TOY, "settings": toy}],
+    }
 
 
 def _wait_for(path: Path, seconds: float = 300) -> None:
@@ -109,12 +115,21 @@ def test_a_worker_left_by_a_killed_driver_writes_nothing_into_the_next_run(tmp_p
     one, two = tmp_path / "state1", tmp_path / "state2"
     config_one = _config(tmp_path, "out", one, workers=2, toy={"mark": "|run one"})
     (one / "hold_000000001").write_text("")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT),
-                                                         os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     driver = subprocess.Popen(
-        [sys.executable, "-c", "import json, sys; from sgprep import api; "
-                               "api.run(json.loads(sys.argv[1]))", json.dumps(config_one)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "import json, sys; from sgprep import api; api.run(json.loads(sys.argv[1]))",
+            json.dumps(config_one),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     _wait_for(one / "held_000000001")
     orphan = int((one / "held_000000001").read_text())
     driver.kill()  # the driver only: its worker process lives on

@@ -36,7 +36,9 @@ def bad_images(photos) -> dict[str, bytes]:
         "truncated": real[: len(real) // 2],
         "zero": b"",
         "cmyk": cmyk.getvalue(),
-        "sixteen": _png(Image.fromarray((np.arange(64 * 48, dtype=np.uint16) * 19).reshape(48, 64))),
+        "sixteen": _png(
+            Image.fromarray((np.arange(64 * 48, dtype=np.uint16) * 19).reshape(48, 64))
+        ),
         "palette_alpha": _png(palette),
         "one_pixel": jpeg_bytes(Image.new("RGB", (1, 1), (200, 10, 10))),
         "bomb": _png(Image.new("1", (10_000, 10_000))),  # 100 Mpx, a few kB on disk
@@ -44,8 +46,14 @@ def bad_images(photos) -> dict[str, bytes]:
 
 
 EXPECTED_IMAGE_REASONS = {
-    "good": None, "cmyk": None, "sixteen": None, "palette_alpha": None, "one_pixel": None,
-    "corrupt": "image_corrupt", "truncated": "image_truncated", "zero": "image_empty",
+    "good": None,
+    "cmyk": None,
+    "sixteen": None,
+    "palette_alpha": None,
+    "one_pixel": None,
+    "corrupt": "image_corrupt",
+    "truncated": "image_truncated",
+    "zero": "image_empty",
     "bomb": "image_too_large",
 }
 
@@ -83,7 +91,9 @@ def test_bad_images_in_a_folder_become_failure_rows(tmp_path, bad_images):
     # valid but unusual images pass through byte for byte
     import webdataset as wds
 
-    tar_samples = {s["__key__"]: s for s in wds.WebDataset(str(out / "00000.tar"), shardshuffle=False)}
+    tar_samples = {
+        s["__key__"]: s for s in wds.WebDataset(str(out / "00000.tar"), shardshuffle=False)
+    }
     assert tar_samples["cmyk"]["jpg"] == bad_images["cmyk"]
     assert tar_samples["sixteen"]["png"] == bad_images["sixteen"]
     stats = shard_stats(out)[0]
@@ -108,8 +118,15 @@ def test_bad_captions_in_a_table(tmp_path):
     rows = index_rows(out)
     assert len(rows) == len(lines)
     reasons = [r["reason"] for r in rows]
-    assert reasons == [None, "caption_empty", "bad_row", "caption_too_long", "not_utf8",
-                       "bad_row", None]
+    assert reasons == [
+        None,
+        "caption_empty",
+        "bad_row",
+        "caption_too_long",
+        "not_utf8",
+        "bad_row",
+        None,
+    ]
     assert all(r["error"] for r in rows if r["reason"])
     assert rows[0]["sg"] and rows[-1]["sg"]
     stats = shard_stats(out)[0]
@@ -146,8 +163,11 @@ def test_truncated_tar_duplicates_and_escaping_names(tmp_path, photos):
     members += [("../../evil.jpg", photos["coffee"]), ("../../evil.txt", b"escape attempt")]
     _tar(shards / "00000.tar", members)
     whole = shards / "full.tar"
-    _tar(whole, [(f"x{i}.txt", f"caption {i}".encode()) for i in range(3)] +
-         [("big.jpg", photos["astronaut"]), ("big.txt", b"a big one")])
+    _tar(
+        whole,
+        [(f"x{i}.txt", f"caption {i}".encode()) for i in range(3)]
+        + [("big.jpg", photos["astronaut"]), ("big.txt", b"a big one")],
+    )
     data = whole.read_bytes()
     (shards / "00001.tar").write_bytes(data[: len(data) - 20_000])  # cut inside big.jpg
     whole.unlink()
@@ -166,17 +186,28 @@ def test_truncated_tar_duplicates_and_escaping_names(tmp_path, photos):
     assert len(rows) == 4 + 1 + 1 + 3 + 1
     # nothing was written outside the output directory
     assert not (tmp_path / "evil.jpg").exists() and not (tmp_path.parent / "evil.jpg").exists()
-    assert sorted(p.name for p in out.iterdir()) == ["00000.parquet", "00000.tar",
-                                                     "00000_stats.json", "README.md", "_meta",
-                                                     "sizes.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "00000.parquet",
+        "00000.tar",
+        "00000_stats.json",
+        "README.md",
+        "_meta",
+        "sizes.json",
+    ]
     assert run_cli("validate", out).exit_code == 0
 
 
 def test_unreadable_input_path_is_a_usage_error(tmp_path):
-    result = run_cli("parse", "--input", tmp_path / "nope.tsv", "--output", tmp_path / "o",
-                     "--no-progress", ok=False)
+    result = run_cli(
+        "parse",
+        "--input",
+        tmp_path / "nope.tsv",
+        "--output",
+        tmp_path / "o",
+        "--no-progress",
+        ok=False,
+    )
     assert result.exit_code == 2 and "no such file" in result.output
-
 
 
 def test_unreadable_file_is_a_failure_row(tmp_path):
@@ -195,33 +226,48 @@ def test_output_with_another_runs_shards_is_refused(tmp_path):
     table.write_text("a cat on a mat\na dog under a table\n")
     out = tmp_path / "out"
     run_cli("parse", "--input", table, "--output", out, "--no-progress")
-    other = run_cli("parse", "--input", table, "--output", out, "--no-progress",
-                    "--shard-size", "1", ok=False)
+    other = run_cli(
+        "parse", "--input", table, "--output", out, "--no-progress", "--shard-size", "1", ok=False
+    )
     assert other.exit_code == 2 and "--overwrite" in other.output
-    run_cli("parse", "--input", table, "--output", out, "--no-progress", "--shard-size", "1",
-            "--overwrite")
+    run_cli(
+        "parse",
+        "--input",
+        table,
+        "--output",
+        out,
+        "--no-progress",
+        "--shard-size",
+        "1",
+        "--overwrite",
+    )
     assert len(shard_stats(out)) == 2
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "00000.tar").write_bytes(b"")
     for flags in ([], ["--overwrite"]):
-        refused = run_cli("parse", "--input", table, "--output", foreign, "--no-progress",
-                          *flags, ok=False)
+        refused = run_cli(
+            "parse", "--input", table, "--output", foreign, "--no-progress", *flags, ok=False
+        )
         assert refused.exit_code == 2 and "did not write" in refused.output
         assert "--overwrite" not in refused.output  # never advice that would delete files
     assert (foreign / "00000.tar").exists()
 
 
-@pytest.mark.parametrize("flags, message", [
-    (["--parser", "nonsense"], "not known"),
-    (["--shard-size", "0"], "shard-size"),
-    (["--input-format", "xml"], "not known"),
-])
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--parser", "nonsense"], "not known"),
+        (["--shard-size", "0"], "shard-size"),
+        (["--input-format", "xml"], "not known"),
+    ],
+)
 def test_bad_flags_are_usage_errors(tmp_path, flags, message):
     table = tmp_path / "c.txt"
     table.write_text("a cat\n")
-    result = run_cli("parse", "--input", table, "--output", tmp_path / "o", "--no-progress",
-                     *flags, ok=False)
+    result = run_cli(
+        "parse", "--input", table, "--output", tmp_path / "o", "--no-progress", *flags, ok=False
+    )
     assert result.exit_code == 2 and message in result.output
 
 
@@ -229,8 +275,17 @@ def test_a_run_that_failed_to_start_does_not_block_a_corrected_rerun(tmp_path):
     table = tmp_path / "c.txt"
     table.write_text("a cat on a mat\n")
     out = tmp_path / "out"
-    bad = run_cli("parse", "--input", table, "--output", out, "--no-progress",
-                  "--spacy-model", "en_core_web_nonexistent", ok=False)
+    bad = run_cli(
+        "parse",
+        "--input",
+        table,
+        "--output",
+        out,
+        "--no-progress",
+        "--spacy-model",
+        "en_core_web_nonexistent",
+        ok=False,
+    )
     assert bad.exit_code == 2
     run_cli("parse", "--input", table, "--output", out, "--no-progress")  # no --overwrite needed
     assert [r["status"] for r in index_rows(out)] == ["ok"]

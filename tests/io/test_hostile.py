@@ -70,6 +70,7 @@ def _peak_rss_mb() -> float:
 
 # -- 2. huge tar members are never read ------------------------------------------------------
 
+
 def test_sparse_tar_with_an_8gb_member_is_not_read(tmp_path):
     """A tar whose member claims 8 GB, stored sparse (a few KB on disk): the member fails
     ``member_too_large`` unread, the samples around it go through, memory stays flat."""
@@ -101,8 +102,12 @@ def test_a_member_claiming_more_than_the_file_holds_is_truncated_not_read(tmp_pa
     info = tarfile.TarInfo("k1.jpg")
     info.size = 8_000_000_000
     ok, _ = _member("k0.txt", b"a cat")
-    path.write_bytes(ok.tobuf(tarfile.GNU_FORMAT) + b"a cat".ljust(512, b"\0")
-                     + info.tobuf(tarfile.GNU_FORMAT) + b"\xff" * 4096)
+    path.write_bytes(
+        ok.tobuf(tarfile.GNU_FORMAT)
+        + b"a cat".ljust(512, b"\0")
+        + info.tobuf(tarfile.GNU_FORMAT)
+        + b"\xff" * 4096
+    )
     rows = _parse(path, tmp_path / "out")
     assert _reasons(rows) == [("k0", None), ("k1", "tar_truncated")]
 
@@ -146,6 +151,7 @@ def test_member_limit_is_a_module_setting(tmp_path, monkeypatch):
 
 # -- 3, 15. image extensions are safe member names --------------------------------------------
 
+
 def _wds(out: Path) -> dict[str, dict]:
     samples: dict[str, dict] = {}
     with tarfile.open(out / "00000.tar") as tar:
@@ -160,8 +166,13 @@ def test_table_image_suffixes_become_safe_extensions(tmp_path):
     the extension of its real format, never clobbering the caption or metadata member;
     bytes that are no image fail the sample, never the run."""
     png, jpeg = _png(), _image("JPEG")
-    files = {"img.pñg": png, "long." + "x" * 100: png, "x.txt": jpeg, "y.json": png,
-             "z.weird": b"just some text"}
+    files = {
+        "img.pñg": png,
+        "long." + "x" * 100: png,
+        "x.txt": jpeg,
+        "y.json": png,
+        "z.weird": b"just some text",
+    }
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     table = tmp_path / "t.csv"
@@ -172,8 +183,13 @@ def test_table_image_suffixes_become_safe_extensions(tmp_path):
             w.writerow([f"k{i}", f"a red square number {i}", name])
     out = tmp_path / "out"
     rows = _parse(table, out)
-    assert _reasons(rows) == [("k0", None), ("k1", None), ("k2", None), ("k3", None),
-                              ("k4", "image_corrupt")]
+    assert _reasons(rows) == [
+        ("k0", None),
+        ("k1", None),
+        ("k2", None),
+        ("k3", None),
+        ("k4", "image_corrupt"),
+    ]
     samples = _wds(out)
     assert set(samples["k0"]) == {"png", "txt", "json", "sg.json"} and samples["k0"]["png"] == png
     assert samples["k1"]["png"] == png
@@ -203,6 +219,7 @@ def test_avif_is_an_image_in_folders_and_tars(tmp_path):
 
 # -- 16. --max-image-pixels raises the limit too ---------------------------------------------
 
+
 def test_max_image_pixels_can_raise_pillows_limit(tmp_path):
     big = _png((10_000, 10_000), 1, mode="1")  # 100 Mpx, a few kB
     with pytest.raises(ImageError) as err:
@@ -223,6 +240,7 @@ def test_max_image_pixels_can_raise_pillows_limit(tmp_path):
 
 # -- 4. a corrupt parquet among good tables ---------------------------------------------------
 
+
 def test_corrupt_parquet_among_text_tables(tmp_path):
     inp = tmp_path / "in"
     inp.mkdir()
@@ -238,8 +256,15 @@ def test_corrupt_parquet_among_text_tables(tmp_path):
 def test_parquet_captions_that_are_not_text(tmp_path):
     """Lists, structs and numbers are not captions; a NaN key is no key."""
     path = tmp_path / "t.parquet"
-    pq.write_table(pa.table({"caption": ["a cat", "a dog", "a bird", "a fish"],
-                             "key": [1.0, float("nan"), 3.0, 4.0]}), path)
+    pq.write_table(
+        pa.table(
+            {
+                "caption": ["a cat", "a dog", "a bird", "a fish"],
+                "key": [1.0, float("nan"), 3.0, 4.0],
+            }
+        ),
+        path,
+    )
     rows = [s for _, s in reader("table").records(path)]
     assert [s.key for s in rows][1] == ""
     out = _parse(path, tmp_path / "out")
@@ -255,38 +280,58 @@ def test_parquet_captions_that_are_not_text(tmp_path):
 
 # -- 5. COCO with bad records -----------------------------------------------------------------
 
+
 def test_coco_with_bad_records_fails_them_one_by_one(tmp_path, photos):
     root = tmp_path / "coco"
     (root / "annotations").mkdir(parents=True)
     (root / "val").mkdir()
     (root / "val" / "1.jpg").write_bytes(photos["coffee"])
-    ann = {"images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "no_id.jpg"}, "junk"],
-           "annotations": [{"id": 10, "image_id": 1, "caption": "a cup of coffee"},
-                           5,
-                           {"id": 12, "image_id": 1, "caption": 42},
-                           {"id": 13, "image_id": [1, 2], "caption": "a list id"},
-                           {"id": 14, "caption": "no image id"},
-                           {"id": 15, "image_id": 1, "caption": "another cup"}]}
+    ann = {
+        "images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "no_id.jpg"}, "junk"],
+        "annotations": [
+            {"id": 10, "image_id": 1, "caption": "a cup of coffee"},
+            5,
+            {"id": 12, "image_id": 1, "caption": 42},
+            {"id": 13, "image_id": [1, 2], "caption": "a list id"},
+            {"id": 14, "caption": "no image id"},
+            {"id": 15, "image_id": 1, "caption": "another cup"},
+        ],
+    }
     (root / "annotations" / "captions_val.json").write_text(json.dumps(ann))
     (root / "annotations" / "captions_x.json").write_text(
-        json.dumps({"images": [], "annotations": None}))
+        json.dumps({"images": [], "annotations": None})
+    )
     rows = _parse(root, tmp_path / "out")
     assert [(r["source"].rpartition(":")[2], r["reason"]) for r in rows] == [
-        ("10", None), ("#1", "bad_row"), ("12", "caption_invalid"), ("13", "bad_row"),
-        ("14", "bad_row"), ("15", None), (str(root / "annotations" / "captions_x.json"),
-                                          "source_unreadable")]
+        ("10", None),
+        ("#1", "bad_row"),
+        ("12", "caption_invalid"),
+        ("13", "bad_row"),
+        ("14", "bad_row"),
+        ("15", None),
+        (str(root / "annotations" / "captions_x.json"), "source_unreadable"),
+    ]
     assert "'annotations' is missing or null, not a list" in rows[-1]["error"]
 
 
 # -- 6. img2dataset sidecar with non-text captions --------------------------------------------
 
+
 def test_img2dataset_sidecar_with_int_captions(tmp_path, photos):
     inp = tmp_path / "in"
     inp.mkdir()
     _tar(inp / "00000.tar", [("000.jpg", photos["rocket"]), ("000.txt", b"a rocket")])
-    pq.write_table(pa.table({"key": ["000", "001"], "caption": [1, 2],
-                             "status": ["success", "failed_to_download"],
-                             "error_message": [None, "HTTP 404"]}), inp / "00000.parquet")
+    pq.write_table(
+        pa.table(
+            {
+                "key": ["000", "001"],
+                "caption": [1, 2],
+                "status": ["success", "failed_to_download"],
+                "error_message": [None, "HTTP 404"],
+            }
+        ),
+        inp / "00000.parquet",
+    )
     rows = _parse(inp, tmp_path / "out")
     assert _reasons(rows) == [("000", None), ("001", "source_failed")]
     assert rows[1]["caption"] is None and json.loads(rows[1]["meta"])["caption"] == 2
@@ -294,10 +339,19 @@ def test_img2dataset_sidecar_with_int_captions(tmp_path, photos):
 
 # -- 7. unreadable caption files and folders --------------------------------------------------
 
+
 def _parse_without_root_powers(inp: Path, out: Path) -> list[dict]:
     """Root ignores file modes; run the CLI without CAP_DAC_OVERRIDE so they count."""
-    command = [sys.executable, "-c", "from sgprep.cli import app; app()", *PARSE,
-               "-i", str(inp), "-o", str(out)]
+    command = [
+        sys.executable,
+        "-c",
+        "from sgprep.cli import app; app()",
+        *PARSE,
+        "-i",
+        str(inp),
+        "-o",
+        str(out),
+    ]
     if os.geteuid() == 0:
         caps = "-dac_override,-dac_read_search"
         command = ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}", *command]
@@ -321,8 +375,10 @@ def test_unreadable_caption_and_folder_in_an_image_folder(tmp_path):
     finally:
         (inp / "locked").chmod(0o755)
     assert [(r["source"], r["reason"]) for r in rows] == [
-        (str(inp / "a.png"), "caption_unreadable"), (str(inp / "b.png"), None),
-        (str(inp / "locked"), "source_unreadable")]
+        (str(inp / "a.png"), "caption_unreadable"),
+        (str(inp / "b.png"), None),
+        (str(inp / "locked"), "source_unreadable"),
+    ]
     assert "Permission denied" in rows[0]["error"] and "locked" in rows[2]["error"]
 
 
@@ -337,39 +393,57 @@ def test_unreadable_folder_of_tables(tmp_path):
     finally:
         (inp / "locked").chmod(0o755)
     assert [(r["source"], r["reason"]) for r in rows] == [
-        (f"{inp / 'a.txt'}:1", None), (str(inp / "locked"), "source_unreadable")]
+        (f"{inp / 'a.txt'}:1", None),
+        (str(inp / "locked"), "source_unreadable"),
+    ]
 
 
 # -- 8. images that are not regular files -----------------------------------------------------
+
 
 def test_table_images_must_be_regular_files_of_bounded_size(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / "fifo.png")
     (tmp_path / "big.png").write_bytes(_png() + b"\0" * 10_000)
     (tmp_path / "ok.png").write_bytes(_png())
     table = tmp_path / "t.jsonl"
-    table.write_text("".join(json.dumps({"caption": f"a square {i}", "image": image}) + "\n"
-                             for i, image in enumerate(["fifo.png", "/dev/zero", "big.png",
-                                                        "ok.png"])))
+    table.write_text(
+        "".join(
+            json.dumps({"caption": f"a square {i}", "image": image}) + "\n"
+            for i, image in enumerate(["fifo.png", "/dev/zero", "big.png", "ok.png"])
+        )
+    )
     monkeypatch.setattr(readers, "MAX_FILE_BYTES", 5_000)
     signal.alarm(60)  # a FIFO that blocks must fail the test, not hang it
     try:
         rows = _parse(table, tmp_path / "out")
     finally:
         signal.alarm(0)
-    assert [r["reason"] for r in rows] == ["image_unreadable", "image_unreadable",
-                                           "image_too_large", None]
+    assert [r["reason"] for r in rows] == [
+        "image_unreadable",
+        "image_unreadable",
+        "image_too_large",
+        None,
+    ]
     assert "not a regular file" in rows[0]["error"] and "not a regular file" in rows[1]["error"]
 
 
 # -- 9. an unterminated CSV quote -------------------------------------------------------------
 
+
 def test_unterminated_csv_quote_does_not_swallow_the_rows_after_it(tmp_path):
     table = tmp_path / "t.csv"
-    table.write_text('key,caption\na,a cat on a mat\nb,"a dog with a stray quote\n'
-                     'c,a bird in a tree\nd,a red bus\ne,"a two-line\ncaption, quoted"\n')
+    table.write_text(
+        'key,caption\na,a cat on a mat\nb,"a dog with a stray quote\n'
+        'c,a bird in a tree\nd,a red bus\ne,"a two-line\ncaption, quoted"\n'
+    )
     rows = _parse(table, tmp_path / "out")
-    assert _reasons(rows) == [("a", None), ("000000001", "bad_row"), ("c", None), ("d", None),
-                              ("e", None)]
+    assert _reasons(rows) == [
+        ("a", None),
+        ("000000001", "bad_row"),
+        ("c", None),
+        ("d", None),
+        ("e", None),
+    ]
     assert "line 3 opens a quoted field" in rows[1]["error"]
     assert rows[4]["caption"] == "a two-line\ncaption, quoted"
     # a quote closed far away (more than CSV_MAX_RECORD_LINES lines on) is refused too
@@ -382,36 +456,61 @@ def test_unterminated_csv_quote_does_not_swallow_the_rows_after_it(tmp_path):
 
 # -- 10, 11. unsafe and split tar members -----------------------------------------------------
 
+
 def test_links_fifos_and_devices_in_a_tar_are_failures_never_followed(tmp_path):
     secret = tmp_path / "secret.png"
     secret.write_bytes(_png())
-    path = _tar(tmp_path / "00000.tar", [
-        ("a.png", b"", tarfile.SYMTYPE, str(secret)), ("a.txt", b"a caption without its image"),
-        ("b.txt", b"", tarfile.LNKTYPE, "a.txt"),
-        ("c.png", b"", tarfile.FIFOTYPE),
-        ("d.png", b"", tarfile.CHRTYPE),
-        ("e.png", _png()), ("e.txt", b"a red square"),
-        ("f.png", b"", tarfile.BLKTYPE)])
+    path = _tar(
+        tmp_path / "00000.tar",
+        [
+            ("a.png", b"", tarfile.SYMTYPE, str(secret)),
+            ("a.txt", b"a caption without its image"),
+            ("b.txt", b"", tarfile.LNKTYPE, "a.txt"),
+            ("c.png", b"", tarfile.FIFOTYPE),
+            ("d.png", b"", tarfile.CHRTYPE),
+            ("e.png", _png()),
+            ("e.txt", b"a red square"),
+            ("f.png", b"", tarfile.BLKTYPE),
+        ],
+    )
     rows = _parse(path, tmp_path / "out")
-    assert _reasons(rows) == [("a", "unsafe_member"), ("b", "unsafe_member"),
-                              ("c", "unsafe_member"), ("d", "unsafe_member"), ("e", None),
-                              ("f", "unsafe_member")]
+    assert _reasons(rows) == [
+        ("a", "unsafe_member"),
+        ("b", "unsafe_member"),
+        ("c", "unsafe_member"),
+        ("d", "unsafe_member"),
+        ("e", None),
+        ("f", "unsafe_member"),
+    ]
     assert "symlink" in rows[0]["error"] and "hard link" in rows[1]["error"]
     assert "FIFO" in rows[2]["error"] and "device" in rows[3]["error"]
     assert set(_wds(tmp_path / "out")) == {"e"}
 
 
 def test_a_key_split_apart_in_a_tar_fails_both_pieces(tmp_path):
-    path = _tar(tmp_path / "00000.tar", [
-        ("a.txt", b"a cat"), ("b.png", _png()), ("b.txt", b"a red square"), ("a.png", _png()),
-        ("c.txt", b"a dog"), ("c.txt", b"a dog again")])
+    path = _tar(
+        tmp_path / "00000.tar",
+        [
+            ("a.txt", b"a cat"),
+            ("b.png", _png()),
+            ("b.txt", b"a red square"),
+            ("a.png", _png()),
+            ("c.txt", b"a dog"),
+            ("c.txt", b"a dog again"),
+        ],
+    )
     rows = _parse(path, tmp_path / "out")
     assert [(r["key"].partition("_dup")[0], r["reason"]) for r in rows] == [
-        ("a", "split_key"), ("b", None), ("a", "split_key"), ("c", "duplicate_member")]
+        ("a", "split_key"),
+        ("b", None),
+        ("a", "split_key"),
+        ("c", "duplicate_member"),
+    ]
     assert "not adjacent" in rows[0]["error"] and "png" in rows[2]["error"]
 
 
 # -- 12. input detection ----------------------------------------------------------------------
+
 
 def test_a_readme_beside_image_folders_is_not_a_table(tmp_path):
     (tmp_path / "sub").mkdir()
@@ -427,8 +526,10 @@ def test_a_glob_over_img2dataset_output_reads_the_tars(tmp_path, caplog):
     inp = tmp_path / "i2d"
     inp.mkdir()
     _tar(inp / "00000.tar", [("000.png", _png()), ("000.txt", b"a red square")])
-    pq.write_table(pa.table({"key": ["000"], "caption": ["a red square"], "status": ["success"]}),
-                   inp / "00000.parquet")
+    pq.write_table(
+        pa.table({"key": ["000"], "caption": ["a red square"], "status": ["success"]}),
+        inp / "00000.parquet",
+    )
     (inp / "00000_stats.json").write_text("{}")
     with caplog.at_level("INFO", logger="sgprep.io.readers"):
         paths, fmt = input_format(str(inp / "*"))
@@ -444,7 +545,8 @@ def test_a_folder_with_several_layouts_is_refused(tmp_path, photos):
     (data / "tables" / "c.tsv").write_text("a cat\thttp://x/1.jpg\n")
     _tar(data / "i2d" / "00000.tar", [("0.txt", b"a dog")])
     (data / "coco" / "annotations" / "captions_val.json").write_text(
-        json.dumps({"images": [], "annotations": []}))
+        json.dumps({"images": [], "annotations": []})
+    )
     (data / "images" / "p.png").write_bytes(_png())
     with pytest.raises(InputError) as err:
         detect_format(resolve_inputs(str(data)))
@@ -459,6 +561,7 @@ def test_a_folder_with_several_layouts_is_refused(tmp_path, photos):
 
 
 # -- low: UTF-16, huge captions ---------------------------------------------------------------
+
 
 def test_a_utf16_file_says_utf16(tmp_path):
     table = tmp_path / "c.txt"
@@ -478,40 +581,68 @@ def test_a_huge_failed_caption_is_stored_truncated(tmp_path):
 
 # -- the planner's invariant under hostile input -----------------------------------------------
 
+
 def _hostile_inputs(root: Path, photos) -> dict[str, tuple[Path, str]]:
     """A few of the inputs above, side by side: name -> (input, format)."""
     csv_file = root / "t.csv"
-    csv_file.write_text('key,caption\na,a cat\nb,"stray quote\nc,a bird\nd,"two\nlines"\n'
-                        'e,x,y\nf,"long' + "\nfiller" * 12 + '"\ng,last\n')
-    tar = _tar(root / "00000.tar", [
-        ("a.txt", b"a cat"), ("b.png", _png()), ("b.txt", b"a square"), ("a.png", _png()),
-        ("l.png", b"", tarfile.SYMTYPE, "/etc/passwd"), ("l.txt", b"linked"),
-        ("big.txt", b"x" * 5000), ("deep.json", b"[" * 2000 + b"]" * 2000),
-        ("deep.txt", b"a deep one"), ("z.txt", b"a bird"), ("z.txt", b"again")])
+    csv_file.write_text(
+        'key,caption\na,a cat\nb,"stray quote\nc,a bird\nd,"two\nlines"\n'
+        'e,x,y\nf,"long' + "\nfiller" * 12 + '"\ng,last\n'
+    )
+    tar = _tar(
+        root / "00000.tar",
+        [
+            ("a.txt", b"a cat"),
+            ("b.png", _png()),
+            ("b.txt", b"a square"),
+            ("a.png", _png()),
+            ("l.png", b"", tarfile.SYMTYPE, "/etc/passwd"),
+            ("l.txt", b"linked"),
+            ("big.txt", b"x" * 5000),
+            ("deep.json", b"[" * 2000 + b"]" * 2000),
+            ("deep.txt", b"a deep one"),
+            ("z.txt", b"a bird"),
+            ("z.txt", b"again"),
+        ],
+    )
     coco = root / "coco"
     (coco / "annotations").mkdir(parents=True)
     (coco / "val").mkdir()
     (coco / "val" / "1.jpg").write_bytes(photos["coffee"])
-    (coco / "annotations" / "captions_val.json").write_text(json.dumps({
-        "images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "x"}],
-        "annotations": [{"id": 1, "image_id": 1, "caption": "a cup"}, None,
-                        {"id": 3, "image_id": [1], "caption": "x"},
-                        {"id": 4, "image_id": 1, "caption": 5},
-                        {"id": 5, "image_id": 1, "caption": "a cup again"}]}))
+    (coco / "annotations" / "captions_val.json").write_text(
+        json.dumps(
+            {
+                "images": [{"id": 1, "file_name": "1.jpg"}, {"file_name": "x"}],
+                "annotations": [
+                    {"id": 1, "image_id": 1, "caption": "a cup"},
+                    None,
+                    {"id": 3, "image_id": [1], "caption": "x"},
+                    {"id": 4, "image_id": 1, "caption": 5},
+                    {"id": 5, "image_id": 1, "caption": "a cup again"},
+                ],
+            }
+        )
+    )
     (coco / "annotations" / "captions_null.json").write_text('{"annotations": null}')
     tables = root / "tables"
     tables.mkdir()
     (tables / "a.txt").write_text("a cat\n\na dog\n")
     (tables / "b.parquet").write_bytes(b"PAR1 not really PAR1")
     (tables / "c.txt").write_bytes("utf16 text\n".encode("utf-16"))
-    (tables / "d.jsonl").write_text('{"caption": [1, 2]}\n' + "[" * 100_000 + "\n"
-                                    '{"caption": "ok", "key": NaN}\n')
-    return {"csv": (csv_file, "table"), "tar": (tar, "wds"), "coco": (coco, "coco"),
-            "tables": (tables, "table")}
+    (tables / "d.jsonl").write_text(
+        '{"caption": [1, 2]}\n' + "[" * 100_000 + '\n{"caption": "ok", "key": NaN}\n'
+    )
+    return {
+        "csv": (csv_file, "table"),
+        "tar": (tar, "wds"),
+        "coco": (coco, "coco"),
+        "tables": (tables, "table"),
+    }
 
 
 def test_hostile_inputs_read_the_same_with_and_without_loading_and_from_any_cursor(
-        tmp_path, photos, monkeypatch):
+    tmp_path, photos, monkeypatch
+):
     monkeypatch.setattr(readers, "MAX_MEMBER_BYTES", 4096)
     for name, (path, fmt) in _hostile_inputs(tmp_path, photos).items():
         module = reader(fmt)
@@ -521,8 +652,10 @@ def test_hostile_inputs_read_the_same_with_and_without_loading_and_from_any_curs
             planned = [(c, s.key) for c, s in module.records(unit, load=False)]
             assert planned == [(c, k) for c, k, _ in loaded], (name, unit)
             for i, (cursor, _, _) in enumerate(loaded):
-                again = [(c, s.key, s.failure and s.failure.reason)
-                         for c, s in module.records(unit, cursor)]
+                again = [
+                    (c, s.key, s.failure and s.failure.reason)
+                    for c, s in module.records(unit, cursor)
+                ]
                 assert again == loaded[i:], (name, unit, cursor)
 
 
@@ -534,8 +667,9 @@ def test_hostile_inputs_give_the_same_rows_whatever_the_shard_size(tmp_path, pho
         whole = _parse(path, tmp_path / f"{name}_1000", "--shard-size", "1000")
         assert len(list((tmp_path / f"{name}_1").glob("*.parquet"))) == len(small) > 3, name
         placed = ("shard", "offset", "size")  # where a row sits depends on the shard size
-        assert ([{k: v for k, v in r.items() if k not in placed} for r in small]
-                == [{k: v for k, v in r.items() if k not in placed} for r in whole]), name
+        assert [{k: v for k, v in r.items() if k not in placed} for r in small] == [
+            {k: v for k, v in r.items() if k not in placed} for r in whole
+        ], name
         assert any(r["reason"] for r in whole) and any(r["status"] == "ok" for r in whole), name
 
 
@@ -567,8 +701,10 @@ def test_a_gzipped_tar_named_tar_and_a_glob_over_an_image_folder(tmp_path):
         (folder / f"{name}.png").write_bytes(_png())
         (folder / f"{name}.txt").write_text(f"a red square {name}")
     rows = _parse(str(folder / "*"), tmp_path / "o2")
-    assert [(r["key"], r["caption"]) for r in rows] == [("a", "a red square a"),
-                                                         ("b", "a red square b")]
+    assert [(r["key"], r["caption"]) for r in rows] == [
+        ("a", "a red square a"),
+        ("b", "a red square b"),
+    ]
 
 
 @pytest.mark.parametrize("fmt", [tarfile.USTAR_FORMAT, tarfile.GNU_FORMAT, tarfile.PAX_FORMAT])
@@ -579,8 +715,12 @@ def test_the_fast_header_scan_names_what_tarfile_names(tmp_path, fmt):
     deep = "d" * 60 + "/" + "e" * 60 + "/k"  # over 100 bytes: ustar prefix, GNU or pax long name
     path = tmp_path / "s.tar"
     with tarfile.open(path, "w", format=fmt) as tar:
-        for name, data in [(f"{deep}.txt", b"a cat"), ("x.txt", b"a dog"),
-                           (f"{deep}.png", _png()), ("café.txt", b"a bird")]:
+        for name, data in [
+            (f"{deep}.txt", b"a cat"),
+            ("x.txt", b"a dog"),
+            (f"{deep}.png", _png()),
+            ("café.txt", b"a bird"),
+        ]:
             info, data = _member(name, data)
             tar.addfile(info, io.BytesIO(data))
         folder = tarfile.TarInfo("dir")

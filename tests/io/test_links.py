@@ -39,8 +39,9 @@ def table(tmp_path):
 
 
 def _parse(table, out, *extra, ok=False):
-    return run_cli("parse", "-i", table, "-o", out, "--no-progress", "--workers", "1", *extra,
-                   ok=ok)
+    return run_cli(
+        "parse", "-i", table, "-o", out, "--no-progress", "--workers", "1", *extra, ok=ok
+    )
 
 
 def test_a_planted_meta_link_is_refused_and_overwrite_empties_nothing(tmp_path, table, victim):
@@ -101,7 +102,8 @@ def test_a_planted_parts_link_is_refused(tmp_path, table, victim):
 
 
 def test_a_planted_run_json_link_beside_jsonl_is_replaced_not_written_through(
-        tmp_path, table, victim):
+    tmp_path, table, victim
+):
     folder, before = victim
     out = tmp_path / "out.jsonl"
     out.with_name("out.run.json").symlink_to(folder / "run.json")
@@ -151,7 +153,8 @@ def test_an_output_that_climbs_above_root_is_one_clear_line(tmp_path, table):
 
 @pytest.mark.parametrize("name", ["cdir", "c.jsonl"])
 def test_a_run_refused_for_the_lock_deletes_nothing_of_the_run_that_holds_it(
-        tmp_path, table, monkeypatch, name):
+    tmp_path, table, monkeypatch, name
+):
     """The other run creates the output and takes its lock between this run's start and its
     own try for the lock: the refused run must leave every file of it alone."""
     out = tmp_path / name
@@ -186,7 +189,9 @@ def test_a_failed_start_removes_only_what_it_made(tmp_path):
     (mine / "_meta" / "readme.md").write_text("x\n")
     assert _parse(odd, mine).exit_code == 2
     assert sorted(p.relative_to(mine).as_posix() for p in mine.rglob("*")) == [
-        "_meta", "_meta/readme.md"]
+        "_meta",
+        "_meta/readme.md",
+    ]
 
 
 @pytest.mark.slow
@@ -196,8 +201,19 @@ def test_two_runs_started_together_never_destroy_each_other(tmp_path):
     table = tmp_path / "c2k.txt"
     table.write_text("".join(f"a dog under a table number {i}\n" for i in range(2000)))
     out = tmp_path / "cdir"
-    cmd = [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "-o", str(out),
-           "--no-progress", "--workers", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sgprep.cli",
+        "parse",
+        "-i",
+        str(table),
+        "-o",
+        str(out),
+        "--no-progress",
+        "--workers",
+        "1",
+    ]
     first = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
     second = subprocess.Popen(cmd + ["--shard-size", "70"], stderr=subprocess.PIPE, text=True)
     codes = sorted([first.wait(), second.wait()])
@@ -209,12 +225,14 @@ def test_two_runs_started_together_never_destroy_each_other(tmp_path):
 
 
 def test_an_interrupted_run_leaves_no_tar_without_its_stats_and_resumes(
-        tmp_path, table, monkeypatch):
+    tmp_path, table, monkeypatch
+):
     reference = tmp_path / "reference"
     _parse(table, reference, "--shard-size", "5", ok=True)
     out = tmp_path / "o"
     write = writers.atomic_write
     for stop_at in ("00001_stats.json", "publish"):
+
         def interrupt(path, data, stop_at=stop_at):
             if path.name == stop_at:
                 raise KeyboardInterrupt
@@ -257,8 +275,7 @@ def test_single_file_outputs_are_never_written_through_planted_links(tmp_path, t
         for planted in (name, f"{name}.tmp", f".{name}.tmp"):
             (tmp_path / planted).symlink_to(folder / "important.txt")
     run_cli("vocab", "-i", parsed, "-o", tmp_path / "vocab.json")
-    run_cli("negatives", "-i", parsed, "-o", tmp_path / "mined.jsonl", "--strategy",
-            "mine-images")
+    run_cli("negatives", "-i", parsed, "-o", tmp_path / "mined.jsonl", "--strategy", "mine-images")
     assert tree_hash(folder) == before
     for name in ("vocab.json", "mined.jsonl"):
         assert (tmp_path / name).is_file() and not (tmp_path / name).is_symlink()
@@ -268,8 +285,20 @@ def test_single_file_outputs_are_never_written_through_planted_links(tmp_path, t
 def test_ctrl_c_with_two_workers_leaves_only_finished_tars_and_resumes(tmp_path):
     table = tmp_path / "c.txt"
     table.write_text("".join(f"a dog under a table number {i}\n" for i in range(1500)))
-    cmd = [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "--no-progress",
-           "--workers", "2", "--shard-size", "50", "-o"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "sgprep.cli",
+        "parse",
+        "-i",
+        str(table),
+        "--no-progress",
+        "--workers",
+        "2",
+        "--shard-size",
+        "50",
+        "-o",
+    ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     reference, out = tmp_path / "reference", tmp_path / "o"
     subprocess.run(cmd + [str(reference)], check=True, env=env, capture_output=True)

@@ -7,8 +7,8 @@ import io
 import os
 
 from sgprep.io.readers import tables
-from tests.io.read_helpers import read_samples
 from tests.conftest import index_rows, run_cli
+from tests.io.read_helpers import read_samples
 
 
 def test_odd_entries_named_like_images_are_failure_rows(tmp_path, photos):
@@ -29,8 +29,9 @@ def test_odd_entries_named_like_images_are_failure_rows(tmp_path, photos):
         assert rows[key]["failure"]["reason"] == "image_unreadable", rows[key]
     out = tmp_path / "out"
     run_cli("parse", "-i", folder, "-o", out, "--no-progress", "--workers", "1")
-    assert [(r["key"], r["reason"]) for r in index_rows(out)] == [
-        ("a", None)] + [(k, "image_unreadable") for k in "bcde"]
+    assert [(r["key"], r["reason"]) for r in index_rows(out)] == [("a", None)] + [
+        (k, "image_unreadable") for k in "bcde"
+    ]
 
 
 def test_cr_only_text_is_read_as_lines(tmp_path):

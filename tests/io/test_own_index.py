@@ -12,8 +12,15 @@ from sgprep.io.readers import tars
 from sgprep.io.records import digest
 from tests.conftest import run_cli
 
-CAPTIONS = ["a red car on a road", "a dog under a table", "", "two cats on a mat",
-            "a man riding a horse", "a woman holding a blue cup", "a kite above a tree"]
+CAPTIONS = [
+    "a red car on a road",
+    "a dog under a table",
+    "",
+    "two cats on a mat",
+    "a man riding a horse",
+    "a woman holding a blue cup",
+    "a kite above a tree",
+]
 
 
 @pytest.fixture(scope="module")

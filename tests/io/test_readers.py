@@ -13,7 +13,9 @@ from tests.io.read_helpers import read_samples
 
 
 def _captions(spec, fmt=None):
-    return [(s.key, s.caption, s.failure and s.failure.reason) for s in read_samples(str(spec), fmt)]
+    return [
+        (s.key, s.caption, s.failure and s.failure.reason) for s in read_samples(str(spec), fmt)
+    ]
 
 
 def test_cc12m_headerless_tsv_and_cc3m_order(tmp_path):
@@ -37,7 +39,10 @@ def test_csv_with_header_and_images(tmp_path, photos):
         writer.writerow(["c1", "a cup, on a saucer", "img/c.jpg"])
         writer.writerow(["c2", "missing image", "img/nope.jpg"])
     got = list(read_samples(str(table)))
-    assert [(s.key, s.caption) for s in got] == [("c1", "a cup, on a saucer"), ("c2", "missing image")]
+    assert [(s.key, s.caption) for s in got] == [
+        ("c1", "a cup, on a saucer"),
+        ("c2", "missing image"),
+    ]
     assert got[0].image == photos["coffee"] and got[0].image_ext == "jpg"
     assert got[1].failure.reason == "image_unreadable"
 
@@ -46,8 +51,10 @@ def test_jsonl_and_parquet(tmp_path):
     jl = tmp_path / "a.jsonl"
     jl.write_text('{"key": "k1", "text": "a dog"}\n[1, 2]\nnot json\n')
     assert _captions(jl) == [("k1", "a dog", None), ("", None, "bad_row"), ("", None, "bad_row")]
-    pq.write_table(pa.table({"id": [7, 8], "caption": ["a bird", "a tree"], "url": ["u1", "u2"]}),
-                   tmp_path / "b.parquet")
+    pq.write_table(
+        pa.table({"id": [7, 8], "caption": ["a bird", "a tree"], "url": ["u1", "u2"]}),
+        tmp_path / "b.parquet",
+    )
     assert _captions(tmp_path / "b.parquet") == [("7", "a bird", None), ("8", "a tree", None)]
 
 
@@ -56,12 +63,18 @@ def test_coco_layout(tmp_path, photos):
     (root / "annotations").mkdir(parents=True)
     (root / "val2017").mkdir()
     (root / "val2017" / "000000000042.jpg").write_bytes(photos["chelsea"])
-    ann = {"images": [{"id": 42, "file_name": "000000000042.jpg", "width": 451, "height": 300},
-                      {"id": 43, "file_name": "gone.jpg"}],
-           "annotations": [{"id": 1, "image_id": 42, "caption": "a cat"},
-                           {"id": 2, "image_id": 42, "caption": "an orange cat"},
-                           {"id": 3, "image_id": 43, "caption": "lost"},
-                           {"id": 4, "image_id": 99, "caption": "no image entry"}]}
+    ann = {
+        "images": [
+            {"id": 42, "file_name": "000000000042.jpg", "width": 451, "height": 300},
+            {"id": 43, "file_name": "gone.jpg"},
+        ],
+        "annotations": [
+            {"id": 1, "image_id": 42, "caption": "a cat"},
+            {"id": 2, "image_id": 42, "caption": "an orange cat"},
+            {"id": 3, "image_id": 43, "caption": "lost"},
+            {"id": 4, "image_id": 99, "caption": "no image entry"},
+        ],
+    }
     (root / "annotations" / "captions_val2017.json").write_text(json.dumps(ann))
     assert detect_format(resolve_inputs(str(root))) == "coco"
     got = list(read_samples(str(root)))
@@ -75,18 +88,32 @@ def test_img2dataset_failed_downloads_are_kept(tmp_path, photos):
     import tarfile
 
     with tarfile.open(tmp_path / "00000.tar", "w") as tar:
-        for name, data in [("000000000.jpg", photos["rocket"]), ("000000000.txt", b"a rocket"),
-                           ("000000000.json", b'{"url": "http://x/r.jpg"}')]:
+        for name, data in [
+            ("000000000.jpg", photos["rocket"]),
+            ("000000000.txt", b"a rocket"),
+            ("000000000.json", b'{"url": "http://x/r.jpg"}'),
+        ]:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    pq.write_table(pa.table({"key": ["000000000", "000000001"], "caption": ["a rocket", "gone"],
-                             "status": ["success", "failed_to_download"],
-                             "error_message": [None, "HTTP 404"]}), tmp_path / "00000.parquet")
+    pq.write_table(
+        pa.table(
+            {
+                "key": ["000000000", "000000001"],
+                "caption": ["a rocket", "gone"],
+                "status": ["success", "failed_to_download"],
+                "error_message": [None, "HTTP 404"],
+            }
+        ),
+        tmp_path / "00000.parquet",
+    )
     got = list(read_samples(str(tmp_path)))
     assert got[0].caption == "a rocket" and got[0].meta["url"] == "http://x/r.jpg"
     assert (got[1].key, got[1].failure.reason, got[1].failure.message) == (
-        "000000001", "source_failed", "HTTP 404")
+        "000000001",
+        "source_failed",
+        "HTTP 404",
+    )
 
 
 def test_gzipped_shards_are_read(tmp_path):
@@ -100,5 +127,7 @@ def test_gzipped_shards_are_read(tmp_path):
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     assert detect_format(resolve_inputs(str(tmp_path))) == "wds"
-    assert _captions(tmp_path) == [("k00000", "caption of 00000.tar.gz", None),
-                                   ("k00001", "caption of 00001.tgz", None)]
+    assert _captions(tmp_path) == [
+        ("k00000", "caption of 00000.tar.gz", None),
+        ("k00001", "caption of 00001.tgz", None),
+    ]

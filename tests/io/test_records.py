@@ -13,16 +13,35 @@ def reference(obj) -> str:
     return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-@pytest.mark.parametrize("obj", [
-    {"b": 1, "a": [1.0, 2, None, True, False], "é": "naïve ☃ 😀", "ctl": "a\x00\x1f\x7f\u2028\"\\/"},
-    {"tiny": 1e-05, "tinier": -3.2e-09, "zero": 0.0, "neg0": -0.0, "big": 1e16, "huge": 1.5e300},
-    {"nan": float("nan"), "inf": float("inf"), "ninf": -float("inf"), "n": None},
-    [{"nested": [{"nan": math.nan}]}, None],
-    {1: "an int key", 2: "another"},  # orjson refuses non-str keys
-    {"big": 2 ** 70, "neg": -(2 ** 64)},  # beyond 64 bits
-    {"text": "not a float: 0.00001 in a string"},
-    "plain", 3, 2.5, None, [],
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {
+            "b": 1,
+            "a": [1.0, 2, None, True, False],
+            "é": "naïve ☃ 😀",
+            "ctl": 'a\x00\x1f\x7f\u2028"\\/',
+        },
+        {
+            "tiny": 1e-05,
+            "tinier": -3.2e-09,
+            "zero": 0.0,
+            "neg0": -0.0,
+            "big": 1e16,
+            "huge": 1.5e300,
+        },
+        {"nan": float("nan"), "inf": float("inf"), "ninf": -float("inf"), "n": None},
+        [{"nested": [{"nan": math.nan}]}, None],
+        {1: "an int key", 2: "another"},  # orjson refuses non-str keys
+        {"big": 2**70, "neg": -(2**64)},  # beyond 64 bits
+        {"text": "not a float: 0.00001 in a string"},
+        "plain",
+        3,
+        2.5,
+        None,
+        [],
+    ],
+)
 def test_same_bytes_as_json_dumps(obj):
     assert dumps(obj) == reference(obj)
     assert dumps_bytes(obj) == reference(obj).encode("utf-8")
@@ -30,8 +49,9 @@ def test_same_bytes_as_json_dumps(obj):
 
 def test_same_bytes_for_floats_of_every_magnitude():
     rng = random.Random(0)
-    values = [rng.uniform(1, 10) * 10.0 ** rng.randint(-30, 30) * rng.choice([1, -1])
-              for _ in range(5000)]
+    values = [
+        rng.uniform(1, 10) * 10.0 ** rng.randint(-30, 30) * rng.choice([1, -1]) for _ in range(5000)
+    ]
     assert dumps({"v": values}) == reference({"v": values})
     for value in values[:500]:
         assert dumps(value) == reference(value)
@@ -42,8 +62,9 @@ def test_annotations_encoded_as_json_dumps_would():
     from sgprep.schema import Box, Detections, Sample
 
     box = Box(label="person", cls=0, score=0.00004, xyxy=[1e-7, 3e-05, 10.25, 30.5])
-    det = Detections(width=40, height=40, detector="d", weights_sha256="0" * 64, backend="onnx",
-                     objects=[box])
+    det = Detections(
+        width=40, height=40, detector="d", weights_sha256="0" * 64, backend="onnx", objects=[box]
+    )
     sample = Sample(key="k", source="s", det=det)
     expected = reference(sample.det.model_dump(mode="json")).encode("utf-8")
     assert _annotation_json(sample, "det") == expected

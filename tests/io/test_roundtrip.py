@@ -31,11 +31,27 @@ def _image_folder(tmp_path, photos):
 
 def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
     out = tmp_path / "out"
-    run_cli("parse", "--input", _image_folder(tmp_path, photos), "--output", out,
-            "--shard-size", "3", "--no-progress")
+    run_cli(
+        "parse",
+        "--input",
+        _image_folder(tmp_path, photos),
+        "--output",
+        out,
+        "--shard-size",
+        "3",
+        "--no-progress",
+    )
     assert sorted(p.name for p in out.iterdir()) == [
-        "00000.parquet", "00000.tar", "00000_stats.json",
-        "00001.parquet", "00001.tar", "00001_stats.json", "README.md", "_meta", "sizes.json"]
+        "00000.parquet",
+        "00000.tar",
+        "00000_stats.json",
+        "00001.parquet",
+        "00001.tar",
+        "00001_stats.json",
+        "README.md",
+        "_meta",
+        "sizes.json",
+    ]
     assert json.loads((out / "sizes.json").read_text()) == {"00000.tar": 3, "00001.tar": 1}
 
     dataset = wds.WebDataset(sorted(str(p) for p in out.glob("*.tar")), shardshuffle=False)
@@ -52,8 +68,10 @@ def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
         row = rows[key]
         assert row["status"] == "ok" and row["caption"] == CAPTIONS[key]
         assert SceneGraph.model_validate_json(row["sg"]) == graph
-        assert (row["image_width"], row["image_height"]) == (meta["image"]["width"],
-                                                           meta["image"]["height"])
+        assert (row["image_width"], row["image_height"]) == (
+            meta["image"]["width"],
+            meta["image"]["height"],
+        )
         # random access: the row's shard, offset and size are exactly the sample's tar blocks
         with open(out / f"{row['shard']}.tar", "rb") as fh:
             fh.seek(row["offset"])
@@ -63,7 +81,10 @@ def test_shards_round_trip_through_webdataset_and_pyarrow(tmp_path, photos):
             assert part.extractfile(f"{key}.txt").read().decode() == CAPTIONS[key]
         assert sorted(names) == sorted(f"{key}.{ext}" for ext in sample if not ext.startswith("__"))
     run_meta = json.loads((out / "_meta" / "run.json").read_text())
-    assert run_meta["config"]["stages"][0]["settings"]["parser"] == "spacy" and run_meta["sgprep_version"]
+    assert (
+        run_meta["config"]["stages"][0]["settings"]["parser"] == "spacy"
+        and run_meta["sgprep_version"]
+    )
     schema = pq.read_schema(out / "00000.parquet")
     for column in ("key", "caption", "status", "stage", "error", "sg", "det", "neg"):
         assert column in schema.names
@@ -125,7 +146,9 @@ def test_index_locates_each_sample_in_its_tar(tmp_path, photos):
             if row["status"] != "ok":
                 assert row["offset"] is None and row["size"] is None and row["shard"]
                 continue
-            data = (out / f"{row['shard']}.tar").read_bytes()[row["offset"]:row["offset"] + row["size"]]
+            data = (out / f"{row['shard']}.tar").read_bytes()[
+                row["offset"] : row["offset"] + row["size"]
+            ]
             with tarfile.open(fileobj=io.BytesIO(data + bytes(1024))) as tar:
                 names = tar.getnames()
                 members = {n.split(".", 1)[1]: tar.extractfile(n).read() for n in names}

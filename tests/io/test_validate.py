@@ -33,8 +33,9 @@ def built(tmp_path_factory, photos):
         (table.parent / f"{name}.jpg").write_bytes(photos[name])
         lines.append({"key": name, "image": f"{name}.jpg", "caption": caption})
     lines.append({"key": "lost", "image": "nowhere.jpg", "caption": "a dog on a mat"})
-    lines += [{"key": f"cap{i}", "caption": f"a red ball number {i} under a table"}
-              for i in range(3)]
+    lines += [
+        {"key": f"cap{i}", "caption": f"a red ball number {i} under a table"} for i in range(3)
+    ]
     lines.append({"key": "cap0", "caption": "a repeated key"})
     table.write_text("".join(json.dumps(line) + "\n" for line in lines))
     output = tmp_path / "out"
@@ -97,8 +98,9 @@ def test_undamaged_output_is_valid(out):
     assert [r["members"] for r in rows(out / "00001.parquet") if r["status"] == "failed"] == [None]
 
 
-@pytest.mark.parametrize("member", ["astronaut.jpg", "astronaut.txt", "astronaut.json",
-                                    "astronaut.sg.json"])
+@pytest.mark.parametrize(
+    "member", ["astronaut.jpg", "astronaut.txt", "astronaut.json", "astronaut.sg.json"]
+)
 def test_flipped_byte_in_a_member(out, member):
     flip(out / "00000.tar", member_offset(out / "00000.tar", member) + 5)
     problems(out, f"00000.tar: {member}: ")
@@ -226,8 +228,10 @@ def test_sample_removed_from_tar_index_and_stats(out):
     parse["attributes"] -= sum(len(e["attributes"]) for e in graph["entities"])
     data["stages"]["parse"] = {k: v for k, v in parse.items() if v}
     data["files"]["00002.tar"]["size"] = path.stat().st_size
-    data["files"]["00002.parquet"] = {"size": index.stat().st_size,
-                                      "sha256": digest(index.read_bytes())}
+    data["files"]["00002.parquet"] = {
+        "size": index.stat().st_size,
+        "sha256": digest(index.read_bytes()),
+    }
     write_stats(out, "00002", data)
     problems(out, "00002.parquet: 2 rows where the plan has 3 input samples")
 
@@ -235,7 +239,7 @@ def test_sample_removed_from_tar_index_and_stats(out):
 def test_disk_full_truncated_tar(out):
     path = out / "00000.tar"
     data = path.read_bytes()
-    path.write_bytes(data[:len(data) // 2])
+    path.write_bytes(data[: len(data) // 2])
     problems(out, f"00000.tar: {len(data) // 2:,} bytes where {len(data):,} were written")
 
 

@@ -148,8 +148,10 @@ class HostileServer:
                     return
                 if request.startswith(b"GET"):
                     payload = json.dumps({"data": [{"id": server.model}]}).encode()
-                    self.request.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
-                                         b"content-length: %d\r\n\r\n%s" % (len(payload), payload))
+                    self.request.sendall(
+                        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                        b"content-length: %d\r\n\r\n%s" % (len(payload), payload)
+                    )
                     return
                 try:
                     server.respond(server, self.request, request)

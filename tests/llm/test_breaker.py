@@ -27,16 +27,26 @@ CAPTIONS = [f"a brown dog number {i} lying on a red sofa" for i in range(6)]
 
 
 def settings(url: str, **overrides) -> ParserSettings:
-    values = dict(parser="llama3", engine="openai", endpoint=url, model="fake-model",
-                  fallback="spacy", timeout=2.0, max_retries=0, max_concurrency=1,
-                  breaker_failures=3, breaker_cooldown=60.0)
+    values = dict(
+        parser="llama3",
+        engine="openai",
+        endpoint=url,
+        model="fake-model",
+        fallback="spacy",
+        timeout=2.0,
+        max_retries=0,
+        max_concurrency=1,
+        breaker_failures=3,
+        breaker_cooldown=60.0,
+    )
     values.update(overrides)
     return ParserSettings(**values)
 
 
 def make(url: str, **overrides) -> LLMParser:
-    parser = LLMParser(settings(url, **overrides),
-                       engine_options={"backoff": 0.01, "max_backoff": 0.05})
+    parser = LLMParser(
+        settings(url, **overrides), engine_options={"backoff": 0.01, "max_backoff": 0.05}
+    )
     parser.name = "llama3"
     parser.setup()
     return parser
@@ -80,12 +90,23 @@ def test_dead_endpoint_opens_the_breaker_after_k_failures(caplog):
     parser.teardown()
     # 3 refused requests open it; the other 3 captions, the retry round and the next batch
     # never reach the socket
-    assert engine.stats() == {"requests": 3, "fault_connection": 3, "failed": 3,
-                              "breaker_open": 1, "skipped_breaker_open": 5}
+    assert engine.stats() == {
+        "requests": 3,
+        "fault_connection": 3,
+        "failed": 3,
+        "breaker_open": 1,
+        "skipped_breaker_open": 5,
+    }
     assert {k: v for k, v in stats.items() if not k.startswith("engine/")} == {
-        "llm_ok": 0, "llm_invalid": 3, "llm_invalid/no_answer": 3, "retries": 0,
-        "llm_unreachable": 5, "fallbacks": 8, "fallbacks/no_answer": 3,
-        "fallbacks/endpoint_unreachable": 5}
+        "llm_ok": 0,
+        "llm_invalid": 3,
+        "llm_invalid/no_answer": 3,
+        "retries": 0,
+        "llm_unreachable": 5,
+        "fallbacks": 8,
+        "fallbacks/no_answer": 3,
+        "fallbacks/endpoint_unreachable": 5,
+    }
     for graph in graphs + more:
         assert isinstance(graph, SceneGraph)
         assert (graph.parser, graph.fallback_from, graph.retries) == ("spacy", "llama3", 0)
@@ -98,9 +119,10 @@ def test_dead_endpoint_opens_the_breaker_after_k_failures(caplog):
 
 def test_opening_wakes_retries_waiting_in_back_off():
     """Requests in back-off (here 30 s) give up as soon as the breaker opens."""
-    parser = LLMParser(settings(closed_port_url(), max_retries=3, max_concurrency=4,
-                                breaker_failures=2),
-                       engine_options={"backoff": 30.0, "max_backoff": 30.0})
+    parser = LLMParser(
+        settings(closed_port_url(), max_retries=3, max_concurrency=4, breaker_failures=2),
+        engine_options={"backoff": 30.0, "max_backoff": 30.0},
+    )
     parser.name = "llama3"
     parser.setup()
     engine = parser.engine
@@ -139,9 +161,14 @@ def test_probe_after_the_cooldown():
         ep.close()
     assert all(g.parser == "spacy" for g in first + still_down + skipped)
     assert all((g.parser, g.fallback_from) == ("llama3", None) for g in back)
-    assert counted == {"requests": 3 + len(CAPTIONS), "fault_connection": 3, "failed": 3,
-                       "breaker_open": 1, "breaker_probe": 2,
-                       "skipped_breaker_open": 1 + 2 + 2}
+    assert counted == {
+        "requests": 3 + len(CAPTIONS),
+        "fault_connection": 3,
+        "failed": 3,
+        "breaker_open": 1,
+        "breaker_probe": 2,
+        "skipped_breaker_open": 1 + 2 + 2,
+    }
 
 
 def test_without_fallback_an_open_breaker_stops_the_stage():
@@ -164,10 +191,29 @@ def test_without_fallback_a_dead_endpoint_ends_the_run(tmp_path):
     table.write_text("".join(f"a cat number {i} on a mat\n" for i in range(40)))
     out = tmp_path / "out"
     url = closed_port_url()
-    result = run_cli("parse", "--input", table, "--output", out, "--parser", "llama3",
-                     "--engine", "openai", "--endpoint", url, "--model", "fake-model",
-                     "--fallback", "none", "--max-retries", "0", "--breaker-cooldown", "0.1",
-                     "--no-progress", ok=False)
+    result = run_cli(
+        "parse",
+        "--input",
+        table,
+        "--output",
+        out,
+        "--parser",
+        "llama3",
+        "--engine",
+        "openai",
+        "--endpoint",
+        url,
+        "--model",
+        "fake-model",
+        "--fallback",
+        "none",
+        "--max-retries",
+        "0",
+        "--breaker-cooldown",
+        "0.1",
+        "--no-progress",
+        ok=False,
+    )
     assert result.exit_code == 2, result.output
     assert "unreachable" in result.output and "--fallback" in result.output
     assert not list(out.glob("*_stats.json"))  # no shard finished without the LLM
@@ -175,9 +221,13 @@ def test_without_fallback_a_dead_endpoint_ends_the_run(tmp_path):
 
 def _gold(tmp_path):
     gold = tmp_path / "gold.jsonl"
-    gold.write_text("".join(
-        json.dumps({"caption": c, "sg": "( dog , is , brown ) , ( dog , lie on , sofa )"}) + "\n"
-        for c in CAPTIONS))
+    gold.write_text(
+        "".join(
+            json.dumps({"caption": c, "sg": "( dog , is , brown ) , ( dog , lie on , sofa )"})
+            + "\n"
+            for c in CAPTIONS
+        )
+    )
     return gold
 
 
@@ -210,7 +260,8 @@ def test_eval_reports_fallbacks(tmp_path):
 
 
 def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matches_a_clean_run(
-        tmp_path):
+    tmp_path,
+):
     """--fallback none --endpoint-wait 0: no graph may come from elsewhere, and no waiting.
     The endpoint dies mid-run (after the
     8 requests of shards 0 and 1 it drops every connection unanswered): the run stops (exit 2)
@@ -233,25 +284,56 @@ def test_an_endpoint_that_dies_stops_the_run_and_a_rerun_after_it_is_back_matche
         endpoint.answer = answer
 
         def parse(out, ok=True):
-            return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine",
-                           "openai", "--endpoint", endpoint.url, "--model", "fake-model",
-                           "--fallback", "none", "--max-retries", "0", "--breaker-failures", "1",
-                           "--endpoint-wait", "0", "--max-concurrency", "1", "--shard-size", "4",
-                           "--workers", "1", "--no-progress", ok=ok)
+            return run_cli(
+                "parse",
+                "-i",
+                table,
+                "-o",
+                out,
+                "--parser",
+                "llama3",
+                "--engine",
+                "openai",
+                "--endpoint",
+                endpoint.url,
+                "--model",
+                "fake-model",
+                "--fallback",
+                "none",
+                "--max-retries",
+                "0",
+                "--breaker-failures",
+                "1",
+                "--endpoint-wait",
+                "0",
+                "--max-concurrency",
+                "1",
+                "--shard-size",
+                "4",
+                "--workers",
+                "1",
+                "--no-progress",
+                ok=ok,
+            )
 
         parse(tmp_path / "clean")
         out = tmp_path / "out"
         outage["after"] = endpoint.posts + 8
         first = parse(out, ok=False)
         assert first.exit_code == 2, first.output
-        assert sorted(p.name for p in out.glob("*_stats.json")) == ["00000_stats.json",
-                                                                  "00001_stats.json"]
+        assert sorted(p.name for p in out.glob("*_stats.json")) == [
+            "00000_stats.json",
+            "00001_stats.json",
+        ]
         outage["after"] = None  # back up
         parse(out)
 
     def digest(root):
-        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(root.iterdir()) if p.is_file()}
+        return {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.iterdir())
+            if p.is_file()
+        }
 
     # 6 shards of tar, parquet and stats, and the output's sizes.json and dataset card
     assert digest(out) == digest(tmp_path / "clean") and len(digest(out)) == 6 * 3 + 2
@@ -273,8 +355,7 @@ def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(
         outage = {"after": None, "done": False}
 
         def answer(handler, first):
-            if outage["after"] is not None and not outage["done"] \
-                    and sw.posts > outage["after"]:
+            if outage["after"] is not None and not outage["done"] and sw.posts > outage["after"]:
                 outage["done"] = True
 
                 def go_down_then_up():
@@ -290,12 +371,38 @@ def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(
         sw.endpoint.answer = answer
 
         def parse(out):
-            return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine",
-                           "openai", "--endpoint", sw.url, "--model", "fake-model",
-                           "--fallback", "none", "--max-retries", "0", "--breaker-failures", "1",
-                           "--breaker-cooldown", "0.3", "--endpoint-wait", "60",
-                           "--max-concurrency", "1", "--shard-size", "4", "--workers", "1",
-                           "--no-progress")
+            return run_cli(
+                "parse",
+                "-i",
+                table,
+                "-o",
+                out,
+                "--parser",
+                "llama3",
+                "--engine",
+                "openai",
+                "--endpoint",
+                sw.url,
+                "--model",
+                "fake-model",
+                "--fallback",
+                "none",
+                "--max-retries",
+                "0",
+                "--breaker-failures",
+                "1",
+                "--breaker-cooldown",
+                "0.3",
+                "--endpoint-wait",
+                "60",
+                "--max-concurrency",
+                "1",
+                "--shard-size",
+                "4",
+                "--workers",
+                "1",
+                "--no-progress",
+            )
 
         parse(tmp_path / "clean")
         outage["after"] = sw.posts + 9  # inside the third shard
@@ -306,8 +413,11 @@ def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(
         sw.close()
 
     def digest(root, suffixes=(".tar", ".parquet")):
-        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(root.iterdir()) if p.suffix in suffixes}
+        return {
+            p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.iterdir())
+            if p.suffix in suffixes
+        }
 
     assert digest(tmp_path / "out") == digest(tmp_path / "clean")
     assert len(digest(tmp_path / "out")) == 12
@@ -320,7 +430,8 @@ def test_an_endpoint_that_dies_and_comes_back_is_waited_for_and_the_run_goes_on(
 
 
 def test_an_endpoint_that_answers_probes_but_drops_every_request_is_not_waited_for_forever(
-        tmp_path):
+    tmp_path,
+):
     """The models list answers, every completion is hung up on: each probe closes the breaker
     and the next request opens it again. --endpoint-wait bounds the waits of a batch in all,
     so the run stops (exit 2, finished shards kept) instead of looping."""
@@ -337,12 +448,39 @@ def test_an_endpoint_that_answers_probes_but_drops_every_request_is_not_waited_f
 
         endpoint.answer = answer
         start = time.monotonic()
-        result = run_cli("parse", "-i", table, "-o", tmp_path / "out", "--parser", "llama3",
-                         "--engine", "openai", "--endpoint", endpoint.url, "--model",
-                         "fake-model", "--fallback", "none", "--max-retries", "0",
-                         "--breaker-failures", "1", "--breaker-cooldown", "0.2",
-                         "--endpoint-wait", "2", "--max-concurrency", "1", "--shard-size", "4",
-                         "--workers", "1", "--no-progress", ok=False)
+        result = run_cli(
+            "parse",
+            "-i",
+            table,
+            "-o",
+            tmp_path / "out",
+            "--parser",
+            "llama3",
+            "--engine",
+            "openai",
+            "--endpoint",
+            endpoint.url,
+            "--model",
+            "fake-model",
+            "--fallback",
+            "none",
+            "--max-retries",
+            "0",
+            "--breaker-failures",
+            "1",
+            "--breaker-cooldown",
+            "0.2",
+            "--endpoint-wait",
+            "2",
+            "--max-concurrency",
+            "1",
+            "--shard-size",
+            "4",
+            "--workers",
+            "1",
+            "--no-progress",
+            ok=False,
+        )
         assert result.exit_code == 2, result.output
         assert time.monotonic() - start < 30
     assert [p.name for p in (tmp_path / "out").glob("*_stats.json")] == ["00000_stats.json"]

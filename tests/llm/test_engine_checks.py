@@ -43,9 +43,14 @@ def pretend(monkeypatch, installed: set[str], version: str | None):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
 
 
-@pytest.mark.parametrize("installed, named", [
-    (set(), "vllm and ray"), ({"ray"}, "vllm,"), ({"vllm"}, "needs ray"),
-])
+@pytest.mark.parametrize(
+    "installed, named",
+    [
+        (set(), "vllm and ray"),
+        ({"ray"}, "vllm,"),
+        ({"vllm"}, "needs ray"),
+    ],
+)
 def test_a_missing_engine_is_named(monkeypatch, installed, named):
     pretend(monkeypatch, installed, "0.11.0")
     with pytest.raises(EngineNotRunnable, match=named) as caught:
@@ -84,19 +89,41 @@ def test_the_engine_checks_before_starting_ray(monkeypatch):
         vllm_engine.VLLMEngine(ParserSettings(parser="llama3", model="m"))
 
 
-@pytest.mark.skipif(importlib.util.find_spec("vllm") is not None,
-                    reason="vLLM is installed in this environment")
+@pytest.mark.skipif(
+    importlib.util.find_spec("vllm") is not None, reason="vLLM is installed in this environment"
+)
 def test_the_cli_names_the_missing_engine_in_a_piped_log_without_ray(tmp_path):
     """A new user's first try, piped to a log: one plain error, no Ray, no traceback, no ANSI."""
     table = tmp_path / "c.txt"
     table.write_text("a cat on a mat\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color",
-           "FORCE_COLOR": "", "CUDA_VISIBLE_DEVICES": ""}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "TERM": "xterm-256color",
+        "FORCE_COLOR": "",
+        "CUDA_VISIBLE_DEVICES": "",
+    }
     env.pop("FORCE_COLOR")
     done = subprocess.run(
-        [sys.executable, "-m", "sgprep.cli", "parse", "-i", str(table), "-o",
-         str(tmp_path / "out"), "--parser", "llama3", "--model", str(tmp_path / "no-weights")],
-        capture_output=True, text=True, env=env, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "sgprep.cli",
+            "parse",
+            "-i",
+            str(table),
+            "-o",
+            str(tmp_path / "out"),
+            "--parser",
+            "llama3",
+            "--model",
+            str(tmp_path / "no-weights"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     log = done.stdout + done.stderr
     assert done.returncode == 2, log
     assert "--engine vllm needs vllm" in " ".join(log.split())

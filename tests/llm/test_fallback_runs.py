@@ -28,10 +28,34 @@ def table(tmp_path):
 
 
 def parse(table, out, url, *extra, ok=True):
-    return run_cli("parse", "-i", table, "-o", out, "--parser", "llama3", "--engine", "openai",
-                   "--endpoint", url, "--model", "fake-model", "--max-retries", "0",
-                   "--breaker-cooldown", "0.1", "--max-concurrency", "1", "--shard-size", "4",
-                   "--workers", "1", "--no-progress", *extra, ok=ok)
+    return run_cli(
+        "parse",
+        "-i",
+        table,
+        "-o",
+        out,
+        "--parser",
+        "llama3",
+        "--engine",
+        "openai",
+        "--endpoint",
+        url,
+        "--model",
+        "fake-model",
+        "--max-retries",
+        "0",
+        "--breaker-cooldown",
+        "0.1",
+        "--max-concurrency",
+        "1",
+        "--shard-size",
+        "4",
+        "--workers",
+        "1",
+        "--no-progress",
+        *extra,
+        ok=ok,
+    )
 
 
 def failing_for(endpoint: FakeEndpoint, down: dict):
@@ -50,8 +74,11 @@ def failing_for(endpoint: FakeEndpoint, down: dict):
 
 
 def digest(root):
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.iterdir()) if p.suffix in (".tar", ".parquet", ".jsonl")}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.iterdir())
+        if p.suffix in (".tar", ".parquet", ".jsonl")
+    }
 
 
 def test_an_endpoint_down_from_the_start_refuses_the_run(table, tmp_path, caplog):
@@ -86,7 +113,8 @@ def test_a_mostly_fallback_run_fails_and_says_so_while_it_runs(table, tmp_path, 
 
 @pytest.mark.parametrize("output", ["out", "out.jsonl"])
 def test_redo_fallbacks_parses_only_those_again_with_the_bytes_of_a_clean_run(
-        table, tmp_path, output):
+    table, tmp_path, output
+):
     with FakeEndpoint("ok") as endpoint:
         down = {"numbers": set()}
         failing_for(endpoint, down)
@@ -103,8 +131,9 @@ def test_redo_fallbacks_parses_only_those_again_with_the_bytes_of_a_clean_run(
         if output == "out":
             redone = [s for s in shard_stats(out) if s["stages"]["parse"].get("reused_graphs")]
             assert sum(s["stages"]["parse"]["reused_graphs"] for s in redone) == N - 16
-            assert all(s["stages"]["parse"].get("fallback_graphs", 0) == 0
-                       for s in shard_stats(out))
+            assert all(
+                s["stages"]["parse"].get("fallback_graphs", 0) == 0 for s in shard_stats(out)
+            )
         # a rerun with nothing left to redo sends nothing
         parse(table, out, endpoint.url, "--redo-fallbacks")
         assert endpoint.posts - posts == 16
@@ -125,4 +154,5 @@ def test_redo_fallbacks_on_a_complete_jsonl_with_fallback_graphs_is_refused(tabl
         result = parse(table, out, endpoint.url, "--redo-fallbacks", ok=False)
     assert result.exit_code == 2, result.output
     assert "is complete and holds graphs from the fallback parser" in " ".join(
-        result.output.split())
+        result.output.split()
+    )

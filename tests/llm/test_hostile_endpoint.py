@@ -19,8 +19,14 @@ from fake_endpoint import FakeEndpoint, HostileServer, completion  # noqa: E402
 
 from sgprep.parse.base import ParserSettings  # noqa: E402
 from sgprep.parse.engines.openai import OpenAIEngine  # noqa: E402
-from sgprep.parse.llm import (MAX_ATTRIBUTES, MAX_ENTITIES, MAX_RELATIONS, InvalidAnswer,  # noqa: E402
-                              LLMParser, graph_from_answer)
+from sgprep.parse.llm import (
+    MAX_ATTRIBUTES,
+    MAX_ENTITIES,
+    MAX_RELATIONS,
+    InvalidAnswer,  # noqa: E402
+    LLMParser,
+    graph_from_answer,
+)
 from sgprep.schema import SceneGraph  # noqa: E402
 
 GOOD = completion('{"entities":[{"text":"dog","attributes":["brown"]}],"relations":[]}')
@@ -30,30 +36,44 @@ CAPTIONS = [f"a brown dog number {i} on a red sofa" for i in range(6)]
 
 
 def settings(url: str, **overrides) -> ParserSettings:
-    values = dict(parser="llama3", engine="openai", endpoint=url, model="fake-model",
-                  fallback="spacy", timeout=1.0, max_retries=0, max_concurrency=1,
-                  breaker_failures=32, breaker_cooldown=60.0)
+    values = dict(
+        parser="llama3",
+        engine="openai",
+        endpoint=url,
+        model="fake-model",
+        fallback="spacy",
+        timeout=1.0,
+        max_retries=0,
+        max_concurrency=1,
+        breaker_failures=32,
+        breaker_cooldown=60.0,
+    )
     values.update(overrides)
     return ParserSettings(**values)
 
 
 def engine(url: str, **overrides) -> OpenAIEngine:
-    return OpenAIEngine(settings(url, **overrides), backoff=0.01, max_backoff=0.05,
-                        check_model=False)
+    return OpenAIEngine(
+        settings(url, **overrides), backoff=0.01, max_backoff=0.05, check_model=False
+    )
 
 
 def ask(eng: OpenAIEngine, n: int = 1) -> tuple[list[str | None], list]:
     try:
-        answers = eng.generate([[{"role": "user", "content": f"caption {i}"}] for i in range(n)],
-                               {"type": "object"}, max_tokens=16)
+        answers = eng.generate(
+            [[{"role": "user", "content": f"caption {i}"}] for i in range(n)],
+            {"type": "object"},
+            max_tokens=16,
+        )
         return answers, eng.last_faults
     finally:
         eng.close()
 
 
 def parser(url: str, **overrides) -> LLMParser:
-    made = LLMParser(settings(url, **overrides),
-                     engine_options={"backoff": 0.01, "max_backoff": 0.05})
+    made = LLMParser(
+        settings(url, **overrides), engine_options={"backoff": 0.01, "max_backoff": 0.05}
+    )
     made.name = "llama3"
     made.setup()
     return made
@@ -124,20 +144,22 @@ def test_a_server_that_accepts_and_never_answers_opens_the_breaker(caplog):
 def refuse_forever(status: int):
     def respond(server, sock, request):
         payload = b'{"error":"busy"}'
-        server.send(sock, head(status, retry_after="999999", content_length=str(len(payload)))
-                    + payload)
+        server.send(
+            sock, head(status, retry_after="999999", content_length=str(len(payload))) + payload
+        )
+
     return respond
 
 
 @pytest.mark.parametrize("status", [429, 503])
-def test_a_server_that_refuses_forever_opens_the_breaker_and_retry_after_is_capped(
-        status, caplog):
+def test_a_server_that_refuses_forever_opens_the_breaker_and_retry_after_is_capped(status, caplog):
     """Retry-After: 999999 would park each request for 11 days; it is capped at max_backoff
     (50 ms here), and the failures open the breaker, which wakes every retry in back-off."""
     with HostileServer(refuse_forever(status)) as server:
-        made = LLMParser(settings(server.url, max_retries=5, max_concurrency=2,
-                                  breaker_failures=4),
-                         engine_options={"backoff": 0.01, "max_backoff": 0.05})
+        made = LLMParser(
+            settings(server.url, max_retries=5, max_concurrency=2, breaker_failures=4),
+            engine_options={"backoff": 0.01, "max_backoff": 0.05},
+        )
         made.name = "llama3"
         made.setup()
         counted_engine = made.engine
@@ -149,8 +171,10 @@ def test_a_server_that_refuses_forever_opens_the_breaker_and_retry_after_is_capp
     assert counted["retry_after_capped"] >= 1
     assert counted["fault_http_retryable"] == counted["requests"] < len(CAPTIONS) * 6
     assert all(g.fallback_from == "llama3" for g in graphs)
-    assert any("consecutive" in r.getMessage() and f"HTTP {status}" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        "consecutive" in r.getMessage() and f"HTTP {status}" in r.getMessage()
+        for r in caplog.records
+    )
 
 
 def test_retry_after_is_capped_at_the_longest_back_off():
@@ -181,7 +205,8 @@ def huge(declared: bool):
         for start in range(0, len(body), 65536):
             if server.closing.is_set():
                 return
-            server.send(sock, body[start:start + 65536])
+            server.send(sock, body[start : start + 65536])
+
     return respond
 
 
@@ -189,8 +214,9 @@ def gzip_bomb(server, sock, request):
     server.send(sock, head(content_encoding="gzip", content_length=str(len(BOMB))) + BOMB)
 
 
-@pytest.mark.parametrize("respond", [huge(True), huge(False), gzip_bomb],
-                         ids=["declared", "undeclared", "gzip-bomb"])
+@pytest.mark.parametrize(
+    "respond", [huge(True), huge(False), gzip_bomb], ids=["declared", "undeclared", "gzip-bomb"]
+)
 def test_a_body_over_the_cap_is_refused_in_bounded_memory(respond):
     with HostileServer(respond) as server:
         eng = engine(server.url, max_response_bytes=1 << 16, max_retries=2)
@@ -227,17 +253,26 @@ def test_a_too_large_body_is_an_invalid_answer_that_goes_to_the_fallback():
 
 
 def answer(entities: int = 1, attributes: int = 0, relations: int = 0, text: str = "dog") -> str:
-    return json.dumps({
-        "entities": [{"text": text, "attributes": ["red"] * attributes}]
-        + [{"text": f"cat {i}", "attributes": []} for i in range(entities - 1)],
-        "relations": [[0, "near", 1]] * relations})
+    return json.dumps(
+        {
+            "entities": [{"text": text, "attributes": ["red"] * attributes}]
+            + [{"text": f"cat {i}", "attributes": []} for i in range(entities - 1)],
+            "relations": [[0, "near", 1]] * relations,
+        }
+    )
 
 
-@pytest.mark.parametrize("too_big", [
-    answer(entities=MAX_ENTITIES + 1), answer(attributes=MAX_ATTRIBUTES + 1),
-    answer(entities=2, relations=MAX_RELATIONS + 1), answer(text="dog " * 30),
-    json.dumps({"entities": ["x" * 200], "relations": []}),
-], ids=["entities", "attributes", "relations", "text", "lenient-text"])
+@pytest.mark.parametrize(
+    "too_big",
+    [
+        answer(entities=MAX_ENTITIES + 1),
+        answer(attributes=MAX_ATTRIBUTES + 1),
+        answer(entities=2, relations=MAX_RELATIONS + 1),
+        answer(text="dog " * 30),
+        json.dumps({"entities": ["x" * 200], "relations": []}),
+    ],
+    ids=["entities", "attributes", "relations", "text", "lenient-text"],
+)
 def test_the_schema_limits_hold_on_validation(too_big):
     with pytest.raises(InvalidAnswer) as caught:
         graph_from_answer(too_big, "a dog", "llama3")
@@ -245,16 +280,25 @@ def test_the_schema_limits_hold_on_validation(too_big):
 
 
 def test_the_schema_limits_are_reached_exactly():
-    graph = graph_from_answer(answer(entities=MAX_ENTITIES, attributes=MAX_ATTRIBUTES,
-                                     relations=1), "a dog", "llama3")
+    graph = graph_from_answer(
+        answer(entities=MAX_ENTITIES, attributes=MAX_ATTRIBUTES, relations=1), "a dog", "llama3"
+    )
     assert len(graph.entities) == MAX_ENTITIES
 
 
 def test_a_10000_entity_answer_goes_to_the_fallback():
     with FakeEndpoint("ok") as endpoint:
-        endpoint.answer = lambda handler, first: handler._send(200, completion(
-            json.dumps({"entities": [{"text": f"dog {i}", "attributes": []}
-                                     for i in range(10_000)], "relations": []})))
+        endpoint.answer = lambda handler, first: handler._send(
+            200,
+            completion(
+                json.dumps(
+                    {
+                        "entities": [{"text": f"dog {i}", "attributes": []} for i in range(10_000)],
+                        "relations": [],
+                    }
+                )
+            ),
+        )
         made = parser(endpoint.url)
         [graph] = made.parse_batch(CAPTIONS[:1])
         stats = made.stats()

@@ -14,6 +14,7 @@ from sgprep.negatives.stage import NegativesSettings, NegativesStage
 from sgprep.parse.rules import RuleParser
 from sgprep.schema import Sample
 
+
 class JudgeEndpoint(FakeEndpoint):
     """Answers {"fluent", "plausible"} for the text of the last user message: false for the
     texts it is told, and a reply that is not JSON for the ``garbled`` ones."""
@@ -30,12 +31,25 @@ class JudgeEndpoint(FakeEndpoint):
         if text in self.garbled:
             handler._send(200, completion("sure! it looks fine"))
             return
-        handler._send(200, completion(json.dumps({"fluent": text not in self.disfluent,
-                                                  "plausible": text not in self.implausible})))
+        handler._send(
+            200,
+            completion(
+                json.dumps(
+                    {
+                        "fluent": text not in self.disfluent,
+                        "plausible": text not in self.implausible,
+                    }
+                )
+            ),
+        )
 
 
-CAPTIONS = ["a man riding a horse on a beach", "a woman holding a banana next to a dog",
-            "a boy flying a kite in a park", "two dogs playing with a red ball on the grass"]
+CAPTIONS = [
+    "a man riding a horse on a beach",
+    "a woman holding a banana next to a dog",
+    "a boy flying a kite in a park",
+    "two dogs playing with a red ball on the grass",
+]
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +60,15 @@ def graphs():
 
 
 def run_stage(graphs, **judge) -> tuple[list[Sample], dict[str, int]]:
-    settings = NegativesSettings(strategies=["swap", "replace", "connect"], per_sample=4,
-                                 llm_judge=LLMJudgeSettings(**judge))
+    settings = NegativesSettings(
+        strategies=["swap", "replace", "connect"], per_sample=4, llm_judge=LLMJudgeSettings(**judge)
+    )
     stage = NegativesStage(settings)
     stage.setup()
-    samples = [Sample(key=f"k{i}", source="test", caption=c, sg=g)
-               for i, (c, g) in enumerate(zip(CAPTIONS, graphs))]
+    samples = [
+        Sample(key=f"k{i}", source="test", caption=c, sg=g)
+        for i, (c, g) in enumerate(zip(CAPTIONS, graphs))
+    ]
     try:
         return stage.run(samples), stage.stats()
     finally:
@@ -93,10 +110,12 @@ def test_the_judge_drops_what_it_calls_disfluent_or_implausible(graphs):
 
 def test_a_dead_endpoint_keeps_every_negative_and_says_so(graphs):
     plain, _ = run_stage(graphs)
-    judged, stats = run_stage(graphs, enabled=True, endpoint=closed_port_url(), model="m",
-                              max_retries=0, timeout=2)
-    assert [n.text for s in judged for n in s.neg.negatives] == \
-        [n.text for s in plain for n in s.neg.negatives]
+    judged, stats = run_stage(
+        graphs, enabled=True, endpoint=closed_port_url(), model="m", max_retries=0, timeout=2
+    )
+    assert [n.text for s in judged for n in s.neg.negatives] == [
+        n.text for s in plain for n in s.neg.negatives
+    ]
     assert stats["llm_judge/unjudged"] == stats["negatives"] > 0
     assert stats["llm_judge/engine/failed"] > 0 and "llm_judge/judged" not in stats
 

@@ -55,8 +55,12 @@ def assert_all_fell_back(results, stats):
         assert graph.fallback_from == "llama3"
         assert graph.parser == "spacy"
         assert graph.retries == 1
-    assert main_counters(stats) == {"llm_ok": 0, "llm_invalid": ATTEMPTS * N, "retries": N,
-                                    "fallbacks": N}
+    assert main_counters(stats) == {
+        "llm_ok": 0,
+        "llm_invalid": ATTEMPTS * N,
+        "retries": N,
+        "fallbacks": N,
+    }
     reasons = {k: v for k, v in stats.items() if k.startswith("llm_invalid/")}
     assert sum(reasons.values()) == ATTEMPTS * N  # each rejection counted under its reason
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from vllm_support import (CAPTIONS, CUT_OFF_MAX_TOKENS, OUT_OF_RANGE_SCHEMA, VALID_SCHEMA,
-                          need_vllm)
+from vllm_support import CAPTIONS, CUT_OFF_MAX_TOKENS, OUT_OF_RANGE_SCHEMA, VALID_SCHEMA, need_vllm
 
 need_vllm()
 ray = pytest.importorskip("ray")
@@ -30,9 +29,7 @@ N = len(CAPTIONS)
 @pytest.fixture(scope="module")
 def parser(tiny_llama):
     ray.init(num_cpus=2, num_gpus=0, include_dashboard=False, log_to_driver=False)
-    settings = ParserSettings(
-        engine="vllm", model=str(tiny_llama), fallback="spacy", num_engines=1
-    )
+    settings = ParserSettings(engine="vllm", model=str(tiny_llama), fallback="spacy", num_engines=1)
     parser = LLMParser(settings, engine_options={"max_model_len": 2048})
     parser.name = "llama3"
     parser.setup()
@@ -48,8 +45,11 @@ def parse_with(parser: LLMParser, *, schema=None, max_tokens=512):
     parser.output_schema, parser.max_tokens = schema or VALID_SCHEMA, max_tokens
     graphs = parser.parse_batch(CAPTIONS)
     after = parser.stats()
-    return graphs, {k: after[k] - before.get(k, 0) for k in after
-                    if not k.startswith("engine/") and after[k] != before.get(k, 0)}
+    return graphs, {
+        k: after[k] - before.get(k, 0)
+        for k in after
+        if not k.startswith("engine/") and after[k] != before.get(k, 0)
+    }
 
 
 def test_actor_holds_the_engine_on_cpu(parser):
@@ -71,16 +71,26 @@ def test_valid_answers_become_llm_graphs(parser):
 
 def test_out_of_range_indices_are_retried_then_fall_back(parser):
     graphs, counted = parse_with(parser, schema=OUT_OF_RANGE_SCHEMA)
-    assert counted == {"llm_invalid": 2 * N, "llm_invalid/invalid_graph": 2 * N,
-                       "retries": N, "fallbacks": N, "fallbacks/invalid_graph": N}
+    assert counted == {
+        "llm_invalid": 2 * N,
+        "llm_invalid/invalid_graph": 2 * N,
+        "retries": N,
+        "fallbacks": N,
+        "fallbacks/invalid_graph": N,
+    }
     for graph in graphs:
         assert (graph.parser, graph.retries, graph.fallback_from) == ("spacy", 1, "llama3")
 
 
 def test_cut_off_answers_are_retried_then_fall_back(parser):
     graphs, counted = parse_with(parser, max_tokens=CUT_OFF_MAX_TOKENS, schema=VALID_SCHEMA)
-    assert counted == {"llm_invalid": 2 * N, "llm_invalid/not_json": 2 * N,
-                       "retries": N, "fallbacks": N, "fallbacks/not_json": N}
+    assert counted == {
+        "llm_invalid": 2 * N,
+        "llm_invalid/not_json": 2 * N,
+        "retries": N,
+        "fallbacks": N,
+        "fallbacks/not_json": N,
+    }
     assert all(g.fallback_from == "llama3" and g.parser == "spacy" for g in graphs)
 
 

@@ -15,8 +15,7 @@ import sys
 import time
 
 import pytest
-from vllm_support import (CAPTIONS, CUT_OFF_MAX_TOKENS, OUT_OF_RANGE_SCHEMA, VALID_SCHEMA,
-                          need_vllm)
+from vllm_support import CAPTIONS, CUT_OFF_MAX_TOKENS, OUT_OF_RANGE_SCHEMA, VALID_SCHEMA, need_vllm
 
 need_vllm()
 httpx = pytest.importorskip("httpx")
@@ -117,8 +116,12 @@ def make(server, schema=None, max_tokens=512, **overrides) -> LLMParser:
     )
     for key, value in overrides.items():
         setattr(settings, key, value)
-    parser = LLMParser(settings, engine_options={"backoff": 0.05, "max_backoff": 0.2},
-                       output_schema=schema, max_tokens=max_tokens)
+    parser = LLMParser(
+        settings,
+        engine_options={"backoff": 0.05, "max_backoff": 0.2},
+        output_schema=schema,
+        max_tokens=max_tokens,
+    )
     parser.name = "llama3"
     parser.setup()
     return parser
@@ -159,15 +162,24 @@ def test_valid_answers_become_llm_graphs(server):
     assert engine_stats == {"requests": len(CAPTIONS)}  # a healthy server: nothing retried
 
 
-@pytest.mark.parametrize("schema, max_tokens, reason", [
-    (OUT_OF_RANGE_SCHEMA, 512, "invalid_graph"),
-    (VALID_SCHEMA, CUT_OFF_MAX_TOKENS, "not_json"),
-])
+@pytest.mark.parametrize(
+    "schema, max_tokens, reason",
+    [
+        (OUT_OF_RANGE_SCHEMA, 512, "invalid_graph"),
+        (VALID_SCHEMA, CUT_OFF_MAX_TOKENS, "not_json"),
+    ],
+)
 def test_invalid_answers_are_retried_then_fall_back(server, schema, max_tokens, reason):
     graphs, stats, engine_stats = parse_all(server, schema=schema, max_tokens=max_tokens)
     n = len(CAPTIONS)
-    assert stats == {"llm_ok": 0, "llm_invalid": 2 * n, f"llm_invalid/{reason}": 2 * n,
-                     "retries": n, "fallbacks": n, f"fallbacks/{reason}": n}
+    assert stats == {
+        "llm_ok": 0,
+        "llm_invalid": 2 * n,
+        f"llm_invalid/{reason}": 2 * n,
+        "retries": n,
+        "fallbacks": n,
+        f"fallbacks/{reason}": n,
+    }
     for graph in graphs:
         assert isinstance(graph, SceneGraph)
         assert (graph.parser, graph.retries, graph.fallback_from) == ("spacy", 1, "llama3")
@@ -184,10 +196,26 @@ def test_cli_parse_through_the_server_writes_valid_shards(server, tmp_path):
     table = tmp_path / "captions.txt"
     table.write_text("\n".join(CAPTIONS) + "\n")
     out = tmp_path / "out"
-    args = ["parse", "--input", str(table), "--output", str(out), "--parser", "llama3",
-            "--engine", "openai", "--endpoint", server.url, "--model", server_model(server),
-            "--max-concurrency", "8", "--no-progress",
-            "--max-fallback-share", "1"]  # a random tiny model: any share of fallbacks
+    args = [
+        "parse",
+        "--input",
+        str(table),
+        "--output",
+        str(out),
+        "--parser",
+        "llama3",
+        "--engine",
+        "openai",
+        "--endpoint",
+        server.url,
+        "--model",
+        server_model(server),
+        "--max-concurrency",
+        "8",
+        "--no-progress",
+        "--max-fallback-share",
+        "1",
+    ]  # a random tiny model: any share of fallbacks
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     rows = pq.read_table(out / "00000.parquet").to_pylist()
@@ -211,12 +239,19 @@ def test_llm_judge_of_negatives_gets_a_schema_answer_for_every_negative(server):
 
     rules = RuleParser()
     rules.setup()
-    samples = [Sample(key=f"k{i}", source="test", caption=c, sg=g)
-               for i, (c, g) in enumerate(zip(CAPTIONS, rules.parse_batch(CAPTIONS)))]
-    stage = NegativesStage(NegativesSettings(
-        strategies=["swap", "replace"], per_sample=2,
-        llm_judge=LLMJudgeSettings(enabled=True, endpoint=server.url, model=server_model(server),
-                                   max_concurrency=8)))
+    samples = [
+        Sample(key=f"k{i}", source="test", caption=c, sg=g)
+        for i, (c, g) in enumerate(zip(CAPTIONS, rules.parse_batch(CAPTIONS)))
+    ]
+    stage = NegativesStage(
+        NegativesSettings(
+            strategies=["swap", "replace"],
+            per_sample=2,
+            llm_judge=LLMJudgeSettings(
+                enabled=True, endpoint=server.url, model=server_model(server), max_concurrency=8
+            ),
+        )
+    )
     stage.setup()
     try:
         stage.run(samples)

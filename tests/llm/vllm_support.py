@@ -37,22 +37,37 @@ PREDICATES = {"type": "string", "enum": ["on", "near", "behind", "holding"]}
 
 
 def _entities(n: int) -> dict:
-    entity = {"type": "object",
-              "properties": {"text": WORDS, "attributes": {"type": "array", "maxItems": 0}},
-              "required": ["text", "attributes"], "additionalProperties": False}
+    entity = {
+        "type": "object",
+        "properties": {"text": WORDS, "attributes": {"type": "array", "maxItems": 0}},
+        "required": ["text", "attributes"],
+        "additionalProperties": False,
+    }
     return {"type": "array", "items": entity, "minItems": n, "maxItems": n}
 
 
 def _one_relation(subject: int, obj: int) -> dict:
-    triple = {"type": "array", "minItems": 3, "maxItems": 3, "items": False,
-              "prefixItems": [{"type": "integer", "enum": [subject]}, PREDICATES,
-                              {"type": "integer", "enum": [obj]}]}
+    triple = {
+        "type": "array",
+        "minItems": 3,
+        "maxItems": 3,
+        "items": False,
+        "prefixItems": [
+            {"type": "integer", "enum": [subject]},
+            PREDICATES,
+            {"type": "integer", "enum": [obj]},
+        ],
+    }
     return {"type": "array", "items": triple, "minItems": 1, "maxItems": 1}
 
 
 def _graph(entities: dict, relations: dict) -> dict:
-    return {"type": "object", "properties": {"entities": entities, "relations": relations},
-            "required": ["entities", "relations"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {"entities": entities, "relations": relations},
+        "required": ["entities", "relations"],
+        "additionalProperties": False,
+    }
 
 
 #: Always a valid graph: two entities and one relation 0 -> 1.

@@ -18,8 +18,15 @@ def graph(caption: str, entities: list[tuple], relations: list[tuple] = ()) -> S
         text, head, attrs = spec[:3]
         start = caption.index(text, pos)
         pos = start + len(text)
-        ents.append(Entity(text=text, head=head, attributes=list(attrs),
-                           count=spec[3] if len(spec) > 3 else None, span=(start, pos)))
+        ents.append(
+            Entity(
+                text=text,
+                head=head,
+                attributes=list(attrs),
+                count=spec[3] if len(spec) > 3 else None,
+                span=(start, pos),
+            )
+        )
     rels = [Relation(subject=s, predicate=p, object=o) for s, p, o in relations]
     return SceneGraph(entities=ents, relations=rels, parser="hand")
 

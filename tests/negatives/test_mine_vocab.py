@@ -13,26 +13,32 @@ from sgprep.schema import Negative
 
 
 def sg(*entities, relations=()):
-    return {"entities": [{"text": " ".join([*attrs, head]), "head": head, "attributes": list(attrs)}
-                         for *attrs, head in entities],
-            "relations": [{"subject": s, "predicate": p, "object": o} for s, p, o in relations],
-            "parser": "hand"}
+    return {
+        "entities": [
+            {"text": " ".join([*attrs, head]), "head": head, "attributes": list(attrs)}
+            for *attrs, head in entities
+        ],
+        "relations": [{"subject": s, "predicate": p, "object": o} for s, p, o in relations],
+        "parser": "hand",
+    }
 
 
 CORPUS = {
-    "q": sg(("red", "cube"), ("blue", "sphere")),                   # the query
-    "swapped": sg(("blue", "cube"), ("red", "sphere")),             # the distractor
+    "q": sg(("red", "cube"), ("blue", "sphere")),  # the query
+    "swapped": sg(("blue", "cube"), ("red", "sphere")),  # the distractor
     "swapped_more": sg(("blue", "big", "cube"), ("red", "sphere"), ("dog",)),  # holds it too
     "both": sg(("red", "cube"), ("blue", "sphere"), ("blue", "cube"), ("red", "sphere")),
-    "same": sg(("red", "cube"), ("blue", "sphere")),                # same binding: no negative
-    "one_object": sg(("blue", "cube"), ("red", "cube")),            # o1 == o2: never a pair
+    "same": sg(("red", "cube"), ("blue", "sphere")),  # same binding: no negative
+    "one_object": sg(("blue", "cube"), ("red", "cube")),  # o1 == o2: never a pair
     "other": sg(("green", "cube"), ("red", "sphere")),
 }
 
 
 def write_index(path, corpus, failed=()):
-    rows = [{"key": k, "status": "failed" if k in failed else "ok",
-             "sg": json.dumps(g)} for k, g in corpus.items()]
+    rows = [
+        {"key": k, "status": "failed" if k in failed else "ok", "sg": json.dumps(g)}
+        for k, g in corpus.items()
+    ]
     pq.write_table(pa.Table.from_pylist(rows), path)
 
 
@@ -42,8 +48,9 @@ def test_mined_pairs_are_exactly_the_swapped_bindings(tmp_path):
     rows = pq.read_table(tmp_path / "mined.parquet").to_pylist()
     pairs = {(r["key"], r["image_key"]) for r in rows}
     holders = {"q", "same"}, {"swapped", "swapped_more"}
-    expected = {(a, b) for a in holders[0] for b in holders[1]} | \
-               {(b, a) for a in holders[0] for b in holders[1]}
+    expected = {(a, b) for a in holders[0] for b in holders[1]} | {
+        (b, a) for a in holders[0] for b in holders[1]
+    }
     # "swapped_more" also holds (big cube, red sphere): its query is "a big cube and a red
     # sphere"; nobody holds "a red cube and a big sphere", so it adds nothing else
     assert pairs == expected
@@ -75,8 +82,10 @@ def test_jsonl_output_holds_schema_negatives(tmp_path):
 
 
 def test_vocab_built_from_a_corpus_round_trips(tmp_path):
-    corpus = {"a": sg(("red", "wooden", "chair"), ("cat",), relations=[(1, "on", 0)]),
-              "b": sg(("red", "big", "cat"), ("dog",), relations=[(1, "chase", 0)])}
+    corpus = {
+        "a": sg(("red", "wooden", "chair"), ("cat",), relations=[(1, "on", 0)]),
+        "b": sg(("red", "big", "cat"), ("dog",), relations=[(1, "chase", 0)]),
+    }
     write_index(tmp_path / "00000.parquet", corpus)
     vocab = build_vocab([tmp_path])
     assert vocab.objects == {"chair": 1, "cat": 2, "dog": 1}
@@ -84,11 +93,18 @@ def test_vocab_built_from_a_corpus_round_trips(tmp_path):
     assert vocab.relations == {"spatial": {"on": 1}, "action": {"chase": 1}}
     assert vocab.categories["dog"] == "animal"  # known to the default vocabulary
     assert write_vocab([tmp_path], tmp_path / "vocab.json") == {
-        "objects": 3, "attributes": 3, "relations": 2, "co-occurrences": 16}
+        "objects": 3,
+        "attributes": 3,
+        "relations": 2,
+        "co-occurrences": 16,
+    }
     again = load_vocab(tmp_path / "vocab.json")
     assert again == vocab
     # the co-occurrence statistics travel in the same file
-    assert again.cooc.n("spo", "dog", "chase", "cat") == 1 and again.cooc.n("attr", "red", "chair") == 1
+    assert (
+        again.cooc.n("spo", "dog", "chase", "cat") == 1
+        and again.cooc.n("attr", "red", "chair") == 1
+    )
     assert build_vocab([tmp_path], min_count=2).objects == {"cat": 2}
 
 

@@ -33,8 +33,9 @@ def made(caption, entities, relations, kind, seeds=12, with_text=False):
     g = graph(caption, entities, relations)
     texts, rejected = Counter(), Counter()
     for seed in range(seeds):
-        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc,
-                      caption if with_text else "")
+        p = Perturber(
+            g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption if with_text else ""
+        )
         for build in p.candidates(kind):
             pert = build()
             if pert is not None:
@@ -56,9 +57,14 @@ def test_counts_are_bounded_and_merge():
 
 
 def test_cooc_counts_names_predicates_and_scenes():
-    g = SceneGraph(entities=[Entity(text="young men", head="men", attributes=["young"]),
-                             Entity(text="hot dog", head="dog", attributes=["hot"])],
-                   relations=[Relation(subject=0, predicate="eating", object=1)], parser="hand")
+    g = SceneGraph(
+        entities=[
+            Entity(text="young men", head="men", attributes=["young"]),
+            Entity(text="hot dog", head="dog", attributes=["hot"]),
+        ],
+        relations=[Relation(subject=0, predicate="eating", object=1)],
+        parser="hand",
+    )
     c = Cooc()
     c.count(g)
     assert name(g.entities[1]) == "hot dog" and lemma("eating") == "eat"
@@ -76,9 +82,12 @@ def test_bundled_statistics_say_where_they_come_from():
 
 # --- plausible ----------------------------------------------------------------------------------
 def test_a_man_under_a_court_is_refused():
-    texts, rejected = made("a man standing on a tennis court",
-                           [("man", "man", []), ("tennis court", "court", [])],
-                           [(0, "stand on", 1)], "replace_relation")
+    texts, rejected = made(
+        "a man standing on a tennis court",
+        [("man", "man", []), ("tennis court", "court", [])],
+        [(0, "stand on", 1)],
+        "replace_relation",
+    )
     assert not texts and rejected["implausible_relation"]
 
 
@@ -86,22 +95,32 @@ def test_an_inanimate_subject_of_an_action_is_refused():
     c = VOCAB.cooc
     assert c.judge("building", "pull", "train") == "implausible_agent"
     assert c.judge("man", "ride", "horse") is None
-    texts, rejected = made("a man riding a brown horse",
-                           [("man", "man", []), ("brown horse", "horse", ["brown"])],
-                           [(0, "ride", 1)], "shuffle_relation")
+    texts, rejected = made(
+        "a man riding a brown horse",
+        [("man", "man", []), ("brown horse", "horse", ["brown"])],
+        [(0, "ride", 1)],
+        "shuffle_relation",
+    )
     assert not texts and rejected["implausible_relation"]  # "a brown horse riding a man"
 
 
 def test_swapped_objects_must_make_a_seen_scene():
-    texts, rejected = made("a rug on the floor", [("rug", "rug", []), ("floor", "floor", [])],
-                           [(0, "on", 1)], "swap_object")
+    texts, rejected = made(
+        "a rug on the floor",
+        [("rug", "rug", []), ("floor", "floor", [])],
+        [(0, "on", 1)],
+        "swap_object",
+    )
     assert not texts and rejected["implausible_relation"]  # "a floor on the rug"
 
 
 def test_an_attribute_never_seen_with_the_object_is_not_drawn():
-    texts, _ = made("a red stop sign on a pole",
-                    [("red stop sign", "sign", ["red"]), ("pole", "pole", [])],
-                    [(0, "on", 1)], "replace_attribute")
+    texts, _ = made(
+        "a red stop sign on a pole",
+        [("red stop sign", "sign", ["red"]), ("pole", "pole", [])],
+        [(0, "on", 1)],
+        "replace_attribute",
+    )
     assert texts and not any("green" in t for t in texts)
     assert all(VOCAB.cooc.attribute_ok(t.split()[1], "stop sign") for t in texts)
 
@@ -112,38 +131,63 @@ def test_a_compound_is_replaced_whole_and_never_split():
     assert name(g.entities[1]) == "hot dog"
     p = Perturbation("replace_object", "replace", g, (SetHead(1, "hamburger", "hot dog"),))
     assert Realiser(cap, g).realise(p)[0] == "a man eating a hamburger"  # never "a hot pony"
-    texts, _ = made("two men eating hot dogs", [("two men", "man", [], 2),
-                                                ("hot dogs", "dog", ["hot"])],
-                    [(0, "eat", 1)], "replace_object")
+    texts, _ = made(
+        "two men eating hot dogs",
+        [("two men", "man", [], 2), ("hot dogs", "dog", ["hot"])],
+        [(0, "eat", 1)],
+        "replace_object",
+    )
     assert not any("hot" in t for t in texts)
-    _, rejected = made("a man eating a hot dog", [("man", "man", []), ("hot dog", "dog", ["hot"])],
-                       [(0, "eat", 1)], "replace_attribute")
+    _, rejected = made(
+        "a man eating a hot dog",
+        [("man", "man", []), ("hot dog", "dog", ["hot"])],
+        [(0, "eat", 1)],
+        "replace_attribute",
+    )
     assert rejected["fixed_expression"]
-    _, rejected = made("an old double decker bus",
-                       [("old double decker bus", "bus", ["old", "double"])], [],
-                       "replace_attribute")
+    _, rejected = made(
+        "an old double decker bus",
+        [("old double decker bus", "bus", ["old", "double"])],
+        [],
+        "replace_attribute",
+    )
     assert rejected["fixed_expression"]
 
 
 # --- really false -------------------------------------------------------------------------------
 def test_synonyms_hypernyms_and_near_synonyms_are_related():
     c = VOCAB.cooc
-    for a, b, pos in [("cup", "mug", "noun"), ("man", "person", "noun"), ("dog", "puppy", "noun"),
-                      ("include", "hold", "verb"), ("look", "watch", "verb"),
-                      ("big", "large", "adj"), ("metal", "iron", "adj"),
-                      ("rcok", "rock", "noun"), ("road", "roadside", "noun")]:
+    for a, b, pos in [
+        ("cup", "mug", "noun"),
+        ("man", "person", "noun"),
+        ("dog", "puppy", "noun"),
+        ("include", "hold", "verb"),
+        ("look", "watch", "verb"),
+        ("big", "large", "adj"),
+        ("metal", "iron", "adj"),
+        ("rcok", "rock", "noun"),
+        ("road", "roadside", "noun"),
+    ]:
         assert c.is_related(a, b, pos), (a, b)
     assert not c.is_related("dog", "cat") and not c.is_related("red", "blue", "adj")
     assert not c.is_related("shirt", "skirt")  # two words, not a typo
 
 
 def test_a_replacement_is_never_a_synonym():
-    texts, _ = made("a man holding a cup", [("man", "man", []), ("cup", "cup", [])],
-                    [(0, "hold", 1)], "replace_object", seeds=30)
+    texts, _ = made(
+        "a man holding a cup",
+        [("man", "man", []), ("cup", "cup", [])],
+        [(0, "hold", 1)],
+        "replace_object",
+        seeds=30,
+    )
     assert texts and not any(w in t.split() for t in texts for w in ("mug", "glass", "person"))
-    texts, rejected = made("a woman feeding a giraffe",
-                           [("woman", "woman", []), ("giraffe", "giraffe", [])],
-                           [(0, "feed", 1)], "replace_relation")
+    texts, rejected = made(
+        "a woman feeding a giraffe",
+        [("woman", "woman", []), ("giraffe", "giraffe", [])],
+        [(0, "feed", 1)],
+        "replace_relation",
+    )
     assert not any("looking" in t or "watching" in t for t in texts)
 
 
@@ -151,11 +195,13 @@ def test_a_reordered_list_is_refused():
     g = graph("a black and red helmet", [("black and red helmet", "helmet", ["black", "red"])])
     assert reordered_list("a black and red helmet", "a red and black helmet", g)
     assert not reordered_list("a black and red helmet", "a black and blue helmet", g)
-    g = graph("a tag with white numbers and letters",
-              [("tag", "tag", []), ("white numbers", "number", ["white"]),
-               ("letters", "letter", [])])
-    assert reordered_list("a tag with white numbers and letters",
-                          "a tag with white letters and numbers", g)
+    g = graph(
+        "a tag with white numbers and letters",
+        [("tag", "tag", []), ("white numbers", "number", ["white"]), ("letters", "letter", [])],
+    )
+    assert reordered_list(
+        "a tag with white numbers and letters", "a tag with white letters and numbers", g
+    )
 
 
 # --- fluent -------------------------------------------------------------------------------------
@@ -178,16 +224,25 @@ def test_a_verb_is_inflected_from_its_lemma_whatever_the_parse_gave():
 def test_capitals_follow_the_position_in_the_sentence():
     cap = "Shiny flag above a dull pole"
     g = graph(cap, [("Shiny flag", "flag", ["Shiny"]), ("dull pole", "pole", ["dull"])])
-    p = Perturbation("swap_attribute", "swap", g,
-                     (SetAttribute(0, "Shiny", "dull"), SetAttribute(1, "dull", "Shiny")))
+    p = Perturbation(
+        "swap_attribute",
+        "swap",
+        g,
+        (SetAttribute(0, "Shiny", "dull"), SetAttribute(1, "dull", "Shiny")),
+    )
     assert Realiser(cap, g).realise(p)[0] == "Dull flag above a shiny pole"
 
 
 def test_a_span_that_does_not_hold_its_entity_is_not_edited():
     cap = "a cat on a dog"
-    g = SceneGraph(entities=[Entity(text="cat", head="cat", span=(2, 4)),
-                             Entity(text="dog", head="dog", span=(12, 14))],
-                   relations=[Relation(subject=0, predicate="on", object=1)], parser="hand")
+    g = SceneGraph(
+        entities=[
+            Entity(text="cat", head="cat", span=(2, 4)),
+            Entity(text="dog", head="dog", span=(12, 14)),
+        ],
+        relations=[Relation(subject=0, predicate="on", object=1)],
+        parser="hand",
+    )
     stage = NegativesStage(NegativesSettings(strategies=["shuffle", "swap"], plausibility=False))
     neg = stage.negatives("k", cap, g)
     assert not any("ca " in n.text or "dogt" in n.text for n in neg.negatives)
@@ -206,16 +261,22 @@ def test_shuffle_of_a_spatial_relation_never_inflects_the_preposition():
 def test_length_is_held_and_reported_per_kind():
     cap = "a man riding a horse"
     g = graph(cap, [("man", "man", []), ("horse", "horse", [])], [(0, "ride", 1)])
-    stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4,
-                                             max_length_ratio=1.2))
+    stage = NegativesStage(
+        NegativesSettings(strategies=["connect"], per_sample=4, max_length_ratio=1.2)
+    )
     assert not stage.negatives("k", cap, g).negatives and stage.counts["rejected/too_long"]
     stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4))
     negs = stage.negatives("k", cap, g).negatives
     assert negs and all(len(n.text.split()) <= 1.75 * len(cap.split()) for n in negs)
     # the man rides already: he is only put near things, never "on a skateboard"
-    assert all(any(p in n.text for p in (" near ", " next to ", " beside ", " behind ",
-                                         " in front of ", " by ")) or n.text.startswith(cap)
-               for n in negs)
+    assert all(
+        any(
+            p in n.text
+            for p in (" near ", " next to ", " beside ", " behind ", " in front of ", " by ")
+        )
+        or n.text.startswith(cap)
+        for n in negs
+    )
     assert stage.counts["length_ratio_permille/connect"] >= 1000 * len(negs)
 
 
@@ -226,11 +287,14 @@ def test_templates_are_off_by_default():
 
 
 def test_same_seed_same_negatives_whatever_was_drawn_before():
-    cases = [("a man riding a horse", [("man", "man", []), ("horse", "horse", [])],
-              [(0, "ride", 1)]),
-             ("a white plate on a wooden table",
-              [("white plate", "plate", ["white"]), ("wooden table", "table", ["wooden"])],
-              [(0, "on", 1)])]
+    cases = [
+        ("a man riding a horse", [("man", "man", []), ("horse", "horse", [])], [(0, "ride", 1)]),
+        (
+            "a white plate on a wooden table",
+            [("white plate", "plate", ["white"]), ("wooden table", "table", ["wooden"])],
+            [(0, "on", 1)],
+        ),
+    ]
     graphs = [(cap, graph(cap, ents, rels)) for cap, ents, rels in cases]
     settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"])
     first = [NegativesStage(settings).negatives(cap, cap, g) for cap, g in graphs]
@@ -241,8 +305,9 @@ def test_same_seed_same_negatives_whatever_was_drawn_before():
 
 def test_a_short_caption_gets_a_bare_plural_within_its_length():
     cap = "skateboarder approaching bench"
-    g = graph(cap, [("skateboarder", "skateboarder", []), ("bench", "bench", [])],
-              [(0, "approach", 1)])
+    g = graph(
+        cap, [("skateboarder", "skateboarder", []), ("bench", "bench", [])], [(0, "approach", 1)]
+    )
     stage = NegativesStage(NegativesSettings(strategies=["connect"], per_sample=4))
     negs = stage.negatives("k", cap, g).negatives
     assert negs and all(len(n.text.split()) <= 1.75 * 3 for n in negs)
@@ -257,12 +322,16 @@ def test_vocab_command_writes_the_statistics_negatives_then_use(tmp_path):
     cap = "a man riding a horse"
     g = graph(cap, [("man", "man", []), ("horse", "horse", [])], [(0, "ride", 1)])
     corpus = tmp_path / "parsed.jsonl"
-    corpus.write_text("".join(json.dumps({"key": f"k{i}", "caption": cap,
-                                          "sg": g.model_dump(mode="json")}) + "\n"
-                              for i in range(3)))
+    corpus.write_text(
+        "".join(
+            json.dumps({"key": f"k{i}", "caption": cap, "sg": g.model_dump(mode="json")}) + "\n"
+            for i in range(3)
+        )
+    )
     out = tmp_path / "vocab.json"
-    result = CliRunner().invoke(app, ["vocab", "-i", str(corpus), "-o", str(out),
-                                      "--max-entries", "1000"])
+    result = CliRunner().invoke(
+        app, ["vocab", "-i", str(corpus), "-o", str(out), "--max-entries", "1000"]
+    )
     assert result.exit_code == 0, result.output
     vocab = load_vocab(out)
     assert vocab.cooc.n("spo", "man", "ride", "horse") == 3
@@ -274,26 +343,43 @@ def test_vocab_command_writes_the_statistics_negatives_then_use(tmp_path):
 
 # --- back-off to object classes (issue 18, swaps and shuffles almost never made) --------------
 def test_two_objects_of_one_class_may_change_places_on_the_class_evidence():
-    texts, _ = made("the man behind the woman", [("man", "man", []), ("woman", "woman", [])],
-                    [(0, "behind", 1)], "shuffle_relation")
+    texts, _ = made(
+        "the man behind the woman",
+        [("man", "man", []), ("woman", "woman", [])],
+        [(0, "behind", 1)],
+        "shuffle_relation",
+    )
     assert set(texts) == {"the woman behind the man"}  # "man" in "woman": no synonym
-    texts, _ = made("a dog chasing a cat", [("dog", "dog", []), ("cat", "cat", [])],
-                    [(0, "chase", 1)], "swap_object")
+    texts, _ = made(
+        "a dog chasing a cat",
+        [("dog", "dog", []), ("cat", "cat", [])],
+        [(0, "chase", 1)],
+        "swap_object",
+    )
     assert set(texts) == {"a cat chasing a dog"}
 
 
 def test_objects_of_different_classes_need_the_very_triple_seen():
-    texts, rejected = made("a cup on the table", [("cup", "cup", []), ("table", "table", [])],
-                           [(0, "on", 1)], "shuffle_relation")
+    texts, rejected = made(
+        "a cup on the table",
+        [("cup", "cup", []), ("table", "table", [])],
+        [(0, "on", 1)],
+        "shuffle_relation",
+    )
     assert not texts and rejected["implausible_relation"]  # "a table on the cup"
-    texts, rejected = made("A train travels over a bridge above a river",
-                           [("train", "train", []), ("bridge", "bridge", []),
-                            ("river", "river", [])],
-                           [(0, "travel over", 1), (1, "above", 2)], "swap_object")
+    texts, rejected = made(
+        "A train travels over a bridge above a river",
+        [("train", "train", []), ("bridge", "bridge", []), ("river", "river", [])],
+        [(0, "travel over", 1), (1, "above", 2)],
+        "swap_object",
+    )
     assert not texts and rejected["implausible_relation"]  # "A river travels over..."
-    texts, rejected = made("tree has yellow leaves",
-                           [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])],
-                           [(0, "have", 1)], "swap_object")
+    texts, rejected = made(
+        "tree has yellow leaves",
+        [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])],
+        [(0, "have", 1)],
+        "swap_object",
+    )
     assert not texts and rejected["implausible_relation"]  # "leaf has yellow trees"
 
 
@@ -307,9 +393,12 @@ def test_a_hot_dog_is_no_animal_and_body_parts_get_no_back_off():
 
 
 def test_colours_of_made_things_swap_on_the_class_evidence():
-    texts, _ = made("a red car and a blue truck",
-                    [("red car", "car", ["red"]), ("blue truck", "truck", ["blue"])], [],
-                    "swap_attribute")
+    texts, _ = made(
+        "a red car and a blue truck",
+        [("red car", "car", ["red"]), ("blue truck", "truck", ["blue"])],
+        [],
+        "swap_attribute",
+    )
     assert set(texts) == {"a blue car and a red truck"}
     c = VOCAB.cooc
     assert c.attribute_ok_by_class("blue", "truck") and not c.attribute_ok_by_class("blue", "dog")
@@ -317,9 +406,13 @@ def test_colours_of_made_things_swap_on_the_class_evidence():
 
 # --- replace_relation: the verb fits its object, and says something false ---------------------
 def test_a_verb_with_a_direct_object_the_graph_lacks_is_not_replaced():
-    texts, rejected = made("Two men play chess at a small table",
-                           [("Two men", "men", [], 2), ("small table", "table", ["small"])],
-                           [(0, "play at", 1)], "replace_relation", with_text=True)
+    texts, rejected = made(
+        "Two men play chess at a small table",
+        [("Two men", "men", [], 2), ("small table", "table", ["small"])],
+        [(0, "play at", 1)],
+        "replace_relation",
+        with_text=True,
+    )
     assert not texts and rejected["verb_has_object"]  # "Two men eat chess at a small table"
 
 
@@ -328,89 +421,146 @@ def test_near_synonymous_relations_are_not_replacements():
     assert c.is_related("practice", "play", "verb") and c.is_related("wear", "carry", "verb")
     assert c.is_related("along", "on", "verb") and c.is_related("ride", "drive", "verb")
     for caption, ents, rels in [
-        ("tree along the side of the road", [("tree", "tree", []), ("road", "road", [])],
-         [(0, "along side of", 1)]),
-        ("a man practicing his tennis serve", [("man", "man", []), ("tennis serve", "serve", [])],
-         [(0, "practice", 1)]),
-        ("man wearing a black backpack", [("man", "man", []), ("black backpack", "backpack",
-                                                                ["black"])], [(0, "wear", 1)])]:
+        (
+            "tree along the side of the road",
+            [("tree", "tree", []), ("road", "road", [])],
+            [(0, "along side of", 1)],
+        ),
+        (
+            "a man practicing his tennis serve",
+            [("man", "man", []), ("tennis serve", "serve", [])],
+            [(0, "practice", 1)],
+        ),
+        (
+            "man wearing a black backpack",
+            [("man", "man", []), ("black backpack", "backpack", ["black"])],
+            [(0, "wear", 1)],
+        ),
+    ]:
         texts, _ = made(caption, ents, rels, "replace_relation", with_text=True)
         assert not texts, texts
 
 
 def test_a_swap_with_no_relation_to_check_needs_one_class():
     # parsed without "has": nothing says whether "leaf has yellow trees" could be
-    texts, rejected = made("tree has yellow leaves",
-                           [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])], [],
-                           "swap_object")
+    texts, rejected = made(
+        "tree has yellow leaves",
+        [("tree", "tree", []), ("yellow leaves", "leaves", ["yellow"])],
+        [],
+        "swap_object",
+    )
     assert not texts and rejected["unchecked_swap"]
-    texts, _ = made("a fork and a knife on a plate",
-                    [("fork", "fork", []), ("knife", "knife", []), ("plate", "plate", [])],
-                    [(0, "on", 2), (1, "on", 2)], "shuffle_relation")
+    texts, _ = made(
+        "a fork and a knife on a plate",
+        [("fork", "fork", []), ("knife", "knife", []), ("plate", "plate", [])],
+        [(0, "on", 2), (1, "on", 2)],
+        "shuffle_relation",
+    )
     assert not texts  # "the plate on the fork": small things get no back-off
 
 
 def test_a_swapped_head_takes_the_slot_number_but_pants_are_plural_in_form_only():
-    texts, _ = made("older man with white shirt and brown pants",
-                    [("older man", "man", ["older"]), ("white shirt", "shirt", ["white"]),
-                     ("brown pants", "pants", ["brown"])], [(0, "with", 1), (0, "with", 2)],
-                    "swap_object")
+    texts, _ = made(
+        "older man with white shirt and brown pants",
+        [
+            ("older man", "man", ["older"]),
+            ("white shirt", "shirt", ["white"]),
+            ("brown pants", "pants", ["brown"]),
+        ],
+        [(0, "with", 1), (0, "with", 2)],
+        "swap_object",
+    )
     assert "older man with white pants and brown shirt" in texts, texts
     assert not any("shirts" in t for t in texts)
 
 
 def test_an_object_in_no_relation_is_not_swapped_and_a_triple_seen_once_is_no_evidence():
     # the parse missed "travels over": "A river travels over a bridge above a train"
-    texts, rejected = made("A train travels over a bridge above a river",
-                           [("train", "train", []), ("bridge", "bridge", []),
-                            ("river", "river", [])], [(1, "above", 2)], "swap_object")
+    texts, rejected = made(
+        "A train travels over a bridge above a river",
+        [("train", "train", []), ("bridge", "bridge", []), ("river", "river", [])],
+        [(1, "above", 2)],
+        "swap_object",
+    )
     assert not texts and rejected["unchecked_swap"]
     c = VOCAB.cooc
     assert c.n("spo", "man", "wait", "frisbee") == 1  # a parse's slip ("waiting for")
-    texts, _ = made("middle aged man playing frisbee",
-                    [("middle aged man", "man", ["middle", "aged"]), ("frisbee", "frisbee", [])],
-                    [(0, "play", 1)], "replace_relation", with_text=True)
+    texts, _ = made(
+        "middle aged man playing frisbee",
+        [("middle aged man", "man", ["middle", "aged"]), ("frisbee", "frisbee", [])],
+        [(0, "play", 1)],
+        "replace_relation",
+        with_text=True,
+    )
     assert "middle aged man waiting frisbee" not in texts
 
 
 def test_a_relation_parsed_backwards_is_not_shuffled_into_the_truth():
-    texts, rejected = made("a brown coat wearing person",
-                           [("brown coat", "coat", ["brown"]), ("person", "person", [])],
-                           [(0, "wear", 1)], "shuffle_relation")
+    texts, rejected = made(
+        "a brown coat wearing person",
+        [("brown coat", "coat", ["brown"]), ("person", "person", [])],
+        [(0, "wear", 1)],
+        "shuffle_relation",
+    )
     assert not texts and rejected["parsed_backwards"]  # "person wearing a brown coat" is true
 
 
 def test_one_class_is_no_evidence_for_which_supports_which():
-    texts, _ = made("red cars on train", [("red cars", "cars", ["red"]), ("train", "train", [])],
-                    [(0, "on", 1)], "shuffle_relation")
+    texts, _ = made(
+        "red cars on train",
+        [("red cars", "cars", ["red"]), ("train", "train", [])],
+        [(0, "on", 1)],
+        "shuffle_relation",
+    )
     assert not texts  # "train on red cars"
-    texts, _ = made("car behind bus", [("car", "car", []), ("bus", "bus", [])],
-                    [(0, "behind", 1)], "shuffle_relation")
+    texts, _ = made(
+        "car behind bus",
+        [("car", "car", []), ("bus", "bus", [])],
+        [(0, "behind", 1)],
+        "shuffle_relation",
+    )
     assert set(texts) == {"bus behind car"}
 
 
 # --- connect: at a natural seam ---------------------------------------------------------------
 def test_connect_goes_at_the_end_or_before_a_clause_never_before_a_participle():
-    texts, _ = made("two young girls sitting at a dinner table",
-                           [("two young girls", "girls", ["young"], 2),
-                            ("dinner table", "table", [])],
-                           [(0, "sit at", 1)], "connect", with_text=True)
+    texts, _ = made(
+        "two young girls sitting at a dinner table",
+        [("two young girls", "girls", ["young"], 2), ("dinner table", "table", [])],
+        [(0, "sit at", 1)],
+        "connect",
+        with_text=True,
+    )
     texts = [t for t in texts if t]
-    assert texts and all(t.startswith("two young girls sitting at a dinner table ")
-                         for t in texts), texts  # never "girls near a horse sitting at"
-    texts, _ = made("a man in a blue shirt throws a frisbee",
-                    [("man", "man", []), ("blue shirt", "shirt", ["blue"]),
-                     ("frisbee", "frisbee", [])], [(0, "in", 1), (0, "throw", 2)], "connect",
-                    with_text=True)
+    assert texts and all(
+        t.startswith("two young girls sitting at a dinner table ") for t in texts
+    ), texts  # never "girls near a horse sitting at"
+    texts, _ = made(
+        "a man in a blue shirt throws a frisbee",
+        [("man", "man", []), ("blue shirt", "shirt", ["blue"]), ("frisbee", "frisbee", [])],
+        [(0, "in", 1), (0, "throw", 2)],
+        "connect",
+        with_text=True,
+    )
     assert all(not t.startswith("a man near") for t in texts if t), texts  # "near the snow in"
 
 
 def test_connect_without_a_seam_after_its_noun_phrase_goes_at_the_end_and_names_no_sport():
-    texts, _ = made("a man holds an umbrella over a woman in the rain.",
-                    [("man", "man", []), ("umbrella", "umbrella", []), ("woman", "woman", []),
-                     ("rain", "rain", [])], [(0, "hold", 1), (1, "over", 2), (2, "in", 3)],
-                    "connect", with_text=True)
+    texts, _ = made(
+        "a man holds an umbrella over a woman in the rain.",
+        [
+            ("man", "man", []),
+            ("umbrella", "umbrella", []),
+            ("woman", "woman", []),
+            ("rain", "rain", []),
+        ],
+        [(0, "hold", 1), (1, "over", 2), (2, "in", 3)],
+        "connect",
+        with_text=True,
+    )
     texts = [t for t in texts if t]
-    assert texts and all(t.startswith("a man holds an umbrella over a woman in the rain ")
-                         and t.endswith(".") for t in texts), texts
+    assert texts and all(
+        t.startswith("a man holds an umbrella over a woman in the rain ") and t.endswith(".")
+        for t in texts
+    ), texts
     assert not any(t.endswith(" tennis.") for t in texts)

@@ -37,16 +37,20 @@ def test_swap_objects_fixes_articles_only_where_the_head_follows_them():
 
 def test_shuffle_moves_whole_noun_phrases_and_the_verb_agrees():
     cap = "two baby cows get milk from their mother"
-    g = graph(cap, [("two baby cows", "cow", ["baby"], 2), ("milk", "milk", []),
-                    ("mother", "mother", [])], [(0, "get", 1), (0, "get from", 2)])
+    g = graph(
+        cap,
+        [("two baby cows", "cow", ["baby"], 2), ("milk", "milk", []), ("mother", "mother", [])],
+        [(0, "get", 1), (0, "get from", 2)],
+    )
     text, how = realise(g, cap, MoveNPs(((0, 2), (2, 0))))
     assert (text, how) == ("their mother gets milk from two baby cows", "span_edit")
 
 
 def test_shuffle_agreement_of_be_and_sentence_case():
     cap = "Two dogs are playing with a red ball"
-    g = graph(cap, [("Two dogs", "dog", [], 2), ("red ball", "ball", ["red"])],
-              [(0, "play with", 1)])
+    g = graph(
+        cap, [("Two dogs", "dog", [], 2), ("red ball", "ball", ["red"])], [(0, "play with", 1)]
+    )
     [p], _ = build_all(g, "shuffle_relation")
     assert Realiser(cap, g).realise(p)[0] == "A red ball is playing with two dogs"
     cap = "the dogs are on the bed"
@@ -57,8 +61,11 @@ def test_shuffle_agreement_of_be_and_sentence_case():
 
 def test_a_head_put_into_a_plural_slot_is_plural():
     cap = "three small birds are sitting on a tree branch"
-    g = graph(cap, [("three small birds", "bird", ["small"], 3), ("tree branch", "branch", [])],
-              [(0, "sit on", 1)])
+    g = graph(
+        cap,
+        [("three small birds", "bird", ["small"], 3), ("tree branch", "branch", [])],
+        [(0, "sit on", 1)],
+    )
     [p], _ = build_all(g, "swap_object")
     # the compound "tree branch" moves whole, never split
     assert Realiser(cap, g).realise(p)[0] == "three small tree branches are sitting on a bird"
@@ -86,8 +93,9 @@ def test_verb_keeps_its_form():
 def test_template_when_no_span_edit_is_possible():
     cap = "a red cube and a blue sphere"
     g = graph(cap, [("red cube", "cube", ["red"]), ("blue sphere", "sphere", ["blue"])])
-    no_spans = g.model_copy(update={"entities": [e.model_copy(update={"span": None})
-                                                 for e in g.entities]})
+    no_spans = g.model_copy(
+        update={"entities": [e.model_copy(update={"span": None}) for e in g.entities]}
+    )
     [p], _ = build_all(no_spans, "swap_attribute")
     assert Realiser(cap, no_spans).realise(p) == ("a blue cube and a red sphere", "template")
     # the parse says "on top of" but the caption says "on the top of": no place to edit
@@ -99,39 +107,67 @@ def test_template_when_no_span_edit_is_possible():
 
 def test_template_form():
     cap = "two small dogs chasing an orange ball"
-    g = graph(cap, [("two small dogs", "dog", ["small"], 2), ("orange ball", "ball", ["orange"])],
-              [(0, "chase", 1)])
+    g = graph(
+        cap,
+        [("two small dogs", "dog", ["small"], 2), ("orange ball", "ball", ["orange"])],
+        [(0, "chase", 1)],
+    )
     assert template(g) == "two small dogs chasing an orange ball"
 
 
 def test_grammar_rules():
-    articles = [grammar.indefinite_article(w)
-                for w in ["apple", "hour", "unicorn", "cat", "umbrella"]]
+    articles = [
+        grammar.indefinite_article(w) for w in ["apple", "hour", "unicorn", "cat", "umbrella"]
+    ]
     assert articles == ["an", "an", "a", "a", "an"]
-    assert [grammar.plural(w) for w in ["box", "berry", "man", "knife", "grass", "bus"]] == \
-        ["boxes", "berries", "men", "knives", "grass", "buses"]
-    assert [grammar.gerund(w) for w in ["sit", "ride", "lie", "hold", "see", "run"]] == \
-        ["sitting", "riding", "lying", "holding", "seeing", "running"]
-    assert [grammar.third_person(w) for w in ["get", "have", "watch", "carry", "be"]] == \
-        ["gets", "has", "watches", "carries", "is"]
+    assert [grammar.plural(w) for w in ["box", "berry", "man", "knife", "grass", "bus"]] == [
+        "boxes",
+        "berries",
+        "men",
+        "knives",
+        "grass",
+        "buses",
+    ]
+    assert [grammar.gerund(w) for w in ["sit", "ride", "lie", "hold", "see", "run"]] == [
+        "sitting",
+        "riding",
+        "lying",
+        "holding",
+        "seeing",
+        "running",
+    ]
+    assert [grammar.third_person(w) for w in ["get", "have", "watch", "carry", "be"]] == [
+        "gets",
+        "has",
+        "watches",
+        "carries",
+        "is",
+    ]
 
 
 def test_redraw_moves_two_noun_phrases_that_share_no_relation():
     cap = "A man riding a horse in front of a big brown barn"
-    g = graph(cap, [("man", "man", []), ("horse", "horse", []),
-                    ("big brown barn", "barn", ["big", "brown"])],
-              [(0, "ride", 1), (0, "ride in front of", 2)])
+    g = graph(
+        cap,
+        [("man", "man", []), ("horse", "horse", []), ("big brown barn", "barn", ["big", "brown"])],
+        [(0, "ride", 1), (0, "ride in front of", 2)],
+    )
     [p], _ = build_all(g, "redraw_relation")
     assert Realiser(cap, g).realise(p) == (
-        "A man riding a big brown barn in front of a horse", "span_edit")
+        "A man riding a big brown barn in front of a horse",
+        "span_edit",
+    )
     assert [(r.subject, r.predicate, r.object) for r in p.graph.relations] == [
-        (0, "ride", 2), (0, "ride in front of", 1)]
+        (0, "ride", 2),
+        (0, "ride in front of", 1),
+    ]
 
 
 def test_a_normalised_preposition_is_found_under_its_written_spelling():
     cap = "a white counter underneath windows"
-    g = graph(cap, [("white counter", "counter", ["white"]), ("windows", "window", [])],
-              [(0, "under", 1)])
+    g = graph(
+        cap, [("white counter", "counter", ["white"]), ("windows", "window", [])], [(0, "under", 1)]
+    )
     [p], _ = build_all(g, "replace_relation")
     assert Realiser(cap, g).realise(p) == ("a white counter on windows", "span_edit")
 

@@ -15,26 +15,26 @@ from sgprep.parse.rules import RuleParser
 from sgprep.schema import Negatives, Sample
 
 CAPTIONS = [
-    'a red cube and a blue sphere',
-    'an old man',
-    'two baby cows get milk from their mother',
-    'A brown cat is lying on a computer',
-    'A man is on the left of the dog',
-    'a woman in red and a woman in blue',
-    'a young girl holding a large white umbrella next to a wooden bench',
-    'Two dogs are playing with a red ball on the grass',
-    'a black and white cat sitting on a wooden table',
-    'A man riding a horse in front of a big brown barn',
-    'three small birds are sitting on a tree branch',
-    'a red apple to the left of a blue car',
-    'a glass of water on a metal table',
-    'the dog has a red collar',
-    'a cup next to a plate',
-    'a green bus parked beside a tall building',
-    'a small boy with a yellow kite on the beach',
-    'an orange cat sleeping under a wooden chair',
-    'A woman in a black shirt standing near a white car',
-    'a plate of food on a table',
+    "a red cube and a blue sphere",
+    "an old man",
+    "two baby cows get milk from their mother",
+    "A brown cat is lying on a computer",
+    "A man is on the left of the dog",
+    "a woman in red and a woman in blue",
+    "a young girl holding a large white umbrella next to a wooden bench",
+    "Two dogs are playing with a red ball on the grass",
+    "a black and white cat sitting on a wooden table",
+    "A man riding a horse in front of a big brown barn",
+    "three small birds are sitting on a tree branch",
+    "a red apple to the left of a blue car",
+    "a glass of water on a metal table",
+    "the dog has a red collar",
+    "a cup next to a plate",
+    "a green bus parked beside a tall building",
+    "a small boy with a yellow kite on the beach",
+    "an orange cat sleeping under a wooden chair",
+    "A woman in a black shirt standing near a white car",
+    "a plate of food on a table",
 ]
 ALL = ["swap", "shuffle", "replace", "connect", "subgraph"]
 
@@ -46,13 +46,15 @@ def graphs():
 
 def samples(graphs, order=None):
     order = range(len(CAPTIONS)) if order is None else order
-    return [Sample(key=f"k{i:03d}", source="test", caption=CAPTIONS[i], sg=graphs[i])
-            for i in order]
+    return [
+        Sample(key=f"k{i:03d}", source="test", caption=CAPTIONS[i], sg=graphs[i]) for i in order
+    ]
 
 
 def run(stage_settings, batch, batch_size=256, seed=0) -> dict[str, Negatives]:
-    stage = NegativesStage(stage_settings.model_copy(update={"batch_size": batch_size}),
-                           RunContext(seed=seed))
+    stage = NegativesStage(
+        stage_settings.model_copy(update={"batch_size": batch_size}), RunContext(seed=seed)
+    )
     stage.setup()
     return {s.key: s.neg for s in stage.run(batch)}
 
@@ -62,8 +64,11 @@ def _words(text):
 
 
 def test_every_negative_is_valid_on_real_parses(graphs):
-    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=8,
-                                             per_subgraph=2, graphs=True))
+    stage = NegativesStage(
+        NegativesSettings(
+            plausibility=False, strategies=ALL, per_sample=8, per_subgraph=2, graphs=True
+        )
+    )
     out = stage.run(samples(graphs))
     assert all(s.ok for s in out)
     total = shuffles = 0
@@ -80,8 +85,11 @@ def test_every_negative_is_valid_on_real_parses(graphs):
                 assert _words(n.text) == _words(n.positive), n.text
             if n.kind == "shuffle_relation":
                 before = graph_of[n.positive].relations
-                reversed_ = [r for r, o in zip(n.graph.relations, before)
-                             if (r.subject, r.object) == (o.object, o.subject)]
+                reversed_ = [
+                    r
+                    for r, o in zip(n.graph.relations, before)
+                    if (r.subject, r.object) == (o.object, o.subject)
+                ]
                 assert reversed_ and not any(is_symmetric(r.predicate) for r in reversed_)
                 shuffles += 1
     assert total > 3 * len(CAPTIONS) and shuffles >= 3
@@ -92,7 +100,9 @@ def test_every_negative_is_valid_on_real_parses(graphs):
 
 
 def test_symmetric_relations_are_never_shuffled(graphs):
-    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["shuffle"], per_sample=10))
+    stage = NegativesStage(
+        NegativesSettings(plausibility=False, strategies=["shuffle"], per_sample=10)
+    )
     [cup] = stage.run(samples(graphs, [14]))
     assert [r.predicate for r in cup.sg.relations] == ["next to"]
     assert cup.neg.negatives == []
@@ -104,8 +114,9 @@ def test_a_swap_that_lands_on_the_same_graph_is_refused():
     them describes the same scene: refused as same_graph, and nothing else comes out."""
     from neg_helpers import graph
 
-    g = graph("a red ball and a red box", [("red ball", "ball", ["red"]),
-                                           ("red box", "box", ["red"])])
+    g = graph(
+        "a red ball and a red box", [("red ball", "ball", ["red"]), ("red box", "box", ["red"])]
+    )
     stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["swap"], per_sample=4))
     neg = stage.negatives("k", "a red ball and a red box", g)
     assert neg.negatives == []
@@ -119,11 +130,18 @@ def test_same_negatives_whatever_the_batching_sharding_order_and_workers(graphs)
     small_batches = run(settings, samples(graphs), batch_size=3, seed=7)
     reverse = run(settings, samples(graphs, list(range(len(CAPTIONS)))[::-1]), batch_size=4, seed=7)
     half = len(CAPTIONS) // 2
-    sharded = {**run(settings, samples(graphs, range(half)), seed=7),
-               **run(settings, samples(graphs, range(half, len(CAPTIONS))), seed=7)}
+    sharded = {
+        **run(settings, samples(graphs, range(half)), seed=7),
+        **run(settings, samples(graphs, range(half, len(CAPTIONS))), seed=7),
+    }
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        parts = pool.starmap(run, [(settings, samples(graphs, range(0, len(CAPTIONS), 2)), 256, 7),
-                                   (settings, samples(graphs, range(1, len(CAPTIONS), 2)), 256, 7)])
+        parts = pool.starmap(
+            run,
+            [
+                (settings, samples(graphs, range(0, len(CAPTIONS), 2)), 256, 7),
+                (settings, samples(graphs, range(1, len(CAPTIONS), 2)), 256, 7),
+            ],
+        )
     workers = {**parts[0], **parts[1]}
     dump = {k: v.model_dump_json() for k, v in whole.items()}
     for other in (small_batches, reverse, sharded, workers):
@@ -133,27 +151,42 @@ def test_same_negatives_whatever_the_batching_sharding_order_and_workers(graphs)
 
 
 def test_strategies_choose_the_families(graphs):
-    for strategy, kinds in {"swap": {"swap_attribute", "swap_object"},
-                            "shuffle": {"shuffle_relation", "redraw_relation"},
-                            "replace": {"replace_attribute", "replace_object", "replace_relation"},
-                            "connect": {"connect"}}.items():
-        out = run(NegativesSettings(plausibility=False, strategies=[strategy], per_sample=6), samples(graphs))
+    for strategy, kinds in {
+        "swap": {"swap_attribute", "swap_object"},
+        "shuffle": {"shuffle_relation", "redraw_relation"},
+        "replace": {"replace_attribute", "replace_object", "replace_relation"},
+        "connect": {"connect"},
+    }.items():
+        out = run(
+            NegativesSettings(plausibility=False, strategies=[strategy], per_sample=6),
+            samples(graphs),
+        )
         seen = {n.kind for neg in out.values() for n in neg.negatives}
         assert seen and seen <= kinds, strategy
         assert all(len(neg.positives) == 1 for neg in out.values())
 
 
 def test_subgraph_positives_get_their_own_negatives(graphs):
-    out = run(NegativesStage.Settings(plausibility=False, strategies=["swap", "subgraph"], per_subgraph=1),
-              samples(graphs, [0]))
+    out = run(
+        NegativesStage.Settings(
+            plausibility=False, strategies=["swap", "subgraph"], per_subgraph=1
+        ),
+        samples(graphs, [0]),
+    )
     neg = out["k000"]
-    assert [p.text for p in neg.positives] == ["a red cube and a blue sphere", "a red cube",
-                                               "a blue sphere"]
+    assert [p.text for p in neg.positives] == [
+        "a red cube and a blue sphere",
+        "a red cube",
+        "a blue sphere",
+    ]
     assert [p.realisation for p in neg.positives] == ["caption", "span_extract", "span_extract"]
     assert {n.positive for n in neg.negatives} == {"a red cube and a blue sphere"}  # swap needs 2
-    out = run(NegativesStage.Settings(plausibility=False, strategies=["replace", "subgraph"],
-                                      per_subgraph=1),
-              samples(graphs, [0]))
+    out = run(
+        NegativesStage.Settings(
+            plausibility=False, strategies=["replace", "subgraph"], per_subgraph=1
+        ),
+        samples(graphs, [0]),
+    )
     assert {n.positive for n in out["k000"].negatives} == {p.text for p in out["k000"].positives}
 
 
@@ -182,8 +215,12 @@ def tar_members_of(neg: Negatives) -> bytes:
 
 def test_family_weights_zero_switches_a_family_off(graphs):
     weights = {"swap_attribute": 0.0, "swap_object": 1.0}
-    out = run(NegativesSettings(plausibility=False, strategies=["swap"], family_weights=weights, per_sample=9),
-              samples(graphs))
+    out = run(
+        NegativesSettings(
+            plausibility=False, strategies=["swap"], family_weights=weights, per_sample=9
+        ),
+        samples(graphs),
+    )
     assert {n.kind for neg in out.values() for n in neg.negatives} == {"swap_object"}
 
 
@@ -209,8 +246,9 @@ def test_written_negatives_validate_against_the_schema(graphs):
     """The graphs built without re-validation must still pass it once written and read."""
     from sgprep.io.records import tar_members
 
-    out = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6,
-                                           graphs=True)).run(samples(graphs))
+    out = NegativesStage(
+        NegativesSettings(plausibility=False, strategies=ALL, per_sample=6, graphs=True)
+    ).run(samples(graphs))
     for sample in out:
         text = tar_members(sample)["neg.json"].decode("utf-8")
         again = Negatives.model_validate_json(text)
@@ -234,15 +272,21 @@ def test_odd_graphs_never_crash_and_every_sample_comes_back():
         for _ in range(rng.randint(1, 4)):
             start = rng.randint(0, len(caption) + 3)
             span = rng.choice([None, (start, start + rng.randint(1, 12))])
-            entities.append(Entity(text=rng.choice(["red cat", "dogs", "man"]),
-                                   head=rng.choice(["cat", "dog", "man"]),
-                                   attributes=rng.sample(["red", "blue", "big", "old"],
-                                                         rng.randint(0, 2)),
-                                   count=rng.choice([None, 1, 2]), span=span))
-        relations = [Relation(subject=s, predicate=rng.choice(["on", "next to", "hold", "under"]),
-                              object=o)
-                     for s in range(len(entities)) for o in range(len(entities))
-                     if s != o and rng.random() < 0.4]
+            entities.append(
+                Entity(
+                    text=rng.choice(["red cat", "dogs", "man"]),
+                    head=rng.choice(["cat", "dog", "man"]),
+                    attributes=rng.sample(["red", "blue", "big", "old"], rng.randint(0, 2)),
+                    count=rng.choice([None, 1, 2]),
+                    span=span,
+                )
+            )
+        relations = [
+            Relation(subject=s, predicate=rng.choice(["on", "next to", "hold", "under"]), object=o)
+            for s in range(len(entities))
+            for o in range(len(entities))
+            if s != o and rng.random() < 0.4
+        ]
         graph = SceneGraph(entities=entities, relations=relations, parser="fuzz")
         batch.append(Sample(key=f"f{k}", source="fuzz", caption=caption, sg=graph))
     stage = NegativesStage(NegativesSettings(plausibility=False, strategies=ALL, per_sample=6))

@@ -10,13 +10,29 @@ from pathlib import Path
 
 import pytest
 
-from sgprep.negatives.textcheck import NgramLM, normalised, pick_rate, picks_positive, shorter, tokens
+from sgprep.negatives.textcheck import (
+    NgramLM,
+    normalised,
+    pick_rate,
+    picks_positive,
+    shorter,
+    tokens,
+)
 
 CAPTIONS = [
-    "a man riding a horse", "a woman riding a horse", "a man riding a brown horse",
-    "a dog on a couch", "a black dog on a couch", "a cat on a couch", "a man holding an umbrella",
-    "a woman holding an umbrella", "a white plate on a table", "a plate of food on a table",
-    "two people riding horses", "a group of people on a beach", "a red car on the street",
+    "a man riding a horse",
+    "a woman riding a horse",
+    "a man riding a brown horse",
+    "a dog on a couch",
+    "a black dog on a couch",
+    "a cat on a couch",
+    "a man holding an umbrella",
+    "a woman holding an umbrella",
+    "a white plate on a table",
+    "a plate of food on a table",
+    "two people riding horses",
+    "a group of people on a beach",
+    "a red car on the street",
 ]
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "text_only.py"
 
@@ -31,8 +47,9 @@ def test_tokens_are_lower_case_words_and_marks():
     assert normalised("A  Red car!") == "a red car !"
 
 
-@pytest.mark.parametrize("context", [("<s>", "<s>"), ("<s>", "a"), ("man", "riding"),
-                                     ("never", "seen"), ("<unk>", "on")])
+@pytest.mark.parametrize(
+    "context", [("<s>", "<s>"), ("<s>", "a"), ("man", "riding"), ("never", "seen"), ("<unk>", "on")]
+)
 def test_each_context_gives_a_distribution(lm, context):
     total = sum(lm.prob(*context, w) for w in lm.vocab)
     assert total == pytest.approx(1.0, abs=1e-9)
@@ -64,15 +81,23 @@ def test_pick_rate_counts_ties_as_half():
     assert picks_positive(shorter, "a dog", "a big dog") == 1.0
     assert picks_positive(shorter, "a big dog", "a dog") == 0.0
     assert picks_positive(shorter, "a cat", "a dog") == 0.5
-    rate, n = pick_rate(shorter, [("a dog", "a big dog"), ("a cat", "a dog"), ("a big cat", "a cat")])
+    rate, n = pick_rate(
+        shorter, [("a dog", "a big dog"), ("a cat", "a dog"), ("a big cat", "a cat")]
+    )
     assert (rate, n) == (0.5, 3)
     assert math.isnan(pick_rate(shorter, [])[0])
 
 
 def _negative(positive: str, text: str, kind: str, realisation: str = "span_edit") -> dict:
-    return {"text": text, "positive": positive, "kind": kind, "strategy": kind.split("_")[0],
-            "realisation": realisation, "graph": {"entities": [], "relations": []},
-            "image_key": None}
+    return {
+        "text": text,
+        "positive": positive,
+        "kind": kind,
+        "strategy": kind.split("_")[0],
+        "realisation": realisation,
+        "graph": {"entities": [], "relations": []},
+        "image_key": None,
+    }
 
 
 def load_benchmark():
@@ -86,20 +111,44 @@ def write_output(tmp_path: Path) -> tuple[Path, Path]:
     """A JSONL output with negatives of three kinds (one of a sub-graph positive), a sample
     without negatives and a failed one; and a training text file."""
     records = [
-        ("a man riding a horse", [
-            _negative("a man riding a horse", "a horse riding a man", "swap_object"),
-            _negative("a man riding a horse", "a man riding a horse behind a big red car",
-                      "connect", "template")]),
-        ("a dog on a couch", [
-            _negative("a dog on a couch", "a couch on a dog", "swap_object"),
-            _negative("a dog", "a cat", "replace_object")]),  # a sub-graph positive's negative
+        (
+            "a man riding a horse",
+            [
+                _negative("a man riding a horse", "a horse riding a man", "swap_object"),
+                _negative(
+                    "a man riding a horse",
+                    "a man riding a horse behind a big red car",
+                    "connect",
+                    "template",
+                ),
+            ],
+        ),
+        (
+            "a dog on a couch",
+            [
+                _negative("a dog on a couch", "a couch on a dog", "swap_object"),
+                _negative("a dog", "a cat", "replace_object"),
+            ],
+        ),  # a sub-graph positive's negative
         ("a cat", []),
     ]
     out = tmp_path / "negs.jsonl"
-    out.write_text("".join(json.dumps({"key": f"k{i}", "status": "ok", "caption": c,
-                                       "neg": {"positives": [], "negatives": n}}) + "\n"
-                           for i, (c, n) in enumerate(records))
-                   + json.dumps({"key": "bad", "status": "failed", "caption": "x", "neg": None}) + "\n")
+    out.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "key": f"k{i}",
+                    "status": "ok",
+                    "caption": c,
+                    "neg": {"positives": [], "negatives": n},
+                }
+            )
+            + "\n"
+            for i, (c, n) in enumerate(records)
+        )
+        + json.dumps({"key": "bad", "status": "failed", "caption": "x", "neg": None})
+        + "\n"
+    )
     train = tmp_path / "train.txt"
     train.write_text("\n".join(CAPTIONS) + "\n")
     return out, train
@@ -108,17 +157,20 @@ def write_output(tmp_path: Path) -> tuple[Path, Path]:
 def test_benchmark_judges_an_output_per_kind(tmp_path):
     out, train = write_output(tmp_path)
     result = tmp_path / "result.json"
-    assert load_benchmark().main(["--input", str(out), "--train", str(train),
-                                  "--json", str(result)]) == 0
+    assert (
+        load_benchmark().main(["--input", str(out), "--train", str(train), "--json", str(result)])
+        == 0
+    )
     report = json.loads(result.read_text())
     assert report["samples"] == 3
     kinds = report["kinds"]
     assert set(kinds) == {"swap_object", "connect", "replace_object@subgraph", "all"}
     assert kinds["swap_object"]["pairs"] == 2 and kinds["all"]["pairs"] == 4
-    assert kinds["connect"]["picks_positive"]["length"]["rate"] == 1.0   # longer: given away
+    assert kinds["connect"]["picks_positive"]["length"]["rate"] == 1.0  # longer: given away
     assert kinds["connect"]["template_share"] == 1.0
     assert kinds["connect"]["length_ratio"] == pytest.approx(
-        len("a man riding a horse behind a big red car") / len("a man riding a horse"))
+        len("a man riding a horse behind a big red car") / len("a man riding a horse")
+    )
     assert kinds["swap_object"]["picks_positive"]["length"]["rate"] == 0.5  # same length: a tie
     assert kinds["swap_object"]["picks_positive"]["ngram"]["rate"] == 1.0
     # the scored captions are held out of the n-gram's training
@@ -138,13 +190,20 @@ def tiny_causal_lm(tmp_path_factory) -> Path:
     vocab = {w: i for i, w in enumerate(["<pad>", "<unk>", "</s>", *words])}
     tok = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>",
-                                                pad_token="<pad>", eos_token="</s>")
+    fast = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", eos_token="</s>"
+    )
     torch.manual_seed(0)
     torch.set_num_threads(1)  # a tiny model: more threads only wait for each other
-    config = transformers.LlamaConfig(vocab_size=len(vocab), hidden_size=32, intermediate_size=64,
-                                      num_hidden_layers=1, num_attention_heads=2, head_dim=16,
-                                      max_position_embeddings=64)
+    config = transformers.LlamaConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        head_dim=16,
+        max_position_embeddings=64,
+    )
     model = transformers.LlamaForCausalLM(config)
     optimiser = torch.optim.Adam(model.parameters(), lr=1e-2)
     batch = fast(["caption: " + c for c in CAPTIONS], padding=True, return_tensors="pt")
@@ -167,8 +226,13 @@ def test_causal_lm_scores_the_text_given_the_prompt(tiny_causal_lm):
     from sgprep.negatives.textcheck import CausalLM
 
     judge = CausalLM(tiny_causal_lm, prompt="caption:", batch_size=3)
-    texts = ["a man riding a horse", "a horse riding a man", "a dog on a couch", "a couch",
-             "a zebra on a couch"]
+    texts = [
+        "a man riding a horse",
+        "a horse riding a man",
+        "a dog on a couch",
+        "a couch",
+        "a zebra on a couch",
+    ]
     batched = dict(judge.score_many(texts))
     for text in texts:  # padding in a batch changes nothing
         alone = CausalLM(tiny_causal_lm, prompt="caption:").score(text)
@@ -197,8 +261,21 @@ def test_a_missing_packaged_model_says_what_to_install():
 def test_benchmark_judges_with_a_causal_lm_too(tiny_causal_lm, tmp_path):
     out, train = write_output(tmp_path)
     result = tmp_path / "result.json"
-    assert load_benchmark().main(["--input", str(out), "--train", str(train), "--lm",
-                                  str(tiny_causal_lm), "--json", str(result)]) == 0
+    assert (
+        load_benchmark().main(
+            [
+                "--input",
+                str(out),
+                "--train",
+                str(train),
+                "--lm",
+                str(tiny_causal_lm),
+                "--json",
+                str(result),
+            ]
+        )
+        == 0
+    )
     report = json.loads(result.read_text())
     assert report["lm"]["texts"] == 7 and report["lm"]["model"] == tiny_causal_lm.name
     # the tiny model learned "a man riding a horse" and "a dog on a couch", not their swaps

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sgprep.eval import EvalReport, Normaliser, evaluate, load_gold, render, run_eval
-from sgprep.parse.base import Parser, ParseError, ParserSettings
+from sgprep.parse.base import ParseError, Parser, ParserSettings
 from sgprep.schema import Entity, Relation, SceneGraph
 
 
@@ -48,7 +48,10 @@ def predictions() -> dict[str, SceneGraph | ParseError]:
     )
     dogs = SceneGraph(
         parser="fake",
-        entities=[Entity(text="dogs", head="dog"), Entity(text="blue car", head="car", attributes=["blue"])],
+        entities=[
+            Entity(text="dogs", head="dog"),
+            Entity(text="blue car", head="car", attributes=["blue"]),
+        ],
         relations=[Relation(subject=0, predicate="near", object=1)],
     )
     return {GIRL: girl, DOGS: dogs}
@@ -71,11 +74,19 @@ def test_hand_computed_scores(tmp_path, normaliser):
     report = evaluate(FakeFixedParser(predictions()), gold, normaliser=normaliser, keep_items=True)
     s = report.scores
     assert (s["objects"]["precision"], s["objects"]["recall"], s["objects"]["f1"]) == (1, 1, 1)
-    assert (s["attributes"]["matched"], s["attributes"]["predicted"], s["attributes"]["gold"]) == (1, 2, 3)
+    assert (s["attributes"]["matched"], s["attributes"]["predicted"], s["attributes"]["gold"]) == (
+        1,
+        2,
+        3,
+    )
     assert s["attributes"]["precision"] == 0.5
     assert s["attributes"]["recall"] == pytest.approx(1 / 3, abs=1e-4)
     assert s["attributes"]["f1"] == pytest.approx(0.4, abs=1e-4)
-    assert (s["relations"]["precision"], s["relations"]["recall"], s["relations"]["f1"]) == (0.5, 0.5, 0.5)
+    assert (s["relations"]["precision"], s["relations"]["recall"], s["relations"]["f1"]) == (
+        0.5,
+        0.5,
+        0.5,
+    )
     assert (s["all"]["matched"], s["all"]["predicted"], s["all"]["gold"]) == (6, 8, 9)
     assert s["all"]["precision"] == 0.75
     assert s["all"]["recall"] == pytest.approx(2 / 3, abs=1e-4)
@@ -112,7 +123,7 @@ def test_load_factual_csv(tmp_path):
         '115,4934581,two people sitting on brown couch,"( couch , is , brown ) , '
         '( people , sit on , couch ) , ( people , is , 2 )"\n'
         '2408309,300332,a city bus,"( city bus )"\n'
-        "1,2,garbled,\"( man , on\"\n"
+        '1,2,garbled,"( man , on"\n'
     )
     items = load_gold(path)
     assert [i.id for i in items] == ["115_4934581", "2408309_300332", "1_2"]
@@ -140,7 +151,9 @@ def test_load_jsonl_with_scene_graph_json(tmp_path):
 
 def test_run_eval_with_the_sng_parser(tmp_path):
     pytest.importorskip("sng_parser")
-    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_LINES + [{"caption": "a city bus", "sg": "( city bus )"}])
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl", GOLD_LINES + [{"caption": "a city bus", "sg": "( city bus )"}]
+    )
     output = tmp_path / "out" / "report.json"
     report = run_eval(gold, "sng", ParserSettings(), output, limit=2)
     assert report.captions == 2 and report.parser == "sng"

@@ -156,12 +156,19 @@ def test_caption_spans():
         (Entity(text="two tennis players", head="tennis player", count=2), "tennis players"),
         (Entity(text="black and white cat", head="cat", attributes=["black", "white"]), "cat"),
         (  # commas glued to the colours of a list
-            Entity(text="shaggy black, brown and white goat", head="goat",
-                   attributes=["shaggy", "black", "brown", "white"]),
+            Entity(
+                text="shaggy black, brown and white goat",
+                head="goat",
+                attributes=["shaggy", "black", "brown", "white"],
+            ),
             "goat",
         ),
-        (Entity(text="yellow , red and blue logo", head="logo",
-                attributes=["yellow", "red", "blue"]), "logo"),
+        (
+            Entity(
+                text="yellow , red and blue logo", head="logo", attributes=["yellow", "red", "blue"]
+            ),
+            "logo",
+        ),
         (Entity(text="woman in red", head="woman", attributes=["in red"]), "woman"),
         (Entity(text="the men", head="man"), "man"),
         (Entity(text="glass door", head="door", attributes=["glass"]), "door"),

@@ -12,8 +12,7 @@ import time
 
 import pytest
 
-from sgprep.parse.base import ParseError, ParserSettings, make_parser
-from sgprep.parse.base import SpacyModelMissing
+from sgprep.parse.base import ParseError, ParserSettings, SpacyModelMissing, make_parser
 from sgprep.parse.rules import RuleParser
 from sgprep.schema import SceneGraph
 
@@ -249,8 +248,12 @@ def test_relations_carry_both_predicate_forms_and_their_span(parser, surface):
     for p in (parser, surface):
         graph = parse(p, caption)
         found = {
-            (graph.entities[r.subject].head, r.predicate_lemma, r.predicate_surface,
-             caption[slice(*r.span)])
+            (
+                graph.entities[r.subject].head,
+                r.predicate_lemma,
+                r.predicate_surface,
+                caption[slice(*r.span)],
+            )
             for r in graph.relations
         }
         assert found == {
@@ -688,8 +691,12 @@ def test_spacy_is_imported_without_torch_and_parses_the_same(tmp_path):
     import subprocess
     import sys
 
-    captions = ["a red cube and a blue sphere", "two dogs are playing with a ball on the grass",
-                "A man riding a horse in front of a big brown barn", "pillows on a bed"]
+    captions = [
+        "a red cube and a blue sphere",
+        "two dogs are playing with a ball on the grass",
+        "A man riding a horse in front of a big brown barn",
+        "pillows on a bed",
+    ]
     code = (
         "import json, sys\n"
         "from sgprep.parse.rules import RuleParser\n"
@@ -697,14 +704,21 @@ def test_spacy_is_imported_without_torch_and_parses_the_same(tmp_path):
         "graphs = [g.model_dump() for g in p.parse_batch(json.loads(sys.argv[1]))]\n"
         "had_torch = 'torch' in sys.modules\n"
         "import torch  # still importable afterwards\n"
-        "print(json.dumps({'torch': had_torch, 'graphs': graphs}))\n")
+        "print(json.dumps({'torch': had_torch, 'graphs': graphs}))\n"
+    )
 
     def run(torch_env: str | None) -> dict:
         env = {k: v for k, v in os.environ.items() if k != "SGPREP_SPACY_TORCH"}
         if torch_env:
             env["SGPREP_SPACY_TORCH"] = torch_env
-        out = subprocess.run([sys.executable, "-c", code, json.dumps(captions)], env=env,
-                             capture_output=True, text=True, check=True, cwd=tmp_path)
+        out = subprocess.run(
+            [sys.executable, "-c", code, json.dumps(captions)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+        )
         return json.loads(out.stdout.splitlines()[-1])
 
     without, with_torch = run(None), run("1")

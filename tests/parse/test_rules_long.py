@@ -261,9 +261,7 @@ def test_noun_read_as_adverb_root_is_parsed_as_a_noun_phrase(parser):
 
 def test_ing_noun_read_as_verb_object_is_a_noun(parser):
     assert ("lamp", "near", "building") in rels(parse(parser, "black lamp near building"))
-    assert ("bear", "attach to", "railing") in rels(
-        parse(parser, "teddy bear attached to railing")
-    )
+    assert ("bear", "attach to", "railing") in rels(parse(parser, "teddy bear attached to railing"))
     assert "building" not in heads(parse(parser, "black lamp near building", off="spans"))
 
 
@@ -307,8 +305,10 @@ def test_phrase_ending_in_the_subjects_pronoun_places_the_previous_object(parser
 
 
 def test_coordinated_clauses_keep_their_own_subjects(parser):
-    caption = ("the old man sitting on the porch is reading a newspaper, and his granddaughter "
-               "is playing with a puppy on the steps")
+    caption = (
+        "the old man sitting on the porch is reading a newspaper, and his granddaughter "
+        "is playing with a puppy on the steps"
+    )
     graph = parse(parser, caption)
     assert {("man", "sit on", "porch"), ("man", "read", "newspaper"),
             ("granddaughter", "play with", "puppy")} <= rels(graph)  # fmt: skip

@@ -6,8 +6,12 @@ import pytest
 
 pytest.importorskip("sng_parser")
 
-from sgprep.parse.base import ParseError, ParserSettings, make_parser  # noqa: E402
-from sgprep.parse.base import SpacyModelMissing  # noqa: E402
+from sgprep.parse.base import (  # noqa: E402
+    ParseError,
+    ParserSettings,
+    SpacyModelMissing,  # noqa: E402
+    make_parser,
+)
 from sgprep.parse.sng import SngParser  # noqa: E402
 from sgprep.schema import SceneGraph  # noqa: E402
 

@@ -42,9 +42,12 @@ def tiny_t5(tmp_path_factory) -> str:
     raw.pre_tokenizer = pre_tokenizers.Metaspace()
     raw.decoder = decoders.Metaspace()
     raw.train_from_iterator(
-        training_sentences(), trainers.BpeTrainer(vocab_size=300, special_tokens=["<pad>", "</s>", "<unk>"])
+        training_sentences(),
+        trainers.BpeTrainer(vocab_size=300, special_tokens=["<pad>", "</s>", "<unk>"]),
     )
-    raw.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    raw.post_processor = processors.TemplateProcessing(
+        single="$A </s>", special_tokens=[("</s>", 1)]
+    )
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=raw, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
     )
@@ -150,8 +153,9 @@ def test_a_hub_that_does_not_answer_sets_offline_mode_at_once(monkeypatch):
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(16)
-    monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT",
-                        f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setattr(
+        huggingface_hub.constants, "ENDPOINT", f"http://127.0.0.1:{silent.getsockname()[1]}"
+    )
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "")
     monkeypatch.setattr(t5, "HUB_PROBE_SECONDS", 0.3)

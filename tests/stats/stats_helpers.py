@@ -11,30 +11,54 @@ from PIL import Image
 
 from sgprep.io.records import index_row
 from sgprep.io.writers import INDEX_SCHEMA, ShardWriter
-from sgprep.schema import Box, Detections, Entity, SceneGraph, Sample
+from sgprep.schema import Box, Detections, Entity, Sample, SceneGraph
 
 
 def entity(text: str, *attributes: str, head: str | None = None) -> Entity:
-    return Entity(text=" ".join([*attributes, text]), head=head or text.split()[-1],
-                  attributes=list(attributes))
+    return Entity(
+        text=" ".join([*attributes, text]),
+        head=head or text.split()[-1],
+        attributes=list(attributes),
+    )
 
 
 def graph(*entities: Entity, relations: list[tuple[int, str, int]] = ()) -> SceneGraph:
-    return SceneGraph(entities=list(entities), parser="hand",
-                      relations=[{"subject": s, "predicate": p, "object": o} for s, p, o in relations])
+    return SceneGraph(
+        entities=list(entities),
+        parser="hand",
+        relations=[{"subject": s, "predicate": p, "object": o} for s, p, o in relations],
+    )
 
 
 def detections(*objects: tuple[str, tuple[float, float, float, float], float]) -> Detections:
-    return Detections(width=640, height=480, detector="hand", weights_sha256="0" * 64,
-                      backend="onnx",
-                      objects=[Box(xyxy=xyxy, score=score, label=label, cls=i)
-                               for i, (label, xyxy, score) in enumerate(objects)])
+    return Detections(
+        width=640,
+        height=480,
+        detector="hand",
+        weights_sha256="0" * 64,
+        backend="onnx",
+        objects=[
+            Box(xyxy=xyxy, score=score, label=label, cls=i)
+            for i, (label, xyxy, score) in enumerate(objects)
+        ],
+    )
 
 
-def sample(key: str, sg: SceneGraph | None = None, det: Detections | None = None,
-           image: bytes | None = None) -> Sample:
-    return Sample(key=key, source="hand", caption=f"caption {key}", sg=sg, det=det,
-                  image=image, image_ext="png" if image else None)
+def sample(
+    key: str,
+    sg: SceneGraph | None = None,
+    det: Detections | None = None,
+    image: bytes | None = None,
+) -> Sample:
+    return Sample(
+        key=key,
+        source="hand",
+        caption=f"caption {key}",
+        sg=sg,
+        det=det,
+        image=image,
+        image_ext="png" if image else None,
+    )
 
 
 def write_index(root: Path, shards: list[list[Sample]]) -> Path:

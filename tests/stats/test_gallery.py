@@ -32,8 +32,13 @@ def test_a_seeded_sample_of_ok_rows(output):
 def test_boxes_are_drawn_on_the_upright_image(output):
     """The sideways photo (EXIF orientation 6) is turned before its boxes are drawn, so the
     box frames the red block."""
-    png = Image.open(io.BytesIO(base64.b64decode(thumbnail(image_bytes("jpg", sideways=True),
-                                                           detections(1).model_dump()))))
+    png = Image.open(
+        io.BytesIO(
+            base64.b64decode(
+                thumbnail(image_bytes("jpg", sideways=True), detections(1).model_dump())
+            )
+        )
+    )
     assert png.height > png.width  # upright: 40x60, enlarged
     scale = png.width / 40
     x1, y1, x2, y2 = (v * scale for v in RED_BOX)
@@ -61,11 +66,24 @@ def test_report_with_gallery_renders_in_headless_chromium(output, tmp_path):
         pytest.skip("headless Chromium is not installed (Debian: apt-get install -y chromium)")
     start = page.index("<h2>Gallery</h2>")
     alone = tmp_path / "gallery.html"  # the gallery at the top of the page, to be in the shot
-    alone.write_text(page[:page.index("<body>") + 6] + page[start:], encoding="utf-8")
+    alone.write_text(page[: page.index("<body>") + 6] + page[start:], encoding="utf-8")
     shot = tmp_path / "gallery.png"
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1200,1600", f"--screenshot={shot}", f"file://{alone}"],
-                   check=True, capture_output=True, timeout=120, cwd=tmp_path)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1200,1600",
+            f"--screenshot={shot}",
+            f"file://{alone}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20)
     frames = sum(n for n, c in colours if c == BOX_COLOUR)
     red = sum(n for n, (r, g, b) in colours if r > 200 and g < 40 and b < 40)

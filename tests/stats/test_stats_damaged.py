@@ -35,18 +35,23 @@ def _remove_tar(root):
 @pytest.fixture
 def dataset(tmp_path):
     png = png_bytes()
-    shards = [[sample(f"{s}{i}", graph(entity("cat", "red"), entity("mat")), image=png)
-               for i in range(3)] for s in "ab"]
+    shards = [
+        [sample(f"{s}{i}", graph(entity("cat", "red"), entity("mat")), image=png) for i in range(3)]
+        for s in "ab"
+    ]
     return write_dataset(tmp_path / "out", shards)
 
 
-@pytest.mark.parametrize("damage", [_damage_stats, _damage_index, _truncate_tar, _empty_tar,
-                                    _remove_tar])
+@pytest.mark.parametrize(
+    "damage", [_damage_stats, _damage_index, _truncate_tar, _empty_tar, _remove_tar]
+)
 @pytest.mark.parametrize("command", ["stats", "filter"])
 def test_damaged_output_is_a_clear_error(dataset, tmp_path, damage, command):
     assert run_cli("stats", dataset, "--no-html").exit_code == 0  # sound before the damage
     damage(dataset)
-    args = ["filter", dataset, "-o", tmp_path / "view"] if command == "filter" else ["stats", dataset]
+    args = (
+        ["filter", dataset, "-o", tmp_path / "view"] if command == "filter" else ["stats", dataset]
+    )
     result = run_cli(*args, ok=False)
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -58,7 +63,8 @@ def test_unfinished_shards_are_said(dataset):
     (dataset / "_meta" / "plan.json").write_text(
         '{"input": "x", "format": "table", "shard_size": 3, "limit": null, "units": [],'
         ' "samples": 9, "tasks": [{"index": 0, "first": 0, "count": 3},'
-        ' {"index": 1, "first": 3, "count": 3}, {"index": 2, "first": 6, "count": 3}]}')
+        ' {"index": 1, "first": 3, "count": 3}, {"index": 2, "first": 6, "count": 3}]}'
+    )
     result = run_cli("stats", dataset, "--no-html")
     assert "1 planned shard(s)" in " ".join(result.output.split())
 

@@ -23,18 +23,30 @@ CAR = ("car", (0, 0, 10, 10), 0.7)
 def dataset(tmp_path_factory, png):
     shards = [
         [  # caption entities / attributes per entity / coverage / image objects
-            sample("k0", graph(entity("man", "tall"), entity("dog", "black", "small")),
-                   detections(PERSON, DOG), png),                           # 2 / 1.5 / 1.0 / 2
-            sample("k1", graph(entity("woman")), detections(PERSON, DOG, CAR), png),  # 1 / 0 / 1/3 / 3
+            sample(
+                "k0",
+                graph(entity("man", "tall"), entity("dog", "black", "small")),
+                detections(PERSON, DOG),
+                png,
+            ),  # 2 / 1.5 / 1.0 / 2
+            sample(
+                "k1", graph(entity("woman")), detections(PERSON, DOG, CAR), png
+            ),  # 1 / 0 / 1/3 / 3
             Sample(key="k2", source="hand").fail("read", "image_corrupt", "bad"),
         ],
         [
-            sample("k3", graph(entity("dog", "a", "b", "c", "d"), entity("boy", "e")),
-                   detections(PERSON, DOG), png),                           # 2 / 2.5 / 1.0 / 2
+            sample(
+                "k3",
+                graph(entity("dog", "a", "b", "c", "d"), entity("boy", "e")),
+                detections(PERSON, DOG),
+                png,
+            ),  # 2 / 2.5 / 1.0 / 2
             sample("k4", graph(entity("cat", "grey"), entity("car", "red", "old")), None, png),
-        ],                                                                   # 2 / 1.5 / null / null
+        ],  # 2 / 1.5 / null / null
         [
-            sample("k5", graph(entity("girl", "young")), detections(PERSON), png),  # 1 / 1 / 1.0 / 1
+            sample(
+                "k5", graph(entity("girl", "young")), detections(PERSON), png
+            ),  # 1 / 1 / 1.0 / 1
         ],
     ]
     root = write_dataset(tmp_path_factory.mktemp("filter") / "out", shards)
@@ -47,15 +59,18 @@ def kept(root, out, **criteria) -> list[str]:
     return sorted(pq.read_table(out / "index.parquet")["key"].to_pylist())
 
 
-@pytest.mark.parametrize("criteria, keys", [
-    ({}, ["k0", "k1", "k3", "k4", "k5"]),                       # every ok sample, no failed one
-    ({"min_caption_objects": 2}, ["k0", "k3", "k4"]),
-    ({"attributes_per_object": "1:2"}, ["k0", "k4", "k5"]),
-    ({"attributes_per_object": "2:"}, ["k3"]),
-    ({"min_coverage": 0.5}, ["k0", "k3", "k5"]),                # k4 has no detections: null
-    ({"min_image_objects": 3}, ["k1"]),
-    ({"min_caption_objects": 2, "min_coverage": 0.5, "attributes_per_object": ":2"}, ["k0"]),
-])
+@pytest.mark.parametrize(
+    "criteria, keys",
+    [
+        ({}, ["k0", "k1", "k3", "k4", "k5"]),  # every ok sample, no failed one
+        ({"min_caption_objects": 2}, ["k0", "k3", "k4"]),
+        ({"attributes_per_object": "1:2"}, ["k0", "k4", "k5"]),
+        ({"attributes_per_object": "2:"}, ["k3"]),
+        ({"min_coverage": 0.5}, ["k0", "k3", "k5"]),  # k4 has no detections: null
+        ({"min_image_objects": 3}, ["k1"]),
+        ({"min_caption_objects": 2, "min_coverage": 0.5, "attributes_per_object": ":2"}, ["k0"]),
+    ],
+)
 def test_filters_keep_exactly_the_right_keys(dataset, tmp_path, criteria, keys):
     assert kept(dataset, tmp_path / "view", **criteria) == keys
 

@@ -11,9 +11,9 @@ import subprocess
 
 import pyarrow.parquet as pq
 import pytest
-from stats_helpers import detections, entity, graph, sample, write_dataset
 from PIL import Image
 from rich.console import Console
+from stats_helpers import detections, entity, graph, sample, write_dataset
 
 from sgprep.schema import Negative, Negatives, Positive, Sample
 from sgprep.stats.negatives import negative_kinds
@@ -26,15 +26,28 @@ MAN_DOG = "a tall man walking a black dog"
 FLUFFY = "a small brown fluffy dog"
 
 
-def negatives(caption: str, *negs: tuple[str, str, str] | tuple[str, str, str, str],
-              subgraphs: tuple[str, ...] = ()) -> Negatives:
+def negatives(
+    caption: str,
+    *negs: tuple[str, str, str] | tuple[str, str, str, str],
+    subgraphs: tuple[str, ...] = (),
+) -> Negatives:
     """neg.json of a caption: (kind, text, realisation[, positive]) per negative."""
     return Negatives(
-        positives=[Positive(text=caption, kind="caption"),
-                   *(Positive(text=t, kind="subgraph", realisation="span_extract") for t in subgraphs)],
-        negatives=[Negative(text=text, kind=kind, strategy=kind.split("_")[0], realisation=how,
-                            positive=rest[0] if rest else caption)
-                   for kind, text, how, *rest in negs])
+        positives=[
+            Positive(text=caption, kind="caption"),
+            *(Positive(text=t, kind="subgraph", realisation="span_extract") for t in subgraphs),
+        ],
+        negatives=[
+            Negative(
+                text=text,
+                kind=kind,
+                strategy=kind.split("_")[0],
+                realisation=how,
+                positive=rest[0] if rest else caption,
+            )
+            for kind, text, how, *rest in negs
+        ],
+    )
 
 
 def with_negatives(s: Sample, caption: str, neg: Negatives) -> Sample:
@@ -45,30 +58,64 @@ def with_negatives(s: Sample, caption: str, neg: Negatives) -> Sample:
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory, png):
     shards = [
-        [with_negatives(
-            sample("a", graph(entity("man", "tall"), entity("dog", "black")), detections(PERSON, DOG), png),
-            MAN_DOG, negatives(
-                MAN_DOG, ("swap_attribute", "a black man walking a tall dog", "span_edit"),
-                ("connect", "a tall man walking a black dog next to a small red car", "template"),
-                ("replace_attribute", "a short man", "span_edit", "a tall man"),
-                subgraphs=("a tall man",))),
-         sample("b", graph(entity("woman")), detections(PERSON, DOG), png),
-         Sample(key="c", source="hand").fail("read", "image_corrupt", "bad bytes")],
-        [with_negatives(
-            sample("d", graph(entity("dog", "small", "brown", "fluffy")), detections(DOG), png),
-            FLUFFY, negatives(FLUFFY, ("replace_object", "a small brown fluffy cat <3", "span_edit"),
-                              ("connect", "a small brown fluffy dog on a bench", "span_edit"))),
-         sample("e", graph(entity("cat"), entity("sofa")), None, png),
-         Sample(key="f", source="hand", caption="x").fail("parse", "no_entities", "nothing")],
+        [
+            with_negatives(
+                sample(
+                    "a",
+                    graph(entity("man", "tall"), entity("dog", "black")),
+                    detections(PERSON, DOG),
+                    png,
+                ),
+                MAN_DOG,
+                negatives(
+                    MAN_DOG,
+                    ("swap_attribute", "a black man walking a tall dog", "span_edit"),
+                    (
+                        "connect",
+                        "a tall man walking a black dog next to a small red car",
+                        "template",
+                    ),
+                    ("replace_attribute", "a short man", "span_edit", "a tall man"),
+                    subgraphs=("a tall man",),
+                ),
+            ),
+            sample("b", graph(entity("woman")), detections(PERSON, DOG), png),
+            Sample(key="c", source="hand").fail("read", "image_corrupt", "bad bytes"),
+        ],
+        [
+            with_negatives(
+                sample("d", graph(entity("dog", "small", "brown", "fluffy")), detections(DOG), png),
+                FLUFFY,
+                negatives(
+                    FLUFFY,
+                    ("replace_object", "a small brown fluffy cat <3", "span_edit"),
+                    ("connect", "a small brown fluffy dog on a bench", "span_edit"),
+                ),
+            ),
+            sample("e", graph(entity("cat"), entity("sofa")), None, png),
+            Sample(key="f", source="hand", caption="x").fail("parse", "no_entities", "nothing"),
+        ],
     ]
     root = write_dataset(tmp_path_factory.mktemp("report") / "out", shards)
     # the per-stage counters the executor adds to each shard's stats file
     # and the negatives stage's refusals: a reason of today and one it may add, shown alike
-    for n, counters in enumerate([{"detect": {"images": 2, "boxes": 4}, "parse": {"graphs": 2},
-                                   "negatives": {"rejected/symmetric_relation": 3,
-                                                 "rejected/implausible_pair": 2, "graphs": 1}},
-                                  {"detect": {"images": 1, "boxes": 1},
-                                   "negatives": {"rejected/symmetric_relation": 1, "graphs": 1}}]):
+    for n, counters in enumerate(
+        [
+            {
+                "detect": {"images": 2, "boxes": 4},
+                "parse": {"graphs": 2},
+                "negatives": {
+                    "rejected/symmetric_relation": 3,
+                    "rejected/implausible_pair": 2,
+                    "graphs": 1,
+                },
+            },
+            {
+                "detect": {"images": 1, "boxes": 1},
+                "negatives": {"rejected/symmetric_relation": 1, "graphs": 1},
+            },
+        ]
+    ):
         path = root / f"{n:05d}_stats.json"
         path.write_text(json.dumps({**json.loads(path.read_text()), "stages": counters}))
     return root
@@ -90,14 +137,20 @@ def test_summary_figures(summary):
     assert (summary.shards, summary.samples, summary.ok, summary.failed) == (2, 6, 4, 2)
     assert summary.failures == {"parse/no_entities": 1, "read/image_corrupt": 1}
     assert summary.graphs == 4 and summary.detections == 3
-    assert summary.multi_object_captions == 0.5           # a and e of a, b, d, e
+    assert summary.multi_object_captions == 0.5  # a and e of a, b, d, e
     assert summary.multi_object_images == pytest.approx(2 / 3)  # a, b of a, b, d
     assert summary.attributes_per_entity == pytest.approx(5 / 6)  # 2 + 0 + 3 + 0 over 6 entities
-    assert summary.salient_only == 0.5                   # b yes, a no; d has one label
+    assert summary.salient_only == 0.5  # b yes, a no; d has one label
     assert summary.coverage == pytest.approx((1 + 0.5 + 1) / 3)
-    assert summary.stages == {"detect": {"boxes": 5, "images": 3}, "parse": {"graphs": 2},
-                              "negatives": {"graphs": 2, "rejected/implausible_pair": 2,
-                                            "rejected/symmetric_relation": 4}}
+    assert summary.stages == {
+        "detect": {"boxes": 5, "images": 3},
+        "parse": {"graphs": 2},
+        "negatives": {
+            "graphs": 2,
+            "rejected/implausible_pair": 2,
+            "rejected/symmetric_relation": 4,
+        },
+    }
 
 
 def test_shard_stats_without_stages_are_fine(tmp_path, png):
@@ -128,13 +181,27 @@ def test_report_is_self_contained_with_its_plots(summary):
 def test_report_renders_in_headless_chromium(summary, tmp_path):
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install -y chromium); "
-                    "CI installs it")
+        pytest.skip(
+            "headless Chromium is not installed (Debian: apt-get install -y chromium); "
+            "CI installs it"
+        )
     shot = tmp_path / "report.png"
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1200,2400", f"--screenshot={shot}",
-                    f"file://{summary.report_path}"],
-                   check=True, capture_output=True, timeout=120, cwd=tmp_path)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1200,2400",
+            f"--screenshot={shot}",
+            f"file://{summary.report_path}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     image = Image.open(shot).convert("RGB")
     assert image.size == (1200, 2400)
     colours = image.getcolors(maxcolors=1 << 20)
@@ -147,7 +214,12 @@ def test_report_renders_in_headless_chromium(summary, tmp_path):
 
 def test_an_empty_directory_gives_an_empty_report(tmp_path):
     result = run_stats(tmp_path)
-    assert (result.samples, result.ok, result.coverage, result.multi_object_captions) == (0, 0, None, None)
+    assert (result.samples, result.ok, result.coverage, result.multi_object_captions) == (
+        0,
+        0,
+        None,
+        None,
+    )
     assert pq.read_table(tmp_path / "_meta" / "stats.parquet").num_rows == 0
     assert "n/a (no input)" in open(result.report_path, encoding="utf-8").read()
 
@@ -156,16 +228,24 @@ def test_negatives_per_kind(summary):
     kinds = {k.kind: k for k in summary.negative_kinds}
     assert list(kinds) == sorted(kinds)
     assert {k: v.negatives for k, v in kinds.items()} == {
-        "connect": 2, "replace_attribute@subgraph": 1, "replace_object": 1, "swap_attribute": 1}
-    connect_ratios = [len("a tall man walking a black dog next to a small red car") / len(MAN_DOG),
-                      len("a small brown fluffy dog on a bench") / len(FLUFFY)]
+        "connect": 2,
+        "replace_attribute@subgraph": 1,
+        "replace_object": 1,
+        "swap_attribute": 1,
+    }
+    connect_ratios = [
+        len("a tall man walking a black dog next to a small red car") / len(MAN_DOG),
+        len("a small brown fluffy dog on a bench") / len(FLUFFY),
+    ]
     assert kinds["connect"].length_ratio == pytest.approx(sum(connect_ratios) / 2)
     assert kinds["connect"].long_share == 1.0 and kinds["connect"].template_share == 0.5
     assert kinds["swap_attribute"].length_ratio == 1.0 and kinds["swap_attribute"].long_share == 0
     # a sub-graph positive's negative is measured against that positive
     sub = kinds["replace_attribute@subgraph"]
     assert sub.length_ratio == pytest.approx(len("a short man") / len("a tall man"))
-    assert [(e.key, e.positive, e.negative) for e in sub.examples] == [("a", "a tall man", "a short man")]
+    assert [(e.key, e.positive, e.negative) for e in sub.examples] == [
+        ("a", "a tall man", "a short man")
+    ]
     # refusals by reason, any reason the stage records, most frequent first
     assert summary.rejected == {"symmetric_relation": 4, "implausible_pair": 2}
     assert list(summary.rejected) == ["symmetric_relation", "implausible_pair"]
@@ -173,10 +253,14 @@ def test_negatives_per_kind(summary):
 
 def test_the_sample_of_negatives_is_seeded(tmp_path, png):
     caption = "a red car on a street"
-    samples = [with_negatives(sample(f"s{i:02d}", graph(entity("car", "red")), None, png), caption,
-                              negatives(caption, ("replace_attribute", f"a colour{i} car on a street",
-                                                  "span_edit")))
-               for i in range(40)]
+    samples = [
+        with_negatives(
+            sample(f"s{i:02d}", graph(entity("car", "red")), None, png),
+            caption,
+            negatives(caption, ("replace_attribute", f"a colour{i} car on a street", "span_edit")),
+        )
+        for i in range(40)
+    ]
     root = write_dataset(tmp_path / "out", [samples[:25], samples[25:]])
 
     def shown(seed: int) -> list[str]:
@@ -207,9 +291,14 @@ def test_terminal_shows_negatives(summary):
 
 def test_report_shows_negatives_beside_their_positives(summary):
     page = open(summary.report_path, encoding="utf-8").read()
-    section = page[page.index("<h2>Hard negatives</h2>"):]
-    for text in ("swap_attribute", "replace_attribute@subgraph", "implausible_pair",
-                 "symmetric_relation", "Candidate negatives the validity rules refused"):
+    section = page[page.index("<h2>Hard negatives</h2>") :]
+    for text in (
+        "swap_attribute",
+        "replace_attribute@subgraph",
+        "implausible_pair",
+        "symmetric_relation",
+        "Candidate negatives the validity rules refused",
+    ):
         assert text in section, text
     # the words that changed are marked, in the positive and in the negative
     assert "a <mark>tall</mark> man walking a <mark>black</mark> dog" in section
@@ -220,18 +309,34 @@ def test_report_shows_negatives_beside_their_positives(summary):
 def test_negatives_section_renders_in_headless_chromium(summary, tmp_path):
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install -y chromium); "
-                    "CI installs it")
+        pytest.skip(
+            "headless Chromium is not installed (Debian: apt-get install -y chromium); "
+            "CI installs it"
+        )
     page = open(summary.report_path, encoding="utf-8").read()
     only = tmp_path / "negatives.html"  # the report's head and its negatives section alone
-    only.write_text(page[:page.index("<h1>")] + page[page.index("<h2>Hard negatives</h2>"):],
-                    encoding="utf-8")
+    only.write_text(
+        page[: page.index("<h1>")] + page[page.index("<h2>Hard negatives</h2>") :], encoding="utf-8"
+    )
     shot = tmp_path / "negatives.png"
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    "--window-size=1200,2000", f"--screenshot={shot}", f"file://{only}"],
-                   check=True, capture_output=True, timeout=120, cwd=tmp_path)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=1200,2000",
+            f"--screenshot={shot}",
+            f"file://{only}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     colours = Image.open(shot).convert("RGB").getcolors(maxcolors=1 << 20)
-    marked = sum(n for n, (r, g, b) in colours if (r, g, b) == (0xfd, 0xe8, 0xa6))
+    marked = sum(n for n, (r, g, b) in colours if (r, g, b) == (0xFD, 0xE8, 0xA6))
     assert marked > 500  # the changed words are highlighted
     red = sum(n for n, (r, g, b) in colours if r > 170 and 60 < g < 110 and b < 90)
     assert red > 300  # the long kind's length-ratio bar (connect, #c8553d)

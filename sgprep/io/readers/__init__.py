@@ -43,8 +43,17 @@ READERS: dict[str, str] = {
     "coco": "sgprep.io.readers.coco",
     "images": "sgprep.io.readers.folders",
 }
-ALIASES = {"img2dataset": "wds", "webdataset": "wds", "tar": "wds", "csv": "table",
-           "tsv": "table", "jsonl": "table", "txt": "table", "parquet": "table", "folder": "images"}
+ALIASES = {
+    "img2dataset": "wds",
+    "webdataset": "wds",
+    "tar": "wds",
+    "csv": "table",
+    "tsv": "table",
+    "jsonl": "table",
+    "txt": "table",
+    "parquet": "table",
+    "folder": "images",
+}
 
 TABLE_SUFFIXES = (".txt", ".jsonl", ".csv", ".tsv", ".parquet")
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz")
@@ -97,8 +106,9 @@ def _classify(paths: list[Path]) -> Layouts:
             files.append((path, True))
     names = [(f, f.name.lower()) for f, _ in files]
     tar_stems = {(f.parent, n.split(".")[0]) for f, n in names if n.endswith(TAR_SUFFIXES)}
-    image_stems = {(f.parent, f.stem) for f, n in names
-                   if "." in n and n.rpartition(".")[2] in image_exts}
+    image_stems = {
+        (f.parent, f.stem) for f, n in names if "." in n and n.rpartition(".")[2] in image_exts
+    }
     for (f, given), (_, n) in zip(files, names):
         ext = n.rpartition(".")[2] if "." in n else ""
         if n.endswith(TAR_SUFFIXES):
@@ -111,8 +121,9 @@ def _classify(paths: list[Path]) -> Layouts:
             continue
         elif n.endswith(TABLE_SUFFIXES):
             layout = "table"
-        elif ext == "json" and (given or f.parent.name == "annotations"
-                                and n.startswith("captions_")):
+        elif ext == "json" and (
+            given or f.parent.name == "annotations" and n.startswith("captions_")
+        ):
             layout = "coco"
         else:
             continue
@@ -128,13 +139,19 @@ def detect_format(paths: list[Path]) -> str:
     if not found:
         if len(paths) == 1 and paths[0].is_file():
             return "table"  # a lone file of unknown kind: read it as text, lines as captions
-        raise InputError(f"found no input sgprep can read in {', '.join(map(str, paths[:3]))} "
-                         f"(no tar, table, COCO or image files); pass --input-format")
-    what = "; ".join(f"{len(v)} {k} ({', '.join(v[:2])}{', ...' if len(v) > 2 else ''})"
-                     for k, v in sorted(found.items()))
-    raise InputError(f"the input holds several layouts: {what}. Name the one to read with "
-                     f"--input-format ({', '.join(sorted(found))}), or point --input at one "
-                     f"of them")
+        raise InputError(
+            f"found no input sgprep can read in {', '.join(map(str, paths[:3]))} "
+            f"(no tar, table, COCO or image files); pass --input-format"
+        )
+    what = "; ".join(
+        f"{len(v)} {k} ({', '.join(v[:2])}{', ...' if len(v) > 2 else ''})"
+        for k, v in sorted(found.items())
+    )
+    raise InputError(
+        f"the input holds several layouts: {what}. Name the one to read with "
+        f"--input-format ({', '.join(sorted(found))}), or point --input at one "
+        f"of them"
+    )
 
 
 def canonical_format(name: str) -> str:
@@ -156,8 +173,14 @@ def input_format(spec: str, fmt: str | None = None) -> tuple[list[Path], str]:
     how = "given" if fmt else "detected"
     fmt = canonical_format(fmt) if fmt else detect_format(paths)
     units = reader(fmt).units(paths)
-    log.info("input %s: format %s (%s), %d %s", spec, fmt, how, len(units),
-             "folder(s)" if fmt == "images" else "file(s)")
+    log.info(
+        "input %s: format %s (%s), %d %s",
+        spec,
+        fmt,
+        how,
+        len(units),
+        "folder(s)" if fmt == "images" else "file(s)",
+    )
     return paths, fmt
 
 
@@ -189,9 +212,13 @@ def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
         else:
             skipped.append(path)
     if skipped:  # said, not silent: e.g. img2dataset's .parquet beside the .tar of a glob
-        log.info("input: %d of the files given are not %s and are not read as such (%s%s)",
-                 len(skipped), "/".join(suffixes), ", ".join(p.name for p in skipped[:3]),
-                 ", ..." if len(skipped) > 3 else "")
+        log.info(
+            "input: %d of the files given are not %s and are not read as such (%s%s)",
+            len(skipped),
+            "/".join(suffixes),
+            ", ".join(p.name for p in skipped[:3]),
+            ", ..." if len(skipped) > 3 else "",
+        )
     return found
 
 
@@ -217,9 +244,13 @@ def walk_files(root: Path, others: list[Path] | None = None) -> tuple[list[Path]
 
 
 def unreadable_folder(path: Path) -> Sample:
-    return failed_sample("", str(path), "source_unreadable",
-                         f"cannot list folder {path}: permission denied or unreadable; "
-                         f"the samples in it are not read")
+    return failed_sample(
+        "",
+        str(path),
+        "source_unreadable",
+        f"cannot list folder {path}: permission denied or unreadable; "
+        f"the samples in it are not read",
+    )
 
 
 def load_image_file(sample: Sample, path: Path, label: str | None = None) -> bool:
@@ -239,8 +270,11 @@ def load_image_file(sample: Sample, path: Path, label: str | None = None) -> boo
         return False
     sample.image_ext = image_extension(path.name, sample.image)
     if sample.image_ext is None:
-        sample.fail("read", "image_corrupt", f"image {label} has no image file extension and is "
-                    f"not an image Pillow can identify")
+        sample.fail(
+            "read",
+            "image_corrupt",
+            f"image {label} has no image file extension and is not an image Pillow can identify",
+        )
         return False
     return True
 
@@ -262,8 +296,9 @@ def read_regular_file(path: Path, limit: int | None = None) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused("image_unreadable", f"{path} is not a regular file")
         if info.st_size > limit:
-            raise FileRefused("image_too_large", f"{path} has {info.st_size:,} bytes; the limit "
-                              f"is {limit:,}")
+            raise FileRefused(
+                "image_too_large", f"{path} has {info.st_size:,} bytes; the limit is {limit:,}"
+            )
         with os.fdopen(os.dup(fd), "rb") as fh:
             data = fh.read(limit + 1)
         if len(data) > limit:

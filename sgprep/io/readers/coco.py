@@ -54,8 +54,14 @@ def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
     return by_id, annotations
 
 
-_JSON_KINDS = {dict: "an object", list: "an array", str: "a string", int: "a number",
-               float: "a number", bool: "a boolean"}
+_JSON_KINDS = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "a boolean",
+}
 
 
 def _what(value: Any) -> str:
@@ -68,33 +74,56 @@ def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tu
     try:
         images, annotations = _load_annotations(str(ann_file), ann_file.stat().st_mtime_ns)
     except OSError as exc:
-        yield 0, failed_sample("", str(ann_file), "input_unreadable",
-                               f"cannot read {ann_file}: {exc}")
+        yield (
+            0,
+            failed_sample("", str(ann_file), "input_unreadable", f"cannot read {ann_file}: {exc}"),
+        )
         return
     except (ValueError, RecursionError) as exc:
-        yield 0, failed_sample("", str(ann_file), "source_unreadable",
-                               f"{ann_file} is not a readable COCO captions file: {exc}")
+        yield (
+            0,
+            failed_sample(
+                "",
+                str(ann_file),
+                "source_unreadable",
+                f"{ann_file} is not a readable COCO captions file: {exc}",
+            ),
+        )
         return
     dirs = _image_dirs(ann_file)
     for number in range(start or 0, len(annotations)):
         yield number, _sample(annotations[number], number, ann_file, images, dirs, load)
 
 
-def _sample(ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path],
-            load: bool) -> Sample:
+def _sample(
+    ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path], load: bool
+) -> Sample:
     if not isinstance(ann, dict):
-        return failed_sample("", f"{ann_file}:#{number}", "bad_row",
-                             f"annotation {number} is {_what(ann)}, not an object")
+        return failed_sample(
+            "",
+            f"{ann_file}:#{number}",
+            "bad_row",
+            f"annotation {number} is {_what(ann)}, not an object",
+        )
     image_id, ann_id, caption = ann.get("image_id"), ann.get("id"), ann.get("caption")
     source = f"{ann_file}:{ann_id if ann_id is not None else f'#{number}'}"
-    sample = Sample(key=f"{image_id}_{ann_id}", source=source,
-                    meta={"image_id": image_id, "annotation_id": ann_id})
+    sample = Sample(
+        key=f"{image_id}_{ann_id}",
+        source=source,
+        meta={"image_id": image_id, "annotation_id": ann_id},
+    )
     if not isinstance(image_id, (int, str)):
-        return sample.fail("read", "bad_row", f"annotation {number}: image_id is "
-                           f"{_what(image_id)}, not a number or a string")
+        return sample.fail(
+            "read",
+            "bad_row",
+            f"annotation {number}: image_id is {_what(image_id)}, not a number or a string",
+        )
     if caption is not None and not isinstance(caption, str):
-        return sample.fail("read", "caption_invalid", f"annotation {number}: the caption is "
-                           f"{_what(caption)}, not text")
+        return sample.fail(
+            "read",
+            "caption_invalid",
+            f"annotation {number}: the caption is {_what(caption)}, not text",
+        )
     sample.caption = caption
     image = images.get(image_id)
     if image is None:

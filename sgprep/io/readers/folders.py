@@ -13,9 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
-from sgprep.io.readers import (FileRefused, decode_text, load_image_file, read_regular_file,
-                               unreadable_folder, walk_files)
 from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
+from sgprep.io.readers import (
+    FileRefused,
+    decode_text,
+    load_image_file,
+    read_regular_file,
+    unreadable_folder,
+    walk_files,
+)
 from sgprep.schema import Sample
 
 SUFFIXES = tuple(f".{ext}" for ext in IMAGE_EXTENSIONS | UNSUPPORTED_IMAGE_EXTENSIONS)
@@ -50,8 +56,12 @@ def records(root: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
             yield number, unreadable_folder(path)
             continue
         rel = path.relative_to(root).with_suffix("") if root.is_dir() else Path(path.stem)
-        sample = Sample(key=rel.as_posix().replace("/", "_"), source=str(path),
-                        image_ext=path.suffix.lstrip(".").lower(), meta={"path": rel.as_posix()})
+        sample = Sample(
+            key=rel.as_posix().replace("/", "_"),
+            source=str(path),
+            image_ext=path.suffix.lstrip(".").lower(),
+            meta={"path": rel.as_posix()},
+        )
         if load:
             _load(sample, path)
         yield number, sample

@@ -14,8 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import (TABLE_SUFFIXES, InputError, decode_text, failed_sample,
-                               files_under, load_image_file, unreadable_folder)
+from sgprep.io.readers import (
+    TABLE_SUFFIXES,
+    InputError,
+    decode_text,
+    failed_sample,
+    files_under,
+    load_image_file,
+    unreadable_folder,
+)
 from sgprep.schema import Sample
 
 CAPTION_COLUMNS = ("caption", "text", "txt", "sentence", "description", "alt", "raw_caption")
@@ -28,17 +35,26 @@ HEADER_WORDS = set(CAPTION_COLUMNS + KEY_COLUMNS + IMAGE_COLUMNS + URL_COLUMNS)
 CSV_MAX_RECORD_LINES = 10
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
-_ROWS = {".txt": "_txt_rows", ".jsonl": "_jsonl_rows", ".csv": "_csv_rows",
-         ".tsv": "_tsv_rows", ".parquet": "_parquet_rows"}
+_ROWS = {
+    ".txt": "_txt_rows",
+    ".jsonl": "_jsonl_rows",
+    ".csv": "_csv_rows",
+    ".tsv": "_tsv_rows",
+    ".parquet": "_parquet_rows",
+}
 
 
 def units(paths: list[Path]) -> list[Path]:
     return files_under(paths, TABLE_SUFFIXES)
 
 
-def records(path: Path, start: Any = None, load: bool = True,
-            columns: dict[str, str] | None = None,
-            need: tuple[str, ...] = ()) -> Iterator[tuple[Any, Sample]]:
+def records(
+    path: Path,
+    start: Any = None,
+    load: bool = True,
+    columns: dict[str, str] | None = None,
+    need: tuple[str, ...] = (),
+) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per record of one table. The cursor is ``[byte offset, line number]``
     of the record's first line (a row number for parquet), so reading resumes there directly
     and sources ("file:line") come out the same however the file is cut into shards.
@@ -55,9 +71,16 @@ def records(path: Path, start: Any = None, load: bool = True,
     last = start  # where a read that fails now resumes: that failure again
     try:
         if suffix != ".parquet" and _utf16(path):
-            yield start, failed_sample("", str(path), "not_utf8",
-                                       f"{path} is UTF-16 text (it starts with a UTF-16 byte order "
-                                       f"mark); sgprep reads UTF-8: convert it, e.g. with iconv")
+            yield (
+                start,
+                failed_sample(
+                    "",
+                    str(path),
+                    "not_utf8",
+                    f"{path} is UTF-16 text (it starts with a UTF-16 byte order "
+                    f"mark); sgprep reads UTF-8: convert it, e.g. with iconv",
+                ),
+            )
             return
         checked = False
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
@@ -75,9 +98,15 @@ def records(path: Path, start: Any = None, load: bool = True,
     except OSError as exc:
         yield last, failed_sample("", str(path), "input_unreadable", f"cannot read {path}: {exc}")
     except Exception as exc:  # a corrupt file (parquet, ...) must not stop the run
-        yield last, failed_sample("", str(path), "source_unreadable",
-                                  f"cannot read {path} as a {suffix or 'text'} table: "
-                                  f"{type(exc).__name__}: {exc}")
+        yield (
+            last,
+            failed_sample(
+                "",
+                str(path),
+                "source_unreadable",
+                f"cannot read {path} as a {suffix or 'text'} table: {type(exc).__name__}: {exc}",
+            ),
+        )
 
 
 def _after(cursor: Any) -> Any:
@@ -95,14 +124,17 @@ Cursor = list[int]  # [byte offset, line number] of a line
 Row = tuple[Any, int, "dict[str, Any] | None", "tuple[str, str] | None"]  # cursor, line, row, error
 
 
-def _lines(path: Path, start: Cursor, any_newline: bool = False,
-           ) -> Iterator[tuple[Cursor, int, str | None, tuple[str, str] | None]]:
+def _lines(
+    path: Path,
+    start: Cursor,
+    any_newline: bool = False,
+) -> Iterator[tuple[Cursor, int, str | None, tuple[str, str] | None]]:
     """(cursor of the line, byte offset after it, text, (reason, error) or None) from ``start``.
     Lines end at LF; with ``any_newline`` also at a lone CR (old Mac text) and at CRLF."""
     offset, lineno = start
     with path.open("rb") as fh:
         fh.seek(offset)
-        for raw in (_any_newline_lines(fh) if any_newline else fh):
+        for raw in _any_newline_lines(fh) if any_newline else fh:
             here, offset = [offset, lineno], offset + len(raw)
             text, error = decode_text(raw.rstrip(b"\r\n"), f"line {lineno}")
             yield here, offset, text, ("not_utf8", error) if error else None
@@ -151,7 +183,12 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             yield here, lineno, None, ("bad_row", f"line {lineno} is not JSON: {exc}")
             continue
         if not isinstance(row, dict):
-            yield here, lineno, None, ("bad_row", f"line {lineno} is a JSON {type(row).__name__}, not an object")
+            yield (
+                here,
+                lineno,
+                None,
+                ("bad_row", f"line {lineno} is a JSON {type(row).__name__}, not an object"),
+            )
             continue
         yield here, lineno, row, None
 
@@ -167,8 +204,12 @@ def _tsv_rows(path: Path, start: Cursor) -> Iterator[Row]:
             continue
         cells = text.split("\t")
         if len(cells) != len(header):
-            yield here, lineno, None, ("bad_row", f"line {lineno} has {len(cells)} fields, "
-                                       f"expected {len(header)}")
+            yield (
+                here,
+                lineno,
+                None,
+                ("bad_row", f"line {lineno} has {len(cells)} fields, expected {len(header)}"),
+            )
             continue
         yield here, lineno, dict(zip(header, cells)), None
 
@@ -203,8 +244,7 @@ def _headerless_columns(cells: list[str]) -> list[str]:
     return ["caption"] + [f"col{i}" for i in range(1, len(cells))]
 
 
-ROLES = {"caption": CAPTION_COLUMNS, "key": KEY_COLUMNS, "image": IMAGE_COLUMNS,
-         "url": URL_COLUMNS}
+ROLES = {"caption": CAPTION_COLUMNS, "key": KEY_COLUMNS, "image": IMAGE_COLUMNS, "url": URL_COLUMNS}
 
 
 def _column(row: dict[str, Any], role: str, columns: dict[str, str]) -> tuple[bool, Any]:
@@ -224,8 +264,9 @@ def _column(row: dict[str, Any], role: str, columns: dict[str, str]) -> tuple[bo
     return any(name in row for name in ROLES[role]), None
 
 
-def _check_columns(path: Path, row: dict[str, Any], columns: dict[str, str],
-                   need: tuple[str, ...] = ()) -> None:
+def _check_columns(
+    path: Path, row: dict[str, Any], columns: dict[str, str], need: tuple[str, ...] = ()
+) -> None:
     for role in dict.fromkeys(("caption", *[r for r in columns if r != "caption"], *need)):
         found, _ = _column(row, role, columns)
         if not found:
@@ -234,7 +275,8 @@ def _check_columns(path: Path, row: dict[str, Any], columns: dict[str, str],
             raise InputError(
                 f"{path}: no {role} column ({looked}); its columns are "
                 f"{', '.join(map(str, row)) or 'none'}. Name it with --{role}-column NAME "
-                f"(or a 1-based position for a table without a header)")
+                f"(or a 1-based position for a table without a header)"
+            )
 
 
 def _csv_rows(path: Path, start: Cursor) -> Iterator[Row]:
@@ -255,8 +297,12 @@ def _csv_rows(path: Path, start: Cursor) -> Iterator[Row]:
             if _is_header(cells):
                 continue
         if len(cells) != len(header):
-            yield here, lineno, None, ("bad_row",
-                                       f"line {lineno} has {len(cells)} fields, expected {len(header)}")
+            yield (
+                here,
+                lineno,
+                None,
+                ("bad_row", f"line {lineno} has {len(cells)} fields, expected {len(header)}"),
+            )
             continue
         yield here, lineno, dict(zip(header, cells)), None
 
@@ -337,9 +383,11 @@ def _csv_pass(path: Path, start: Cursor, width: list[int | None]):
 
 def _unterminated(lineno: int, exc: Exception | None) -> str:
     why = f" ({exc})" if isinstance(exc, csv.Error) else ""
-    return (f"line {lineno} opens a quoted field that does not close properly within "
-            f"{CSV_MAX_RECORD_LINES} lines{why}; the line is skipped and reading goes on at "
-            f"line {lineno + 1}")
+    return (
+        f"line {lineno} opens a quoted field that does not close properly within "
+        f"{CSV_MAX_RECORD_LINES} lines{why}; the line is skipped and reading goes on at "
+        f"line {lineno + 1}"
+    )
 
 
 def _parquet_rows(path: Path, start: Any) -> Iterator[Row]:
@@ -363,17 +411,24 @@ def _parquet_rows(path: Path, start: Any) -> Iterator[Row]:
                 yield row_number - 1, row_number, {str(k).lower(): v for k, v in row.items()}, None
 
 
-def _safe_row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool,
-                        columns: dict[str, str] | None = None) -> Sample:
+def _safe_row_to_sample(
+    row: dict[str, Any], source: str, base: Path, load: bool, columns: dict[str, str] | None = None
+) -> Sample:
     try:
         return _row_to_sample(row, source, base, load, columns)
     except Exception as exc:  # one odd row fails alone
-        return failed_sample("", source, "bad_row",
-                             f"cannot use this row: {type(exc).__name__}: {exc}")
+        return failed_sample(
+            "", source, "bad_row", f"cannot use this row: {type(exc).__name__}: {exc}"
+        )
 
 
-def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = True,
-                   columns: dict[str, str] | None = None) -> Sample:
+def _row_to_sample(
+    row: dict[str, Any],
+    source: str,
+    base: Path,
+    load: bool = True,
+    columns: dict[str, str] | None = None,
+) -> Sample:
     columns = columns or {}
     caption = _column(row, "caption", columns)[1]
     if isinstance(caption, bytes):
@@ -388,9 +443,11 @@ def _row_to_sample(row: dict[str, Any], source: str, base: Path, load: bool = Tr
     sample = Sample(key="" if key is None else str(key), source=source, meta=meta)
     if caption is not None and not isinstance(caption, str):
         # a list, a struct or a number is not a caption; its repr must not pass as one
-        return sample.fail("read", "caption_invalid",
-                           f"the caption is not text but {type(caption).__name__} "
-                           f"{str(caption)[:200]}")
+        return sample.fail(
+            "read",
+            "caption_invalid",
+            f"the caption is not text but {type(caption).__name__} {str(caption)[:200]}",
+        )
     sample.caption = caption
     _annotations(sample, row)
     image_path = _column(row, "image", columns)[1]
@@ -412,8 +469,11 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
             continue
         sample.meta.pop(field, None)
         try:
-            parsed = (model.model_validate_json(value) if isinstance(value, str)
-                      else model.model_validate(value))
+            parsed = (
+                model.model_validate_json(value)
+                if isinstance(value, str)
+                else model.model_validate(value)
+            )
         except ValidationError as exc:
             sample.fail("read", "bad_annotation", f"the {field} column is invalid: {exc}")
             return

@@ -21,8 +21,13 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
-from sgprep.io.readers import (TAR_SUFFIXES, decode_text, failed_sample, files_under,
-                               unreadable_folder)
+from sgprep.io.readers import (
+    TAR_SUFFIXES,
+    decode_text,
+    failed_sample,
+    files_under,
+    unreadable_folder,
+)
 from sgprep.io.records import digest
 from sgprep.schema import PRODUCTS, Sample
 
@@ -94,15 +99,27 @@ def _member_problem(info: tarfile.TarInfo, size: int | None) -> tuple[str, str] 
     if _unsafe(info.name):
         return "unsafe_name", f"tar member name {info.name!r} escapes the shard"
     if not info.isfile():
-        kind = ("symlink" if info.issym() else "hard link" if info.islnk() else
-                "FIFO" if info.isfifo() else "device" if info.isdev() else "special member")
-        return "unsafe_member", (f"tar member {info.name!r} is a {kind}; sgprep reads regular "
-                                 f"files only")
+        kind = (
+            "symlink"
+            if info.issym()
+            else "hard link"
+            if info.islnk()
+            else "FIFO"
+            if info.isfifo()
+            else "device"
+            if info.isdev()
+            else "special member"
+        )
+        return "unsafe_member", (
+            f"tar member {info.name!r} is a {kind}; sgprep reads regular files only"
+        )
     if size is not None and info.offset_data + info.size > size:
         return "tar_truncated", f"tar member {info.name!r} runs past the end of the file"
     if info.size > readers.MAX_MEMBER_BYTES:
-        return "member_too_large", (f"tar member {info.name!r} has {info.size:,} bytes; the limit "
-                                    f"is {readers.MAX_MEMBER_BYTES:,}; it was not read")
+        return "member_too_large", (
+            f"tar member {info.name!r} has {info.size:,} bytes; the limit "
+            f"is {readers.MAX_MEMBER_BYTES:,}; it was not read"
+        )
     return None
 
 
@@ -192,8 +209,12 @@ def _ustar_header(header: bytes) -> tuple[str, bytes, int]:
     """(name, type flag, data size) of one plain ustar header; _NotPlain for anything else."""
     kind = header[156:157]
     checksum = header[148:156].split(b"\0")[0].strip()
-    if (kind not in b"0123456\0" or header[124] & 0x80 or not checksum
-            or int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:])):
+    if (
+        kind not in b"0123456\0"
+        or header[124] & 0x80
+        or not checksum
+        or int(checksum, 8) != sum(header[:148]) + 256 + sum(header[156:])
+    ):
         raise _NotPlain
     name = header[:100].split(b"\0")[0]
     prefix = header[345:500].split(b"\0")[0]
@@ -227,15 +248,18 @@ def _own_index(path: Path) -> _Index | None:
 @lru_cache(maxsize=4)
 def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
     tar = Path(path)
-    name = tar.name[:-len(".tar")]
+    name = tar.name[: -len(".tar")]
     index = tar.with_name(f"{name}.parquet")
     try:
         files = json.loads(tar.with_name(f"{name}_stats.json").read_bytes())["files"]
         data = index.read_bytes()
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if (not isinstance(files, dict) or (files.get(f"{name}.tar") or {}).get("size") != size
-            or (files.get(f"{name}.parquet") or {}).get("sha256") != digest(data)):
+    if (
+        not isinstance(files, dict)
+        or (files.get(f"{name}.tar") or {}).get("size") != size
+        or (files.get(f"{name}.parquet") or {}).get("sha256") != digest(data)
+    ):
         return None
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -246,8 +270,11 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
         if not set(names) <= set(parquet.schema_arrow.names):
             return None  # an older sgprep's index: no offsets
         table = parquet.read(columns=list(names))
-        rows = [(k, o, n) for k, s, o, n in zip(*(table.column(c).to_pylist() for c in names))
-                if s == "ok"]
+        rows = [
+            (k, o, n)
+            for k, s, o, n in zip(*(table.column(c).to_pylist() for c in names))
+            if s == "ok"
+        ]
     except Exception:  # unreadable: read the headers (the read reports the damage)
         return None
     if any(o is None or n is None for _, o, n in rows):
@@ -255,8 +282,9 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
     return _Index([k for k, _, _ in rows], [o for _, o, _ in rows], [n for _, _, n in rows])
 
 
-def _read_indexed(path: Path, index: _Index, offset: int,
-                  load: bool) -> Iterator[tuple[Any, Sample]]:
+def _read_indexed(
+    path: Path, index: _Index, offset: int, load: bool
+) -> Iterator[tuple[Any, Sample]]:
     """The ok samples from the one at ``offset``, located by the index: planning reads no
     byte of the tar, and a read takes each sample's bytes in one piece and parses their
     headers here. A sample whose bytes are not what the index says (a tar changed behind
@@ -272,8 +300,7 @@ def _read_indexed(path: Path, index: _Index, offset: int,
         return
     with path.open("rb") as fh:
         fh.seek(offset)
-        for key, start, size in zip(index.keys[first:], index.offsets[first:],
-                                    index.sizes[first:]):
+        for key, start, size in zip(index.keys[first:], index.offsets[first:], index.sizes[first:]):
             members = _sample_members(fh.read(size), key)
             if members is None:
                 yield from _read_tar(path, start, load)
@@ -282,8 +309,12 @@ def _read_indexed(path: Path, index: _Index, offset: int,
             try:
                 sample = _assemble(key, source, members, [], load)
             except Exception as exc:  # as _read_tar's flush
-                sample = failed_sample(key, source, "bad_metadata", f"cannot use the members of "
-                                       f"{key!r}: {type(exc).__name__}: {exc}")
+                sample = failed_sample(
+                    key,
+                    source,
+                    "bad_metadata",
+                    f"cannot use the members of {key!r}: {type(exc).__name__}: {exc}",
+                )
             yield [0, start], sample
 
 
@@ -296,15 +327,21 @@ def _sample_members(data: bytes, key: str) -> dict[str, bytes] | None:
         if end - at < 512:
             return None
         try:
-            name, kind, size = _ustar_header(data[at:at + 512])
+            name, kind, size = _ustar_header(data[at : at + 512])
         except (_NotPlain, ValueError):
             return None
         stem, dot, ext = name.partition(".")
         ext = ext.lower()
-        if (kind not in b"0\0" or stem != key or not dot or _unsafe(name)
-                or at + 512 + size > end or ext in members):
+        if (
+            kind not in b"0\0"
+            or stem != key
+            or not dot
+            or _unsafe(name)
+            or at + 512 + size > end
+            or ext in members
+        ):
             return None
-        members[ext] = data[at + 512:at + 512 + size]
+        members[ext] = data[at + 512 : at + 512 + size]
         at += 512 + -(-size // 512) * 512
     return members if at == end and members else None
 
@@ -317,17 +354,26 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
 
     def flush() -> tuple[Any, Sample]:
         if key in split:
-            problems.insert(0, ("split_key", f"the members of key {key!r} are not adjacent in "
-                                f"{path} (WebDataset groups consecutive members); this part holds "
-                                f"{', '.join(sorted(members)) or 'no readable member'}. Rewrite "
-                                f"the tar with each sample's members together"))
+            problems.insert(
+                0,
+                (
+                    "split_key",
+                    f"the members of key {key!r} are not adjacent in "
+                    f"{path} (WebDataset groups consecutive members); this part holds "
+                    f"{', '.join(sorted(members)) or 'no readable member'}. Rewrite "
+                    f"the tar with each sample's members together",
+                ),
+            )
         source = f"{path}:{key}"
         try:
             return [0, first], _assemble(key or "", source, members, problems, load)
         except Exception as exc:  # odd member contents fail this sample only
-            return [0, first], failed_sample(key or "", source, "bad_metadata",
-                                             f"cannot use the members of {key!r}: "
-                                             f"{type(exc).__name__}: {exc}")
+            return [0, first], failed_sample(
+                key or "",
+                source,
+                "bad_metadata",
+                f"cannot use the members of {key!r}: {type(exc).__name__}: {exc}",
+            )
 
     try:
         stat = path.stat()
@@ -357,8 +403,13 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
             yield [0, offset], failed_sample("", f"{path}:<unreadable>", "tar_truncated", message)
 
 
-def _assemble(key: str, source: str, members: dict[str, bytes],
-              problems: list[tuple[str, str]], load: bool = True) -> Sample:
+def _assemble(
+    key: str,
+    source: str,
+    members: dict[str, bytes],
+    problems: list[tuple[str, str]],
+    load: bool = True,
+) -> Sample:
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
@@ -370,8 +421,11 @@ def _assemble(key: str, source: str, members: dict[str, bytes],
             sample.image, sample.image_ext = data, ext
     unsupported = sorted(set(members) & UNSUPPORTED_IMAGE_EXTENSIONS)
     if sample.image is None and unsupported:
-        return sample.fail("read", "image_unsupported", f"{key}.{unsupported[0]}: this Pillow "
-                           f"cannot read .{unsupported[0]} images")
+        return sample.fail(
+            "read",
+            "image_unsupported",
+            f"{key}.{unsupported[0]}: this Pillow cannot read .{unsupported[0]} images",
+        )
     if "json" in members:
         text, error = decode_text(members["json"], f"{key}.json")
         try:
@@ -417,8 +471,11 @@ def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int,
         if "status" not in parquet.schema_arrow.names:
             return
         statuses = parquet.read(columns=["status"]).column("status").to_pylist()
-        failed = [n for n, status in enumerate(statuses)
-                  if n >= start and status not in (None, "success", "ok")]  # i2d's and our own
+        failed = [
+            n
+            for n, status in enumerate(statuses)
+            if n >= start and status not in (None, "success", "ok")
+        ]  # i2d's and our own
         table = parquet.read().take(failed) if failed else None
     except Exception as exc:  # a broken index must not stop the run
         if start == 0:
@@ -430,11 +487,14 @@ def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int,
     skip = {"shard", "offset", "size"} if "members" in table.column_names else set()
     for number, row in zip(failed, table.to_pylist()):
         message = row.get("error_message") or row.get("error") or row["status"]
-        sample = failed_sample(str(row.get("key") or ""), f"{index}:{row.get('key')}",
-                               "source_failed", str(message))
+        sample = failed_sample(
+            str(row.get("key") or ""), f"{index}:{row.get('key')}", "source_failed", str(message)
+        )
         caption = row.get("caption")
         sample.caption = caption if isinstance(caption, str) else None  # text or nothing
-        sample.meta = {k: None if isinstance(v, float) and math.isnan(v) else v
-                       for k, v in row.items()
-                       if isinstance(v, (str, int, float, type(None))) and k not in skip}
+        sample.meta = {
+            k: None if isinstance(v, float) and math.isnan(v) else v
+            for k, v in row.items()
+            if isinstance(v, (str, int, float, type(None))) and k not in skip
+        }
         yield number, sample

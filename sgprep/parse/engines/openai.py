@@ -83,11 +83,14 @@ class OpenAIEngine(Engine):
         concurrency = max(1, settings.max_concurrency)
         self.client = httpx.Client(
             base_url=settings.endpoint.rstrip("/") + "/",
-            headers={"Accept-Encoding": _ACCEPT_ENCODING,
-                     **({"Authorization": f"Bearer {key}"} if key else {})},
+            headers={
+                "Accept-Encoding": _ACCEPT_ENCODING,
+                **({"Authorization": f"Bearer {key}"} if key else {}),
+            },
             timeout=httpx.Timeout(settings.timeout, connect=min(settings.timeout, 10.0)),
-            transport=_deadline_transport(httpx.Limits(max_connections=concurrency,
-                                                       max_keepalive_connections=concurrency)),
+            transport=_deadline_transport(
+                httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+            ),
         )
         self.pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="sgprep-openai")
         self.breaker = CircuitBreaker(settings.breaker_failures, settings.breaker_cooldown)
@@ -130,8 +133,10 @@ class OpenAIEngine(Engine):
         """While the breaker is open: why the endpoint is not called (for messages)."""
         if not self.breaker.is_open:
             return None
-        return (f"{self.settings.endpoint} is unreachable ({self.breaker.last_error}); circuit "
-                f"breaker open after {self.settings.breaker_failures} consecutive failures")
+        return (
+            f"{self.settings.endpoint} is unreachable ({self.breaker.last_error}); circuit "
+            f"breaker open after {self.settings.breaker_failures} consecutive failures"
+        )
 
     def probe(self) -> str | None:
         """One ``GET models``, bounded like a request: None when the endpoint answers (any
@@ -153,9 +158,13 @@ class OpenAIEngine(Engine):
         if not self.answered_once or seconds <= 0:
             return False
         deadline = time.monotonic() + seconds
-        log.warning("LLM endpoint %s is down; waiting up to %.0f s for it to come back "
-                    "(--endpoint-wait), probing every %.0f s", self.settings.endpoint, seconds,
-                    self.settings.breaker_cooldown)
+        log.warning(
+            "LLM endpoint %s is down; waiting up to %.0f s for it to come back "
+            "(--endpoint-wait), probing every %.0f s",
+            self.settings.endpoint,
+            seconds,
+            self.settings.breaker_cooldown,
+        )
         self._count("endpoint_waits")
         while time.monotonic() < deadline:
             if self.breaker.allow() == "probe":
@@ -165,11 +174,12 @@ class OpenAIEngine(Engine):
                     self.breaker.failed(error, probe=True)
                 else:  # any HTTP answer: it is back
                     self.breaker.answered(probe=True)
-                    log.warning("LLM endpoint %s answers again: circuit breaker closed",
-                                self.settings.endpoint)
+                    log.warning(
+                        "LLM endpoint %s answers again: circuit breaker closed",
+                        self.settings.endpoint,
+                    )
                     return True
-            time.sleep(max(0.05, min(self.breaker.until_probe(),
-                                     deadline - time.monotonic())))
+            time.sleep(max(0.05, min(self.breaker.until_probe(), deadline - time.monotonic())))
         return False
 
     def stats(self) -> dict[str, int]:
@@ -221,19 +231,32 @@ class OpenAIEngine(Engine):
         if answer in _BREAKER_FAULTS:
             if self.breaker.failed(detail, probe):
                 self._count("breaker_open")
-                then = (f"captions go straight to the fallback parser "
-                        f"{self.settings.fallback!r} for {self.settings.breaker_cooldown:.0f} s, "
-                        f"then one request probes the endpoint again" if self.settings.fallback
-                        else "there is no fallback parser: the run stops")
-                log.warning("LLM endpoint %s fails (%s): %d consecutive failures (refused or "
-                            "dropped connections, timeouts, HTTP 429/5xx); %s",
-                            self.settings.endpoint, detail, self.settings.breaker_failures, then)
+                then = (
+                    f"captions go straight to the fallback parser "
+                    f"{self.settings.fallback!r} for {self.settings.breaker_cooldown:.0f} s, "
+                    f"then one request probes the endpoint again"
+                    if self.settings.fallback
+                    else "there is no fallback parser: the run stops"
+                )
+                log.warning(
+                    "LLM endpoint %s fails (%s): %d consecutive failures (refused or "
+                    "dropped connections, timeouts, HTTP 429/5xx); %s",
+                    self.settings.endpoint,
+                    detail,
+                    self.settings.breaker_failures,
+                    then,
+                )
             elif probe:
-                log.warning("LLM endpoint %s still fails (%s); next probe in %.0f s",
-                            self.settings.endpoint, detail, self.settings.breaker_cooldown)
+                log.warning(
+                    "LLM endpoint %s still fails (%s); next probe in %.0f s",
+                    self.settings.endpoint,
+                    detail,
+                    self.settings.breaker_cooldown,
+                )
         elif self._answered(probe):  # it answers: an answer, or a request it refused
-            log.warning("LLM endpoint %s answers again: circuit breaker closed",
-                        self.settings.endpoint)
+            log.warning(
+                "LLM endpoint %s answers again: circuit breaker closed", self.settings.endpoint
+            )
 
     def _answered(self, probe: bool) -> bool:
         self.answered_once = True
@@ -243,14 +266,19 @@ class OpenAIEngine(Engine):
         """One request: the answer, or the name of the fault, a Retry-After hint and what
         went wrong."""
         try:
-            response, payload = self._fetch("POST", "chat/completions", self.settings.timeout,
-                                            json=body)
+            response, payload = self._fetch(
+                "POST", "chat/completions", self.settings.timeout, json=body
+            )
         except httpx.ConnectTimeout as exc:  # nothing answers at that address
             log.debug("endpoint connect timeout: %s", exc)
             return "connection", None, f"connect timeout: {exc}"
         except httpx.TimeoutException as exc:
             log.debug("endpoint timeout: %s", exc)
-            return "timeout", None, f"no complete answer within --timeout {self.settings.timeout:g} s"
+            return (
+                "timeout",
+                None,
+                f"no complete answer within --timeout {self.settings.timeout:g} s",
+            )
         except httpx.TransportError as exc:  # refused, reset, closed mid-answer
             log.debug("endpoint connection error: %s", exc)
             return "connection", None, f"{type(exc).__name__}: {exc}"
@@ -273,8 +301,9 @@ class OpenAIEngine(Engine):
             return "bad_body", None, "not a chat completion"
         return _Answer(text), None, ""
 
-    def _fetch(self, method: str, path: str, timeout: float,
-               **kwargs: Any) -> tuple[httpx.Response, bytes]:
+    def _fetch(
+        self, method: str, path: str, timeout: float, **kwargs: Any
+    ) -> tuple[httpx.Response, bytes]:
         """One request, bounded as a whole by ``timeout`` seconds; the body of a 2xx answer
         read under the size cap (others are not read). Raises httpx's errors (a passed
         deadline is a timeout) and :class:`_BodyRefused`."""
@@ -404,8 +433,10 @@ def _read_capped(response: httpx.Response, cap: int) -> bytes:
     ``cap`` bytes as sent or as inflated: memory stays under ``cap`` plus one chunk."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > cap:
-        raise _BodyRefused("too_large", f"a body of {int(declared):,} bytes, over the "
-                                        f"{cap:,}-byte cap (--max-response-bytes)")
+        raise _BodyRefused(
+            "too_large",
+            f"a body of {int(declared):,} bytes, over the {cap:,}-byte cap (--max-response-bytes)",
+        )
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     if encoding in ("gzip", "x-gzip"):
         inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -414,16 +445,19 @@ def _read_capped(response: httpx.Response, cap: int) -> bytes:
     elif encoding in ("", "identity"):
         inflate = None
     else:
-        raise _BodyRefused("bad_body", f"a body in the encoding {encoding!r}, which was not "
-                                       f"asked for ({_ACCEPT_ENCODING})")
+        raise _BodyRefused(
+            "bad_body",
+            f"a body in the encoding {encoding!r}, which was not asked for ({_ACCEPT_ENCODING})",
+        )
     body, sent = bytearray(), 0
     try:
         for chunk in response.iter_raw(65536):
             _time_left(httpcore.ReadTimeout)  # a trickle that keeps every read alive
             sent += len(chunk)
             if sent > cap:
-                raise _BodyRefused("too_large", f"a body over the {cap:,}-byte cap as sent "
-                                                "(--max-response-bytes)")
+                raise _BodyRefused(
+                    "too_large", f"a body over the {cap:,}-byte cap as sent (--max-response-bytes)"
+                )
             if inflate is None:
                 body += chunk
             else:
@@ -431,8 +465,11 @@ def _read_capped(response: httpx.Response, cap: int) -> bytes:
                 if inflate.unconsumed_tail:
                     body += b"-"  # more than the cap would come out
             if len(body) > cap:
-                raise _BodyRefused("too_large", f"a body over the {cap:,}-byte cap once "
-                                                f"inflated ({encoding}; --max-response-bytes)")
+                raise _BodyRefused(
+                    "too_large",
+                    f"a body over the {cap:,}-byte cap once "
+                    f"inflated ({encoding}; --max-response-bytes)",
+                )
         if inflate is not None:
             body += inflate.flush()
     except zlib.error as exc:
@@ -482,10 +519,14 @@ class _DeadlineStream(httpcore.NetworkStream):
     def close(self) -> None:
         self._stream.close()
 
-    def start_tls(self, ssl_context: Any, server_hostname: str | None = None,
-                  timeout: float | None = None) -> httpcore.NetworkStream:
-        return _DeadlineStream(self._stream.start_tls(
-            ssl_context, server_hostname, _bounded(timeout, httpcore.ConnectTimeout)))
+    def start_tls(
+        self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            self._stream.start_tls(
+                ssl_context, server_hostname, _bounded(timeout, httpcore.ConnectTimeout)
+            )
+        )
 
     def get_extra_info(self, info: str) -> Any:
         return self._stream.get_extra_info(info)
@@ -495,17 +536,32 @@ class _DeadlineBackend(httpcore.NetworkBackend):
     def __init__(self, backend: httpcore.NetworkBackend):
         self._backend = backend
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
-                    local_address: str | None = None,
-                    socket_options: Any = None) -> httpcore.NetworkStream:
-        return _DeadlineStream(self._backend.connect_tcp(
-            host, port, _bounded(timeout, httpcore.ConnectTimeout), local_address,
-            socket_options))
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            self._backend.connect_tcp(
+                host,
+                port,
+                _bounded(timeout, httpcore.ConnectTimeout),
+                local_address,
+                socket_options,
+            )
+        )
 
-    def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Any = None) -> httpcore.NetworkStream:
-        return _DeadlineStream(self._backend.connect_unix_socket(
-            path, _bounded(timeout, httpcore.ConnectTimeout), socket_options))
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            self._backend.connect_unix_socket(
+                path, _bounded(timeout, httpcore.ConnectTimeout), socket_options
+            )
+        )
 
     def sleep(self, seconds: float) -> None:
         self._backend.sleep(seconds)
@@ -518,7 +574,9 @@ def _deadline_transport(limits: httpx.Limits) -> httpx.HTTPTransport:
     transport = httpx.HTTPTransport(limits=limits)
     pool = transport._pool  # noqa: SLF001 - see the docstring
     if not isinstance(pool, httpcore.ConnectionPool) or not hasattr(pool, "_network_backend"):
-        raise RuntimeError("this httpx/httpcore version builds its pool otherwise; the request "
-                           "deadline cannot be installed")
+        raise RuntimeError(
+            "this httpx/httpcore version builds its pool otherwise; the request "
+            "deadline cannot be installed"
+        )
     pool._network_backend = _DeadlineBackend(pool._network_backend)  # noqa: SLF001
     return transport

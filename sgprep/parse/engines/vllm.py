@@ -52,19 +52,24 @@ def check_runnable() -> None:
         raise EngineNotRunnable(
             f"--engine vllm needs {' and '.join(missing)}, not installed here: pip install "
             "'sgprep[llm]' on a machine with an NVIDIA GPU; or serve the model elsewhere (any "
-            "OpenAI-compatible server) and pass --engine openai --endpoint URL")
+            "OpenAI-compatible server) and pass --engine openai --endpoint URL"
+        )
     if os.environ.get("RAY_ADDRESS") or _cpu_build():
         return  # a cluster's GPUs are its own; a CPU build needs none
     from sgprep.exec.local import local_gpus
 
     if not local_gpus():
         visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-        where = (f"CUDA_VISIBLE_DEVICES={visible!r} hides them" if visible is not None
-                 else "nvidia-smi lists none")
+        where = (
+            f"CUDA_VISIBLE_DEVICES={visible!r} hides them"
+            if visible is not None
+            else "nvidia-smi lists none"
+        )
         raise EngineNotRunnable(
             f"--engine vllm found no GPU ({where}), and the installed vLLM is a CUDA build. Run "
             "on a machine with an NVIDIA GPU; or serve the model elsewhere and pass --engine "
-            "openai --endpoint URL (to join a Ray cluster with GPUs, set RAY_ADDRESS)")
+            "openai --endpoint URL (to join a Ray cluster with GPUs, set RAY_ADDRESS)"
+        )
 
 
 def _cpu_build() -> bool:
