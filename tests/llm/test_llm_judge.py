@@ -60,8 +60,12 @@ def graphs():
 
 
 def run_stage(graphs, **judge) -> tuple[list[Sample], dict[str, int]]:
+    # plausibility off: the judge is under test, and it needs many candidates to judge
     settings = NegativesSettings(
-        strategies=["swap", "replace", "connect"], per_sample=4, llm_judge=LLMJudgeSettings(**judge)
+        strategies=["swap", "replace", "connect"],
+        per_sample=4,
+        plausibility=False,
+        llm_judge=LLMJudgeSettings(**judge),
     )
     stage = NegativesStage(settings)
     stage.setup()
