@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import index_rows, run_cli
 
 
@@ -45,6 +47,7 @@ def test_detect_command_writes_boxes(tmp_path, asset_bytes, fall_weights):
     assert run_cli("validate", out).exit_code == 0
 
 
+@pytest.mark.slow  # end to end: `make test` runs it, `make test-fast` does not
 def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fall_weights):
     images = _folder(tmp_path, asset_bytes)
     pipe = tmp_path / "p.yaml"

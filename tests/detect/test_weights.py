@@ -89,6 +89,7 @@ def test_backend_choice_and_resources():
     assert DetectStage(DetectSettings(backend="onnx")).resources().gpus == 0.0
 
 
+@pytest.mark.slow  # end to end: `make test` runs it, `make test-fast` does not
 def test_the_onnx_export_writes_nothing_beside_weights_named_by_a_climbing_path(
     fall_weights, tmp_path, monkeypatch
 ):

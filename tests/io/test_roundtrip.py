@@ -7,6 +7,7 @@ import json
 import tarfile
 
 import pyarrow.parquet as pq
+import pytest
 import webdataset as wds
 
 from sgprep.schema import Record, SceneGraph
@@ -129,6 +130,7 @@ def test_sgprep_output_is_valid_input_and_keeps_annotations(tmp_path, photos):
     assert all(r.status == "ok" and r.meta == {"path": r.key} for r in records)
 
 
+@pytest.mark.slow  # end to end: `make test` runs it, `make test-fast` does not
 def test_index_locates_each_sample_in_its_tar(tmp_path, photos):
     """shard/offset/size: the tar's bytes [offset, offset + size) are the sample, whole."""
     import io

@@ -682,6 +682,7 @@ def test_registered_as_spacy():
     assert isinstance(p, RuleParser) and p.name == "spacy"
 
 
+@pytest.mark.slow  # end to end: `make test` runs it, `make test-fast` does not
 def test_spacy_is_imported_without_torch_and_parses_the_same(tmp_path):
     """thinc would import torch with spaCy (seconds and ~550 MB per process); the rule
     parser's pipeline does not use it, so rules.import_spacy keeps it out. The graphs must be
