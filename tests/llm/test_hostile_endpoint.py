@@ -169,7 +169,10 @@ def test_a_server_that_refuses_forever_opens_the_breaker_and_retry_after_is_capp
     counted = counted_engine.stats()
     assert counted["breaker_open"] == 1
     assert counted["retry_after_capped"] >= 1
-    assert counted["fault_http_retryable"] == counted["requests"] < len(CAPTIONS) * 6
+    # every request failed; on a loaded machine one may end as a dropped connection instead
+    faults = sum(v for k, v in counted.items() if k.startswith("fault_"))
+    assert faults == counted["requests"] < len(CAPTIONS) * 6
+    assert counted["fault_http_retryable"] >= counted["requests"] - 1
     assert all(g.fallback_from == "llama3" for g in graphs)
     assert any(
         "consecutive" in r.getMessage() and f"HTTP {status}" in r.getMessage()
