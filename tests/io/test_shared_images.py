@@ -139,3 +139,15 @@ def test_gzip_shards_are_smaller_and_read_like_tars(tmp_path):
     data[len(data) // 2] ^= 0xFF
     (gz / "00000.tar.gz").write_bytes(bytes(data))
     assert run_cli("validate", gz, ok=False).exit_code != 0
+
+
+def test_an_output_with_shared_images_is_input_with_every_image_back(coco, tmp_path, photos):
+    """A later stage reading that output gets each caption's image from the sample that holds
+    it, not a captions-only sample."""
+    out = tmp_path / "out"
+    _run(coco, out)
+    samples = list(read_samples(str(out)))
+    assert [s.failure for s in samples] == [None] * 10
+    by_image = {s.key: s.image for s in samples}
+    assert all(by_image[f"42_{100 + 10 * n}"] == photos["chelsea"] for n in range(5))
+    assert all(by_image[f"7_{101 + 10 * n}"] == photos["rocket"] for n in range(5))
