@@ -171,8 +171,9 @@ def _print_summary(config, summary) -> None:
     console.print(table)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
+        tar = ".tar.gz" if config.compression == "gzip" else ".tar"
         urls = (
-            f"{config.output}/{{00000..{last:05d}}}.tar" if last else f"{config.output}/00000.tar"
+            f"{config.output}/{{00000..{last:05d}}}{tar}" if last else f"{config.output}/00000{tar}"
         )
         console.print(f"WebDataset urls: {urls}", highlight=False, soft_wrap=True)
 

@@ -176,6 +176,19 @@ class RunConfig(BaseModel):
         "formats other than jpg, png and webp (gif, bmp, tiff, ...), and images with an EXIF "
         "orientation, as upright JPEGs, which every trainer's decoder reads.",
     )
+    shared_images: bool = Field(
+        default=False,
+        description="Store an image once when consecutive samples share it (COCO's "
+        "captions of one image): the others get no image member and json.image_key names the "
+        "sample that has it. sgprep.data joins it back; open_clip and datasets see no image "
+        "there, so leave it off for them.",
+    )
+    compression: Literal["none", "gzip"] = Field(
+        default="none",
+        description="gzip: write NNNNN.tar.gz, each sample a deflate block of its "
+        "own (the index's offset and size point at it). For text-only outputs (about a fifth "
+        "of the plain size); images do not shrink.",
+    )
     progress: bool = Field(default=True, description="Show a progress bar.")
     progress_interval: float = Field(
         default=30.0,
@@ -223,6 +236,14 @@ class RunConfig(BaseModel):
     def negatives_table(self) -> bool:
         """The negatives stage asks for the flat negatives/NNNNN.parquet tables."""
         return any(spec.name == "negatives" and spec.settings.get("table") for spec in self.stages)
+
+    def writer_options(self) -> dict[str, Any]:
+        """What the shard writer is asked for (io/writers.py ``make_writer``)."""
+        return {
+            "negatives_table": self.negatives_table(),
+            "shared_images": self.shared_images,
+            "compression": self.compression,
+        }
 
     def resolved(self) -> dict[str, Any]:
         return json.loads(self.model_dump_json())

@@ -54,14 +54,16 @@ def sizes(out: str | Path) -> dict[str, int]:
     found = {}
     for path in _stats_files(out):
         stats = json.loads(path.read_text())
-        found[f"{stats['shard']}.tar"] = stats["ok"]
+        tars = [n for n in stats.get("files", {}) if n.endswith(OutputDir.TAR_SUFFIXES)]
+        found[tars[0] if tars else f"{stats['shard']}.tar"] = stats["ok"]
     if not found:
         raise FileNotFoundError(f"{out} holds no finished sgprep shard (NNNNN_stats.json)")
     return found
 
 
 def urls(out: str | Path) -> list[str]:
-    """The paths of the finished shards' tars, in order (a WebDataset shard list)."""
+    """The paths of the finished shards' tars (``.tar``, or ``.tar.gz`` with ``compression:
+    gzip``), in order (a WebDataset shard list)."""
     out = Path(out)
     return [str(out / name) for name in sorted(sizes(out))]
 
@@ -75,6 +77,22 @@ def _pick_image(sample: dict[str, Any]) -> tuple[str | None, bytes | None]:
         if ext in IMAGE_EXTENSIONS:
             return ext, sample[ext]
     return None, None
+
+
+def join_shared_images(samples: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+    """A WebDataset stage: give a sample written with ``shared_images`` (no image member,
+    ``json.image_key`` set) the image of the sample it names, which came just before it in the
+    same tar. Put it before any sample shuffle (:func:`webdataset` does)."""
+    last: tuple[Any, str, str, bytes] | None = None  # (url, key, ext, bytes)
+    for raw in samples:
+        ext, data = _pick_image(raw)
+        if data is not None:
+            last = (raw.get("__url__"), raw["__key__"], ext, data)
+        elif last is not None and last[0] == raw.get("__url__"):
+            info = _json(raw, "json") or {}
+            if info.get("image_key") == last[1]:
+                raw = {**raw, last[2]: last[3]}
+        yield raw
 
 
 def decode_image(data: bytes):
@@ -182,7 +200,12 @@ def webdataset(
     stages: list[Any] = [wds.SimpleShardList(urls(out))]
     if shuffle:
         stages.append(wds.shuffle(len(urls(out)), rng=random.Random(seed)))
-    stages += [wds.split_by_node, wds.split_by_worker, wds.tarfile_to_samples()]
+    stages += [
+        wds.split_by_node,
+        wds.split_by_worker,
+        wds.tarfile_to_samples(),
+        join_shared_images,
+    ]
     if shuffle:
         stages.append(wds.shuffle(shuffle, rng=random.Random(seed + 1)))
     stages.append(

@@ -6,13 +6,14 @@ The JSON Schemas in ``schemas/`` are generated from these models
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class _Model(BaseModel):
@@ -309,6 +310,12 @@ class SampleInfo(_Model):
     meta: dict[str, Any] = Field(
         default_factory=dict, description="The source's metadata, e.g. img2dataset's url."
     )
+    image_key: str | None = Field(
+        default=None,
+        description="With `shared_images`: the sample has no image member because its "
+        "image is the one of the sample just before it that carries one, this key (COCO's other "
+        "captions of an image); sgprep.data joins it back. Else null.",
+    )
 
 
 class Sample(BaseModel):
@@ -426,8 +433,10 @@ class OutputDir:
     #: ``_meta/publish.lock``: held by workers while they write a shard (io/writers.py).
     LOCK, PUBLISH_LOCK = "lock", "publish.lock"
     #: A shard's files: its name (``shard_name``) and one of these suffixes.
-    SHARD_SUFFIXES = (".tar", ".parquet", ".jsonl", "_stats.json")
-    SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.parquet|\.jsonl|_stats\.json)$")
+    SHARD_SUFFIXES = (".tar", ".tar.gz", ".parquet", ".jsonl", "_stats.json")
+    SHARD_FILE = re.compile(r"^\d{5,}(\.tar|\.tar\.gz|\.parquet|\.jsonl|_stats\.json)$")
+    #: A shard's tar: plain, or gzip with ``compression: gzip``.
+    TAR_SUFFIXES = (".tar", ".tar.gz")
     STATS_GLOB = "[0-9]*_stats.json"
 
     def __init__(self, root: Path | str):
@@ -465,6 +474,18 @@ class OutputDir:
 
     def shard_file(self, index: int, suffix: str) -> Path:
         return self.root / f"{self.shard_name(index)}{suffix}"
+
+    @classmethod
+    def tar_name(cls, stats: ShardStats) -> str:
+        """The file name of a finished shard's tar, as its stats record it."""
+        names = [n for n in stats.files if n.endswith(cls.TAR_SUFFIXES) and "/" not in n]
+        return names[0] if names else f"{stats.shard}.tar"
+
+    def tar_file(self, shard: str) -> Path:
+        """A shard's tar (``shard``: ``00000``, the index's ``shard`` column): ``.tar.gz``
+        where the output was written with ``compression: gzip``, else ``.tar``."""
+        gz = self.root / f"{shard}.tar.gz"
+        return gz if os.path.lexists(gz) else self.root / f"{shard}.tar"
 
     def stats_files(self) -> list[Path]:
         """The finished shards' stats files, in shard order."""

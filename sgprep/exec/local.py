@@ -116,7 +116,7 @@ class ShardRunner:
     ):
         self.plan, self.cpus = plan, cpus or usable_cpus()
         self.stages: list[Stage] = build_stages(config)
-        self.writer: Writer = make_writer(config.output, config.negatives_table())
+        self.writer: Writer = make_writer(config.output, **config.writer_options())
         if token is not None:
             self.writer.join(token)
         self.intake = Intake(
@@ -205,7 +205,7 @@ class LocalExecutor:
         self.config = config = check_stages(resolve(self.config))
         check_requires(config)
         check_apart(resolve_inputs(config.input), config.output)
-        writer = make_writer(config.output, config.negatives_table())
+        writer = make_writer(config.output, **config.writer_options())
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
         self.token = writer.token
         try:

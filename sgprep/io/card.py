@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from sgprep.io.records import digest
-from sgprep.schema import PRODUCTS, SampleInfo, ShardStats
+from sgprep.schema import PRODUCTS, OutputDir, SampleInfo, ShardStats
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +31,14 @@ SIZES, CARD, RECORD = "sizes.json", "README.md", "dataset.json"
 #: ``negatives/``, the stats in ``_meta/``, so this glob matches the index and nothing else).
 INDEX_GLOB = "*.parquet"
 TAR_GLOB = "*.tar"
+#: ... of an output written with ``compression: gzip``
+TAR_GZ_GLOB = "*.tar.gz"
 #: tar member -> the model that it holds
 ANNOTATION_MODELS = {"json": SampleInfo, **{p.member: p.model for p in PRODUCTS}}
 
 
 def sizes(stats: list[ShardStats]) -> dict[str, int]:
-    return {f"{s.shard}.tar": s.ok for s in sorted(stats, key=lambda s: s.shard)}
+    return {OutputDir.tar_name(s): s.ok for s in sorted(stats, key=lambda s: s.shard)}
 
 
 def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -86,12 +88,15 @@ def card(stats: list[ShardStats], version: str) -> str:
     members: set[str] = set()
     for s in stats:
         members.update(s.members)
+    suffix = ".tar.gz" if any(OutputDir.tar_name(s).endswith(".gz") for s in stats) else ".tar"
     header = {
         "configs": [
             {
                 "config_name": "default",
                 "default": True,
-                "data_files": [{"split": "train", "path": TAR_GLOB}],
+                "data_files": [
+                    {"split": "train", "path": TAR_GZ_GLOB if suffix == ".tar.gz" else TAR_GLOB}
+                ],
             },
         ],
         "dataset_info": [{"config_name": "default", "features": features(members)}],
@@ -101,9 +106,9 @@ def card(stats: list[ShardStats], version: str) -> str:
     total = sum(s.samples for s in stats)
     shards = sorted(s.shard for s in stats)
     urls = (
-        f"{{{shards[0]}..{shards[-1]}}}.tar"
+        f"{{{shards[0]}..{shards[-1]}}}{suffix}"
         if len(shards) > 1
-        else f"{shards[0]}.tar"
+        else f"{shards[0]}{suffix}"
         if shards
         else "(no shard)"
     )

@@ -35,6 +35,7 @@ INDEX_COLUMNS = [
     "shard",
     "offset",
     "size",
+    "image_key",
 ]
 
 
@@ -125,15 +126,21 @@ def _annotation_json(sample: Sample, field: str) -> bytes | None:
     return _json_dumps(data) if _TINY_FLOAT.search(out) else out
 
 
-def tar_members(sample: Sample) -> dict[str, bytes | str]:
-    """The WebDataset sample dict of an ok sample: image bytes unchanged, text as UTF-8."""
+def tar_members(sample: Sample, image_key: str | None = None) -> dict[str, bytes | str]:
+    """The WebDataset sample dict of an ok sample: image bytes unchanged, text as UTF-8.
+    ``image_key``: the sample whose image member this one shares (``shared_images``): no image
+    member here."""
     members: dict[str, bytes | str] = {"__key__": sample.key}
-    if sample.image is not None:
+    if sample.image is not None and image_key is None:
         members[sample.image_ext or "jpg"] = sample.image
     if sample.caption is not None:
         members["txt"] = sample.caption.encode("utf-8")
     info = SampleInfo(
-        key=sample.key, source=sample.source, image=sample.image_info, meta=sample.meta
+        key=sample.key,
+        source=sample.source,
+        image=sample.image_info,
+        meta=sample.meta,
+        image_key=image_key,
     )
     members["json"] = dumps_bytes(info.model_dump(mode="json"))
     for field, ext in ANNOTATION_MEMBERS.items():
@@ -196,11 +203,13 @@ def index_row(
     offset: int | None = None,
     size: int | None = None,
     written: dict[str, bytes | str] | None = None,
+    image_key: str | None = None,
 ) -> dict[str, Any]:
     """One index row. ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
-    members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included),
-    so a reader can seek to one sample. ``written``: the sample's tar members, whose
-    annotation bytes are reused as they are."""
+    members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included;
+    in a ``SHARD.tar.gz``, a deflate block of its own: ``sgprep.io.tar.read_block``), so a
+    reader can seek to one sample. ``written``: the sample's tar members, whose annotation
+    bytes are reused as they are. ``image_key``: the sample whose image it shares."""
     failure, info = sample.failure, sample.image_info
     annotations = {}
     for field, ext in ANNOTATION_MEMBERS.items():
@@ -223,6 +232,7 @@ def index_row(
         "shard": shard,
         "offset": offset,
         "size": size,
+        "image_key": image_key,
     }
 
 

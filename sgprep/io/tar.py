@@ -78,3 +78,61 @@ class TarWriter:
         end = 2 * BLOCK
         end += -(self.offset + end) % RECORD
         self.stream.write(b"\0" * end)
+
+
+#: gzip's header with no name and mtime 0, so the same samples always give the same bytes.
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+GZIP_LEVEL = 6
+
+
+class GzipStream:
+    """A gzip file of one member whose deflate stream is fully flushed (``Z_FULL_FLUSH``) at
+    each :meth:`mark`: every stretch between two marks is a raw deflate block that decompresses
+    on its own (:func:`read_block`), and the whole file is an ordinary ``.tar.gz`` for tarfile,
+    webdataset, ``datasets`` and ``tar xzf``. ``position``: compressed bytes written so far."""
+
+    def __init__(self, stream: BinaryIO, level: int = GZIP_LEVEL):
+        import zlib
+
+        self.stream = stream
+        self._zlib = zlib
+        self._compress = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+        self.crc = self.length = 0
+        stream.write(GZIP_HEADER)
+        self.position = len(GZIP_HEADER)
+
+    def _out(self, data: bytes) -> None:
+        if data:
+            self.stream.write(data)
+            self.position += len(data)
+
+    def write(self, data: bytes) -> None:
+        self.crc = self._zlib.crc32(data, self.crc)
+        self.length += len(data)
+        self._out(self._compress.compress(data))
+
+    def mark(self) -> None:
+        """End a block: what follows decompresses without what came before."""
+        self._out(self._compress.flush(self._zlib.Z_FULL_FLUSH))
+
+    def close(self) -> None:
+        import struct
+
+        self._out(self._compress.flush())
+        self._out(struct.pack("<II", self.crc, self.length & 0xFFFFFFFF))
+
+
+def read_block(path, offset: int, size: int) -> bytes:
+    """The ``size`` bytes at ``offset`` of a shard's tar (the index's ``offset``/``size`` of a
+    sample): its members, tar headers included. In a ``.tar.gz`` they are a deflate block of
+    their own (:class:`GzipStream`), returned decompressed."""
+    from sgprep.io.safefs import open_read
+
+    with open_read(path) as fh:  # never through a link
+        fh.seek(offset)
+        block = fh.read(size)
+    if str(path).endswith(".gz"):
+        import zlib
+
+        block = zlib.decompressobj(-zlib.MAX_WBITS).decompress(block)
+    return block

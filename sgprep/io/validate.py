@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -35,7 +36,7 @@ from sgprep.io.tar import BLOCK, ustar_header
 from sgprep.schema import PRODUCTS, OutputDir, Record, ShardStats
 
 MEMBER_MODELS = {p.member: p.model for p in PRODUCTS}
-SHARD_FILE = re.compile(r"^(\d{5,})(\.tar|\.parquet|_stats\.json)$")
+SHARD_FILE = re.compile(r"^(\d{5,})(\.tar|\.tar\.gz|\.parquet|_stats\.json)$")
 DUP_KEY = re.compile(r"_dup(\d{9})$")
 #: The parse stage's counters that the index's graphs determine.
 GRAPH_COUNTERS = ("entities", "relations", "attributes")
@@ -140,7 +141,7 @@ def _validate_shard(root: Path, name: str, task: Any, keys: dict[str, str]) -> l
     problems.extend(_check_keys(name, rows, task, keys))
     problems.extend(_check_stats(stats_file.name, stats, rows))
     index = {row["key"]: row for row in rows}
-    problems.extend(_check_tar(root / f"{name}.tar", index))
+    problems.extend(_check_tar(root / OutputDir.tar_name(stats), index))
     return problems
 
 
@@ -150,7 +151,7 @@ def _check_files(root: Path, name: str, stats: ShardStats) -> list[str]:
         problems.append(
             f"{name}_stats.json: names shard {stats.shard!r} (copied from another shard?)"
         )
-    for file in sorted({f"{name}.tar", f"{name}.parquet", *stats.files}):
+    for file in sorted({OutputDir.tar_name(stats), f"{name}.parquet", *stats.files}):
         path, recorded = root / file, stats.files.get(file)
         if path.is_symlink():
             problems.append(f"{file}: a symbolic link, not the file sgprep wrote")
@@ -263,8 +264,28 @@ def _check_tar(path: Path, index: dict[str, dict]) -> list[str]:
         if members is None:
             problems.append(f"{path.name}: ok sample {key!r} has no member checksums in the index")
     seen: dict[str, set[str]] = {}
+    try:
+        _read_tar(path, index, expected, seen, problems)
+    except (OSError, EOFError, zlib.error) as exc:  # a .tar.gz whose deflate data is damaged
+        problems.append(f"{path.name}: damaged compressed data: {exc}")
+    for key, members in expected.items():
+        missing = sorted(set(members or ()) - seen.get(key, set()))
+        if key not in seen:
+            problems.append(f"{path.name}: ok sample {key!r} of the index is missing from the tar")
+        elif missing:
+            problems.append(f"{path.name}: sample {key!r} lacks member(s) {missing}")
+    return problems
+
+
+def _read_tar(
+    path: Path,
+    index: dict[str, dict],
+    expected: dict[str, Any],
+    seen: dict[str, set[str]],
+    problems: list[str],
+) -> None:
     previous = None
-    with open(path, "rb") as fh:
+    with _open_tar(path) as fh:
         for name, data, problem in _members(fh):
             if problem:
                 problems.append(f"{path.name}: {problem}")
@@ -301,13 +322,15 @@ def _check_tar(path: Path, index: dict[str, dict]) -> list[str]:
                 )
             else:
                 problems.extend(_check_content(where, ext, data, index[key]))
-    for key, members in expected.items():
-        missing = sorted(set(members or ()) - seen.get(key, set()))
-        if key not in seen:
-            problems.append(f"{path.name}: ok sample {key!r} of the index is missing from the tar")
-        elif missing:
-            problems.append(f"{path.name}: sample {key!r} lacks member(s) {missing}")
-    return problems
+
+
+def _open_tar(path: Path) -> BinaryIO:
+    """The tar's bytes; a ``.tar.gz`` decompressed (a damaged one fails as the tar would)."""
+    if path.name.endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rb")
+    return open(path, "rb")
 
 
 def _members(fh: BinaryIO):

@@ -45,7 +45,7 @@ from sgprep.io.safefs import (
     remove_names,
     sync_close,
 )
-from sgprep.io.tar import TarWriter
+from sgprep.io.tar import GzipStream, TarWriter
 from sgprep.schema import FileInfo, OutputDir, Sample, ShardStats
 
 log = logging.getLogger(__name__)
@@ -435,32 +435,64 @@ class _TarSink(ShardSink):
 
     def __init__(self, writer: ShardWriter, index: int):
         super().__init__(writer, index)
-        self.path = writer.root / f"{shard_name(index)}.tar"
+        self.path = writer.root / f"{shard_name(index)}{writer.tar_suffix}"
         self.tmp, self.fh = exclusive_temp(self.path)
-        self.tar = TarWriter(self.fh, mtime=FIXED_MTIME)
+        self.gzip = GzipStream(self.fh) if writer.compression == "gzip" else None
+        self.tar = TarWriter(self.gzip or self.fh, mtime=FIXED_MTIME)
+        #: shared_images: the last image written, its sample's key and its bytes
+        self.last_image: tuple[str, bytes] | None = None
         self.rows: list[dict[str, Any]] = []
         self.negative_rows: list[dict[str, Any]] | None = [] if writer.negatives_table else None
 
     def _add(self, sample: Sample) -> None:
-        checksums = offset = size = members = None
+        checksums = offset = size = members = image_key = None
         if sample.ok:
-            members = tar_members(sample)
-            offset = self.tar.offset
-            self.tar.write_sample(members)
-            size = self.tar.offset - offset
+            image_key = self._shared_image(sample)
+            members = tar_members(sample, image_key)
+            if self.gzip is None:
+                offset = self.tar.offset
+                self.tar.write_sample(members)
+                size = self.tar.offset - offset
+            else:  # a deflate block of its own: the index's offset and size find it
+                offset = self.gzip.position
+                self.tar.write_sample(members)
+                self.gzip.mark()
+                size = self.gzip.position - offset
             checksums = member_checksums(members)  # of the very bytes just written
             self.members.update(ext for ext in members if ext != "__key__")
             if self.negative_rows is not None and sample.neg is not None:
                 self.negative_rows.extend(negative_rows(sample.key, sample.neg))
         self.rows.append(
-            index_row(sample, checksums, shard_name(self.index), offset, size, written=members)
+            index_row(
+                sample,
+                checksums,
+                shard_name(self.index),
+                offset,
+                size,
+                written=members,
+                image_key=image_key,
+            )
         )
+
+    def _shared_image(self, sample: Sample) -> str | None:
+        """With ``shared_images``: the key of the sample just written before this one that
+        holds the same image bytes (COCO's captions of one image come one after another), else
+        None (this sample holds its image, and later ones may point at it)."""
+        if not self.writer.shared_images or sample.image is None:
+            return None
+        last = self.last_image
+        if last is not None and last[1] == sample.image:
+            return last[0]
+        self.last_image = (sample.key, sample.image)
+        return None
 
     def _finish_data(self) -> dict[str, FileInfo]:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         self.tar.close()
+        if self.gzip is not None:
+            self.gzip.close()
         tar_size = self.fh.tell()
         sync_close(self.fh)
         table = index_table(self.rows)
@@ -472,7 +504,7 @@ class _TarSink(ShardSink):
         # sizes catch a truncated or extended file; the index's checksum covers its every byte
         # (the tar's members carry their own checksums in the index)
         files = {
-            f"{name}.tar": FileInfo(size=tar_size),
+            self.path.name: FileInfo(size=tar_size),
             f"{name}.parquet": FileInfo(size=len(index), sha256=digest(index)),
         }
         if self.negative_rows is not None:
@@ -491,21 +523,33 @@ class _TarSink(ShardSink):
 
 class ShardWriter(Writer):
     """``DIR/NNNNN.tar`` (ok samples) + ``NNNNN.parquet`` (every sample) + stats; with
-    ``negatives_table``, ``negatives/NNNNN.parquet`` too (one row per negative)."""
+    ``negatives_table``, ``negatives/NNNNN.parquet`` too (one row per negative). With
+    ``shared_images``, a sample whose image is the one of the ok sample written just before
+    it has no image member (``json.image_key`` names that one); with ``compression="gzip"``
+    the tars are ``NNNNN.tar.gz``."""
 
-    def __init__(self, root: Path, negatives_table: bool = False):
+    def __init__(
+        self,
+        root: Path,
+        negatives_table: bool = False,
+        shared_images: bool = False,
+        compression: str = "none",
+    ):
         super().__init__(root)
         self.negatives_table = negatives_table
+        self.shared_images = shared_images
+        self.compression = compression
+        self.tar_suffix = ".tar.gz" if compression == "gzip" else ".tar"
 
     def open_shard(self, index: int) -> ShardSink:
         return _TarSink(self, index)
 
     def _unpublish(self, index: int) -> None:
-        remove_names(self.root, {f"{shard_name(index)}.tar"})  # Ctrl-C now: no stale tar
+        remove_names(self.root, {f"{shard_name(index)}{self.tar_suffix}"})  # Ctrl-C: no stale tar
 
     def _recover_published(self) -> None:
         for path in self.layout.stats_files():
-            name = path.name.removesuffix("_stats.json") + ".tar"
+            name = path.name.removesuffix("_stats.json") + self.tar_suffix
             tmp = self.root / f".{name}.tmp"
             try:
                 recorded = ShardStats.model_validate_json(read_bytes(path)).files.get(name)
@@ -763,7 +807,9 @@ def check_apart(inputs: list[Path], output: Path) -> None:
             )
 
 
-def make_writer(output: Path, negatives_table: bool = False) -> Writer:
+def make_writer(output: Path, **options: Any) -> Writer:
+    """``options``: :class:`ShardWriter`'s (``RunConfig.writer_options``); a JSONL output
+    has none of them."""
     if output.suffix.lower() == ".jsonl":
         return JsonlWriter(output)
-    return ShardWriter(output, negatives_table)
+    return ShardWriter(output, **options)

@@ -108,7 +108,8 @@ def filter_view(root: Path, output: Path, criteria: Criteria | None = None, **fi
         weights = pc.if_else(passed, 1.0, criteria.reject_weight)
     else:
         kept, weights = ok.filter(passed), None
-    urls = pc.binary_join_element_wise(str(root) + "/", kept["shard"], ".tar", "")
+    tar = ".tar.gz" if any(root.glob("[0-9]*.tar.gz")) else ".tar"  # compression: gzip
+    urls = pc.binary_join_element_wise(str(root) + "/", kept["shard"], tar, "")
     view = pa.table({"key": kept["key"], "shard": kept["shard"], "url": urls})
     if weights is not None:
         view = view.append_column(criteria.weights_column, weights.cast(pa.float64()))

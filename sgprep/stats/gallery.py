@@ -65,11 +65,10 @@ def _array(values: list[str]):
 def _image(root: Path, row: dict[str, Any]) -> bytes | None:
     if row.get("offset") is None or not row.get("shard"):
         return None
-    from sgprep.io.safefs import open_read
+    from sgprep.io.tar import read_block
+    from sgprep.schema import OutputDir
 
-    with open_read(root / f"{row['shard']}.tar") as fh:  # never through a link
-        fh.seek(row["offset"])
-        block = fh.read(row["size"])
+    block = read_block(OutputDir(root).tar_file(row["shard"]), row["offset"], row["size"])
     with tarfile.open(fileobj=io.BytesIO(block + b"\0" * 1024)) as part:
         for member in part:
             if member.name.rpartition(".")[2] in IMAGE_EXTENSIONS:

@@ -303,12 +303,12 @@ def test_coco_with_bad_records_fails_them_one_by_one(tmp_path, photos):
     )
     rows = _parse(root, tmp_path / "out")
     assert [(r["source"].rpartition(":")[2], r["reason"]) for r in rows] == [
-        ("10", None),
-        ("#1", "bad_row"),
+        ("10", None),  # image 1's captions together (the reader groups them by image)
         ("12", "caption_invalid"),
+        ("15", None),
+        ("#1", "bad_row"),
         ("13", "bad_row"),
         ("14", "bad_row"),
-        ("15", None),
         (str(root / "annotations" / "captions_x.json"), "source_unreadable"),
     ]
     assert "'annotations' is missing or null, not a list" in rows[-1]["error"]

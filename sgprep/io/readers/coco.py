@@ -1,7 +1,9 @@
 """COCO captions: ``annotations/captions_*.json`` plus the image folder.
 
-One sample per caption (an image-text pair), in the order of the annotation file; the key is
-``<image_id>_<annotation_id>``. Images are looked for in the folder named after the split
+One sample per caption (an image-text pair); the key is ``<image_id>_<annotation_id>``. The
+captions of one image come one after another (images in the order of their first caption in the
+annotation file, each image's captions in file order; COCO's own files interleave them), so they
+land in one shard, where detect runs once per image and ``shared_images`` stores it once. Images are looked for in the folder named after the split
 (``captions_val2017.json`` -> ``val2017/``), then ``images/``, then beside the annotations.
 """
 
@@ -35,7 +37,7 @@ class NotCoco(ValueError):
 
 
 @lru_cache(maxsize=2)
-def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
+def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list, list[int]]:
     """Parsed once per process: every shard of this file reads from the same parse.
     Image entries without a usable ``id`` cannot be referenced and are left out (an
     annotation naming them fails ``image_missing``); bad annotations fail one by one below."""
@@ -51,7 +53,21 @@ def _load_annotations(path: str, mtime_ns: int) -> tuple[dict, list]:
     for img in images:
         if isinstance(img, dict) and isinstance(img.get("id"), (int, str)):
             by_id.setdefault(img["id"], img)
-    return by_id, annotations
+    return by_id, annotations, _grouped(annotations)
+
+
+def _grouped(annotations: list) -> list[int]:
+    """The annotations' numbers, each image's captions together: images in the order of their
+    first caption, captions in file order. An annotation without a usable ``image_id`` stays a
+    group of its own. Decided from the file alone: the same order (and cursors) every run."""
+    groups: dict[Any, list[int]] = {}
+    for number, ann in enumerate(annotations):
+        image_id = ann.get("image_id") if isinstance(ann, dict) else None
+        if isinstance(image_id, (int, str)):  # as _sample and the images' lookup take it
+            groups.setdefault(("id", image_id), []).append(number)
+        else:
+            groups[("#", number)] = [number]
+    return [number for group in groups.values() for number in group]
 
 
 _JSON_KINDS = {
@@ -70,9 +86,10 @@ def _what(value: Any) -> str:
 
 
 def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
-    """(cursor, sample) per caption annotation; the cursor is the annotation's number."""
+    """(cursor, sample) per caption annotation; the cursor is its position in the grouped order
+    (:func:`_grouped`)."""
     try:
-        images, annotations = _load_annotations(str(ann_file), ann_file.stat().st_mtime_ns)
+        images, annotations, order = _load_annotations(str(ann_file), ann_file.stat().st_mtime_ns)
     except OSError as exc:
         yield (
             0,
@@ -91,8 +108,9 @@ def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tu
         )
         return
     dirs = _image_dirs(ann_file)
-    for number in range(start or 0, len(annotations)):
-        yield number, _sample(annotations[number], number, ann_file, images, dirs, load)
+    for position in range(start or 0, len(order)):
+        number = order[position]
+        yield position, _sample(annotations[number], number, ann_file, images, dirs, load)
 
 
 def _sample(

@@ -298,6 +298,7 @@ def _read_indexed(
         for key, start in zip(index.keys[first:], index.offsets[first:]):
             yield [0, start], Sample(key=key, source=f"{path}:{key}")
         return
+    shared: dict[str, tuple[bytes, str]] = {}
     with path.open("rb") as fh:
         fh.seek(offset)
         for key, start, size in zip(index.keys[first:], index.offsets[first:], index.sizes[first:]):
@@ -307,7 +308,7 @@ def _read_indexed(
                 return
             source = f"{path}:{key}"
             try:
-                sample = _assemble(key, source, members, [], load)
+                sample = _assemble(key, source, members, [], load, shared)
             except Exception as exc:  # as _read_tar's flush
                 sample = failed_sample(
                     key,
@@ -351,6 +352,7 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
     first = 0
     members: dict[str, bytes] = {}
     problems: list[tuple[str, str]] = []
+    shared: dict[str, tuple[bytes, str]] = {}
 
     def flush() -> tuple[Any, Sample]:
         if key in split:
@@ -366,7 +368,7 @@ def _read_tar(path: Path, offset: int, load: bool) -> Iterator[tuple[Any, Sample
             )
         source = f"{path}:{key}"
         try:
-            return [0, first], _assemble(key or "", source, members, problems, load)
+            return [0, first], _assemble(key or "", source, members, problems, load, shared)
         except Exception as exc:  # odd member contents fail this sample only
             return [0, first], failed_sample(
                 key or "",
@@ -409,7 +411,10 @@ def _assemble(
     members: dict[str, bytes],
     problems: list[tuple[str, str]],
     load: bool = True,
+    shared: dict[str, tuple[bytes, str]] | None = None,
 ) -> Sample:
+    """``shared``: the image of the last sample read from this tar that had one, by key: a
+    sample written with ``shared_images`` names it in ``image_key`` instead of an image."""
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
@@ -434,9 +439,21 @@ def _assemble(
             error = f"{key}.json is not JSON: {exc}"
         if error:
             return sample.fail("read", "bad_metadata", error)
-        if isinstance(meta, dict) and set(meta) == SGPREP_META:  # an earlier sgprep run's own
+        pointer = None
+        if isinstance(meta, dict) and set(meta) - {"image_key"} == SGPREP_META:
+            pointer = meta.get("image_key")  # an earlier sgprep run's own KEY.json
             meta = meta["meta"]
         sample.meta = meta if isinstance(meta, dict) else {"json": meta}
+        if sample.image is None and isinstance(pointer, str):
+            got = (shared or {}).get(pointer)
+            if got is None:
+                return sample.fail(
+                    "read",
+                    "image_missing",
+                    f"{key} shares the image of sample {pointer!r} (shared_images), which "
+                    f"was not read just before it; read the whole shard",
+                )
+            sample.image, sample.image_ext = got
     for ext in ("txt", "caption", "text"):
         if ext in members:
             sample.caption, error = decode_text(members[ext], f"{key}.{ext}")
@@ -452,6 +469,13 @@ def _assemble(
                 setattr(sample, field, model.model_validate_json(members[ext]))
             except ValidationError as exc:
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
+    if (
+        shared is not None
+        and sample.image is not None
+        and any(ext in IMAGE_EXTENSIONS for ext in members)
+    ):  # a sample with its own image member: the one the next pointers name
+        shared.clear()
+        shared[key] = (sample.image, sample.image_ext or "jpg")
     return sample
 
 
