@@ -74,11 +74,13 @@ from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
+    repair_adjective_compound,
     repair_noun_root,
     repair_participle_after_noun,
     repair_participle_on_garment,
     repair_participle_on_part,
     repair_participle_on_thing,
+    repair_plain_possessive,
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
@@ -293,6 +295,9 @@ class RuleParser(Parser):
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
                 doc = repair_noun_root(doc, *self._words)
+            if "names" in self.families:
+                doc = repair_adjective_compound(doc, *self._words)
+                doc = repair_plain_possessive(doc)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
             drafts, relations = GraphBuilder(

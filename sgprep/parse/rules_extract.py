@@ -273,14 +273,27 @@ class GraphBuilder(RelationRules):
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
-        while draft.start < head.i and self.doc[draft.start].dep_ in {
-            "det",
-            "punct",
-            "cc",
-            "case",
-            "poss",
-            "predet",
-        }:
+        while (
+            draft.start < head.i
+            and self.doc[draft.start].dep_
+            in {
+                "det",
+                "punct",
+                "cc",
+                "case",
+                "poss",
+                "predet",
+            }
+            or (
+                # "very large bear", "largely dry grass": an adverb grading an attribute is no
+                # part of the name (the bear is large)
+                "names" in self.families
+                and self.doc[draft.start].pos_ == "ADV"
+                and self.doc[draft.start].dep_ == "advmod"
+                and self.doc[draft.start].head.dep_ == "amod"
+                and self.doc[draft.start].head.i < head.i
+            )
+        ):
             draft.start += 1
         return draft
 

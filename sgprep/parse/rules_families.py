@@ -10,7 +10,12 @@ nothing in a normal run sets it.
   clauses, subjects shared across them);
 - ``spans``: entity span and head boundaries (likeness nouns, compounds holding a colour word,
   prepositions and adverbs never attributes);
-- ``attach``: where a prepositional phrase in a long noun phrase attaches.
+- ``attach``: where a prepositional phrase in a long noun phrase attaches;
+- ``names``: what an entity's name is made of (an adverb of an attribute is no part of it,
+  an adjective the model read as a compound noun is an attribute, a possessive written
+  without its apostrophe is an owner: "elephants tail");
+- ``with``: "with" and a worn thing is wearing it ("a man with a yellow shirt"), and a "with"
+  phrase on a posture verb is the subject's ("a man standing with black shoes on").
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
-FAMILIES = frozenset({"noise", "clauses", "spans", "attach"})
+FAMILIES = frozenset({"noise", "clauses", "spans", "attach", "names", "with"})
 
 
 def families_on() -> frozenset[str]:

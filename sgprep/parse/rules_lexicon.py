@@ -185,6 +185,9 @@ PERSON_ACTIONS = frozenset(
     watch look stand sit walk run pose lean hug feed push pull chat speak laugh point
     """.split()
 )
+#: Verbs of posture: a "with" phrase on one of these, with no object of its own, is the
+#: subject's ("a man standing with black shoes on": he wears them).
+POSTURE_VERBS = frozenset("stand sit lie lay pose kneel lean crouch squat wait rest".split())
 #: Scenery a person is "in" ("a boy in the background wearing shorts"): a participle hung on
 #: it is the person's.
 SCENERY = frozenset({"background", "foreground", "distance"})

@@ -245,6 +245,8 @@ class RelationRules:
                 return
             if words == ["in"] and pobj.lower_ in lex.CLOTHING:
                 prep_text = "wear"
+            elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
+                prep_text = "wear"  # "a man with a yellow shirt": he wears it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
@@ -319,6 +321,13 @@ class RelationRules:
             for c in pobj.children
         )  # fmt: skip
 
+    @staticmethod
+    def _worn_by(anchor: Token, objects: list[Token]) -> bool:
+        """A person "with" worn things only ("a man with a yellow shirt and a cap"); a thing
+        "with a cap" (a bottle) has it."""
+        person = anchor.lower_ in lex.PERSON_NOUNS or anchor.lemma_.lower() in lex.PERSON_NOUNS
+        return person and bool(objects) and all(o.lower_ in lex.CLOTHING for o in objects)
+
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every
         conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
@@ -365,6 +374,16 @@ class RelationRules:
             return
         if verb.lemma_ == "be":
             predicate = prep_text
+        elif (
+            "with" in self.families
+            and prep_text == "with"
+            and dobj is None
+            and verb.lemma_.lower() in lex.POSTURE_VERBS
+        ):
+            # "a man standing with black shoes on", "people standing with their arms up":
+            # the "with" phrase is the subject's, not a way of standing
+            worn = all(o.lower_ in lex.CLOTHING for o in objects)
+            predicate = "wear" if worn and objects else "with"
         elif (
             "attach" in self.families
             and prep_text == "in"

@@ -501,3 +501,58 @@ def repair_with_list(doc: Doc) -> Doc:
     if changed:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
+
+
+def repair_adjective_compound(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "man sitting in an armless chair", "sky filled with light wispy clouds": the model
+    reads an adjective it does not know as a noun compound, which would make it part of the
+    name ("armless chair"). A compound modifier of a noun that the lemmatizer's tables know
+    only as an adjective or adverb (never as a noun) is the adjective it is."""
+    for tok in doc:
+        if (
+            tok.dep_ in {"compound", "nmod"}
+            and tok.pos_ in {"NOUN", "PROPN"}
+            and tok.i < tok.head.i
+            and tok.head.pos_ in {"NOUN", "PROPN"}
+            and tok.lower_ in modifiers
+            and tok.lower_ not in nouns
+            and not any(c.dep_ in {"compound", "poss", "det"} for c in tok.children)
+        ):
+            tok.pos_, tok.tag_, tok.dep_ = "ADJ", "JJ", "amod"
+    return doc
+
+
+#: Parts that an owner written without its apostrophe has ("elephants tail", "persons head").
+OWNED_PARTS = PERSON_PARTS | frozenset(
+    """
+    tail mouth nose ear ears eye neck back foot feet paw paws wing wings trunk horn horns
+    mane body fur beak coat shirt jacket hat tongue teeth knee knees shoulder shoulders
+    """.split()
+)
+#: Owners of parts other than people.
+ANIMALS = frozenset(
+    """
+    animal elephant giraffe zebra dog cat horse cow sheep bird bear lamb calf goat pig duck
+    puppy kitten monkey lion tiger deer camel
+    """.split()
+)
+
+
+def repair_plain_possessive(doc: Doc) -> Doc:
+    """ "elephants tail on his body", "a womans coat": a possessive written without its
+    apostrophe is read as a compound ("elephants tail" would be one name). A noun compound
+    ending in "s" that is the plural of a person or an animal (``PERSON_NOUNS``,
+    ``ANIMALS``: "sports jacket" is a name), on a part or a worn thing (``OWNED_PARTS``), is the owner."""
+    for tok in doc:
+        if (
+            tok.dep_ == "compound"
+            and tok.pos_ == "NOUN"
+            and tok.i + 1 == tok.head.i
+            and tok.lower_.endswith("s")
+            and not tok.lower_.endswith("ss")
+            and (tok.lemma_.lower() != tok.lower_ or tok.lower_[:-1] in PERSON_NOUNS)
+            and ({tok.lemma_.lower(), tok.lower_[:-1]} & (PERSON_NOUNS | ANIMALS))
+            and tok.head.lower_ in OWNED_PARTS
+        ):
+            tok.dep_ = "poss"
+    return doc

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from sgprep.parse.base import ParserSettings, make_parser
+from sgprep.parse.factual_format import entity_name
 from sgprep.parse.rules import RuleParser
 from sgprep.parse.rules_families import FAMILIES, OFF_ENV, families_on
 from sgprep.parse.rules_noise import clean_alt_text
@@ -319,3 +320,56 @@ def test_relative_clause_subject_is_its_noun(parser):
     graph = parse(parser, caption)
     assert {("man", "ride", "bicycle"), ("man", "pass", "woman"),
             ("woman", "carry", "bag")} <= rels(graph)  # fmt: skip
+
+
+# ---- names --------------------------------------------------------------------------------
+
+
+def test_adverb_of_an_attribute_is_no_part_of_the_name(parser):
+    caption = "a very large brown bear walking along the edge of a river"
+    bear = next(e for e in parse(parser, caption).entities if e.head == "bear")
+    assert entity_name(bear) == "bear" and "large" in bear.attributes
+    off = next(e for e in parse(parser, caption, off="names").entities if e.head == "bear")
+    assert entity_name(off) == "very large brown bear"
+
+
+def test_adjective_read_as_a_compound_noun_is_an_attribute(parser):
+    caption = "an old man sitting in an armless chair next to the window"
+    graph = parse(parser, caption)
+    assert attributes(graph, "chair") == ["armless"]
+    assert ("man", "sit in", "chair") in rels(graph)
+    assert attributes(parse(parser, caption, off="names"), "chair") == []
+
+
+def test_possessive_without_apostrophe_is_an_owner(parser):
+    caption = "the elephants tail swinging behind its body"
+    graph = parse(parser, caption)
+    assert ("elephant", "have", "tail") in rels(graph)
+    assert "elephant" not in heads(parse(parser, caption, off="names"))
+
+
+def test_plural_name_before_a_garment_stays_a_name(parser):
+    graph = parse(parser, "a young man in a sports jacket waiting at the bus stop")
+    assert ("man", "wear", "jacket") in rels(graph)
+    assert "sport" not in heads(graph) and "sports" not in heads(graph)
+
+
+# ---- with ---------------------------------------------------------------------------------
+
+
+def test_person_with_a_garment_wears_it(parser):
+    caption = "a man with a yellow shirt reaching for another slice of pizza"
+    assert ("man", "wear", "shirt") in rels(parse(parser, caption))
+    assert ("man", "with", "shirt") in rels(parse(parser, caption, off="with"))
+
+
+def test_thing_with_a_cap_has_it(parser):
+    assert ("bottle", "with", "cap") in rels(parse(parser, "a glass bottle with a red cap"))
+
+
+def test_with_phrase_on_a_posture_verb_is_the_subjects(parser):
+    caption = "a man standing with black shoes on and a striped shirt"
+    assert ("man", "wear", "shoe") in rels(parse(parser, caption))
+    assert ("man", "stand with", "shoe") in rels(parse(parser, caption, off="with"))
+    caption = "a tall woman sitting on a bench with her dog"
+    assert ("woman", "with", "dog") in rels(parse(parser, caption))
