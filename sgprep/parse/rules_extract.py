@@ -100,8 +100,13 @@ class GraphBuilder(RelationRules):
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
                 source = self._draft(self.doc[i])
-                if self.doc[i].lemma_.lower() in lex.LIKENESS_NOUNS:
+                lemma = self.doc[i].lemma_.lower()
+                if lemma in lex.LIKENESS_NOUNS:
                     target.add_attribute(self.doc[i].lemma_)  # "a model of a shuttle"
+                elif "counts" in self.families and lemma in lex.PARTITIVE_ATTRIBUTES:
+                    target.add_attribute(self.doc[i].lower_)  # "a piece of bread": piece
+                elif "counts" in self.families and lemma in lex.GROUP_NOUNS:
+                    target.add_attribute(f"{self.doc[i].lower_} of")  # "a group of sheep"
                 for attr in source.attributes:
                     target.add_attribute(attr)
                 count = source.count

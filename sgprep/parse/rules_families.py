@@ -15,7 +15,9 @@ nothing in a normal run sets it.
   an adjective the model read as a compound noun is an attribute, a possessive written
   without its apostrophe is an owner: "elephants tail");
 - ``with``: "with" and a worn thing is wearing it ("a man with a yellow shirt"), and a "with"
-  phrase on a posture verb is the subject's ("a man standing with black shoes on").
+  phrase on a posture verb is the subject's ("a man standing with black shoes on");
+- ``counts``: a partitive or a group is an attribute of what it measures ("a piece of bread"
+  -> bread is piece, "a group of sheep" -> sheep is group of).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
-FAMILIES = frozenset({"noise", "clauses", "spans", "attach", "names", "with"})
+FAMILIES = frozenset({"noise", "clauses", "spans", "attach", "names", "with", "counts"})
 
 
 def families_on() -> frozenset[str]:

@@ -62,6 +62,15 @@ QUANTITY_NOUNS = frozenset(
     """.split()
 )
 
+#: Partitives and collectives that FACTUAL's gold writes as an attribute of the noun after
+#: "of", as written ("a piece of bread" -> bread is piece; "pieces of hay" -> hay is pieces);
+#: "group" keeps its "of" there ("a group of sheep" -> sheep is group of). Other quantity nouns
+#: ("a pair of", "lots of", "a crowd of") give no attribute.
+PARTITIVE_ATTRIBUTES = frozenset(
+    "piece slice bouquet pile heap chunk strip scoop patch bunch".split()
+)
+GROUP_NOUNS = frozenset({"group"})
+
 #: "a ceramic sculpture of a dog", "a model of a space shuttle": one thing, the dog or shuttle
 #: as a likeness. The entity is the noun after "of", with the likeness noun (and its
 #: modifiers) as attributes (FACTUAL's gold: dog is sculpture, dog is ceramic).

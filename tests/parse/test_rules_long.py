@@ -373,3 +373,27 @@ def test_with_phrase_on_a_posture_verb_is_the_subjects(parser):
     assert ("man", "stand with", "shoe") in rels(parse(parser, caption, off="with"))
     caption = "a tall woman sitting on a bench with her dog"
     assert ("woman", "with", "dog") in rels(parse(parser, caption))
+
+
+# ---- counts -------------------------------------------------------------------------------
+
+
+def test_partitive_is_an_attribute_of_what_it_measures(parser):
+    caption = "a piece of toast with butter next to two slices of melon on a white plate"
+    graph = parse(parser, caption)
+    assert "piece" in attributes(graph, "toast")
+    assert "slices" in attributes(graph, "melon")
+    assert "piece" not in heads(graph)
+    off = parse(parser, caption, off="counts")
+    assert "piece" not in attributes(off, "toast") and "slices" not in attributes(off, "melon")
+
+
+def test_group_is_an_attribute_with_its_of(parser):
+    caption = "a group of sheep grazing on a hillside near an old stone wall"
+    assert "group of" in attributes(parse(parser, caption), "sheep")
+    assert attributes(parse(parser, caption, off="counts"), "sheep") == []
+
+
+def test_pair_and_crowd_give_no_attribute(parser):
+    graph = parse(parser, "a crowd of people watching a pair of dogs play in the park")
+    assert attributes(graph, "people") == [] and attributes(graph, "dog") == []
