@@ -17,7 +17,9 @@ nothing in a normal run sets it.
 - ``with``: "with" and a worn thing is wearing it ("a man with a yellow shirt"), and a "with"
   phrase on a posture verb is the subject's ("a man standing with black shoes on");
 - ``counts``: a partitive or a group is an attribute of what it measures ("a piece of bread"
-  -> bread is piece, "a group of sheep" -> sheep is group of).
+  -> bread is piece, "a group of sheep" -> sheep is group of);
+- ``predicates``: a particle of direction before a plain preposition is no part of the
+  predicate ("jumping up in the air" -> jump in; "sticking out of" stays).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from __future__ import annotations
 import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
-FAMILIES = frozenset({"noise", "clauses", "spans", "attach", "names", "with", "counts"})
+FAMILIES = frozenset(
+    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates"}
+)
 
 
 def families_on() -> frozenset[str]:

@@ -197,6 +197,11 @@ PERSON_ACTIONS = frozenset(
 #: Verbs of posture: a "with" phrase on one of these, with no object of its own, is the
 #: subject's ("a man standing with black shoes on": he wears them).
 POSTURE_VERBS = frozenset("stand sit lie lay pose kneel lean crouch squat wait rest".split())
+#: Particles of direction that FACTUAL's gold leaves out of a verb's predicate before a plain
+#: preposition ("jumping up in the air" -> jump in, "spread out on the lawn" -> spread on);
+#: before "of" or "to" they stay ("sticking out of", "leading up to").
+PARTICLES = frozenset({"up", "down", "out"})
+PLAIN_PREPOSITIONS = frozenset({"in", "into", "at", "on", "onto", "along", "across", "through"})
 #: Scenery a person is "in" ("a boy in the background wearing shorts"): a participle hung on
 #: it is the person's.
 SCENERY = frozenset({"background", "foreground", "distance"})

@@ -395,6 +395,11 @@ class RelationRules:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
+            if "predicates" in self.families and prep_text in lex.PLAIN_PREPOSITIONS:
+                # "jumping up in the air", "looking up at a woman": jump in, look at
+                verb_words = predicate.split()[:-1]
+                kept = [verb_words[0]] + [w for w in verb_words[1:] if w not in lex.PARTICLES]
+                predicate = " ".join(kept + [prep_text])
         if (
             "attach" in self.families
             and dobj is not None

@@ -397,3 +397,17 @@ def test_group_is_an_attribute_with_its_of(parser):
 def test_pair_and_crowd_give_no_attribute(parser):
     graph = parse(parser, "a crowd of people watching a pair of dogs play in the park")
     assert attributes(graph, "people") == [] and attributes(graph, "dog") == []
+
+
+# ---- predicates ---------------------------------------------------------------------------
+
+
+def test_particle_before_a_plain_preposition_is_left_out(parser):
+    caption = "a young skateboarder in a red shirt jumping up in the air above the ramp"
+    assert ("skateboarder", "jump in", "air") in rels(parse(parser, caption))
+    assert ("skateboarder", "jump up in", "air") in rels(parse(parser, caption, off="predicates"))
+
+
+def test_particle_before_of_stays(parser):
+    caption = "a green plastic straw sticking out of a tall paper cup"
+    assert ("straw", "stick out of", "cup") in rels(parse(parser, caption))
