@@ -75,9 +75,11 @@ from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
     repair_adjective_compound,
+    repair_garment_read_as_subject,
     repair_noun_root,
     repair_participle_after_noun,
     repair_participle_on_garment,
+    repair_participle_on_listed_thing,
     repair_participle_on_part,
     repair_participle_on_thing,
     repair_plain_possessive,
@@ -290,6 +292,9 @@ class RuleParser(Parser):
             if "clauses" in self.families:
                 doc = repair_participle_on_part(doc)
                 doc = repair_participle_on_thing(doc)
+            if "subjects" in self.families:
+                doc = repair_participle_on_listed_thing(doc)
+                doc = repair_garment_read_as_subject(doc)
             if "attach" in self.families:
                 doc = repair_with_back_reference(doc)
             if "spans" in self.families:

@@ -19,7 +19,10 @@ nothing in a normal run sets it.
 - ``counts``: a partitive or a group is an attribute of what it measures ("a piece of bread"
   -> bread is piece, "a group of sheep" -> sheep is group of);
 - ``predicates``: a particle of direction before a plain preposition is no part of the
-  predicate ("jumping up in the air" -> jump in; "sticking out of" stays).
+  predicate ("jumping up in the air" -> jump in; "sticking out of" stays);
+- ``subjects``: who does a verb in a long caption when the model hangs it on the last worn
+  thing of a list ("a man in a black shirt and brown shorts holding a bag") or makes that
+  thing a second subject ("a woman wearing jeans and a purple shirt is watching ...").
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
-    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates"}
+    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects"}
 )
 
 

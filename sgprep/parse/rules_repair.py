@@ -556,3 +556,69 @@ def repair_plain_possessive(doc: Doc) -> Doc:
         ):
             tok.dep_ = "poss"
     return doc
+
+
+def _first_conjunct(tok):
+    while tok.dep_ == "conj" and tok.head.i < tok.i:
+        tok = tok.head
+    return tok
+
+
+def repair_participle_on_listed_thing(doc: Doc) -> Doc:
+    """ "an older man in a black shirt and brown shorts holding a bag", "a man with a beard
+    and sunglasses holding a drink": the model hangs the participle on the last worn thing or
+    part of a list. A participle with an object or a phrase of its own, on a worn thing or a
+    part that is a later conjunct of the object of "in", "with" or "wearing" on a person, is
+    the person's (the first item of the list is handled by the participle repairs above)."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        thing = tok.head
+        if not (
+            tok.tag_ == "VBG"
+            and tok.dep_ == "acl"
+            and thing.i < tok.i
+            and thing.dep_ == "conj"
+            and (thing.lower_ in CLOTHING or thing.lower_ in PERSON_PARTS)
+            and any(c.dep_ in {"prep", "dobj"} for c in tok.children)
+        ):
+            continue
+        first = _first_conjunct(thing)
+        listed = (first.dep_ == "pobj" and first.head.lower_ in {"in", "with"}) or (
+            first.dep_ == "dobj" and first.head.lemma_ == "wear" and first.head.dep_ == "acl"
+        )
+        owner = first.head.head if listed else None
+        if owner is not None and _is_person(owner) and owner.i < first.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_garment_read_as_subject(doc: Doc) -> Doc:
+    """ "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy": the
+    model ends the list of worn things early and makes the last one a second subject of the
+    verb. A worn thing that is a verb's later subject, after a person subject who is
+    "wearing" something, is the last item of that list."""
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for verb in doc:
+        subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+        if len(subjects) < 2:
+            continue
+        person, garment = subjects[0], subjects[-1]
+        wearing = next((c for c in person.children if c.dep_ == "acl" and c.lemma_ == "wear"), None)
+        worn = next((c for c in wearing.children if c.dep_ == "dobj"), None) if wearing else None
+        if not (_is_person(person) and garment.lower_ in CLOTHING and worn is not None):
+            continue
+        last = worn
+        while any(c.dep_ == "conj" and c.i < garment.i for c in last.children):
+            last = max((c for c in last.children if c.dep_ == "conj" and c.i < garment.i),
+                       key=lambda c: c.i)  # fmt: skip
+        heads[garment.i], deps[garment.i] = last.i, "conj"
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+    return doc

@@ -411,3 +411,19 @@ def test_particle_before_a_plain_preposition_is_left_out(parser):
 def test_particle_before_of_stays(parser):
     caption = "a green plastic straw sticking out of a tall paper cup"
     assert ("straw", "stick out of", "cup") in rels(parse(parser, caption))
+
+
+# ---- subjects -----------------------------------------------------------------------------
+
+
+def test_participle_on_the_last_worn_thing_of_a_list_is_the_wearers(parser):
+    caption = "an older man in a black and white shirt and brown shorts holding a bag."
+    assert ("man", "hold", "bag") in rels(parse(parser, caption))
+    assert ("shorts", "hold", "bag") in rels(parse(parser, caption, off="subjects"))
+
+
+def test_worn_thing_read_as_a_second_subject_ends_the_list(parser):
+    caption = "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy"
+    graph = parse(parser, caption)
+    assert {("woman", "watch", "cowboy"), ("woman", "wear", "shirt")} <= rels(graph)
+    assert ("shirt", "watch", "cowboy") in rels(parse(parser, caption, off="subjects"))
