@@ -278,6 +278,10 @@ class GraphBuilder(RelationRules):
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
+        if "names" in self.families:  # "green tree branches" with the tree as owner: branches
+            for child in head.children:
+                if child.dep_ == "poss" and draft.start <= child.i < head.i:
+                    draft.start = child.right_edge.i + 1
         while (
             draft.start < head.i
             and self.doc[draft.start].dep_

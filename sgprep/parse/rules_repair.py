@@ -529,6 +529,13 @@ OWNED_PARTS = PERSON_PARTS | frozenset(
     mane body fur beak coat shirt jacket hat tongue teeth knee knees shoulder shoulders
     """.split()
 )
+#: Parts of an animal's body ("a dog nose" is the dog's).
+BODY_PARTS = frozenset(
+    """
+    head heads nose mouth ear ears eye eyes tail neck face leg legs paw paws wing wings horn
+    horns mane beak fur trunk tusk tusks hoof hooves back body tongue teeth
+    """.split()
+)
 #: Owners of parts other than people.
 ANIMALS = frozenset(
     """
@@ -542,18 +549,24 @@ def repair_plain_possessive(doc: Doc) -> Doc:
     """ "elephants tail on his body", "a womans coat": a possessive written without its
     apostrophe is read as a compound ("elephants tail" would be one name). A noun compound
     ending in "s" that is the plural of a person or an animal (``PERSON_NOUNS``,
-    ``ANIMALS``: "sports jacket" is a name), on a part or a worn thing (``OWNED_PARTS``), is the owner."""
+    ``ANIMALS``: "sports jacket" is a name), on a part or a worn thing (``OWNED_PARTS``), is
+    the owner; so is an animal's name on one of its body parts ("dog nose", "tiger head") and
+    a tree on its branches ("tree branches": FACTUAL's gold writes tree --have--> branches)."""
     for tok in doc:
-        if (
-            tok.dep_ == "compound"
-            and tok.pos_ == "NOUN"
-            and tok.i + 1 == tok.head.i
-            and tok.lower_.endswith("s")
-            and not tok.lower_.endswith("ss")
-            and (tok.lemma_.lower() != tok.lower_ or tok.lower_[:-1] in PERSON_NOUNS)
-            and ({tok.lemma_.lower(), tok.lower_[:-1]} & (PERSON_NOUNS | ANIMALS))
-            and tok.head.lower_ in OWNED_PARTS
-        ):
+        if not (tok.dep_ == "compound" and tok.pos_ == "NOUN" and tok.i + 1 == tok.head.i):
+            continue
+        word, lemma, part = tok.lower_, tok.lemma_.lower(), tok.head
+        plural_owner = (
+            word.endswith("s")
+            and not word.endswith("ss")
+            and (lemma != word or word[:-1] in PERSON_NOUNS)
+            and bool({lemma, word[:-1]} & (PERSON_NOUNS | ANIMALS))
+            and part.lower_ in OWNED_PARTS
+        )
+        body_owner = (word in ANIMALS and part.lower_ in BODY_PARTS) or (
+            word == "tree" and part.lemma_ == "branch"
+        )
+        if plural_owner or body_owner:
             tok.dep_ = "poss"
     return doc
 

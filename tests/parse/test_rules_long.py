@@ -348,6 +348,21 @@ def test_possessive_without_apostrophe_is_an_owner(parser):
     assert "elephant" not in heads(parse(parser, caption, off="names"))
 
 
+def test_animal_name_on_a_body_part_is_the_owner(parser):
+    caption = "a wet dog nose pressed against the car window"
+    graph = parse(parser, caption)
+    assert ("dog", "have", "nose") in rels(graph)
+    assert "dog" not in heads(parse(parser, caption, off="names"))
+
+
+def test_tree_on_its_branches_is_the_owner_and_no_part_of_the_name(parser):
+    caption = "blue sky seen through green tree branches above the path"
+    graph = parse(parser, caption)
+    assert ("tree", "have", "branch") in rels(graph)
+    branches = next(e for e in graph.entities if e.head == "branch")
+    assert entity_name(branches) == "branches" and "green" in branches.attributes
+
+
 def test_plural_name_before_a_garment_stays_a_name(parser):
     graph = parse(parser, "a young man in a sports jacket waiting at the bus stop")
     assert ("man", "wear", "jacket") in rels(graph)
