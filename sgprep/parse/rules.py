@@ -154,6 +154,10 @@ PLURALIA_TANTUM = frozenset(
     "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
 
+#: Informal person nouns and the neutral head FACTUAL's gold writes for them ("a guy sitting in
+#: the grass" -> person sit in grass).
+HEAD_FORMS = {"guy": "person", "guys": "people", "dude": "person", "dudes": "people"}
+
 
 def verb_initial_fragment(doc) -> bool:
     """The caption's first content word is a subjectless verb root: likely a mis-read noun."""
@@ -313,7 +317,8 @@ class RuleParser(Parser):
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
-            entities = [self._entity(doc, d, shift, text) for d in drafts]
+            names = "names" in self.families
+            entities = [self._entity(doc, d, shift, text, names) for d in drafts]
             lemma = self.predicate_form == "lemma"
             return SceneGraph(
                 entities=entities,
@@ -337,7 +342,9 @@ class RuleParser(Parser):
             return ParseError("rule_error", f"{type(exc).__name__}: {exc}")
 
     @staticmethod
-    def _entity(doc, draft: EntityDraft, shift: int = 0, text: str | None = None) -> Entity:
+    def _entity(
+        doc, draft: EntityDraft, shift: int = 0, text: str | None = None, names: bool = True
+    ) -> Entity:
         start = doc[draft.start].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
@@ -346,6 +353,8 @@ class RuleParser(Parser):
             lemma = head.lower_ if head.pos_ != "PROPN" else head.text
         else:
             lemma = head.lemma_.lower()
+        if names:  # "a guy in a red cap" -> person, "guys" -> people
+            lemma = HEAD_FORMS.get(head.lower_, lemma)
         return Entity(
             text=(doc.text if text is None else text)[start:end],
             head=lemma if lemma.strip() else head.text,

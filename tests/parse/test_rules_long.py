@@ -442,3 +442,11 @@ def test_worn_thing_read_as_a_second_subject_ends_the_list(parser):
     graph = parse(parser, caption)
     assert {("woman", "watch", "cowboy"), ("woman", "wear", "shirt")} <= rels(graph)
     assert ("shirt", "watch", "cowboy") in rels(parse(parser, caption, off="subjects"))
+
+
+def test_informal_person_noun_takes_the_neutral_head(parser):
+    caption = "a guy in a grey hoodie sitting on the grass with two other guys"
+    graph = parse(parser, caption)
+    assert {"person", "people"} <= set(heads(graph))
+    assert ("person", "sit on", "grass") in rels(graph)
+    assert "guy" in heads(parse(parser, caption, off="names"))
