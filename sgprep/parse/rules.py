@@ -74,11 +74,15 @@ from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
+    repair_adjective_compound,
+    repair_garment_read_as_subject,
     repair_noun_root,
     repair_participle_after_noun,
     repair_participle_on_garment,
+    repair_participle_on_listed_thing,
     repair_participle_on_part,
     repair_participle_on_thing,
+    repair_plain_possessive,
     repair_quoted,
     repair_trailing_nouns,
     repair_verb_inside_noun_phrase,
@@ -149,6 +153,10 @@ PLURALIA_TANTUM = frozenset(
     "scissors pants trousers jeans shorts glasses sunglasses goggles tongs pliers binoculars "
     "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
+
+#: Informal person nouns and the neutral head FACTUAL's gold writes for them ("a guy sitting in
+#: the grass" -> person sit in grass).
+HEAD_FORMS = {"guy": "person", "guys": "people", "dude": "person", "dudes": "people"}
 
 
 def verb_initial_fragment(doc) -> bool:
@@ -288,11 +296,17 @@ class RuleParser(Parser):
             if "clauses" in self.families:
                 doc = repair_participle_on_part(doc)
                 doc = repair_participle_on_thing(doc)
+            if "subjects" in self.families:
+                doc = repair_participle_on_listed_thing(doc)
+                doc = repair_garment_read_as_subject(doc)
             if "attach" in self.families:
                 doc = repair_with_back_reference(doc)
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
                 doc = repair_noun_root(doc, *self._words)
+            if "names" in self.families:
+                doc = repair_adjective_compound(doc, *self._words)
+                doc = repair_plain_possessive(doc)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
             drafts, relations = GraphBuilder(
@@ -303,7 +317,8 @@ class RuleParser(Parser):
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
-            entities = [self._entity(doc, d, shift, text) for d in drafts]
+            names = "names" in self.families
+            entities = [self._entity(doc, d, shift, text, names) for d in drafts]
             lemma = self.predicate_form == "lemma"
             return SceneGraph(
                 entities=entities,
@@ -327,7 +342,9 @@ class RuleParser(Parser):
             return ParseError("rule_error", f"{type(exc).__name__}: {exc}")
 
     @staticmethod
-    def _entity(doc, draft: EntityDraft, shift: int = 0, text: str | None = None) -> Entity:
+    def _entity(
+        doc, draft: EntityDraft, shift: int = 0, text: str | None = None, names: bool = True
+    ) -> Entity:
         start = doc[draft.start].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
@@ -336,6 +353,8 @@ class RuleParser(Parser):
             lemma = head.lower_ if head.pos_ != "PROPN" else head.text
         else:
             lemma = head.lemma_.lower()
+        if names:  # "a guy in a red cap" -> person, "guys" -> people
+            lemma = HEAD_FORMS.get(head.lower_, lemma)
         return Entity(
             text=(doc.text if text is None else text)[start:end],
             head=lemma if lemma.strip() else head.text,

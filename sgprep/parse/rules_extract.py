@@ -100,8 +100,13 @@ class GraphBuilder(RelationRules):
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
                 source = self._draft(self.doc[i])
-                if self.doc[i].lemma_.lower() in lex.LIKENESS_NOUNS:
+                lemma = self.doc[i].lemma_.lower()
+                if lemma in lex.LIKENESS_NOUNS:
                     target.add_attribute(self.doc[i].lemma_)  # "a model of a shuttle"
+                elif "counts" in self.families and lemma in lex.PARTITIVE_ATTRIBUTES:
+                    target.add_attribute(self.doc[i].lower_)  # "a piece of bread": piece
+                elif "counts" in self.families and lemma in lex.GROUP_NOUNS:
+                    target.add_attribute(f"{self.doc[i].lower_} of")  # "a group of sheep"
                 for attr in source.attributes:
                     target.add_attribute(attr)
                 count = source.count
@@ -273,14 +278,31 @@ class GraphBuilder(RelationRules):
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
-        while draft.start < head.i and self.doc[draft.start].dep_ in {
-            "det",
-            "punct",
-            "cc",
-            "case",
-            "poss",
-            "predet",
-        }:
+        if "names" in self.families:  # "green tree branches" with the tree as owner: branches
+            for child in head.children:
+                if child.dep_ == "poss" and draft.start <= child.i < head.i:
+                    draft.start = child.right_edge.i + 1
+        while (
+            draft.start < head.i
+            and self.doc[draft.start].dep_
+            in {
+                "det",
+                "punct",
+                "cc",
+                "case",
+                "poss",
+                "predet",
+            }
+            or (
+                # "very large bear", "largely dry grass": an adverb grading an attribute is no
+                # part of the name (the bear is large)
+                "names" in self.families
+                and self.doc[draft.start].pos_ == "ADV"
+                and self.doc[draft.start].dep_ == "advmod"
+                and self.doc[draft.start].head.dep_ == "amod"
+                and self.doc[draft.start].head.i < head.i
+            )
+        ):
             draft.start += 1
         return draft
 

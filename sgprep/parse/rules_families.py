@@ -10,7 +10,19 @@ nothing in a normal run sets it.
   clauses, subjects shared across them);
 - ``spans``: entity span and head boundaries (likeness nouns, compounds holding a colour word,
   prepositions and adverbs never attributes);
-- ``attach``: where a prepositional phrase in a long noun phrase attaches.
+- ``attach``: where a prepositional phrase in a long noun phrase attaches;
+- ``names``: what an entity's name is made of (an adverb of an attribute is no part of it,
+  an adjective the model read as a compound noun is an attribute, a possessive written
+  without its apostrophe is an owner: "elephants tail");
+- ``with``: "with" and a worn thing is wearing it ("a man with a yellow shirt"), and a "with"
+  phrase on a posture verb is the subject's ("a man standing with black shoes on");
+- ``counts``: a partitive or a group is an attribute of what it measures ("a piece of bread"
+  -> bread is piece, "a group of sheep" -> sheep is group of);
+- ``predicates``: a particle of direction before a plain preposition is no part of the
+  predicate ("jumping up in the air" -> jump in; "sticking out of" stays);
+- ``subjects``: who does a verb in a long caption when the model hangs it on the last worn
+  thing of a list ("a man in a black shirt and brown shorts holding a bag") or makes that
+  thing a second subject ("a woman wearing jeans and a purple shirt is watching ...").
 """
 
 from __future__ import annotations
@@ -18,7 +30,9 @@ from __future__ import annotations
 import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
-FAMILIES = frozenset({"noise", "clauses", "spans", "attach"})
+FAMILIES = frozenset(
+    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects"}
+)
 
 
 def families_on() -> frozenset[str]:

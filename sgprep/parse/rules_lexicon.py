@@ -62,6 +62,15 @@ QUANTITY_NOUNS = frozenset(
     """.split()
 )
 
+#: Partitives and collectives that FACTUAL's gold writes as an attribute of the noun after
+#: "of", as written ("a piece of bread" -> bread is piece; "pieces of hay" -> hay is pieces);
+#: "group" keeps its "of" there ("a group of sheep" -> sheep is group of). Other quantity nouns
+#: ("a pair of", "lots of", "a crowd of") give no attribute.
+PARTITIVE_ATTRIBUTES = frozenset(
+    "piece slice bouquet pile heap chunk strip scoop patch bunch".split()
+)
+GROUP_NOUNS = frozenset({"group"})
+
 #: "a ceramic sculpture of a dog", "a model of a space shuttle": one thing, the dog or shuttle
 #: as a likeness. The entity is the noun after "of", with the likeness noun (and its
 #: modifiers) as attributes (FACTUAL's gold: dog is sculpture, dog is ceramic).
@@ -185,6 +194,14 @@ PERSON_ACTIONS = frozenset(
     watch look stand sit walk run pose lean hug feed push pull chat speak laugh point
     """.split()
 )
+#: Verbs of posture: a "with" phrase on one of these, with no object of its own, is the
+#: subject's ("a man standing with black shoes on": he wears them).
+POSTURE_VERBS = frozenset("stand sit lie lay pose kneel lean crouch squat wait rest".split())
+#: Particles of direction that FACTUAL's gold leaves out of a verb's predicate before a plain
+#: preposition ("jumping up in the air" -> jump in, "spread out on the lawn" -> spread on);
+#: before "of" or "to" they stay ("sticking out of", "leading up to").
+PARTICLES = frozenset({"up", "down", "out"})
+PLAIN_PREPOSITIONS = frozenset({"in", "into", "at", "on", "onto", "along", "across", "through"})
 #: Scenery a person is "in" ("a boy in the background wearing shorts"): a participle hung on
 #: it is the person's.
 SCENERY = frozenset({"background", "foreground", "distance"})

@@ -245,6 +245,8 @@ class RelationRules:
                 return
             if words == ["in"] and pobj.lower_ in lex.CLOTHING:
                 prep_text = "wear"
+            elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
+                prep_text = "wear"  # "a man with a yellow shirt": he wears it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
@@ -319,6 +321,13 @@ class RelationRules:
             for c in pobj.children
         )  # fmt: skip
 
+    @staticmethod
+    def _worn_by(anchor: Token, objects: list[Token]) -> bool:
+        """A person "with" worn things only ("a man with a yellow shirt and a cap"); a thing
+        "with a cap" (a bottle) has it."""
+        person = anchor.lower_ in lex.PERSON_NOUNS or anchor.lemma_.lower() in lex.PERSON_NOUNS
+        return person and bool(objects) and all(o.lower_ in lex.CLOTHING for o in objects)
+
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every
         conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
@@ -366,6 +375,16 @@ class RelationRules:
         if verb.lemma_ == "be":
             predicate = prep_text
         elif (
+            "with" in self.families
+            and prep_text == "with"
+            and dobj is None
+            and verb.lemma_.lower() in lex.POSTURE_VERBS
+        ):
+            # "a man standing with black shoes on", "people standing with their arms up":
+            # the "with" phrase is the subject's, not a way of standing
+            worn = all(o.lower_ in lex.CLOTHING for o in objects)
+            predicate = "wear" if worn and objects else "with"
+        elif (
             "attach" in self.families
             and prep_text == "in"
             and objects
@@ -376,6 +395,11 @@ class RelationRules:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
+            if "predicates" in self.families and prep_text in lex.PLAIN_PREPOSITIONS:
+                # "jumping up in the air", "looking up at a woman": jump in, look at
+                verb_words = predicate.split()[:-1]
+                kept = [verb_words[0]] + [w for w in verb_words[1:] if w not in lex.PARTICLES]
+                predicate = " ".join(kept + [prep_text])
         if (
             "attach" in self.families
             and dobj is not None

@@ -501,3 +501,137 @@ def repair_with_list(doc: Doc) -> Doc:
     if changed:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
+
+
+def repair_adjective_compound(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "man sitting in an armless chair", "sky filled with light wispy clouds": the model
+    reads an adjective it does not know as a noun compound, which would make it part of the
+    name ("armless chair"). A compound modifier of a noun that the lemmatizer's tables know
+    only as an adjective or adverb (never as a noun) is the adjective it is."""
+    for tok in doc:
+        if (
+            tok.dep_ in {"compound", "nmod"}
+            and tok.pos_ in {"NOUN", "PROPN"}
+            and tok.i < tok.head.i
+            and tok.head.pos_ in {"NOUN", "PROPN"}
+            and tok.lower_ in modifiers
+            and tok.lower_ not in nouns
+            and not any(c.dep_ in {"compound", "poss", "det"} for c in tok.children)
+        ):
+            tok.pos_, tok.tag_, tok.dep_ = "ADJ", "JJ", "amod"
+    return doc
+
+
+#: Parts that an owner written without its apostrophe has ("elephants tail", "persons head").
+OWNED_PARTS = PERSON_PARTS | frozenset(
+    """
+    tail mouth nose ear ears eye neck back foot feet paw paws wing wings trunk horn horns
+    mane body fur beak coat shirt jacket hat tongue teeth knee knees shoulder shoulders
+    """.split()
+)
+#: Parts of an animal's body ("a dog nose" is the dog's).
+BODY_PARTS = frozenset(
+    """
+    head heads nose mouth ear ears eye eyes tail neck face leg legs paw paws wing wings horn
+    horns mane beak fur trunk tusk tusks hoof hooves back body tongue teeth
+    """.split()
+)
+#: Owners of parts other than people.
+ANIMALS = frozenset(
+    """
+    animal elephant giraffe zebra dog cat horse cow sheep bird bear lamb calf goat pig duck
+    puppy kitten monkey lion tiger deer camel
+    """.split()
+)
+
+
+def repair_plain_possessive(doc: Doc) -> Doc:
+    """ "elephants tail on his body", "a womans coat": a possessive written without its
+    apostrophe is read as a compound ("elephants tail" would be one name). A noun compound
+    ending in "s" that is the plural of a person or an animal (``PERSON_NOUNS``,
+    ``ANIMALS``: "sports jacket" is a name), on a part or a worn thing (``OWNED_PARTS``), is
+    the owner; so is an animal's name on one of its body parts ("dog nose", "tiger head") and
+    a tree on its branches ("tree branches": FACTUAL's gold writes tree --have--> branches)."""
+    for tok in doc:
+        if not (tok.dep_ == "compound" and tok.pos_ == "NOUN" and tok.i + 1 == tok.head.i):
+            continue
+        word, lemma, part = tok.lower_, tok.lemma_.lower(), tok.head
+        plural_owner = (
+            word.endswith("s")
+            and not word.endswith("ss")
+            and (lemma != word or word[:-1] in PERSON_NOUNS)
+            and bool({lemma, word[:-1]} & (PERSON_NOUNS | ANIMALS))
+            and part.lower_ in OWNED_PARTS
+        )
+        body_owner = (word in ANIMALS and part.lower_ in BODY_PARTS) or (
+            word == "tree" and part.lemma_ == "branch"
+        )
+        if plural_owner or body_owner:
+            tok.dep_ = "poss"
+    return doc
+
+
+def _first_conjunct(tok):
+    while tok.dep_ == "conj" and tok.head.i < tok.i:
+        tok = tok.head
+    return tok
+
+
+def repair_participle_on_listed_thing(doc: Doc) -> Doc:
+    """ "an older man in a black shirt and brown shorts holding a bag", "a man with a beard
+    and sunglasses holding a drink": the model hangs the participle on the last worn thing or
+    part of a list. A participle with an object or a phrase of its own, on a worn thing or a
+    part that is a later conjunct of the object of "in", "with" or "wearing" on a person, is
+    the person's (the first item of the list is handled by the participle repairs above)."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for tok in doc:
+        thing = tok.head
+        if not (
+            tok.tag_ == "VBG"
+            and tok.dep_ == "acl"
+            and thing.i < tok.i
+            and thing.dep_ == "conj"
+            and (thing.lower_ in CLOTHING or thing.lower_ in PERSON_PARTS)
+            and any(c.dep_ in {"prep", "dobj"} for c in tok.children)
+        ):
+            continue
+        first = _first_conjunct(thing)
+        listed = (first.dep_ == "pobj" and first.head.lower_ in {"in", "with"}) or (
+            first.dep_ == "dobj" and first.head.lemma_ == "wear" and first.head.dep_ == "acl"
+        )
+        owner = first.head.head if listed else None
+        if owner is not None and _is_person(owner) and owner.i < first.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_garment_read_as_subject(doc: Doc) -> Doc:
+    """ "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy": the
+    model ends the list of worn things early and makes the last one a second subject of the
+    verb. A worn thing that is a verb's later subject, after a person subject who is
+    "wearing" something, is the last item of that list."""
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for verb in doc:
+        subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+        if len(subjects) < 2:
+            continue
+        person, garment = subjects[0], subjects[-1]
+        wearing = next((c for c in person.children if c.dep_ == "acl" and c.lemma_ == "wear"), None)
+        worn = next((c for c in wearing.children if c.dep_ == "dobj"), None) if wearing else None
+        if not (_is_person(person) and garment.lower_ in CLOTHING and worn is not None):
+            continue
+        last = worn
+        while any(c.dep_ == "conj" and c.i < garment.i for c in last.children):
+            last = max((c for c in last.children if c.dep_ == "conj" and c.i < garment.i),
+                       key=lambda c: c.i)  # fmt: skip
+        heads[garment.i], deps[garment.i] = last.i, "conj"
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+    return doc

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from sgprep.parse.base import ParserSettings, make_parser
+from sgprep.parse.factual_format import entity_name
 from sgprep.parse.rules import RuleParser
 from sgprep.parse.rules_families import FAMILIES, OFF_ENV, families_on
 from sgprep.parse.rules_noise import clean_alt_text
@@ -319,3 +320,133 @@ def test_relative_clause_subject_is_its_noun(parser):
     graph = parse(parser, caption)
     assert {("man", "ride", "bicycle"), ("man", "pass", "woman"),
             ("woman", "carry", "bag")} <= rels(graph)  # fmt: skip
+
+
+# ---- names --------------------------------------------------------------------------------
+
+
+def test_adverb_of_an_attribute_is_no_part_of_the_name(parser):
+    caption = "a very large brown bear walking along the edge of a river"
+    bear = next(e for e in parse(parser, caption).entities if e.head == "bear")
+    assert entity_name(bear) == "bear" and "large" in bear.attributes
+    off = next(e for e in parse(parser, caption, off="names").entities if e.head == "bear")
+    assert entity_name(off) == "very large brown bear"
+
+
+def test_adjective_read_as_a_compound_noun_is_an_attribute(parser):
+    caption = "an old man sitting in an armless chair next to the window"
+    graph = parse(parser, caption)
+    assert attributes(graph, "chair") == ["armless"]
+    assert ("man", "sit in", "chair") in rels(graph)
+    assert attributes(parse(parser, caption, off="names"), "chair") == []
+
+
+def test_possessive_without_apostrophe_is_an_owner(parser):
+    caption = "the elephants tail swinging behind its body"
+    graph = parse(parser, caption)
+    assert ("elephant", "have", "tail") in rels(graph)
+    assert "elephant" not in heads(parse(parser, caption, off="names"))
+
+
+def test_animal_name_on_a_body_part_is_the_owner(parser):
+    caption = "a wet dog nose pressed against the car window"
+    graph = parse(parser, caption)
+    assert ("dog", "have", "nose") in rels(graph)
+    assert "dog" not in heads(parse(parser, caption, off="names"))
+
+
+def test_tree_on_its_branches_is_the_owner_and_no_part_of_the_name(parser):
+    caption = "blue sky seen through green tree branches above the path"
+    graph = parse(parser, caption)
+    assert ("tree", "have", "branch") in rels(graph)
+    branches = next(e for e in graph.entities if e.head == "branch")
+    assert entity_name(branches) == "branches" and "green" in branches.attributes
+
+
+def test_plural_name_before_a_garment_stays_a_name(parser):
+    graph = parse(parser, "a young man in a sports jacket waiting at the bus stop")
+    assert ("man", "wear", "jacket") in rels(graph)
+    assert "sport" not in heads(graph) and "sports" not in heads(graph)
+
+
+# ---- with ---------------------------------------------------------------------------------
+
+
+def test_person_with_a_garment_wears_it(parser):
+    caption = "a man with a yellow shirt reaching for another slice of pizza"
+    assert ("man", "wear", "shirt") in rels(parse(parser, caption))
+    assert ("man", "with", "shirt") in rels(parse(parser, caption, off="with"))
+
+
+def test_thing_with_a_cap_has_it(parser):
+    assert ("bottle", "with", "cap") in rels(parse(parser, "a glass bottle with a red cap"))
+
+
+def test_with_phrase_on_a_posture_verb_is_the_subjects(parser):
+    caption = "a man standing with black shoes on and a striped shirt"
+    assert ("man", "wear", "shoe") in rels(parse(parser, caption))
+    assert ("man", "stand with", "shoe") in rels(parse(parser, caption, off="with"))
+    caption = "a tall woman sitting on a bench with her dog"
+    assert ("woman", "with", "dog") in rels(parse(parser, caption))
+
+
+# ---- counts -------------------------------------------------------------------------------
+
+
+def test_partitive_is_an_attribute_of_what_it_measures(parser):
+    caption = "a piece of toast with butter next to two slices of melon on a white plate"
+    graph = parse(parser, caption)
+    assert "piece" in attributes(graph, "toast")
+    assert "slices" in attributes(graph, "melon")
+    assert "piece" not in heads(graph)
+    off = parse(parser, caption, off="counts")
+    assert "piece" not in attributes(off, "toast") and "slices" not in attributes(off, "melon")
+
+
+def test_group_is_an_attribute_with_its_of(parser):
+    caption = "a group of sheep grazing on a hillside near an old stone wall"
+    assert "group of" in attributes(parse(parser, caption), "sheep")
+    assert attributes(parse(parser, caption, off="counts"), "sheep") == []
+
+
+def test_pair_and_crowd_give_no_attribute(parser):
+    graph = parse(parser, "a crowd of people watching a pair of dogs play in the park")
+    assert attributes(graph, "people") == [] and attributes(graph, "dog") == []
+
+
+# ---- predicates ---------------------------------------------------------------------------
+
+
+def test_particle_before_a_plain_preposition_is_left_out(parser):
+    caption = "a young skateboarder in a red shirt jumping up in the air above the ramp"
+    assert ("skateboarder", "jump in", "air") in rels(parse(parser, caption))
+    assert ("skateboarder", "jump up in", "air") in rels(parse(parser, caption, off="predicates"))
+
+
+def test_particle_before_of_stays(parser):
+    caption = "a green plastic straw sticking out of a tall paper cup"
+    assert ("straw", "stick out of", "cup") in rels(parse(parser, caption))
+
+
+# ---- subjects -----------------------------------------------------------------------------
+
+
+def test_participle_on_the_last_worn_thing_of_a_list_is_the_wearers(parser):
+    caption = "an older man in a black and white shirt and brown shorts holding a bag."
+    assert ("man", "hold", "bag") in rels(parse(parser, caption))
+    assert ("shorts", "hold", "bag") in rels(parse(parser, caption, off="subjects"))
+
+
+def test_worn_thing_read_as_a_second_subject_ends_the_list(parser):
+    caption = "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy"
+    graph = parse(parser, caption)
+    assert {("woman", "watch", "cowboy"), ("woman", "wear", "shirt")} <= rels(graph)
+    assert ("shirt", "watch", "cowboy") in rels(parse(parser, caption, off="subjects"))
+
+
+def test_informal_person_noun_takes_the_neutral_head(parser):
+    caption = "a guy in a grey hoodie sitting on the grass with two other guys"
+    graph = parse(parser, caption)
+    assert {"person", "people"} <= set(heads(graph))
+    assert ("person", "sit on", "grass") in rels(graph)
+    assert "guy" in heads(parse(parser, caption, off="names"))
