@@ -78,6 +78,8 @@ ANIMATE = frozenset({"person", "animal"})
 BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
+#: What may stand between two items of one list: "a hat, a white shirt and a tie".
+LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also"})
 #: Relations that place a thing by another without contradicting where it is.
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
 
@@ -241,6 +243,7 @@ class Perturber:
         by_class: bool = False,
         attr_by_class: bool = False,
         check_attributes: bool = True,
+        exchanged: bool = False,
     ) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
         scene the statistics never saw, looking only at what touches ``changed``."""
@@ -259,7 +262,12 @@ class Perturber:
                 )(a, names[i]):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
-            if r.subject in changed or r.object in changed:
+            if exchanged and r.subject in changed and r.object in changed:
+                # the two ends changed places: "the woman behind the man"
+                why = c.judge_reversed(names[r.subject], r.predicate, names[r.object])
+                if why:
+                    return why
+            elif r.subject in changed or r.object in changed:
                 why = (c.judge_by_class if by_class else c.judge)(
                     names[r.subject],
                     r.predicate,
@@ -374,7 +382,12 @@ class Perturber:
                 # plausible, unless two objects of one class change places
                 return self._refuse("unchecked_swap")
             why = self.implausible(
-                names, {i, j}, strict=True, by_class=by_class, attr_by_class=by_class
+                names,
+                {i, j},
+                strict=True,
+                by_class=by_class,
+                attr_by_class=by_class,
+                exchanged=True,
             )
             if why:
                 return self._refuse(why)
@@ -406,6 +419,8 @@ class Perturber:
             )
             for r in self.g.relations
         ]
+        if self._listed_together(s, o):
+            return self._refuse("list_reorder")
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
@@ -418,11 +433,36 @@ class Perturber:
                 strict=True,
                 by_class=same_class(self.names[s], self.names[o]),
                 check_attributes=False,
+                exchanged=True,
             )
             if why:
                 return self._refuse(why)
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _listed_together(self, x: int, y: int) -> bool:
+        """The two noun phrases are items of one list in the caption (between them only
+        other entities and "and", "or", commas, articles): exchanging them reorders the list
+        ("wearing green shorts and a blue shirt" / "wearing a blue shirt and green shorts")."""
+        ents = self.g.entities
+        if not self.text or ents[x].span is None or ents[y].span is None:
+            return False
+        (_, a_end), (b_start, _) = sorted((ents[x].span, ents[y].span))
+        if b_start < a_end:
+            return False
+        between = self.text[a_end:b_start]
+        inner = sorted(
+            (e.span for e in ents if e.span and a_end <= e.span[0] and e.span[1] <= b_start),
+            reverse=True,
+        )
+        for start, end in inner:  # other items of the list
+            between = between[: start - a_end] + " " + between[end - a_end :]
+        words = between.lower().replace(",", " , ").split()
+        return (
+            bool(words)
+            and all(w in LIST_WORDS for w in words)
+            and ("," in words or "and" in words or "or" in words or "&" in words)
+        )
 
     def _parsed_backwards(self, s: int, o: int) -> bool:
         """A relation between the two that was never seen as it is but was seen the other way

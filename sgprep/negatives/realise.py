@@ -245,6 +245,16 @@ class Realiser:
         for slot, source in e.placement:
             start, end = self.np_span(slot)
             s0, s1 = self.np_span(source)
+            article = self.text[start : self.graph.entities[slot].span[0]].strip().lower()
+            body = self.text[self.graph.entities[source].span[0] : s1].lower()
+            if (
+                article in ("the", "a", "an")
+                and body.split(" ", 1)[0] not in LOWERABLE  # "one man": no "the one man"
+                and not (article != "the" and self.plural(source))
+            ):
+                # the slot keeps its article: "black chair in front of the desk" -> "desk in
+                # front of the black chair", not "... of black chair"
+                start, s0 = self.graph.entities[slot].span[0], self.graph.entities[source].span[0]
             moved = self.text[s0:s1]
             first = moved.split(" ", 1)[0].lower()
             if (
