@@ -756,6 +756,10 @@ PEOPLE_ONLY_VERBS = frozenset(
 #: Young ones who only look at others ("a baby feeding a mother": never).
 YOUNG = frozenset("baby infant toddler newborn".split())
 LOOK_VERBS = frozenset("look watch stare face smile touch".split())
+#: Things seen only far behind everything else: nothing stands behind them.
+FAR_AWAY = frozenset(
+    "sky sun moon cloud clouds horizon mountain mountains hill hills sea ocean".split()
+)
 #: Things of no class seen in this many colours come in any colour (signs, walls, doors).
 MANY_COLOURS = 4
 #: ... unless natural: their colours are few and fixed ("a blue leaf", "pink grass").

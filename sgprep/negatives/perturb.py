@@ -16,10 +16,12 @@ from dataclasses import dataclass
 
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import (
+    FAR_AWAY,
     NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
     SWAPPABLE,
+    VIEW_RELATIVE,
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
@@ -692,7 +694,7 @@ class Perturber:
                     why = self.cooc.judge(
                         self.names[r.subject], new_pred, self.names[r.object], strict=True
                     )
-                    if why:
+                    if why and not self._point_of_view(r, tail):
                         return self._refuse(why)
                 return self._set_pred(k, new_pred, SetPredicate(k, tail, OPPOSITES[tail], False))
         if relation_type(r.predicate) != "action":
@@ -710,6 +712,19 @@ class Perturber:
             return None
         new_verb = self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _point_of_view(self, r: Relation, tail: str) -> bool:
+        """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:
+        left of, behind) and its opposite is as plausible: "a tree behind the house" ->
+        "in front of the house". Not for the sky and such, seen only far behind ("the sun in
+        front of the clouds"), nor for things the statistics do not know."""
+        if tail not in VIEW_RELATIVE:
+            return False
+        ends = (self.names[r.subject], self.names[r.object])
+        return all(
+            self.cooc.known(x) and x.split()[-1] not in FAR_AWAY and x not in NOT_OBJECTS
+            for x in ends
+        )
 
     def _part_of(self, part: int, whole: int) -> bool:
         """The statistics saw the whole have the part ("skateboard | have | wheel"): where

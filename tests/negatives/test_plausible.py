@@ -645,3 +645,22 @@ def test_colours_of_signs_and_walls_swap_but_natural_things_keep_theirs():
     assert not c.attribute_ok_by_class("blue", "leaf") and not c.attribute_ok_by_class(
         "purple", "grass"
     )
+
+
+def test_a_point_of_view_relation_turns_round_unless_the_sky_is_an_end():
+    texts, _ = made(
+        "a white car behind a fence",
+        [("white car", "car", ["white"]), ("fence", "fence", [])],
+        [(0, "behind", 1)],
+        "replace_relation",
+        with_text=True,
+    )
+    assert set(texts) == {"a white car in front of a fence"}
+    texts, rejected = made(
+        "the sun behind the clouds",
+        [("sun", "sun", []), ("clouds", "clouds", [])],
+        [(0, "behind", 1)],
+        "replace_relation",
+        with_text=True,
+    )
+    assert not texts and rejected["implausible_relation"]  # "the sun in front of the clouds"
