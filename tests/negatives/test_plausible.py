@@ -664,3 +664,50 @@ def test_a_point_of_view_relation_turns_round_unless_the_sky_is_an_end():
         with_text=True,
     )
     assert not texts and rejected["implausible_relation"]  # "the sun in front of the clouds"
+
+
+# --- replace_object: nothing that may still be true -------------------------------------------
+def test_a_replacement_is_no_part_of_the_whole_and_no_generic_name():
+    texts, rejected = made(
+        "a bird on the house",
+        [("bird", "bird", []), ("house", "house", [])],
+        [(0, "on", 1)],
+        "replace_object",
+        seeds=30,
+        with_text=True,
+    )
+    assert not any(t.endswith(("the roof", "the window", "the wall")) for t in texts), texts
+    assert rejected["part_of_whole"]
+    p = Perturber(
+        graph("a tall clock tower", [("tall clock tower", "tower", ["tall"])]),
+        VOCAB,
+        random.Random(0),
+        Counter(),
+        VOCAB.cooc,
+    )
+    assert p._may_be_true("clock tower", "building", None) == "generic_word"
+    assert p._may_be_true("hot dog", "food", "food") == "generic_word"
+    assert p._may_be_true("horse", "head", "animal") == "part_of_whole"  # "a horse's head"
+
+
+def test_a_person_named_by_a_role_is_not_replaced_by_who_they_may_be():
+    texts, rejected = made(
+        "racket in the player's hand",
+        [("racket", "racket", []), ("player", "player", []), ("hand", "hand", [])],
+        [(0, "in", 2), (1, "have", 2)],
+        "replace_object",
+        seeds=30,
+        with_text=True,
+    )
+    people = {"man", "woman", "boy", "girl", "lady", "guy", "person", "kid", "child"}
+    assert not any(t.split()[3].rstrip("'s") in people for t in texts), texts
+    p = Perturber(
+        graph("a skateboarder", [("skateboarder", "skateboarder", [])]),
+        VOCAB,
+        random.Random(0),
+        Counter(),
+        VOCAB.cooc,
+    )
+    assert p._may_be_true("skateboarder", "woman", "person") == "may_be_true"
+    assert p._may_be_true("skateboarder", "surfer", "person") is None
+    assert p._may_be_true("man", "woman", "person") is None
