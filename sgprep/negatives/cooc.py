@@ -384,7 +384,7 @@ class Cooc:
         verb, _, rest = p.partition(" ")
         if relation_type(p) != "action" or cs not in ANIMATE_CLASSES:
             return "implausible_relation" if relation_type(p) != "action" else "implausible_agent"
-        if rest in VIEW_RELATIVE and verb in STANCE_VERBS:
+        if (rest in VIEW_RELATIVE or rest in NEARBY) and verb in STANCE_VERBS:
             return None
         if co not in ANIMATE_CLASSES or set(rest.split()) & SUPPORT:
             # "a man riding a horse": "a horse riding a car"; "a man laying on a cow": "a
@@ -735,6 +735,11 @@ VIEW_RELATIVE = frozenset(
         "on the right of",
         "in back of",
     }
+)
+#: Relations of two things near each other, true either way round; not "with" (a zebra with
+#: two ears), "among" or "between" (two trees among some giraffes).
+NEARBY = frozenset(
+    "next to,near,beside,by,close to,near to,adjacent to,alongside,across from,opposite".split(",")
 )
 #: Classes of things that stand on their own: either may stand behind the other. Not parts,
 #: worn things, food or small things, which are held, worn or carried.

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import (
     FAR_AWAY,
+    NEARBY,
     NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
@@ -290,6 +291,8 @@ class Perturber:
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
             if exchanged and r.subject in changed and r.object in changed:
+                if predicate_key(r.predicate) in NEARBY:
+                    continue  # "a white sweater next to an orange dress": either way round
                 # the two ends changed places: "the woman behind the man"
                 why = c.judge_reversed(names[r.subject], r.predicate, names[r.object])
                 if why:

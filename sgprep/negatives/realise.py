@@ -238,7 +238,14 @@ class Realiser:
         # brown shirt" -> "white shirt and brown pants", not "brown shirts"
         if self.plural(e.entity) and singular((e.old.split() or [""])[-1]) not in PLURALIA:
             words[-1] = grammar.plural(words[-1])
-        return [(start, w.end, _same_case(self.text[start : w.end], " ".join(words), start))]
+        out = [(start, w.end, _same_case(self.text[start : w.end], " ".join(words), start))]
+        np_start = self.np_span(e.entity)[0]
+        entity_start = self.graph.entities[e.entity].span[0]
+        article = self.text[np_start:entity_start]
+        if words[-1].lower() in PLURALIA and article.strip().lower() in ("a", "an"):
+            # "a blue shirt" -> "blue shorts", never "a blue shorts"
+            out.append((np_start, entity_start, ""))
+        return out
 
     def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
         out = []

@@ -711,3 +711,34 @@ def test_a_person_named_by_a_role_is_not_replaced_by_who_they_may_be():
     assert p._may_be_true("skateboarder", "woman", "person") == "may_be_true"
     assert p._may_be_true("skateboarder", "surfer", "person") is None
     assert p._may_be_true("man", "woman", "person") is None
+
+
+def test_objects_swap_across_near_either_way_but_never_across_with():
+    texts, _ = made(
+        "a white sweater next to an orange dress",
+        [("white sweater", "sweater", ["white"]), ("orange dress", "dress", ["orange"])],
+        [(0, "next to", 1)],
+        "swap_object",
+    )
+    assert set(texts) == {"a white dress next to an orange sweater"}
+    texts, _ = made(
+        "a zebra with two ears",
+        [("zebra", "zebra", []), ("two ears", "ears", [], 2)],
+        [(0, "with", 1)],
+        "swap_object",
+    )
+    assert not texts  # "an ear with two zebras"
+
+
+def test_a_plural_only_noun_swapped_into_a_slot_after_a_drops_the_article():
+    texts, _ = made(
+        "a man wearing green shorts and a blue shirt",
+        [
+            ("man", "man", []),
+            ("green shorts", "shorts", ["green"]),
+            ("blue shirt", "shirt", ["blue"]),
+        ],
+        [(0, "wear", 1), (0, "wear", 2)],
+        "swap_object",
+    )
+    assert set(texts) == {"a man wearing green shirt and blue shorts"}  # not "a blue shorts"
