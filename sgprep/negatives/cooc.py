@@ -634,7 +634,7 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
 #: giraffe looks at it): never a replacement.
 WEAK_VERBS = frozenset(
     "look watch see face have be include contain show feature use wear near "
-    "stand sit hold touch".split()
+    "stand sit hold touch play".split()
 )
 #: Relations a thing can have to many objects at once: replacing the object may leave a true
 #: sentence when the two are often seen together ("wearing a jacket" -> "wearing a shirt").

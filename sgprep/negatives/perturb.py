@@ -26,6 +26,7 @@ from sgprep.negatives.cooc import (
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
+    known_verbs,
     lemma,
     name,
     object_class,
@@ -83,6 +84,9 @@ BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
 #: What may stand between two items of one list: "a hat, a white shirt and a tie".
 LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also"})
+#: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
+#: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
+UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
 #: Names that say little: a replacement into or out of one may be true ("a clock tower" ->
 #: "a building"; "food" -> "a hot dog"; "human" -> "woman").
 GENERIC = frozenset(
@@ -758,6 +762,10 @@ class Perturber:
         if verb in IMPLICIT_VERBS:
             self.rejected["implicit_relation"] += 1
             return None
+        if self.cooc is not None and verb in UNSPECIFIC_VERBS:
+            # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
+            # does the new thing may well do the old one too
+            return self._refuse("may_be_true")
         options = [v for v in self.vocab.verbs(tuple(rest)) if v != verb]
         if self.cooc is not None:
             options = self._attested_verbs(k, verb, rest, options)
@@ -825,6 +833,7 @@ class Perturber:
             and v not in IMPLICIT_VERBS
             and v not in said
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
+            and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
             and not c.is_related(v, verb, "verb")
             and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
             and all(

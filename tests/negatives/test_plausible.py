@@ -742,3 +742,29 @@ def test_a_plural_only_noun_swapped_into_a_slot_after_a_drops_the_article():
         "swap_object",
     )
     assert set(texts) == {"a man wearing green shirt and blue shorts"}  # not "a blue shorts"
+
+
+def test_an_unspecific_verb_is_not_replaced_by_what_may_be_done_as_well():
+    for caption, ents, rel in [
+        (
+            "a crowd of people watching the kite",
+            [("people", "people", [], 2), ("kite", "kite", [])],
+            "watch",
+        ),
+        (
+            "people holding frisbees",
+            [("people", "people", [], 2), ("frisbees", "frisbee", [], 2)],
+            "hold",
+        ),
+    ]:
+        texts, rejected = made(caption, ents, [(0, rel, 1)], "replace_relation", with_text=True)
+        assert not texts and rejected["may_be_true"], texts  # "flying the kite"
+    assert VOCAB.cooc.is_related("play", "practice", "verb")
+    texts, _ = made(
+        "brown dog catching yellow frisbee",
+        [("brown dog", "dog", ["brown"]), ("yellow frisbee", "frisbee", ["yellow"])],
+        [(0, "catch", 1)],
+        "replace_relation",
+        with_text=True,
+    )
+    assert not any("playing" in t for t in texts), texts  # catching it is playing with it
