@@ -83,7 +83,14 @@ BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
 #: What may stand between two items of one list: "a hat, a white shirt and a tie".
-LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also"})
+LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also", "on"})
+#: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
+HAD = frozenset({"in", "with", "wear", "have", "dress in", "wear with", "carry", "hold"})
+#: Words that open a noun phrase.
+DETERMINERS = frozenset(
+    "a an the this that these those his her their its my our your some each every many "
+    "several few one two three four five six seven eight nine ten".split()
+)
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
 #: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
 UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
@@ -404,6 +411,12 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(ni, nj):
                 return self._refuse("related_word")
+            if any(" " in n and not self.cooc.known(n) for n in (ni, nj)):
+                # a name with a modifier nobody wrote ("chartreuse shirt"): it moves whole and
+                # reads "a red chartreuse shirt, cap"
+                return self._refuse("unknown_object")
+            if self._parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
+                return self._refuse("parsed_backwards")
             names = list(self.names)
             names[i], names[j] = nj, ni
             # two objects of one class change places ("the woman behind the man"); else the
@@ -453,7 +466,7 @@ class Perturber:
             )
             for r in self.g.relations
         ]
-        if self._listed_together(s, o):
+        if self._listed_together(s, o) or self._had_by_one(s, o):
             return self._refuse("list_reorder")
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
@@ -497,6 +510,15 @@ class Perturber:
             and all(w in LIST_WORDS for w in words)
             and ("," in words or "and" in words or "or" in words or "&" in words)
         )
+
+    def _had_by_one(self, x: int, y: int) -> bool:
+        """Both are worn or had by one thing ("a man in a white uniform ... with a dark hat
+        on"): which is "in" and which "with" says nothing, exchanging them says the same."""
+        owners: dict[int, set[int]] = {}
+        for r in self.g.relations:
+            if r.object in (x, y) and predicate_key(r.predicate) in HAD:
+                owners.setdefault(r.subject, set()).add(r.object)
+        return any(len(v) == 2 for v in owners.values())
 
     def _parsed_backwards(self, s: int, o: int) -> bool:
         """A relation between the two that was never seen as it is but was seen the other way
@@ -660,6 +682,7 @@ class Perturber:
             e.text.split()[-1] if e.text else "", e.head
         )
         gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
+        article = self._article(i)
         shared = any(predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
         taken = set(names) | self.heads
         for _ in range(10):  # draw, then check: the pools are many, the checks a few look-ups
@@ -703,6 +726,13 @@ class Perturber:
                 and old.split()[-1] not in grammar.UNCOUNTABLE
             ):
                 continue  # "a white dress" -> "a white hair"
+            if not plural and (
+                (last in UNIQUE_PLACES and article == "a")
+                or (article == "" and old.split()[-1] in grammar.UNCOUNTABLE)
+                and last not in grammar.UNCOUNTABLE
+            ):
+                self.rejected["article_needed"] += 1  # "grass on a ground"; "sitting in
+                continue  # snow" -> "sitting in booth"
             trial = list(names)
             trial[i] = new
             why = self.implausible(trial, {i})
@@ -710,6 +740,16 @@ class Perturber:
                 return new
             self.rejected[why] += 1
         return self._refuse("no_attested_replacement")
+
+    def _article(self, i: int) -> str | None:
+        """The word before entity i's span in the caption if it is an article or a
+        determiner, "" if the entity has none, None where the caption does not say."""
+        span = self.g.entities[i].span
+        if not self.text or span is None or span[0] > len(self.text):
+            return None
+        before = self.text[: span[0]].split()
+        word = before[-1].lower() if before else ""
+        return word if word in DETERMINERS else ""
 
     def _may_be_true(self, old: str, new: str, category: str | None) -> str | None:
         """Why a replacement may still be true of the photo: one of the two names says

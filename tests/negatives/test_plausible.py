@@ -768,3 +768,60 @@ def test_an_unspecific_verb_is_not_replaced_by_what_may_be_done_as_well():
         with_text=True,
     )
     assert not any("playing" in t for t in texts), texts  # catching it is playing with it
+
+
+def test_a_swap_that_undoes_a_backwards_parse_or_moves_an_unknown_compound_is_refused():
+    texts, rejected = made(
+        "a brown carriage pulling horse",
+        [("brown carriage", "carriage", ["brown"]), ("horse", "horse", [])],
+        [(0, "pull", 1)],
+        "swap_object",
+        with_text=True,
+    )
+    assert not texts and rejected["parsed_backwards"]  # "a brown horse pulling carriage"
+    texts, rejected = made(
+        "dude in white trainers, red cap, chartreuse shirt",
+        [
+            ("dude", "dude", []),
+            ("red cap", "cap", ["red"]),
+            ("chartreuse shirt", "shirt", []),
+        ],
+        [(0, "in", 1), (0, "in", 2)],
+        "swap_object",
+        with_text=True,
+    )
+    assert not texts and rejected["unknown_object"]  # "red chartreuse shirt, cap"
+
+
+def test_two_things_worn_by_one_person_exchanged_say_the_same():
+    caption = "a blurry man in a white uniform standing in the background with a dark hat on"
+    texts, rejected = made(
+        caption,
+        [
+            ("blurry man", "man", ["blurry"]),
+            ("white uniform", "uniform", ["white"]),
+            ("background", "background", []),
+            ("dark hat", "hat", ["dark"]),
+        ],
+        [(0, "in", 1), (0, "stand in", 2), (0, "with", 3)],
+        "redraw_relation",
+        with_text=True,
+    )
+    assert not any("in a dark hat" in t for t in texts) and rejected["list_reorder"]
+
+
+def test_a_replaced_noun_keeps_the_article_it_needs():
+    texts, rejected = made(
+        "woman sitting in snow",
+        [("woman", "woman", []), ("snow", "snow", [])],
+        [(0, "sit in", 1)],
+        "replace_object",
+        seeds=40,
+        with_text=True,
+    )
+    from sgprep.negatives import grammar
+
+    for t in texts:  # "woman sitting in booth": a countable noun needs an article
+        last = t.split()[-1]
+        assert t.startswith("woman sitting in") is False or last in grammar.UNCOUNTABLE, t
+    assert rejected["article_needed"]  # "booth", "chair" were drawn and refused
