@@ -99,7 +99,8 @@ UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
 GENERIC = frozenset(
     "food meal dish thing object item stuff building structure vehicle animal creature "
     "person people human individual figure plant furniture equipment gear device machine "
-    "area place spot scene room clothing clothes outfit garment".split()
+    "area place spot scene room clothing clothes outfit garment bird fish insect fruit "
+    "vegetable drink toy tool container".split()
 )
 #: Who a person is, not what they do: "a skateboarder" may be a woman, "a player" a man.
 WHO = frozenset(
@@ -112,7 +113,7 @@ PARTS = frozenset(
     "wall ceiling floor roof window door wheel tire windshield porch balcony leg handle "
     "seat screen lid side top bottom edge corner front back step steps stair stairs chimney "
     "tail wing engine bumper headlight trunk hood frame base branch cab shoulder neck knee "
-    "lap chest wrist elbow toe lip tongue beak paw hoof horn".split()
+    "lap chest wrist elbow toe lip tongue beak paw hoof horn leaf leaves".split()
 )
 #: Clothes worn over one another: "wears a black suit" -> "a black shirt" may be true.
 LAYERS = frozenset(
@@ -661,8 +662,11 @@ class Perturber:
         hypernym or hyponym, and plausible with everything the entity is in. The contexts'
         pools are made once per process; a draw is checked against this graph."""
         c, old, names = self.cooc, self.names[i], self.names
-        if old.split()[-1] in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" ->
-            return self._refuse("no_attested_replacement")  # "wearing pant"; "on top of"
+        o = old.split()[-1]
+        if o in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" -> "wearing pant";
+            return self._refuse("no_attested_replacement")  # "on top of"
+        if grammar._IRREGULAR_PLURALS.get(o) == o:  # "the sheep are": one or many?
+            return self._refuse("no_attested_replacement")  # never "the cow are"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         pools = []
         for r in rels:  # seen with the same predicate and the same other end

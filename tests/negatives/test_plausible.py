@@ -825,3 +825,24 @@ def test_a_replaced_noun_keeps_the_article_it_needs():
         last = t.split()[-1]
         assert t.startswith("woman sitting in") is False or last in grammar.UNCOUNTABLE, t
     assert rejected["article_needed"]  # "booth", "chair" were drawn and refused
+
+
+def test_a_kind_is_not_replaced_by_its_class_nor_a_noun_of_unknown_number():
+    p = Perturber(
+        graph("the heron is reflected", [("heron", "heron", [])]),
+        VOCAB,
+        random.Random(0),
+        Counter(),
+        VOCAB.cooc,
+    )
+    assert p._may_be_true("heron", "bird", "animal") == "generic_word"
+    assert p._may_be_true("branch", "leaf", None) == "part_of_whole"  # "leaves on the tree"
+    texts, rejected = made(
+        "the sheep are in the field",
+        [("sheep", "sheep", []), ("field", "field", [])],
+        [(0, "in", 1)],
+        "replace_object",
+        seeds=20,
+        with_text=True,
+    )
+    assert texts and all(t.startswith("the sheep are") for t in texts), texts  # "the cow are"
