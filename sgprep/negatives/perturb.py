@@ -416,8 +416,6 @@ class Perturber:
                 # a name with a modifier nobody wrote ("chartreuse shirt"): it moves whole and
                 # reads "a red chartreuse shirt, cap"
                 return self._refuse("unknown_object")
-            if self._parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
-                return self._refuse("parsed_backwards")
             names = list(self.names)
             names[i], names[j] = nj, ni
             # two objects of one class change places ("the woman behind the man"); else the
@@ -439,6 +437,8 @@ class Perturber:
             )
             if why:
                 return self._refuse(why)
+            if self._parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
+                return self._refuse("parsed_backwards")
         graph = _with_entities(
             self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)}
         )
@@ -467,13 +467,9 @@ class Perturber:
             )
             for r in self.g.relations
         ]
-        if self._listed_together(s, o) or self._had_by_one(s, o):
-            return self._refuse("list_reorder")
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
-            if self._parsed_backwards(s, o):
-                return self._refuse("parsed_backwards")
             why = self.implausible(
                 self.names,
                 {s, o},
@@ -485,6 +481,10 @@ class Perturber:
             )
             if why:
                 return self._refuse(why)
+            if self._parsed_backwards(s, o):
+                return self._refuse("parsed_backwards")
+        if self._listed_together(s, o) or self._had_by_one(s, o):
+            return self._refuse("list_reorder")
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
 

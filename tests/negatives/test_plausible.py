@@ -794,20 +794,19 @@ def test_a_swap_that_undoes_a_backwards_parse_or_moves_an_unknown_compound_is_re
 
 
 def test_two_things_worn_by_one_person_exchanged_say_the_same():
-    caption = "a blurry man in a white uniform standing in the background with a dark hat on"
+    caption = "a blurry man wearing a white uniform with a dark hat on"
     texts, rejected = made(
         caption,
         [
             ("blurry man", "man", ["blurry"]),
             ("white uniform", "uniform", ["white"]),
-            ("background", "background", []),
             ("dark hat", "hat", ["dark"]),
         ],
-        [(0, "in", 1), (0, "stand in", 2), (0, "with", 3)],
+        [(0, "wear", 1), (0, "with", 2)],
         "redraw_relation",
         with_text=True,
     )
-    assert not any("in a dark hat" in t for t in texts) and rejected["list_reorder"]
+    assert not texts and rejected["list_reorder"]  # "wearing a dark hat with a white uniform"
 
 
 def test_a_replaced_noun_keeps_the_article_it_needs():
