@@ -685,10 +685,13 @@ OBJECT_CLASSES: dict[str, frozenset[str]] = {
         "hot_dog tomato potato",
         "furniture": "table chair bench couch sofa bed desk shelf cabinet stool dresser",
         "clothing": "shirt jacket hat cap coat dress pants jeans shorts skirt sweater hoodie vest "
-        "helmet shoe boot sock glove scarf tie uniform suit",
+        "helmet shoe boot sock glove scarf tie uniform suit sandal sneaker jersey t-shirt "
+        "sweatshirt beanie bandana apron hood robe wetsuit bikini",
         "small object": "cup mug glass bottle plate bowl phone remote book knife fork spoon "
         "umbrella bag backpack purse frisbee ball kite racket bat laptop keyboard "
-        "clock vase box toy",
+        "clock vase box toy pillow blanket basket towel curtain calculator pot can tray "
+        "lamp napkin cushion candle suitcase",
+        "fixture": "sign pole tent flag banner fence gate awning",
         "plant": "tree bush plant flower",
         "body part": "hand arm leg head face eye ear nose mouth hair foot finger",
         "building": "building house church tower barn shop store",
@@ -773,7 +776,7 @@ NATURAL = frozenset(
     "hill field flower plant bush wave ocean sea river lake sun moon fruit vegetable".split()
 )
 #: Classes of made things, which come in any colour.
-PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building"})
+PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building", "fixture"})
 #: Classes whose members may change places on the class's evidence. Not body parts (parts of
 #: one whole: "his face on his hair"), nor small things, food and furniture, which hold,
 #: carry and contain one another ("the plate is on the fork", "a table on the chair").

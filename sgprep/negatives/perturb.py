@@ -416,6 +416,14 @@ class Perturber:
                 # a name with a modifier nobody wrote ("chartreuse shirt"): it moves whole and
                 # reads "a red chartreuse shirt, cap"
                 return self._refuse("unknown_object")
+            if (
+                object_class(ni) == object_class(nj) == "clothing"
+                and self._plural(i) != self._plural(j)
+                and not {ni.split()[-1], nj.split()[-1]} & PLURALIA
+            ):
+                # "brown sandals and a blue shirt" -> "brown shirts and a blue sandal": one
+                # man in shirts
+                return self._refuse("number_mismatch")
             names = list(self.names)
             names[i], names[j] = nj, ni
             # two objects of one class change places ("the woman behind the man"); else the
@@ -487,6 +495,12 @@ class Perturber:
             return self._refuse("list_reorder")
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _plural(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return (e.count or 1) > 1 or grammar.is_plural_form(
+            e.text.split()[-1] if e.text else "", e.head
+        )
 
     def _listed_together(self, x: int, y: int) -> bool:
         """The two noun phrases are items of one list in the caption (between them only

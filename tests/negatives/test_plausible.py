@@ -845,3 +845,17 @@ def test_a_kind_is_not_replaced_by_its_class_nor_a_noun_of_unknown_number():
         with_text=True,
     )
     assert texts and all(t.startswith("the sheep are") for t in texts), texts  # "the cow are"
+
+
+def test_clothes_of_different_number_do_not_swap_but_colours_of_made_things_do():
+    caption = "man wearing brown sandals and a blue shirt"
+    ents = [
+        ("man", "man", []),
+        ("brown sandals", "sandal", ["brown"]),
+        ("blue shirt", "shirt", ["blue"]),
+    ]
+    rels = [(0, "wear", 1), (0, "wear", 2)]
+    texts, rejected = made(caption, ents, rels, "swap_object")
+    assert not texts and rejected["number_mismatch"]  # "brown shirts and a blue sandal"
+    texts, _ = made(caption, ents, rels, "swap_attribute")
+    assert set(texts) == {"man wearing blue sandals and a brown shirt"}
