@@ -703,54 +703,25 @@ class Perturber:
         article = self._article(i)
         shared = any(predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
         taken = set(names) | self.heads
+        memo = c._by_context.setdefault("replacement_verdicts", {})
+        if len(memo) > 500_000:  # bounded: a corpus of many contexts
+            memo.clear()
+        context = (old, category, plural, bool(rels), shared, article)
         for _ in range(10):  # draw, then check: the pools are many, the checks a few look-ups
             words, cum = pools[self.rng.randrange(len(pools))]
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
-            last = new.split()[-1]
-            if (
-                new in taken
-                or last in PLURAL_STEMS
-                or new in NOT_OBJECTS
-                or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES))
-                or (not plural and last in PLURAL_NOUNS)
-                or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old])
-            ):
-                continue  # "many snow", "nine suns", "a people", "a woman with his hat"
-            cat = self._category(new)
-            if (
-                (category and cat and cat != category)
-                or (not rels and cat != category)
-                or (category in ANIMATE and cat != category)
-            ):
-                continue  # "the foot is walking down the sidewalk"
-            if category == "person" and new in {"people", "person", "persons", "human"}:
-                self.rejected["related_word"] += 1  # "guys" -> "people": said already
+            if new in taken or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
+                continue  # "a woman with his hat"
+            verdict = memo.get((new, context))
+            if verdict is None:
+                verdict = memo[new, context] = self._verdict(new, *context)
+            if verdict:
+                if verdict is not True:
+                    self.rejected[verdict] += 1
                 continue
-            if c.is_related(new, old) or any(c.is_related(new, x) for x in taken):
+            if any(c.is_related(new, x) for x in taken):
                 self.rejected["related_word"] += 1
                 continue
-            why = self._may_be_true(old, new, category)
-            if why is None and shared and old.split()[-1] in LAYERS and last in LAYERS:
-                why = "may_be_true"
-            if why:
-                self.rejected[why] += 1  # "a business" -> "a building", "player" -> "man"
-                continue
-            if shared and c.n("scene", *sorted((old, new))):
-                self.rejected["may_be_true"] += 1  # "wearing a jacket" -> "wearing a shirt"
-                continue
-            if (
-                not plural
-                and last in grammar.UNCOUNTABLE
-                and old.split()[-1] not in grammar.UNCOUNTABLE
-            ):
-                continue  # "a white dress" -> "a white hair"
-            if not plural and (
-                (last in UNIQUE_PLACES and article == "a")
-                or (article == "" and old.split()[-1] in grammar.UNCOUNTABLE)
-                and last not in grammar.UNCOUNTABLE
-            ):
-                self.rejected["article_needed"] += 1  # "grass on a ground"; "sitting in
-                continue  # snow" -> "sitting in booth"
             trial = list(names)
             trial[i] = new
             why = self.implausible(trial, {i})
@@ -758,6 +729,54 @@ class Perturber:
                 return new
             self.rejected[why] += 1
         return self._refuse("no_attested_replacement")
+
+    def _verdict(
+        self,
+        new: str,
+        old: str,
+        category: str | None,
+        plural: bool,
+        related: bool,
+        shared: bool,
+        article: str | None,
+    ) -> str | bool:
+        """What is wrong with ``new`` for ``old`` whatever else the graph holds: a reason to
+        count, True to skip it silently, False: nothing (the same in every graph with this
+        context, so the stage asks once per process)."""
+        c, last, o = self.cooc, new.split()[-1], old.split()[-1]
+        if (
+            last in PLURAL_STEMS
+            or new in NOT_OBJECTS
+            or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES))
+            or (not plural and last in PLURAL_NOUNS)
+        ):
+            return True  # "many snow", "nine suns", "a people"
+        cat = self._category(new)
+        if (
+            (category and cat and cat != category)
+            or (not related and cat != category)
+            or (category in ANIMATE and cat != category)
+        ):
+            return True  # "the foot is walking down the sidewalk"
+        if category == "person" and new in {"people", "person", "persons", "human"}:
+            return "related_word"  # "guys" -> "people": said already
+        if c.is_related(new, old):
+            return "related_word"
+        why = self._may_be_true(old, new, category)
+        if why is None and shared and o in LAYERS and last in LAYERS:
+            why = "may_be_true"
+        if why:
+            return why  # "a business" -> "a building", "player" -> "man"
+        if shared and c.n("scene", *sorted((old, new))):
+            return "may_be_true"  # "wearing a jacket" -> "wearing a shirt"
+        if not plural and last in grammar.UNCOUNTABLE and o not in grammar.UNCOUNTABLE:
+            return True  # "a white dress" -> "a white hair"
+        if not plural and (
+            (last in UNIQUE_PLACES and article == "a")
+            or (article == "" and o in grammar.UNCOUNTABLE and last not in grammar.UNCOUNTABLE)
+        ):
+            return "article_needed"  # "grass on a ground"; "sitting in snow" -> "in booth"
+        return False
 
     def _article(self, i: int) -> str | None:
         """The word before entity i's span in the caption if it is an article or a
