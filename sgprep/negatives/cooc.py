@@ -285,23 +285,43 @@ class Cooc:
         return self.n("attr", a, obj.split()[-1]) > 0
 
     def attribute_ok_by_class(self, attribute: str, obj: str) -> bool:
-        """:meth:`attribute_ok`, backed off for colours of made things (:data:`PAINTED`): a
-        colour seen twice on objects of its class may go on any ("a blue truck": trucks are
-        vehicles, vehicles are blue)."""
+        """:meth:`attribute_ok`, backed off for colours of made things (:data:`PAINTED`, or
+        things of no class seen in :data:`MANY_COLOURS` colours and not natural, such as
+        signs, pillows, walls): a colour seen twice on objects of its class may go on any
+        ("a blue truck": trucks are vehicles, vehicles are blue; "a red pillow")."""
         if self.attribute_ok(attribute, obj):
             return True
-        cls = object_class(obj)
-        if cls not in PAINTED or attribute_type(attribute) != "colour":
+        cls = self._paint_class(obj)
+        if cls is None or attribute_type(attribute) != "colour":
             return False
         if "class_attrs" not in self._by_context:
             table: dict[str, int] = {}
             for k, n in self.tables["attr"].items():
                 a, o = k.split(SEP)
-                c = object_class(o)
-                if c in PAINTED:
+                c = self._paint_class(o)
+                if c is not None:
                     table[key(a, c)] = table.get(key(a, c), 0) + n
             self._by_context["class_attrs"] = table
         return self._by_context["class_attrs"].get(key(attribute.lower(), cls), 0) >= 2
+
+    def _paint_class(self, obj: str) -> str | None:
+        """The class whose colours ``obj`` may take: its own if made (:data:`PAINTED`), "made"
+        for a thing of no class seen in many colours that is not natural, else None."""
+        cls = object_class(obj)
+        if cls in PAINTED:
+            return cls
+        head = obj.split()[-1]
+        if cls is not None or head in NATURAL:
+            return None
+        if "colours_of" not in self._by_context:
+            seen: dict[str, set[str]] = {}
+            for k in self.tables["attr"]:
+                a, o = k.split(SEP)
+                if attribute_type(a) == "colour":
+                    seen.setdefault(o, set()).add(a)
+            self._by_context["colours_of"] = {o: len(c) for o, c in seen.items()}
+        colours = self._by_context["colours_of"]
+        return "made" if max(colours.get(obj, 0), colours.get(head, 0)) >= MANY_COLOURS else None
 
     def judge(
         self, s: str, predicate: str, o: str, strict: bool = False, seen: int = 1
@@ -328,13 +348,56 @@ class Cooc:
     def judge_by_class(self, s: str, predicate: str, o: str) -> str | None:
         """:meth:`judge` (strict), backed off to object classes: for two objects of one class
         (:data:`OBJECT_CLASSES`) that change places, the classes' triple is the caption's own
-        ("person | behind | person", "animal | chase | animal"), so the new triple is
-        plausible though this very one was never seen ("the woman behind the man")."""
+        ("person | wear | clothing": "a man with white pants and a brown shirt"), so the new
+        triple of a third thing with one of them is plausible though this very one was never
+        seen. The relation between the two themselves is :meth:`judge_reversed`'s."""
         if self.judge(s, predicate, o, strict=True, seen=2) is None:
             return None
         if predicate_key(predicate) in SUPPORT:  # "red cars on a train": "a train on red cars"
             return "implausible_relation"
         return None if object_class(s) and object_class(o) else "implausible_relation"
+
+    def judge_reversed(self, s: str, predicate: str, o: str) -> str | None:
+        """A relation whose two ends changed places ("the man behind the woman" -> "the
+        woman behind the man"): :meth:`judge` (strict), backed off to object classes
+        (:data:`OBJECT_CLASSES`) where the class says the new triple is plausible though
+        this very one was never seen:
+        - a relation of where things stand as seen from the camera (:data:`VIEW_RELATIVE`)
+          between two free-standing things (:data:`FREE_STANDING`): "the woman behind the
+          man", "a bus in front of a car";
+        - a stance verb with such a relation, for a person or an animal ("a dog standing
+          behind a man");
+        - an action between two animate beings that either can do to the other
+          (:data:`RECIPROCAL_VERBS`: "a woman looking at a man", "a cat chasing a dog"); an
+          animal may not do what only people do ("a dog talking to a man"), a baby only
+          look; other verbs only where the new subject was seen doing them ("sheep herding a
+          dog": never).
+        Support and containment ("a train on red cars") never back off."""
+        if self.judge(s, predicate, o, strict=True, seen=2) is None:
+            return None
+        p = predicate_key(predicate)
+        cs, co = object_class(s), object_class(o)
+        if p in SUPPORT or cs not in FREE_STANDING or co not in FREE_STANDING:
+            return "implausible_relation"
+        if p in VIEW_RELATIVE:
+            return None
+        verb, _, rest = p.partition(" ")
+        if relation_type(p) != "action" or cs not in ANIMATE_CLASSES:
+            return "implausible_relation" if relation_type(p) != "action" else "implausible_agent"
+        if (rest in VIEW_RELATIVE or rest in NEARBY) and verb in STANCE_VERBS:
+            return None
+        if co not in ANIMATE_CLASSES or set(rest.split()) & SUPPORT:
+            # "a man riding a horse": "a horse riding a car"; "a man laying on a cow": "a
+            # cow laying on a man"
+            return "implausible_relation"
+        head = s.split()[-1]
+        if self.n("agent", s, verb) >= 2 or self.n("agent", head, verb) >= 2:
+            return None
+        if head in YOUNG and verb not in LOOK_VERBS:
+            return "implausible_agent"  # "a baby feeding a woman"
+        if verb in RECIPROCAL_VERBS and (cs == "person" or verb not in PEOPLE_ONLY_VERBS):
+            return None
+        return "implausible_agent"
 
     def triple_ok(self, s: str, predicate: str, o: str) -> bool:
         return self.judge(s, predicate, o) is None
@@ -571,7 +634,7 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
 #: giraffe looks at it): never a replacement.
 WEAK_VERBS = frozenset(
     "look watch see face have be include contain show feature use wear near "
-    "stand sit hold touch".split()
+    "stand sit hold touch play".split()
 )
 #: Relations a thing can have to many objects at once: replacing the object may leave a true
 #: sentence when the two are often seen together ("wearing a jacket" -> "wearing a shirt").
@@ -622,10 +685,13 @@ OBJECT_CLASSES: dict[str, frozenset[str]] = {
         "hot_dog tomato potato",
         "furniture": "table chair bench couch sofa bed desk shelf cabinet stool dresser",
         "clothing": "shirt jacket hat cap coat dress pants jeans shorts skirt sweater hoodie vest "
-        "helmet shoe boot sock glove scarf tie uniform suit",
+        "helmet shoe boot sock glove scarf tie uniform suit sandal sneaker jersey t-shirt "
+        "sweatshirt beanie bandana apron hood robe wetsuit bikini",
         "small object": "cup mug glass bottle plate bowl phone remote book knife fork spoon "
         "umbrella bag backpack purse frisbee ball kite racket bat laptop keyboard "
-        "clock vase box toy",
+        "clock vase box toy pillow blanket basket towel curtain calculator pot can tray "
+        "lamp napkin cushion candle suitcase",
+        "fixture": "sign pole tent flag banner fence gate awning",
         "plant": "tree bush plant flower",
         "body part": "hand arm leg head face eye ear nose mouth hair foot finger",
         "building": "building house church tower barn shop store",
@@ -653,8 +719,64 @@ SUPPORT = frozenset(
         "have",
     }
 )
+#: Relations that say where a thing stands from the camera's point of view: true of either
+#: order of two free-standing things ("the bus in front of the car", "the car in front of
+#: the bus").
+VIEW_RELATIVE = frozenset(
+    {
+        "behind",
+        "in front of",
+        "left of",
+        "right of",
+        "to left of",
+        "to right of",
+        "to the left of",
+        "to the right of",
+        "on left of",
+        "on right of",
+        "on the left of",
+        "on the right of",
+        "in back of",
+    }
+)
+#: Relations of two things near each other, true either way round; not "with" (a zebra with
+#: two ears), "among" or "between" (two trees among some giraffes).
+NEARBY = frozenset(
+    "next to,near,beside,by,close to,near to,adjacent to,alongside,across from,opposite".split(",")
+)
+#: Classes of things that stand on their own: either may stand behind the other. Not parts,
+#: worn things, food or small things, which are held, worn or carried.
+FREE_STANDING = frozenset({"person", "animal", "vehicle", "furniture", "building", "plant"})
+ANIMATE_CLASSES = frozenset({"person", "animal"})
+#: Verbs of position that keep a relation of where a thing stands ("standing behind").
+STANCE_VERBS = frozenset({"stand", "sit", "walk", "wait", "park", "lie", "lay", "run", "stop"})
+#: Actions either of two animate beings can do to the other ("a woman looking at a man", "a
+#: man looking at a woman").
+RECIPROCAL_VERBS = frozenset(
+    "look watch stare face chase follow hug kiss touch talk greet fight push pull kick hit "
+    "bite sniff lick approach play walk run help pass tackle guard block wave smile point "
+    "lean listen shake".split()
+)
+#: ... of which an animal does not do these ("a dog talking to a man").
+PEOPLE_ONLY_VERBS = frozenset(
+    "talk greet help pass tackle guard block wave smile point listen shake hug kiss".split()
+)
+#: Young ones who only look at others ("a baby feeding a mother": never).
+YOUNG = frozenset("baby infant toddler newborn".split())
+LOOK_VERBS = frozenset("look watch stare face smile touch".split())
+#: Things seen only far behind everything else: nothing stands behind them.
+FAR_AWAY = frozenset(
+    "sky sun moon cloud clouds horizon mountain mountains hill hills sea ocean".split()
+)
+#: Things of no class seen in this many colours come in any colour (signs, walls, doors).
+MANY_COLOURS = 4
+#: ... unless natural: their colours are few and fixed ("a blue leaf", "pink grass").
+NATURAL = frozenset(
+    "leaf grass tree sky water cloud hair fur mane skin snow sand dirt rock stone mountain "
+    "hill field flower plant bush wave ocean sea river lake sun moon fruit vegetable".split()
+)
 #: Classes of made things, which come in any colour.
-PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building"})
+PAINTED = frozenset({"vehicle", "clothing", "furniture", "small object", "building", "fixture"})
 #: Classes whose members may change places on the class's evidence. Not body parts (parts of
 #: one whole: "his face on his hair"), nor small things, food and furniture, which hold,
 #: carry and contain one another ("the plate is on the fork", "a table on the chair").

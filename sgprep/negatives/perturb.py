@@ -16,13 +16,17 @@ from dataclasses import dataclass
 
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import (
+    FAR_AWAY,
+    NEARBY,
     NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
     SWAPPABLE,
+    VIEW_RELATIVE,
     WEAK_VERBS,
     Cooc,
     fixed_attributes,
+    known_verbs,
     lemma,
     name,
     object_class,
@@ -78,6 +82,44 @@ ANIMATE = frozenset({"person", "animal"})
 BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 #: Things a scene has one of ("nine suns"): never in a plural slot.
 UNIQUE_PLACES = frozenset("sky sun moon ground horizon ocean sea air".split())
+#: What may stand between two items of one list: "a hat, a white shirt and a tie".
+LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also", "on"})
+#: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
+HAD = frozenset({"in", "with", "wear", "have", "dress in", "wear with", "carry", "hold"})
+#: Words that open a noun phrase.
+DETERMINERS = frozenset(
+    "a an the this that these those his her their its my our your some each every many "
+    "several few one two three four five six seven eight nine ten".split()
+)
+#: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
+#: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
+UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
+#: Names that say little: a replacement into or out of one may be true ("a clock tower" ->
+#: "a building"; "food" -> "a hot dog"; "human" -> "woman").
+GENERIC = frozenset(
+    "food meal dish thing object item stuff building structure vehicle animal creature "
+    "person people human individual figure plant furniture equipment gear device machine "
+    "area place spot scene room clothing clothes outfit garment bird fish insect fruit "
+    "vegetable drink toy tool container".split()
+)
+#: Who a person is, not what they do: "a skateboarder" may be a woman, "a player" a man.
+WHO = frozenset(
+    "man men woman women boy boys girl girls lady ladies guy guys gentleman person people "
+    "child children kid kids baby adult teenager teen toddler infant male female human".split()
+)
+#: Parts of things, there whenever their whole is: never a replacement ("a clock on the
+#: building" -> "a clock on the wall").
+PARTS = frozenset(
+    "wall ceiling floor roof window door wheel tire windshield porch balcony leg handle "
+    "seat screen lid side top bottom edge corner front back step steps stair stairs chimney "
+    "tail wing engine bumper headlight trunk hood frame base branch cab shoulder neck knee "
+    "lap chest wrist elbow toe lip tongue beak paw hoof horn leaf leaves".split()
+)
+#: Clothes worn over one another: "wears a black suit" -> "a black shirt" may be true.
+LAYERS = frozenset(
+    "suit jacket coat shirt t-shirt sweater vest uniform top blouse hoodie sweatshirt "
+    "blazer tie cardigan".split()
+)
 #: Relations that place a thing by another without contradicting where it is.
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
 
@@ -241,6 +283,7 @@ class Perturber:
         by_class: bool = False,
         attr_by_class: bool = False,
         check_attributes: bool = True,
+        exchanged: bool = False,
     ) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
         scene the statistics never saw, looking only at what touches ``changed``."""
@@ -259,7 +302,14 @@ class Perturber:
                 )(a, names[i]):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
-            if r.subject in changed or r.object in changed:
+            if exchanged and r.subject in changed and r.object in changed:
+                if predicate_key(r.predicate) in NEARBY:
+                    continue  # "a white sweater next to an orange dress": either way round
+                # the two ends changed places: "the woman behind the man"
+                why = c.judge_reversed(names[r.subject], r.predicate, names[r.object])
+                if why:
+                    return why
+            elif r.subject in changed or r.object in changed:
                 why = (c.judge_by_class if by_class else c.judge)(
                     names[r.subject],
                     r.predicate,
@@ -362,6 +412,18 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(ni, nj):
                 return self._refuse("related_word")
+            if any(" " in n and not self.cooc.known(n) for n in (ni, nj)):
+                # a name with a modifier nobody wrote ("chartreuse shirt"): it moves whole and
+                # reads "a red chartreuse shirt, cap"
+                return self._refuse("unknown_object")
+            if (
+                object_class(ni) == object_class(nj) == "clothing"
+                and self._plural(i) != self._plural(j)
+                and not {ni.split()[-1], nj.split()[-1]} & PLURALIA
+            ):
+                # "brown sandals and a blue shirt" -> "brown shirts and a blue sandal": one
+                # man in shirts
+                return self._refuse("number_mismatch")
             names = list(self.names)
             names[i], names[j] = nj, ni
             # two objects of one class change places ("the woman behind the man"); else the
@@ -374,10 +436,17 @@ class Perturber:
                 # plausible, unless two objects of one class change places
                 return self._refuse("unchecked_swap")
             why = self.implausible(
-                names, {i, j}, strict=True, by_class=by_class, attr_by_class=by_class
+                names,
+                {i, j},
+                strict=True,
+                by_class=by_class,
+                attr_by_class=by_class,
+                exchanged=True,
             )
             if why:
                 return self._refuse(why)
+            if self._parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
+                return self._refuse("parsed_backwards")
         graph = _with_entities(
             self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)}
         )
@@ -409,8 +478,6 @@ class Perturber:
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
-            if self._parsed_backwards(s, o):
-                return self._refuse("parsed_backwards")
             why = self.implausible(
                 self.names,
                 {s, o},
@@ -418,11 +485,55 @@ class Perturber:
                 strict=True,
                 by_class=same_class(self.names[s], self.names[o]),
                 check_attributes=False,
+                exchanged=True,
             )
             if why:
                 return self._refuse(why)
+            if self._parsed_backwards(s, o):
+                return self._refuse("parsed_backwards")
+        if self._listed_together(s, o) or self._had_by_one(s, o):
+            return self._refuse("list_reorder")
         graph = _with_entities(self.g, self.bare, {}, relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _plural(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return (e.count or 1) > 1 or grammar.is_plural_form(
+            e.text.split()[-1] if e.text else "", e.head
+        )
+
+    def _listed_together(self, x: int, y: int) -> bool:
+        """The two noun phrases are items of one list in the caption (between them only
+        other entities and "and", "or", commas, articles): exchanging them reorders the list
+        ("wearing green shorts and a blue shirt" / "wearing a blue shirt and green shorts")."""
+        ents = self.g.entities
+        if not self.text or ents[x].span is None or ents[y].span is None:
+            return False
+        (_, a_end), (b_start, _) = sorted((ents[x].span, ents[y].span))
+        if b_start < a_end:
+            return False
+        between = self.text[a_end:b_start]
+        inner = sorted(
+            (e.span for e in ents if e.span and a_end <= e.span[0] and e.span[1] <= b_start),
+            reverse=True,
+        )
+        for start, end in inner:  # other items of the list
+            between = between[: start - a_end] + " " + between[end - a_end :]
+        words = between.lower().replace(",", " , ").split()
+        return (
+            bool(words)
+            and all(w in LIST_WORDS for w in words)
+            and ("," in words or "and" in words or "or" in words or "&" in words)
+        )
+
+    def _had_by_one(self, x: int, y: int) -> bool:
+        """Both are worn or had by one thing ("a man in a white uniform ... with a dark hat
+        on"): which is "in" and which "with" says nothing, exchanging them says the same."""
+        owners: dict[int, set[int]] = {}
+        for r in self.g.relations:
+            if r.object in (x, y) and predicate_key(r.predicate) in HAD:
+                owners.setdefault(r.subject, set()).add(r.object)
+        return any(len(v) == 2 for v in owners.values())
 
     def _parsed_backwards(self, s: int, o: int) -> bool:
         """A relation between the two that was never seen as it is but was seen the other way
@@ -565,8 +676,11 @@ class Perturber:
         hypernym or hyponym, and plausible with everything the entity is in. The contexts'
         pools are made once per process; a draw is checked against this graph."""
         c, old, names = self.cooc, self.names[i], self.names
-        if old.split()[-1] in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" ->
-            return self._refuse("no_attested_replacement")  # "wearing pant"; "on top of"
+        o = old.split()[-1]
+        if o in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" -> "wearing pant";
+            return self._refuse("no_attested_replacement")  # "on top of"
+        if grammar._IRREGULAR_PLURALS.get(o) == o:  # "the sheep are": one or many?
+            return self._refuse("no_attested_replacement")  # never "the cow are"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         pools = []
         for r in rels:  # seen with the same predicate and the same other end
@@ -586,43 +700,28 @@ class Perturber:
             e.text.split()[-1] if e.text else "", e.head
         )
         gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
+        article = self._article(i)
         shared = any(predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
         taken = set(names) | self.heads
+        memo = c._by_context.setdefault("replacement_verdicts", {})
+        if len(memo) > 500_000:  # bounded: a corpus of many contexts
+            memo.clear()
+        context = (old, category, plural, bool(rels), shared, article)
         for _ in range(10):  # draw, then check: the pools are many, the checks a few look-ups
             words, cum = pools[self.rng.randrange(len(pools))]
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
-            last = new.split()[-1]
-            if (
-                new in taken
-                or last in PLURAL_STEMS
-                or new in NOT_OBJECTS
-                or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES))
-                or (not plural and last in PLURAL_NOUNS)
-                or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old])
-            ):
-                continue  # "many snow", "nine suns", "a people", "a woman with his hat"
-            cat = self._category(new)
-            if (
-                (category and cat and cat != category)
-                or (not rels and cat != category)
-                or (category in ANIMATE and cat != category)
-            ):
-                continue  # "the foot is walking down the sidewalk"
-            if category == "person" and new in {"people", "person", "persons", "human"}:
-                self.rejected["related_word"] += 1  # "guys" -> "people": said already
+            if new in taken or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
+                continue  # "a woman with his hat"
+            verdict = memo.get((new, context))
+            if verdict is None:
+                verdict = memo[new, context] = self._verdict(new, *context)
+            if verdict:
+                if verdict is not True:
+                    self.rejected[verdict] += 1
                 continue
-            if c.is_related(new, old) or any(c.is_related(new, x) for x in taken):
+            if any(c.is_related(new, x) for x in taken):
                 self.rejected["related_word"] += 1
                 continue
-            if shared and c.n("scene", *sorted((old, new))):
-                self.rejected["may_be_true"] += 1  # "wearing a jacket" -> "wearing a shirt"
-                continue
-            if (
-                not plural
-                and last in grammar.UNCOUNTABLE
-                and old.split()[-1] not in grammar.UNCOUNTABLE
-            ):
-                continue  # "a white dress" -> "a white hair"
             trial = list(names)
             trial[i] = new
             why = self.implausible(trial, {i})
@@ -630,6 +729,84 @@ class Perturber:
                 return new
             self.rejected[why] += 1
         return self._refuse("no_attested_replacement")
+
+    def _verdict(
+        self,
+        new: str,
+        old: str,
+        category: str | None,
+        plural: bool,
+        related: bool,
+        shared: bool,
+        article: str | None,
+    ) -> str | bool:
+        """What is wrong with ``new`` for ``old`` whatever else the graph holds: a reason to
+        count, True to skip it silently, False: nothing (the same in every graph with this
+        context, so the stage asks once per process)."""
+        c, last, o = self.cooc, new.split()[-1], old.split()[-1]
+        if (
+            last in PLURAL_STEMS
+            or new in NOT_OBJECTS
+            or (plural and (last in grammar.UNCOUNTABLE or last in UNIQUE_PLACES))
+            or (not plural and last in PLURAL_NOUNS)
+        ):
+            return True  # "many snow", "nine suns", "a people"
+        cat = self._category(new)
+        if (
+            (category and cat and cat != category)
+            or (not related and cat != category)
+            or (category in ANIMATE and cat != category)
+        ):
+            return True  # "the foot is walking down the sidewalk"
+        if category == "person" and new in {"people", "person", "persons", "human"}:
+            return "related_word"  # "guys" -> "people": said already
+        if c.is_related(new, old):
+            return "related_word"
+        why = self._may_be_true(old, new, category)
+        if why is None and shared and o in LAYERS and last in LAYERS:
+            why = "may_be_true"
+        if why:
+            return why  # "a business" -> "a building", "player" -> "man"
+        if shared and c.n("scene", *sorted((old, new))):
+            return "may_be_true"  # "wearing a jacket" -> "wearing a shirt"
+        if not plural and last in grammar.UNCOUNTABLE and o not in grammar.UNCOUNTABLE:
+            return True  # "a white dress" -> "a white hair"
+        if not plural and (
+            (last in UNIQUE_PLACES and article == "a")
+            or (article == "" and o in grammar.UNCOUNTABLE and last not in grammar.UNCOUNTABLE)
+        ):
+            return "article_needed"  # "grass on a ground"; "sitting in snow" -> "in booth"
+        return False
+
+    def _article(self, i: int) -> str | None:
+        """The word before entity i's span in the caption if it is an article or a
+        determiner, "" if the entity has none, None where the caption does not say."""
+        span = self.g.entities[i].span
+        if not self.text or span is None or span[0] > len(self.text):
+            return None
+        before = self.text[: span[0]].split()
+        word = before[-1].lower() if before else ""
+        return word if word in DETERMINERS else ""
+
+    def _may_be_true(self, old: str, new: str, category: str | None) -> str | None:
+        """Why a replacement may still be true of the photo: one of the two names says
+        little (:data:`GENERIC`: "a clock tower" -> "a building", "food" -> "a hot dog"); a
+        person named by what they do and one named by who they are ("a skateboarder" -> "a
+        woman": she may be one); a part of something, which is there whenever its whole is
+        ("a clock on the building" -> "on the wall", "a horse's head")."""
+        o, n = old.split()[-1], new.split()[-1]
+        if o in GENERIC or n in GENERIC or old in GENERIC or new in GENERIC:
+            return "generic_word"
+        if category == "person" and (o in WHO) != (n in WHO):
+            return "may_be_true"
+        if n in PARTS or object_class(new) == "body part":
+            return "part_of_whole"
+        c = self.cooc
+        if c.n("spo", new, "have", old) or c.n("spo", old, "have", new):
+            return "part_of_whole"
+        if c.n("spo", n, "have", o) or c.n("spo", o, "have", n):
+            return "part_of_whole"
+        return None
 
     def _category(self, obj: str) -> str | None:
         return self.vocab.categories.get(obj) or self.vocab.categories.get(obj.split()[-1])
@@ -652,7 +829,7 @@ class Perturber:
                     why = self.cooc.judge(
                         self.names[r.subject], new_pred, self.names[r.object], strict=True
                     )
-                    if why:
+                    if why and not self._point_of_view(r, tail):
                         return self._refuse(why)
                 return self._set_pred(k, new_pred, SetPredicate(k, tail, OPPOSITES[tail], False))
         if relation_type(r.predicate) != "action":
@@ -662,6 +839,10 @@ class Perturber:
         if verb in IMPLICIT_VERBS:
             self.rejected["implicit_relation"] += 1
             return None
+        if self.cooc is not None and verb in UNSPECIFIC_VERBS:
+            # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
+            # does the new thing may well do the old one too
+            return self._refuse("may_be_true")
         options = [v for v in self.vocab.verbs(tuple(rest)) if v != verb]
         if self.cooc is not None:
             options = self._attested_verbs(k, verb, rest, options)
@@ -670,6 +851,19 @@ class Perturber:
             return None
         new_verb = self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _point_of_view(self, r: Relation, tail: str) -> bool:
+        """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:
+        left of, behind) and its opposite is as plausible: "a tree behind the house" ->
+        "in front of the house". Not for the sky and such, seen only far behind ("the sun in
+        front of the clouds"), nor for things the statistics do not know."""
+        if tail not in VIEW_RELATIVE:
+            return False
+        ends = (self.names[r.subject], self.names[r.object])
+        return all(
+            self.cooc.known(x) and x.split()[-1] not in FAR_AWAY and x not in NOT_OBJECTS
+            for x in ends
+        )
 
     def _part_of(self, part: int, whole: int) -> bool:
         """The statistics saw the whole have the part ("skateboard | have | wheel"): where
@@ -716,6 +910,7 @@ class Perturber:
             and v not in IMPLICIT_VERBS
             and v not in said
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
+            and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
             and not c.is_related(v, verb, "verb")
             and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
             and all(

@@ -238,13 +238,30 @@ class Realiser:
         # brown shirt" -> "white shirt and brown pants", not "brown shirts"
         if self.plural(e.entity) and singular((e.old.split() or [""])[-1]) not in PLURALIA:
             words[-1] = grammar.plural(words[-1])
-        return [(start, w.end, _same_case(self.text[start : w.end], " ".join(words), start))]
+        out = [(start, w.end, _same_case(self.text[start : w.end], " ".join(words), start))]
+        np_start = self.np_span(e.entity)[0]
+        entity_start = self.graph.entities[e.entity].span[0]
+        article = self.text[np_start:entity_start]
+        if words[-1].lower() in PLURALIA and article.strip().lower() in ("a", "an"):
+            # "a blue shirt" -> "blue shorts", never "a blue shorts"
+            out.append((np_start, entity_start, ""))
+        return out
 
     def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
         out = []
         for slot, source in e.placement:
             start, end = self.np_span(slot)
             s0, s1 = self.np_span(source)
+            article = self.text[start : self.graph.entities[slot].span[0]].strip().lower()
+            body = self.text[self.graph.entities[source].span[0] : s1].lower()
+            if (
+                article in ("the", "a", "an")
+                and body.split(" ", 1)[0] not in LOWERABLE  # "one man": no "the one man"
+                and not (article != "the" and self.plural(source))
+            ):
+                # the slot keeps its article: "black chair in front of the desk" -> "desk in
+                # front of the black chair", not "... of black chair"
+                start, s0 = self.graph.entities[slot].span[0], self.graph.entities[source].span[0]
             moved = self.text[s0:s1]
             first = moved.split(" ", 1)[0].lower()
             if (

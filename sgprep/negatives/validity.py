@@ -14,7 +14,17 @@ when it is:
   after normalisation;
 - ``duplicate``: a text already emitted for the same sample;
 - ``list_reorder``: a swap or shuffle that only reorders the words of a list of attributes
-  ("a black and red helmet" / "a red and black helmet") says the same thing.
+  ("a black and red helmet" / "a red and black helmet") says the same thing; so does one
+  that exchanges two items of one list ("green shorts and a blue shirt") or two things one
+  person wears or has ("in a white uniform ... with a dark hat on"), refused in
+  :mod:`sgprep.negatives.perturb`.
+
+Replacements that may still be true are refused in :mod:`sgprep.negatives.perturb`:
+``generic_word`` (a name that says little: "a clock tower" -> "a building"), ``may_be_true``
+(a role for who a person is: "a skateboarder" -> "a woman"; clothes worn over one another;
+an unspecific verb: "holding a bat" -> "swinging"), ``part_of_whole`` (a part, there with its
+whole: "on the building" -> "on the wall"); and by fluency ``article_needed`` ("sitting in
+snow" -> "sitting in booth").
 
 Rejections by plausibility (``implausible_*``, ``unknown_object``, ``related_word``,
 ``no_attested_replacement``) are in :mod:`sgprep.negatives.perturb` and
