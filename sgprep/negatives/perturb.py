@@ -30,6 +30,7 @@ from sgprep.negatives.cooc import (
     name,
     object_class,
     predicate_key,
+    singular,
 )
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
 from sgprep.negatives.vocab import Vocabulary, attribute_type, relation_type
@@ -89,7 +90,13 @@ CONNECT_PREDICATES = ("near", "next to", "beside", "in front of", "behind")
 #: Things nothing is put near: the sky and what is in it, light, and things of no place.
 NOT_ANCHORS = frozenset(
     "sky cloud clouds air sun moon light lights shadow shadows reflection sunlight sunset "
-    "smoke fog steam rain weather day night scene photo picture image view".split()
+    "smoke fog steam rain weather day night scene photo picture image view "
+    # landscapes: "two snow capped mountains near a dog"
+    "mountain mountains valley hill hills hillside ocean sea horizon forest landscape island "
+    "cliff coast "
+    # parts of a vehicle or a building: "the window near a skateboard is down in the car"
+    "window windows door doors roof wheel wheels tire tires handle seat windshield headlight "
+    "headlights hood base".split()
 )
 #: Things that may be in the air, and the words that say they are: nothing is put near them
 #: then ("kites flying in the sky, beside a table").
@@ -100,7 +107,12 @@ NOT_ANCHOR_CLASSES = frozenset({"body part", "clothing"})
 #: Big things that stay where they are: nothing small is put near them.
 STRUCTURES = frozenset(
     "building tower steeple wall fence pole bridge house church roof tree statue "
-    "skyscraper barn station train".split()
+    "skyscraper barn station train city town village skyline buildings".split()
+)
+#: Places and stuff a thing may be near ("seaweed washed up on shore near a horse"): big.
+PLACES = frozenset(
+    "water grass ground road street sidewalk field beach shore snow sand dirt floor court "
+    "lawn park yard lot parking runway track tracks platform river lake pond".split()
 )
 #: Relations whose object is a part or the contents of their subject.
 CONTAINING = frozenset({"have", "with", "of", "contain", "include", "hold", "wear", "carry"})
@@ -838,10 +850,13 @@ class Perturber:
         added words are no text-only cue. Entity i must stand on its own
         (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`)."""
         if not self._anchor(i):
-            return self._refuse("connect_no_anchor")
-        clause = not self._seam_after(i)
+            if not (self._opens(i) and self._about_a_being()):
+                return self._refuse("connect_no_anchor")
+            clause = True  # "elephants tail on his body, near a truck": the elephant's
+        else:
+            clause = not self._seam_after(i)
         if clause and not (self._opens(i) or object_class(self.names[i]) in ANIMATE):
-            # a person or an animal anywhere ("blue helmet on man 's head, beside a horse")
+            # a person or an animal anywhere ("the cowboy on the bull, next to a bicycle")
             return self._refuse("no_seam")
         words, weights = self._addable()
         fits = _SIZE_FITS[self._size(i)]
@@ -873,6 +888,11 @@ class Perturber:
         placed = any(r.subject == i for r in self.g.relations)
         return self._attach(i, pred, obj, [], placed, bare, clause)
 
+    def _about_a_being(self) -> bool:
+        """The caption names a person or an animal (as a noun or a modifier: "elephants
+        tail", "man 's head")."""
+        return any(object_class(singular(w)) in ANIMATE for w in _WORD.findall(self.text.lower()))
+
     def _opens(self, i: int) -> bool:
         """Entity i's noun phrase opens the caption (after a determiner at most)."""
         span = self.g.entities[i].span
@@ -886,7 +906,8 @@ class Perturber:
         or "any": what may be put near entity i (:data:`_SIZE_FITS`)."""
         obj = self.names[i]
         cls = object_class(obj)
-        if cls in ("building", "vehicle", "plant") or obj.split()[-1] in STRUCTURES:
+        head = obj.split()[-1]
+        if cls in ("building", "vehicle", "plant") or head in STRUCTURES or head in PLACES:
             return "big"
         return "small" if cls in ("small object", "food") else "any"
 
@@ -919,6 +940,10 @@ class Perturber:
         span = self.g.entities[i].span
         if span is None:
             return False
+        first = min(e.span[0] for e in self.g.entities if e.span is not None)
+        rest = self.text[span[1] :].strip().rstrip(".!").strip()
+        if rest and span[0] != first:  # a seam in the middle is the first noun phrase's:
+            return False  # "the white plate the food | is placed on" is no seam
         before = self.text[: span[0]].lower().split()[-2:]
         if before and (before[-1] in ("and", "or", ",") or before[:1] == ["and"]):
             return False  # "table and | chair": one of a list

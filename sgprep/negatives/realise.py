@@ -309,31 +309,31 @@ class Realiser:
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
         end = self.np_span(e.entity)[1]
-        after = self.next_word(end)
-        if after is not None and after.lower == "of":  # "a glass | of water": no seam there
-            raise NoSpanEdit("the noun phrase goes on after its span")
-        # a natural seam only: the end of the caption, or a clause that goes on ("is",
-        # "who", "and"). Not before a participle or a preposition, which would read as the
-        # new object's: "two young girls near a horse | sitting at a table", "a man near
-        # the snow | in a blue shirt", "shoes near a man | laying next to a tie"
-        if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
-            raise Disfluent("no_seam")
         tail = len(self.text.rstrip().rstrip(".!").rstrip())
-        if e.clause and end < tail:  # "fans wearing orange shirts, beside a truck"
-            end = tail
-            new = self._perturbed.entities[e.new_entity]
-            return [(end, end, f", {predicate_text(e.predicate)} {noun_phrase(new)}")]
-        if end < tail and (after is None or not _seam(after.lower)):
-            # no seam right after it (a word, or a comma of a list: "broccoli | , spinach"):
-            # the end of the caption, after the whole clause the noun phrase heads ("two
-            # young girls sitting at a table | near a horse")
-            end = tail
         new = self._perturbed.entities[e.new_entity]
         phrase = (
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural
             else noun_phrase(new)
         )
+        if e.clause and end < tail:
+            # at the end after a comma, which makes it the whole scene's: "fans wearing
+            # orange shirts, beside a truck"
+            return [(tail, tail, f", {predicate_text(e.predicate)} {phrase}")]
+        after = self.next_word(end)
+        if after is not None and after.lower == "of":  # "a glass | of water": no seam there
+            raise NoSpanEdit("the noun phrase goes on after its span")
+        # a natural seam only: the end of the caption, or a clause that goes on ("is",
+        # "who"). Not before a participle or a preposition, which would read as the new
+        # object's: "two young girls near a horse | sitting at a table", "a man near the
+        # snow | in a blue shirt", "shoes near a man | laying next to a tie"
+        if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
+            raise Disfluent("no_seam")
+        if end < tail and (after is None or not _seam(after.lower)):
+            # no seam right after it (a word, or a comma of a list: "broccoli | , spinach"):
+            # the end of the caption, after the whole clause the noun phrase heads ("two
+            # young girls sitting at a table | near a horse")
+            end = tail
         return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

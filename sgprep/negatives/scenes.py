@@ -25,8 +25,8 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         "street": "street road sidewalk city car cars bus buses truck trucks taxi cab van "
         "traffic intersection crosswalk curb parking lot motorcycle motorcycles motorbike "
         "scooter skyscraper storefront store shop building buildings downtown highway "
-        "lamppost streetlight hydrant skateboarder skateboard pole poles sign signs fence "
-        "tower steeple church house houses wire wires",
+        "lamppost streetlight hydrant skateboarder skateboard tower steeple church house "
+        "houses",
         "lawn": "park lawn grass grassy meadow frisbee kite picnic playground garden",
         "farm": "farm pasture barn cow cows sheep lamb lambs goat goats hay cattle calf "
         "herd tractor ranch pen corral horse horses pony",
@@ -45,7 +45,8 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         "breakfast food restaurant fork knife spoon napkin dish dishes tray "
         "broccoli salad hotdog burger",
         "bathroom": "bathroom toilet bathtub tub shower towel",
-        "snow": "snow snowy ski skis skier skiers snowboard snowboarder slope slopes",
+        "snow": "snow snowy ski skis skier skiers skiing snowboard snowboarder snowboarding "
+        "slope slopes",
         "sport": "tennis court racket baseball bat batter pitcher catcher umpire "
         "bleachers stadium field player players soccer",
         "airport": "airport runway tarmac airplane airplanes plane planes jet jets",
@@ -65,7 +66,7 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         (o, spec.partition("|"))
         for o, spec in {
             "dog": "water snow farm rail sport dining airport|lawn street beach home",
-            "cat": "home kitchen bathroom dining|",
+            "cat": "kitchen bathroom dining|home",
             "horse": "lawn beach street|farm",
             "car": "wild farm rail|street",
             "truck": "farm wild airport rail lawn beach|street",
