@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
+from weakref import WeakKeyDictionary
 
 from sgprep.negatives import grammar, scenes
 from sgprep.negatives.cooc import (
@@ -129,6 +130,20 @@ _SIZE_FITS = {
     "small": lambda obj: obj in scenes.NEAR_SMALL,
     "any": lambda obj: True,
 }
+
+
+#: Per statistics object, judgments of connect that depend on it alone (:func:`_memo`).
+_MEMO: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _memo(cooc: Cooc, key, compute: Callable):
+    """``compute(key)`` once per process and statistics object."""
+    table = _MEMO.get(cooc)
+    if table is None:
+        table = _MEMO[cooc] = {}
+    if key not in table:
+        table[key] = compute(key[1] if key[0] == "part" else key)
+    return table[key]
 
 
 @lru_cache(maxsize=1024)
@@ -275,6 +290,7 @@ class Perturber:
         #: only a thing of a detector class that it did not find
         self.detected = detected
         self._addable_pool: tuple[list[str], list[float]] | None = None
+        self._words: list[str] | None = None
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
@@ -289,6 +305,13 @@ class Perturber:
     def fixed(self, i: int) -> set[str]:
         """Attributes of entity i that are part of its name ("hot" of "hot dog")."""
         return fixed_attributes(self.g.entities[i])
+
+    @property
+    def words(self) -> list[str]:
+        """The caption's words in lower case (letters only)."""
+        if self._words is None:
+            self._words = _WORD.findall(self.text.lower())
+        return self._words
 
     @property
     def all_attributes(self) -> set[str]:
@@ -891,7 +914,7 @@ class Perturber:
     def _about_a_being(self) -> bool:
         """The caption names a person or an animal (as a noun or a modifier: "elephants
         tail", "man 's head")."""
-        return any(object_class(singular(w)) in ANIMATE for w in _WORD.findall(self.text.lower()))
+        return any(object_class(singular(w)) in ANIMATE for w in self.words)
 
     def _opens(self, i: int) -> bool:
         """Entity i's noun phrase opens the caption (after a determiner at most)."""
@@ -929,8 +952,8 @@ class Perturber:
             or head in NOT_OBJECTS
             or obj in NOT_ANCHORS
             or head in NOT_ANCHORS
-            or (head in AIRBORNE and not IN_THE_AIR.isdisjoint(_WORD.findall(self.text.lower())))
-            or self._part(obj)
+            or (head in AIRBORNE and not IN_THE_AIR.isdisjoint(self.words))
+            or _memo(self.cooc, ("part", obj), self._part)
         )
 
     def _seam_after(self, i: int) -> bool:
@@ -947,7 +970,6 @@ class Perturber:
         before = self.text[: span[0]].lower().split()[-2:]
         if before and (before[-1] in ("and", "or", ",") or before[:1] == ["and"]):
             return False  # "table and | chair": one of a list
-        rest = self.text[span[1] :].strip().rstrip(".!").strip()
         if not rest:
             return True
         m = _WORD.match(rest.lower())
@@ -955,7 +977,7 @@ class Perturber:
 
     def _part(self, obj: str) -> bool:
         """Seen as a part of something (had by it, half the time), worn (a quarter of the
-        time, twice at least), or never seen at all."""
+        time, twice at least), or never seen at all (once per process: :func:`_memo`)."""
         c = self.cooc
         n = c.n("obj", obj) or c.n("obj", obj.split()[-1])
         worn = max(c.n("po", "wear", obj), c.n("po", "wear", obj.split()[-1]))
@@ -971,8 +993,7 @@ class Perturber:
         return self._addable_pool
 
     def _list_addable(self) -> tuple[list[str], list[float]]:
-        c, names = self.cooc, self.names
-        words = _WORD.findall(self.text.lower())
+        c, names, words = self.cooc, self.names, self.words
         setting = scenes.settings_of(words + names)
         classes = {object_class(n) for n in names} - {None}
         said = set(words) | set(names)
@@ -983,20 +1004,22 @@ class Perturber:
                 or object_class(obj) in classes
                 or (self.detected is not None and not self._absent(obj))
                 or not c.known(obj)
-                or any(self._seen_with(obj, n) for n in names)
-                or any(c.is_related(obj, n) for n in names)
+                or any(_memo(c, (obj, n), self._expected) for n in names)
             ):
                 continue
             out.append((obj, fit))
         kept = scenes.best_fit(out)
         return kept, [c.n("obj", obj) ** 0.5 for obj in kept]
 
-    def _seen_with(self, obj: str, other: str) -> bool:
-        """The statistics saw ``obj`` in one scene out of twenty of ``other``'s, or more
-        (twice at least: once may be chance): it may well be there ("a cat on a bed": "a
-        dog"). "man", seen with nearly everything, sees few things that often."""
-        n = self.cooc.n("scene", *sorted((obj, other)))
-        return n >= 2 and n >= 0.05 * self.cooc.n("obj", other)
+    def _expected(self, pair: tuple[str, str]) -> bool:
+        """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it
+        in one scene out of twenty of ``other``'s, or more (twice at least: once may be
+        chance; "a cat on a bed": "a dog"; "man", seen with nearly everything, sees few
+        things that often), or it is a synonym, hypernym or hyponym of ``other``."""
+        obj, other = pair
+        c = self.cooc
+        n = c.n("scene", *sorted(pair))
+        return (n >= 2 and n >= 0.05 * c.n("obj", other)) or c.is_related(obj, other)
 
     def _absent(self, obj: str) -> bool:
         """The detector has a class for ``obj`` and did not find it in the image."""
