@@ -97,7 +97,9 @@ NOT_ANCHORS = frozenset(
     "cliff coast "
     # parts of a vehicle or a building: "the window near a skateboard is down in the car"
     "window windows door doors roof wheel wheels tire tires handle seat windshield headlight "
-    "headlights hood base".split()
+    "headlights hood base ceiling lot "
+    # things worn: "the ring on the right ring finger, behind a cat"
+    "ring necklace bracelet earring earrings watch".split()
 )
 #: Things that may be in the air, and the words that say they are: nothing is put near them
 #: then ("kites flying in the sky, beside a table").
@@ -110,6 +112,8 @@ STRUCTURES = frozenset(
     "building tower steeple wall fence pole bridge house church roof tree statue "
     "skyscraper barn station train city town village skyline buildings".split()
 )
+#: Words for people together: anything may be near them.
+GROUPS = frozenset("people crowd family team group audience spectators fans players".split())
 #: Places and stuff a thing may be near ("seaweed washed up on shore near a horse"): big.
 PLACES = frozenset(
     "water grass ground road street sidewalk field beach shore snow sand dirt floor court "
@@ -127,7 +131,7 @@ OPENING_WORDS = frozenset(
 
 _SIZE_FITS = {
     "big": lambda obj: obj not in scenes.SMALL,
-    "small": lambda obj: obj in scenes.NEAR_SMALL,
+    "small": lambda obj: obj not in scenes.BIG,
     "any": lambda obj: True,
 }
 
@@ -932,7 +936,7 @@ class Perturber:
         head = obj.split()[-1]
         if cls in ("building", "vehicle", "plant") or head in STRUCTURES or head in PLACES:
             return "big"
-        return "small" if cls in ("small object", "food") else "any"
+        return "any" if cls in ("person", "animal", "furniture") or head in GROUPS else "small"
 
     def _anchor(self, i: int) -> bool:
         """Entity i is a thing something may be put near: not a part, a thing worn or held

@@ -91,8 +91,9 @@ ANYWHERE = ("bicycle", "cat", "ladder", "suitcase")
 #: Small things: never put near a building, a vehicle or a tree ("a steeple next to a chair",
 #: "a bus near a surfboard" read as nonsense).
 SMALL = frozenset("cat chair table suitcase umbrella skateboard ladder".split() + ["teddy bear"])
-#: What may be put near a small thing or food ("a salad on the plate near a cat").
-NEAR_SMALL = frozenset({"cat", "dog", "chair", "table", "teddy bear"})
+#: Big things: never put near a small thing or food ("a plate of food next to a bus", "a
+#: toothbrush near a horse"); what is put near those is a thing one may carry or sit on.
+BIG = frozenset("car truck bus motorcycle boat horse tent ladder".split())
 
 
 @lru_cache(maxsize=65536)
