@@ -99,7 +99,9 @@ NOT_ANCHORS = frozenset(
     "window windows door doors roof wheel wheels tire tires handle seat windshield headlight "
     "headlights hood base ceiling lot "
     # things worn: "the ring on the right ring finger, behind a cat"
-    "ring necklace bracelet earring earrings watch".split()
+    "ring necklace bracelet earring earrings watch "
+    # shapes: "a circle inside a circle in front of a dog"
+    "circle circles square squares triangle shape shapes dot dots".split()
 )
 #: Things that may be in the air, and the words that say they are: nothing is put near them
 #: then ("kites flying in the sky, beside a table").

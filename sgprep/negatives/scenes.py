@@ -74,7 +74,7 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "motorcycle": "beach farm lawn|street",
             "bicycle": "lawn beach water home rail sport airport|street",
             "boat": "beach|water",
-            "bench": "beach water wild snow|street lawn sport rail",
+            "bench": "beach wild snow|street lawn sport rail water",
             "chair": "beach lawn|home kitchen dining",
             "table": "lawn beach|home kitchen dining",
             "umbrella": "street lawn dining|beach",
