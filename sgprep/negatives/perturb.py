@@ -112,7 +112,8 @@ NOT_ANCHOR_CLASSES = frozenset({"body part", "clothing"})
 #: Big things that stay where they are: nothing small is put near them.
 STRUCTURES = frozenset(
     "building tower steeple wall fence pole bridge house church roof tree statue "
-    "skyscraper barn station train city town village skyline buildings".split()
+    "skyscraper barn station train city town village skyline buildings warehouse garage "
+    "shed hangar stadium".split()
 )
 #: Words for people together: anything may be near them.
 GROUPS = frozenset("people crowd family team group audience spectators fans players".split())
