@@ -143,14 +143,27 @@ _SIZE_FITS = {
 _MEMO: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def _memo(cooc: Cooc, key, compute: Callable):
-    """``compute(key)`` once per process and statistics object."""
+#: Entries a memo table holds at most (it is emptied when full: bounded memory).
+MAX_MEMO = 200_000
+
+
+def _memo_table(cooc: Cooc) -> dict:
     table = _MEMO.get(cooc)
     if table is None:
         table = _MEMO[cooc] = {}
-    if key not in table:
-        table[key] = compute(key[1] if key[0] == "part" else key)
-    return table[key]
+    return table
+
+
+def _memo(cooc: Cooc, key, compute: Callable):
+    """``compute(key)`` once per process and statistics object (``key[1]`` for a key
+    tagged "part" or "setting")."""
+    table = _memo_table(cooc)
+    hit = table.get(key)
+    if hit is None and key not in table:
+        if len(table) > MAX_MEMO:
+            table.clear()
+        hit = table[key] = compute(key[1] if key[0] in ("part", "setting") else key)
+    return hit
 
 
 @lru_cache(maxsize=1024)
@@ -1002,21 +1015,42 @@ class Perturber:
     def _list_addable(self) -> tuple[list[str], list[float]]:
         c, names, words = self.cooc, self.names, self.words
         setting = scenes.settings_of(words + names)
+        key = ("addable", tuple(words), tuple(names))
+        if self.detected is None:  # the same words and names: the same answer
+            table = _memo_table(c)
+            if key not in table:
+                if len(table) > MAX_MEMO:
+                    table.clear()
+                table[key] = self._filter_addable(setting)
+            return table[key]
+        return self._filter_addable(setting)
+
+    def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float]]:
+        c, names, words = self.cooc, self.names, self.words
         classes = {object_class(n) for n in names} - {None}
         said = set(words) | set(names)
         out = []
-        for obj, fit in scenes.addable_in(setting):
+        for obj, fit, cls, weight in _memo(c, ("setting", setting), self._known_addable):
             if (
                 obj in said
-                or object_class(obj) in classes
+                or cls in classes
                 or (self.detected is not None and not self._absent(obj))
-                or not c.known(obj)
                 or any(_memo(c, (obj, n), self._expected) for n in names)
             ):
                 continue
-            out.append((obj, fit))
-        kept = scenes.best_fit(out)
-        return kept, [c.n("obj", obj) ** 0.5 for obj in kept]
+            out.append((obj, fit, weight))
+        best = max((fit for _, fit, _ in out), default=0)
+        kept = [(obj, weight) for obj, fit, weight in out if fit == best]
+        return [o for o, _ in kept], [w for _, w in kept]
+
+    def _known_addable(self, setting: frozenset[str]) -> list[tuple[str, int, str | None, float]]:
+        """:func:`scenes.addable_in` the statistics know, with class and weight."""
+        c = self.cooc
+        return [
+            (obj, fit, object_class(obj), c.n("obj", obj) ** 0.5)
+            for obj, fit in scenes.addable_in(setting)
+            if c.known(obj)
+        ]
 
     def _expected(self, pair: tuple[str, str]) -> bool:
         """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it

@@ -115,8 +115,8 @@ def settings_of(words: list[str]) -> frozenset[str]:
 def addable_in(settings: frozenset[str]) -> tuple[tuple[str, int], ...]:
     """The objects possible in every one of ``settings`` or all but one (a caption may name
     a setting in passing: "a pony walking near the ocean") and typical of none, each with
-    how many it fits, by name; with no setting named, :data:`ANYWHERE`. :func:`best_fit`
-    keeps the ones that fit most."""
+    how many it fits, by name; with no setting named, :data:`ANYWHERE`. Connect keeps, of
+    those it may add, the ones that fit most."""
     if not settings:
         return tuple((o, 0) for o in ANYWHERE)
     need = max(1, len(settings) - 1)
@@ -127,9 +127,3 @@ def addable_in(settings: frozenset[str]) -> tuple[tuple[str, int], ...]:
             if not settings & typical and (n := len(settings & possible)) >= need
         )
     )
-
-
-def best_fit(options: list[tuple[str, int]]) -> list[str]:
-    """The objects of ``options`` (from :func:`addable_in`) that fit the most settings."""
-    best = max((n for _, n in options), default=0)
-    return [o for o, n in options if n == best]
