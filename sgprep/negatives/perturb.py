@@ -9,12 +9,16 @@ Candidates refused by a validity rule are counted by reason when they are listed
 from __future__ import annotations
 
 import random
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from weakref import WeakKeyDictionary
 
-from sgprep.negatives import grammar
+from sgprep.negatives import grammar, scenes
 from sgprep.negatives.cooc import (
     FAR_AWAY,
     NEARBY,
@@ -31,11 +35,13 @@ from sgprep.negatives.cooc import (
     name,
     object_class,
     predicate_key,
+    singular,
 )
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
 from sgprep.negatives.vocab import Vocabulary, attribute_type, relation_type
-from sgprep.negatives.words import SPATIAL_WORDS
+from sgprep.negatives.words import SEAM_WORDS, SPATIAL_WORDS
 from sgprep.schema import Entity, Relation, SceneGraph
+from sgprep.stats.properties import head_label_pairs, synonym_table
 
 #: Replacements that read as the natural opposite; other words draw from the vocabulary.
 ANTONYMS = dict(
@@ -122,6 +128,93 @@ LAYERS = frozenset(
 )
 #: Relations that place a thing by another without contradicting where it is.
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
+#: What connect puts a new thing in: a place by the entity, specific enough to be false.
+CONNECT_PREDICATES = ("near", "next to", "beside", "in front of", "behind")
+#: Things nothing is put near: the sky and what is in it, light, and things of no place.
+NOT_ANCHORS = frozenset(
+    "sky cloud clouds air sun moon light lights shadow shadows reflection sunlight sunset "
+    "smoke fog steam rain weather day night scene photo picture image view "
+    # landscapes: "two snow capped mountains near a dog"
+    "mountain mountains valley hill hills hillside ocean sea horizon forest landscape island "
+    "cliff coast "
+    # parts of a vehicle or a building: "the window near a skateboard is down in the car"
+    "window windows door doors roof wheel wheels tire tires handle seat windshield headlight "
+    "headlights hood base ceiling lot "
+    # things worn: "the ring on the right ring finger, behind a cat"
+    "ring necklace bracelet earring earrings watch "
+    # shapes: "a circle inside a circle in front of a dog"
+    "circle circles square squares triangle shape shapes dot dots".split()
+)
+#: Things that may be in the air, and the words that say they are: nothing is put near them
+#: then ("kites flying in the sky, beside a table").
+AIRBORNE = frozenset("kite frisbee plane airplane jet balloon helicopter bird ball".split())
+IN_THE_AIR = frozenset("sky air flying flies fly flown soaring overhead airborne".split())
+#: Classes of things nothing is put near: parts, clothes, small things, food.
+NOT_ANCHOR_CLASSES = frozenset({"body part", "clothing"})
+#: Big things that stay where they are: nothing small is put near them.
+STRUCTURES = frozenset(
+    "building tower steeple wall fence pole bridge house church roof tree statue "
+    "skyscraper barn station train city town village skyline buildings warehouse garage "
+    "shed hangar stadium".split()
+)
+#: Words for people together: anything may be near them.
+GROUPS = frozenset("people crowd family team group audience spectators fans players".split())
+#: Places and stuff a thing may be near ("seaweed washed up on shore near a horse"): big.
+PLACES = frozenset(
+    "water grass ground road street sidewalk field beach shore snow sand dirt floor court "
+    "lawn park yard lot parking runway track tracks platform river lake pond".split()
+)
+#: Relations whose object is a part or the contents of their subject.
+CONTAINING = frozenset({"have", "with", "of", "contain", "include", "hold", "wear", "carry"})
+_WORD = re.compile(r"[a-z]+")
+#: Words a caption may open with before its first noun phrase.
+OPENING_WORDS = frozenset(
+    "a an the two three four five some several many this these both group couple pair bunch "
+    "herd flock crowd row line lot lots set of".split()
+)
+
+
+_SIZE_FITS = {
+    "big": lambda obj: obj not in scenes.SMALL,
+    "small": lambda obj: obj not in scenes.BIG,
+    "any": lambda obj: True,
+}
+
+
+#: Per statistics object, judgments of connect that depend on it alone (:func:`_memo`).
+_MEMO: WeakKeyDictionary = WeakKeyDictionary()
+
+
+#: Entries a memo table holds at most (it is emptied when full: bounded memory).
+MAX_MEMO = 200_000
+
+
+def _memo_table(cooc: Cooc) -> dict:
+    table = _MEMO.get(cooc)
+    if table is None:
+        table = _MEMO[cooc] = {}
+    return table
+
+
+def _memo(cooc: Cooc, key, compute: Callable):
+    """``compute(key)`` once per process and statistics object (``key[1]`` for a key
+    tagged "part" or "setting")."""
+    table = _memo_table(cooc)
+    hit = table.get(key)
+    if hit is None and key not in table:
+        if len(table) > MAX_MEMO:
+            table.clear()
+        hit = table[key] = compute(key[1] if key[0] in ("part", "setting") else key)
+    return hit
+
+
+@lru_cache(maxsize=1024)
+def detector_label(obj: str) -> str | None:
+    """The detector class (COCO's, through sgprep.stats' synonym table) that names ``obj``."""
+    for label, words in synonym_table().items():
+        if obj in words:
+            return label
+    return None
 
 
 @dataclass(frozen=True)
@@ -168,6 +261,10 @@ class Attach:
     near_only: bool = False
     #: written as a bare plural ("near trees"): a short caption's budget
     bare_plural: bool = False
+    #: the entity opens the caption and no seam follows it: the new phrase goes at the end,
+    #: after a comma, which makes it the first noun phrase's ("fans wearing orange shirts,
+    #: beside a truck")
+    clause: bool = False
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
@@ -244,12 +341,18 @@ class Perturber:
         cooc: Cooc | None = None,
         text: str = "",
         max_length_ratio: float = 10.0,
+        detected: list[str] | None = None,
     ):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
         n = len(text.split())
         self.extra_words = int(max_length_ratio * n) - n if text else 99  # what connect may add
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
+        #: the labels a detector found in the image (None: no detections): connect adds
+        #: only a thing of a detector class that it did not find
+        self.detected = detected
+        self._addable_pool: tuple[list[str], list[float]] | None = None
+        self._words: list[str] | None = None
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
@@ -264,6 +367,13 @@ class Perturber:
     def fixed(self, i: int) -> set[str]:
         """Attributes of entity i that are part of its name ("hot" of "hot dog")."""
         return fixed_attributes(self.g.entities[i])
+
+    @property
+    def words(self) -> list[str]:
+        """The caption's words in lower case (letters only)."""
+        if self._words is None:
+            self._words = _WORD.findall(self.text.lower())
+        return self._words
 
     @property
     def all_attributes(self) -> set[str]:
@@ -968,45 +1078,188 @@ class Perturber:
         return self._attach(i, pred, obj, attrs)
 
     def _connect_attested(self, i: int) -> Perturbation | None:
-        """A relation with a new object that was seen with this entity's object as its
-        subject ("man | next to | bench"), short (no attribute: the negative stays about as
-        long as its caption), and not naming an object the caption has or one of its
-        synonyms. An entity that is the subject of a relation already ("shoes on her feet")
-        is only put near things ("under a bed" would contradict)."""
-        c, names = self.cooc, self.names
-        subject = names[i] if c.known(names[i]) else names[i].split()[-1]
-        # the subject of any relation is somewhere doing something already: "a man on a
-        # skateboard riding a horse", "a dog on a boat lying on the grass" contradict
-        placed = any(r.subject == i for r in self.g.relations)
-        words, cum = c.pool("connect", subject, placed)
-        if not words:
-            return self._refuse("no_attested_replacement")
-        others = [x for k, x in enumerate(names) if k != i]
-        for attempt in range(16):
-            pick = words[bisect_right(cum, self.rng.random() * cum[-1])]
-            pred, obj = pick.split(SEP_)
-            if attempt < 8 and others and not any(c.n("scene", *sorted((obj, x))) for x in others):
-                continue  # first, an object seen in a scene with the caption's other objects
-            said = f" {self.text.lower()} "
-            if f" {pred} " in said:  # "a bench near the sidewalk near a man"
-                if pred != "near" or " next to " in said:
-                    continue
-                pred = "next to"
-            words_added = len(pred.split()) + len(obj.split()) + 1
-            # a short caption takes a bare plural: "wooden fence near trees"
-            bare = (
-                words_added > self.extra_words
-                and words_added - 1 <= self.extra_words
-                and pred in ("near", "next to", "behind")
-                and self.vocab.categories.get(obj) in BARE_PLURAL_CATEGORIES
+        """A salient thing the caption would name if the photo showed it, put near entity i
+        ("the cat near a suitcase sits in the window"): an object of :data:`scenes.ADDABLE`
+        possible in the settings the caption names and typical of none ("a bus" on a street
+        may be there; in a bedroom it is absurd), of no class the caption has already
+        (animals come together: "a cat near a dog" may well be true), not one the statistics
+        see with the caption's objects, and, where the image has detections, of a detector
+        class the detector did not find. Drawn by how often captions name it, so that the
+        added words are no text-only cue. Entity i must stand on its own
+        (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`)."""
+        if not self._anchor(i):
+            if not (self._opens(i) and self._about_a_being()):
+                return self._refuse("connect_no_anchor")
+            clause = True  # "elephants tail on his body, near a truck": the elephant's
+        else:
+            clause = not self._seam_after(i)
+        if clause and not (self._opens(i) or object_class(self.names[i]) in ANIMATE):
+            # a person or an animal anywhere ("the cowboy on the bull, next to a bicycle")
+            return self._refuse("no_seam")
+        words, weights = self._addable()
+        fits = _SIZE_FITS[self._size(i)]
+        # a short caption takes a bare plural ("wooden fence near trucks"): a thing that
+        # comes in numbers, one word
+        bare = self.extra_words < 3
+        options = [
+            (w, n)
+            for w, n in zip(words, weights)
+            if fits(w)
+            and (
+                object_class(w) in BARE_PLURAL_CATEGORIES and " " not in w
+                if bare
+                else len(w.split()) + 2 <= self.extra_words
             )
-            if words_added > self.extra_words and not bare:
-                self.rejected["too_long"] += 1
+        ]
+        if not options or self.extra_words < 2:
+            return self._refuse("too_long" if any(map(fits, words)) else "connect_nothing_absent")
+        cum = list(accumulate(n for _, n in options))
+        obj = options[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)][0]
+        said = f" {self.text.lower()} "
+        preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
+        pred = self.rng.choice(preds)
+        if bare or len(pred.split()) + len(obj.split()) + 1 > self.extra_words:
+            # one word: "near", or "beside" where the caption says "near" already
+            pred = next((p for p in ("near", "beside") if p in preds), "near")
+        # the subject of a relation is somewhere doing something already: it is only put
+        # near things (every predicate here places it so)
+        placed = any(r.subject == i for r in self.g.relations)
+        return self._attach(i, pred, obj, [], placed, bare, clause)
+
+    def _about_a_being(self) -> bool:
+        """The caption names a person or an animal (as a noun or a modifier: "elephants
+        tail", "man 's head")."""
+        return any(object_class(singular(w)) in ANIMATE for w in self.words)
+
+    def _opens(self, i: int) -> bool:
+        """Entity i's noun phrase opens the caption (after a determiner at most)."""
+        span = self.g.entities[i].span
+        if span is None:
+            return False
+        before = self.text[: span[0]].lower().split()
+        return len(before) <= 3 and all(w in OPENING_WORDS for w in before)
+
+    def _size(self, i: int) -> str:
+        """ "big" (a building, a vehicle, a tree, a structure), "small" (a small thing, food)
+        or "any": what may be put near entity i (:data:`_SIZE_FITS`)."""
+        obj = self.names[i]
+        cls = object_class(obj)
+        head = obj.split()[-1]
+        if cls in ("building", "vehicle", "plant") or head in STRUCTURES or head in PLACES:
+            return "big"
+        return "any" if cls in ("person", "animal", "furniture") or head in GROUPS else "small"
+
+    def _anchor(self, i: int) -> bool:
+        """Entity i is a thing something may be put near: not a part, a thing worn or held
+        in or by another (the object of "have", "with", "of": "a burger has cheese and
+        tomato | near a chair"), nor the sky, light or a thing of no place
+        (:data:`NOT_ANCHORS`), nor a small thing or food ("a fork near a horse")."""
+        obj = self.names[i]
+        head = obj.split()[-1]
+        if any(
+            r.object == i and predicate_key(r.predicate).split()[0] in CONTAINING
+            for r in self.g.relations
+        ):
+            return False
+        return not (
+            object_class(obj) in NOT_ANCHOR_CLASSES
+            or obj in NOT_OBJECTS
+            or head in NOT_OBJECTS
+            or obj in NOT_ANCHORS
+            or head in NOT_ANCHORS
+            or (head in AIRBORNE and not IN_THE_AIR.isdisjoint(self.words))
+            or _memo(self.cooc, ("part", obj), self._part)
+        )
+
+    def _seam_after(self, i: int) -> bool:
+        """The caption ends with entity i's noun phrase, or goes on after it with a clause
+        (:data:`SEAM_WORDS`: "the cat | sits"), so that the new phrase is read as placing
+        that entity; the realiser puts it there."""
+        span = self.g.entities[i].span
+        if span is None:
+            return False
+        first = min(e.span[0] for e in self.g.entities if e.span is not None)
+        rest = self.text[span[1] :].strip().rstrip(".!").strip()
+        if rest and span[0] != first:  # a seam in the middle is the first noun phrase's:
+            return False  # "the white plate the food | is placed on" is no seam
+        before = self.text[: span[0]].lower().split()[-2:]
+        if before and (before[-1] in ("and", "or", ",") or before[:1] == ["and"]):
+            return False  # "table and | chair": one of a list
+        if not rest:
+            return True
+        m = _WORD.match(rest.lower())
+        return m is not None and m.group() in SEAM_WORDS
+
+    def _part(self, obj: str) -> bool:
+        """Seen as a part of something (had by it, half the time), worn (a quarter of the
+        time, twice at least), or never seen at all (once per process: :func:`_memo`)."""
+        c = self.cooc
+        n = c.n("obj", obj) or c.n("obj", obj.split()[-1])
+        worn = max(c.n("po", "wear", obj), c.n("po", "wear", obj.split()[-1]))
+        had = max(c.n("po", "have", obj), c.n("po", "have", obj.split()[-1]))
+        return not n or had * 2 >= n or (worn >= 2 and worn * 4 >= n)
+
+    def _addable(self) -> tuple[list[str], list[float]]:
+        """What connect may add to this caption (see :meth:`_connect_attested`), with their
+        weights (the square root of how often captions name them: common words, but not
+        "a table" everywhere), made once per graph."""
+        if self._addable_pool is None:
+            self._addable_pool = self._list_addable()
+        return self._addable_pool
+
+    def _list_addable(self) -> tuple[list[str], list[float]]:
+        c, names, words = self.cooc, self.names, self.words
+        setting = scenes.settings_of(words + names)
+        key = ("addable", tuple(words), tuple(names))
+        if self.detected is None:  # the same words and names: the same answer
+            table = _memo_table(c)
+            if key not in table:
+                if len(table) > MAX_MEMO:
+                    table.clear()
+                table[key] = self._filter_addable(setting)
+            return table[key]
+        return self._filter_addable(setting)
+
+    def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float]]:
+        c, names, words = self.cooc, self.names, self.words
+        classes = {object_class(n) for n in names} - {None}
+        said = set(words) | set(names)
+        out = []
+        for obj, fit, cls, weight in _memo(c, ("setting", setting), self._known_addable):
+            if (
+                obj in said
+                or cls in classes
+                or (self.detected is not None and not self._absent(obj))
+                or any(_memo(c, (obj, n), self._expected) for n in names)
+            ):
                 continue
-            if obj in names or any(c.is_related(obj, x) for x in names):
-                continue
-            return self._attach(i, pred, obj, [], placed, bare)
-        return self._refuse("no_attested_replacement")
+            out.append((obj, fit, weight))
+        best = max((fit for _, fit, _ in out), default=0)
+        kept = [(obj, weight) for obj, fit, weight in out if fit == best]
+        return [o for o, _ in kept], [w for _, w in kept]
+
+    def _known_addable(self, setting: frozenset[str]) -> list[tuple[str, int, str | None, float]]:
+        """:func:`scenes.addable_in` the statistics know, with class and weight."""
+        c = self.cooc
+        return [
+            (obj, fit, object_class(obj), c.n("obj", obj) ** 0.5)
+            for obj, fit in scenes.addable_in(setting)
+            if c.known(obj)
+        ]
+
+    def _expected(self, pair: tuple[str, str]) -> bool:
+        """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it
+        in one scene out of twenty of ``other``'s, or more (twice at least: once may be
+        chance; "a cat on a bed": "a dog"; "man", seen with nearly everything, sees few
+        things that often), or it is a synonym, hypernym or hyponym of ``other``."""
+        obj, other = pair
+        c = self.cooc
+        n = c.n("scene", *sorted(pair))
+        return (n >= 2 and n >= 0.05 * c.n("obj", other)) or c.is_related(obj, other)
+
+    def _absent(self, obj: str) -> bool:
+        """The detector has a class for ``obj`` and did not find it in the image."""
+        return detector_label(obj) is not None and not head_label_pairs([obj], self.detected)
 
     def _attach(
         self,
@@ -1016,6 +1269,7 @@ class Perturber:
         attrs: list[str],
         near_only: bool = False,
         bare_plural: bool = False,
+        clause: bool = False,
     ) -> Perturbation:
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
@@ -1029,5 +1283,5 @@ class Perturber:
         ]
         graph = _with_entities(self.g, self.bare, {}, relations, [new])
         return Perturbation(
-            "connect", "connect", graph, (Attach(i, pred, n, near_only, bare_plural),)
+            "connect", "connect", graph, (Attach(i, pred, n, near_only, bare_plural, clause),)
         )

@@ -27,6 +27,7 @@ from sgprep.negatives.perturb import (
     SetPredicate,
 )
 from sgprep.negatives.vocab import relation_type
+from sgprep.negatives.words import SEAM_WORDS
 from sgprep.parse.rules_lexicon import PREP_SYNONYMS
 from sgprep.schema import Entity, SceneGraph
 
@@ -325,26 +326,31 @@ class Realiser:
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
         end = self.np_span(e.entity)[1]
-        after = self.next_word(end)
-        if after is not None and after.lower == "of":  # "a glass | of water": no seam there
-            raise NoSpanEdit("the noun phrase goes on after its span")
-        # a natural seam only: the end of the caption, or a clause that goes on ("is",
-        # "who", "and"). Not before a participle or a preposition, which would read as the
-        # new object's: "two young girls near a horse | sitting at a table", "a man near
-        # the snow | in a blue shirt", "shoes near a man | laying next to a tie"
-        if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
-            raise Disfluent("no_seam")
-        if after is not None and not _seam(after.lower):
-            # no seam right after it: the end of the caption, after the whole clause the noun
-            # phrase heads ("two young girls sitting at a table | near a horse"); whatever
-            # the new phrase is read to attach to, its object is not in the picture
-            end = len(self.text.rstrip().rstrip(".!").rstrip())
+        tail = len(self.text.rstrip().rstrip(".!").rstrip())
         new = self._perturbed.entities[e.new_entity]
         phrase = (
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural
             else noun_phrase(new)
         )
+        if e.clause and end < tail:
+            # at the end after a comma, which makes it the whole scene's: "fans wearing
+            # orange shirts, beside a truck"
+            return [(tail, tail, f", {predicate_text(e.predicate)} {phrase}")]
+        after = self.next_word(end)
+        if after is not None and after.lower == "of":  # "a glass | of water": no seam there
+            raise NoSpanEdit("the noun phrase goes on after its span")
+        # a natural seam only: the end of the caption, or a clause that goes on ("is",
+        # "who"). Not before a participle or a preposition, which would read as the new
+        # object's: "two young girls near a horse | sitting at a table", "a man near the
+        # snow | in a blue shirt", "shoes near a man | laying next to a tie"
+        if self.text[end:].lstrip()[:1] in ("'", "’", "-"):  # "the horse | 's mane"
+            raise Disfluent("no_seam")
+        if end < tail and (after is None or not _seam(after.lower)):
+            # no seam right after it (a word, or a comma of a list: "broccoli | , spinach"):
+            # the end of the caption, after the whole clause the noun phrase heads ("two
+            # young girls sitting at a table | near a horse")
+            end = tail
         return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -409,30 +415,8 @@ def _span_matches(text: str, span: tuple[int, int], e: Entity) -> bool:
     return last in grammar.noun_forms(e.head) or e.head.lower() in text[start:end].lower()
 
 
-#: Words that may follow a noun phrase where a new phrase can go in between.
-#: Not a preposition: "shoes | on her feet" would become "shoes under a bed on her feet".
-_SEAM_WORDS = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "who",
-        "that",
-        "which",
-        "and",
-        "while",
-        "as",
-        "sits",
-        "stands",
-    }
-)
-
-
 def _seam(word: str) -> bool:
-    return word in _SEAM_WORDS
+    return word in SEAM_WORDS
 
 
 def _lemma(word: str) -> str:

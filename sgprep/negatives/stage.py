@@ -219,13 +219,19 @@ class NegativesStage(Stage):
                 sample.fail("negatives", "no_caption", "sample has no caption")
                 continue
             try:
-                sample.neg = self.negatives(sample.key, sample.caption, sample.sg)
+                detected = None if sample.det is None else [b.label for b in sample.det.objects]
+                sample.neg = self.negatives(sample.key, sample.caption, sample.sg, detected)
             except Exception as exc:  # one odd graph must not sink the batch
                 log.debug("negatives failed on %s", sample.key, exc_info=True)
                 self.counts["errors"] += 1
                 sample.fail("negatives", "negatives_error", f"{type(exc).__name__}: {exc}")
 
-    def negatives(self, key: str, caption: str, graph: SceneGraph) -> Negatives:
+    def negatives(
+        self, key: str, caption: str, graph: SceneGraph, detected: list[str] | None = None
+    ) -> Negatives:
+        """The positives and negatives of one sample. ``detected``: the labels a detector
+        found in its image (det.json), if it ran: connect then adds only a thing of a
+        detector class that it did not find (counted as ``connect/absent_by_detector``)."""
         self.setup()
         rng = random.Random(sample_seed(key, self.context.seed))
         keep = self.settings.graphs
@@ -254,7 +260,7 @@ class NegativesStage(Stage):
         seen: set[str] = set()
         negatives: list[Negative] = []
         for index, (text, g, k) in enumerate(sources):
-            for negative in self._perturb(text, g, k, rng, true_texts, seen):
+            for negative in self._perturb(text, g, k, rng, true_texts, seen, detected):
                 negative.positive_index = index
                 negative.level = "caption" if index == 0 else "subgraph"
                 if not keep:
@@ -274,6 +280,7 @@ class NegativesStage(Stage):
         rng: random.Random,
         true_texts: set[str],
         seen: set[str],
+        detected: list[str] | None = None,
     ) -> list[Negative]:
         if k == 0 or not graph.entities:
             return []
@@ -286,6 +293,7 @@ class NegativesStage(Stage):
             self.vocab.cooc if self.settings.plausibility else None,
             text,
             self.settings.max_length_ratio,
+            detected,
         )
         pools = {}
         for family in self.families:
@@ -354,6 +362,8 @@ class NegativesStage(Stage):
             made[p.kind, how] += 1
             made_connect += p.kind == "connect"
             lengths[p.kind] += round(1000 * ratio)
+        if detected is not None and made_connect:
+            self.counts["connect/absent_by_detector"] += made_connect
         for kind, permille in lengths.items():
             self.counts[f"length_ratio_permille/{kind}"] += permille
         for (kind, how), n in made.items():

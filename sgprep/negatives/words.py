@@ -37,3 +37,12 @@ def attribute_type(word: str) -> str:
 @lru_cache(maxsize=65536)
 def relation_type(predicate: str) -> str:
     return "spatial" if all(w in SPATIAL_WORDS for w in predicate.lower().split()) else "action"
+
+
+#: Words that may follow a noun phrase where connect's new phrase can go in between ("a cat
+#: | near a suitcase | sits in the window"). Not a preposition, which would take the new
+#: object for its own ("shoes | on her feet" -> "shoes near a bed on her feet"), nor "and",
+#: which may join it to another noun ("table | and chair").
+SEAM_WORDS = frozenset(
+    "is are was were has have who that which while sits stands lies sit stand".split()
+)

@@ -1,0 +1,129 @@
+"""Where a caption's scene is, and which salient thing connect may add to it (issue 18).
+
+A blind reader calls an added object false only when the caption makes them expect it to be
+absent (benchmarks/blind_review: "people sitting in bleachers near the beach", "near a man",
+"near a tree" were judged possibly true 92 % of the time). So connect adds a *salient* thing
+that a caption would name if the photo showed it -- an animal, a vehicle, a piece of furniture,
+a big object -- that is plausible in the caption's setting (a street, a farm, a beach, a room),
+and not one the caption's objects are seen with (:mod:`sgprep.negatives.perturb` checks that
+against the co-occurrence statistics): "a cat sleeping on a bed near a suitcase", never "near
+a dog" for a caption that has a cat (animals come together), nor "near a bus" in a bedroom.
+
+The settings are a small lexicon: the words of the caption that fix a setting (its objects
+and places), and for each object connect may add, the settings it is plausible in.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+#: Words that place a caption in a setting. A word of two settings ("park" is a street's and
+#: a lawn's) names both: an added object must fit every setting the caption names.
+SETTING_WORDS: dict[str, frozenset[str]] = {
+    word: frozenset(settings.split("+"))
+    for settings, words in {
+        "street": "street road sidewalk city car cars bus buses truck trucks taxi cab van "
+        "traffic intersection crosswalk curb parking lot motorcycle motorcycles motorbike "
+        "scooter skyscraper storefront store shop building buildings downtown highway "
+        "lamppost streetlight hydrant skateboarder skateboard tower steeple church house "
+        "houses",
+        "lawn": "park lawn grass grassy meadow frisbee kite picnic playground garden",
+        "farm": "farm pasture barn cow cows sheep lamb lambs goat goats hay cattle calf "
+        "herd tractor ranch pen corral horse horses pony",
+        "wild": "zoo savanna giraffe giraffes zebra zebras elephant elephants bear bears "
+        "enclosure safari jungle rhino lion",
+        "beach": "beach shore sand ocean sea surf surfer surfers surfboard surfboards wave "
+        "waves seashore coast",
+        "water": "lake river harbor harbour dock pier boat boats ship canal pond marina",
+        "home": "room bedroom livingroom couch sofa bed beds pillow pillows blanket "
+        "comforter lamp rug carpet curtain curtains fireplace bookshelf shelf tv "
+        "television dresser desk laptop computer keyboard remote radiator mousepad mouse "
+        "monitor printer outlet switch vent heater wallpaper ceiling closet bookcase books",
+        "kitchen": "kitchen refrigerator fridge oven stove microwave sink counter "
+        "countertop cabinet cabinets dishwasher",
+        "dining": "plate plates pizza sandwich bowl cake donut donuts meal dinner lunch "
+        "breakfast food restaurant fork knife spoon napkin dish dishes tray "
+        "broccoli salad hotdog burger",
+        "bathroom": "bathroom toilet bathtub tub shower towel",
+        "snow": "snow snowy ski skis skier skiers skiing snowboard snowboarder snowboarding "
+        "slope slopes",
+        "sport": "tennis court racket baseball bat batter pitcher catcher umpire "
+        "bleachers stadium field player players soccer",
+        "airport": "airport runway tarmac airplane airplanes plane planes jet jets",
+        "rail": "train trains railway railroad tracks track platform station",
+    }.items()
+    for word in words.split()
+}
+
+#: What connect may add: for each object, the settings it is possible in but no more than
+#: that, and (after "|") those it is typical of, where it may well be in the photo unnamed
+#: ("a train in the station near a bench"). Only things a caption names when the photo shows
+#: them: not people (nearly any photo may hold one), nor places and stuff ("near the beach",
+#: "near the grass"), nor small things that go unmentioned (a cup, a bird).
+ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    obj: (frozenset(possible.split()), frozenset(typical.split()))
+    for obj, (possible, _, typical) in (
+        (o, spec.partition("|"))
+        for o, spec in {
+            "dog": "water snow farm rail sport dining airport|lawn street beach home",
+            "cat": "kitchen bathroom dining|home",
+            "horse": "lawn beach street|farm",
+            "car": "wild farm rail|street",
+            "truck": "farm wild airport rail lawn beach|street",
+            "bus": "airport rail|street",
+            "motorcycle": "beach farm lawn|street",
+            "bicycle": "lawn beach water home rail sport airport|street",
+            "boat": "beach|water",
+            "bench": "beach wild snow|street lawn sport rail water",
+            "chair": "beach lawn|home kitchen dining",
+            "table": "lawn beach|home kitchen dining",
+            "umbrella": "street lawn dining|beach",
+            "suitcase": "street home beach|airport rail",
+            "skateboard": "lawn street|",
+            "teddy bear": "home|",
+            "ladder": "street home bathroom|",
+            "tent": "lawn beach wild snow|",
+        }.items()
+    )
+}
+#: What may be added to a caption that names no setting: things found indoors and out.
+ANYWHERE = ("bicycle", "cat", "ladder", "suitcase")
+#: Small things: never put near a building, a vehicle or a tree ("a steeple next to a chair",
+#: "a bus near a surfboard" read as nonsense).
+SMALL = frozenset("cat chair table suitcase umbrella skateboard ladder".split() + ["teddy bear"])
+#: Big things: never put near a small thing or food ("a plate of food next to a bus", "a
+#: toothbrush near a horse"); what is put near those is a thing one may carry or sit on.
+BIG = frozenset("car truck bus motorcycle boat horse tent ladder".split())
+
+
+@lru_cache(maxsize=65536)
+def _word_settings(word: str) -> frozenset[str]:
+    return SETTING_WORDS.get(word, frozenset())
+
+
+def settings_of(words: list[str]) -> frozenset[str]:
+    """The settings the caption's (lower-case) words name."""
+    out: frozenset[str] = frozenset()
+    for w in words:
+        s = _word_settings(w)
+        if s:
+            out |= s
+    return out
+
+
+@lru_cache(maxsize=4096)
+def addable_in(settings: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """The objects possible in every one of ``settings`` or all but one (a caption may name
+    a setting in passing: "a pony walking near the ocean") and typical of none, each with
+    how many it fits, by name; with no setting named, :data:`ANYWHERE`. Connect keeps, of
+    those it may add, the ones that fit most."""
+    if not settings:
+        return tuple((o, 0) for o in ANYWHERE)
+    need = max(1, len(settings) - 1)
+    return tuple(
+        sorted(
+            (o, n)
+            for o, (possible, typical) in ADDABLE.items()
+            if not settings & typical and (n := len(settings & possible)) >= need
+        )
+    )
