@@ -82,7 +82,7 @@ def fresh_captions(factual: Path, out) -> None:
 
 
 #: Negatives per kind drawn for a round (every one where a kind has fewer), one per caption.
-QUOTA = 30
+QUOTA = 45
 
 
 def caption_negatives(output: Path) -> list[dict]:
@@ -115,7 +115,7 @@ def caption_negatives(output: Path) -> list[dict]:
     return rows
 
 
-def sample(output: Path, where: Path, seed: int) -> None:
+def sample(outputs: list[Path], where: Path, seed: int) -> None:
     """Draw up to QUOTA negatives per kind (one per caption and kind), shuffle them into one
     list, and write ``sample.jsonl`` (what the pairs are made of) and ``key.jsonl`` (what no
     reader sees) into the round's folder."""
@@ -123,8 +123,12 @@ def sample(output: Path, where: Path, seed: int) -> None:
 
     rng = random.Random(seed)
     by_kind: dict = collections.defaultdict(list)
-    for row in caption_negatives(output):
-        by_kind[row["kind"]].append(row)
+    seen_pairs = set()
+    for output in outputs:  # e.g. one run of every strategy, one of the rare ones alone
+        for row in caption_negatives(output):
+            if (row["key"], row["altered"]) not in seen_pairs:
+                seen_pairs.add((row["key"], row["altered"]))
+                by_kind[row["kind"]].append(row)
     picked = []
     for kind in sorted(by_kind):
         pool, seen = by_kind[kind], set()
@@ -180,7 +184,9 @@ def main() -> None:
     ap.add_argument("what", choices=["pairs", "score", "captions", "sample"])
     ap.add_argument("--factual", type=Path, default=FACTUAL)
     ap.add_argument("--round", default="", help="a later round's sub-folder, e.g. round2")
-    ap.add_argument("--output", type=Path, help="sample: the sgprep negatives output")
+    ap.add_argument(
+        "--output", type=Path, action="append", help="sample: an sgprep negatives output (repeat)"
+    )
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     where = HERE / args.round
