@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,9 @@ def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return {"dtype": scalar[kind]} if kind in scalar else {"dtype": "json"}
 
 
+@cache
 def member_feature(ext: str) -> dict[str, Any]:
+    """Cached: a model's JSON Schema costs 20-80 ms to make, and the card asks twice."""
     from sgprep.io.images import IMAGE_EXTENSIONS
 
     if ext in ANNOTATION_MODELS:

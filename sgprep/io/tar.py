@@ -9,10 +9,15 @@ same owner, mode and a fixed mtime, so the same samples always give the same byt
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 BLOCK = 512
 RECORD = 20 * BLOCK  # what tarfile pads archives to; readers expect a whole record
+_ZEROS = bytes(BLOCK)
+
+
+#: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
+FIXED_MTIME = 946684800
 
 
 def _octal(value: int, width: int) -> bytes:
@@ -25,20 +30,28 @@ def ustar_header(name: str, size: int, mtime: int, mode: int = 0o644) -> bytes:
         raise ValueError(f"member name {name!r} is longer than 100 bytes")
     if size >= 8**11:
         raise ValueError(f"member {name!r} is too large for a ustar header ({size} bytes)")
-    template, base = _template(mtime, mode)
-    header = bytearray(template)
-    header[0 : len(raw)] = raw
-    size_field = _octal(size, 12)
-    header[124:136] = size_field
-    # the checksum counts the checksum field as spaces: the template's sum has them
-    header[148:156] = f"{base + sum(raw) + sum(size_field):06o}".encode("ascii") + b"\0 "
-    return bytes(header)
+    fixed = fixed_fields(mtime, mode)
+    size_field = b"%011o\0" % size
+    # the checksum counts the checksum field as spaces: the fixed fields' sum has them
+    checksum = b"%06o\0 " % (fixed.base + sum(raw) + sum(size_field))
+    return raw.ljust(100, b"\0") + fixed.mode_ids + size_field + fixed.mtime + checksum + fixed.tail
+
+
+class FixedFields(NamedTuple):
+    """The header fields that are the same for every member sgprep writes (name and size
+    aside): bytes 100-124 (mode, uid, gid), 136-148 (mtime) and 156-512 (type flag "0",
+    "ustar" magic, empty link name and prefix), and the byte sum of a header with these
+    fields, the checksum field as spaces and the name and size left zero. A header costs a
+    few concatenations and two short sums."""
+
+    mode_ids: bytes
+    mtime: bytes
+    tail: bytes
+    base: int
 
 
 @lru_cache(maxsize=8)
-def _template(mtime: int, mode: int) -> tuple[bytes, int]:
-    """The header fields that are the same for every member, and their byte sum (name and
-    size left zero, checksum as spaces): a member's header costs two slices and a sum."""
+def fixed_fields(mtime: int, mode: int = 0o644) -> FixedFields:
     header = bytearray(BLOCK)
     header[100:108] = _octal(mode, 8)
     header[108:116] = _octal(0, 8)  # uid
@@ -47,7 +60,9 @@ def _template(mtime: int, mode: int) -> tuple[bytes, int]:
     header[148:156] = b" " * 8
     header[156:157] = b"0"  # regular file
     header[257:265] = b"ustar\x0000"
-    return bytes(header), sum(header)
+    return FixedFields(
+        bytes(header[100:124]), bytes(header[136:148]), bytes(header[156:]), sum(header)
+    )
 
 
 class TarWriter:
@@ -59,20 +74,23 @@ class TarWriter:
         self.offset = 0
 
     def add(self, name: str, data: bytes) -> None:
-        header = ustar_header(name, len(data), self.mtime)
-        padding = -len(data) % BLOCK
-        self.stream.write(header)
+        self._write(self._member(name, data))
+
+    def _member(self, name: str, data: bytes) -> list[bytes]:
+        """One member's pieces: header, data, padding."""
+        return [ustar_header(name, len(data), self.mtime), data, _ZEROS[: -len(data) % BLOCK]]
+
+    def _write(self, pieces: list[bytes]) -> None:
+        data = b"".join(pieces)
         self.stream.write(data)
-        if padding:
-            self.stream.write(b"\0" * padding)
-        self.offset += BLOCK + len(data) + padding
+        self.offset += len(data)
 
     def write_sample(self, members: dict[str, bytes | str]) -> None:
-        """A WebDataset sample dict: ``__key__`` plus extension -> bytes, written sorted."""
+        """A WebDataset sample dict: ``__key__`` plus extension -> bytes, written sorted, in
+        one write."""
         key = members["__key__"]
-        for ext in sorted(members):
-            if ext != "__key__":
-                self.add(f"{key}.{ext}", members[ext])
+        names = sorted(ext for ext in members if ext != "__key__")
+        self._write([p for ext in names for p in self._member(f"{key}.{ext}", members[ext])])
 
     def close(self) -> None:
         end = 2 * BLOCK

@@ -45,14 +45,12 @@ from sgprep.io.safefs import (
     remove_names,
     sync_close,
 )
-from sgprep.io.tar import GzipStream, TarWriter
+from sgprep.io.tar import FIXED_MTIME, GzipStream, TarWriter
 from sgprep.schema import FileInfo, OutputDir, Sample, ShardStats
 
 log = logging.getLogger(__name__)
 
 SHARD_FILE = OutputDir.SHARD_FILE
-#: tar entries carry a fixed mtime (2000-01-01) so reruns give identical bytes.
-FIXED_MTIME = 946684800
 
 
 class OutputConflict(Exception):

@@ -34,3 +34,25 @@ def test_written_archive_reads_back_with_tarfile():
         ("k1.txt", b"a cat", 946684800),
         ("k2.json", b"{}", 946684800),
     ]
+
+
+def test_reader_checks_our_headers_and_others_alike():
+    """The reader's short check of headers as sgprep writes them gives tarfile's name and
+    size, as the full check does for any other plain header; a flipped byte fails both."""
+    from sgprep.io.readers.tars import _NotPlain, _ustar_header
+    from sgprep.io.tar import FIXED_MTIME
+
+    ours = ustar_header("000000007.sg.json", 409, FIXED_MTIME)
+    info = tarfile.TarInfo("000000007.sg.json")
+    info.size, info.mtime, info.mode = 409, 1_700_000_000, 0o600
+    other = info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "strict")
+    for header in (ours, other):
+        assert _ustar_header(header) == ("000000007.sg.json", b"0", 409)
+        for at in (3, 126, 140, 300):  # name, size, mtime, link name
+            damaged = bytearray(header)
+            damaged[at] ^= 0x01
+            try:
+                result = _ustar_header(bytes(damaged))
+            except _NotPlain:
+                continue
+            raise AssertionError(f"byte {at} flipped, still read as {result}")

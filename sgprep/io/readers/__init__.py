@@ -190,7 +190,11 @@ def failed_sample(key: str, source: str, reason: str, message: str) -> Sample:
 
 def decode_text(raw: bytes, what: str) -> tuple[str | None, str | None]:
     """UTF-8 text, or (None, error message). A BOM is tolerated, other bad bytes are not."""
-    try:
+    try:  # as "utf-8-sig" decodes, without its codec's Python-level wrapper
+        return (raw[3:] if raw[:3] == b"\xef\xbb\xbf" else raw).decode("utf-8"), None
+    except UnicodeDecodeError:
+        pass
+    try:  # the error message as "utf-8-sig" words it
         return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
         return None, f"{what} is not valid UTF-8: {exc}"
