@@ -44,7 +44,9 @@ def _regions(factual: Path) -> dict[str, str]:
 
 def pairs(factual: Path, where: Path = HERE) -> list[dict]:
     regions = _regions(factual)
-    ours = (HERE / "our_captions.txt").read_text().splitlines()
+    ours_file = where / "our_captions.txt"  # a round's own written captions, else round 1's
+    ours = (ours_file if ours_file.exists() else HERE / "our_captions.txt").read_text()
+    ours = ours.splitlines()
     out = []
     for item in load("sample.jsonl", where):
         src = item["true_from"]
@@ -100,13 +102,19 @@ def caption_negatives(output: Path) -> list[dict]:
         for key, got in sorted(members.items()):
             if "neg.json" not in got:
                 continue
-            meta = json.loads(got["json"])["meta"]
+            info = json.loads(got["json"])
+            true_from = (
+                {"factual_test.csv_region_id": info["meta"]["region_id"]}
+                if "region_id" in info["meta"]
+                # a line of the round's our_captions.txt, read as a .txt input (FILE:LINE)
+                else {"our_captions.txt": int(info["source"].rsplit(":", 1)[1])}
+            )
             for neg in json.loads(got["neg.json"])["negatives"]:
                 if neg["level"] == "caption":
                     rows.append(
                         {
                             "key": key,
-                            "region_id": meta["region_id"],
+                            "true_from": true_from,
                             "kind": neg["kind"],
                             "realisation": neg["realisation"],
                             "altered": neg["text"],
@@ -140,8 +148,8 @@ def sample(outputs: list[Path], where: Path, seed: int) -> None:
     rng.shuffle(picked)
     with (where / "sample.jsonl").open("w") as s, (where / "key.jsonl").open("w") as k:
         for i, row in enumerate(picked, 1):
-            true_from = {"factual_test.csv_region_id": row["region_id"]}
-            s.write(json.dumps({"id": i, "true_from": true_from, "altered": row["altered"]}) + "\n")
+            item = {"id": i, "true_from": row["true_from"], "altered": row["altered"]}
+            s.write(json.dumps(item) + "\n")
             k.write(
                 json.dumps(
                     {
