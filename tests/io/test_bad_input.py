@@ -333,3 +333,21 @@ def test_a_second_run_on_a_locked_output_is_refused(tmp_path):
         os.close(fd)
     assert result.exit_code == 2 and "another sgprep run (pid 4242)" in result.output
     run_cli("parse", "-i", table, "-o", out, "--no-progress")  # free again: runs
+
+
+def test_a_linked_sub_folder_of_an_input_folder_is_said_not_skipped_in_silence(tmp_path, caplog):
+    """os.walk does not follow a link to a folder: its files are not read, and the run says
+    so, with the link's path."""
+    given = tmp_path / "captions"
+    given.mkdir()
+    (given / "a.txt").write_text("a cat on a mat\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "b.txt").write_text("a dog on a sofa\n")
+    (given / "more").symlink_to(elsewhere)
+    out = tmp_path / "out"
+    with caplog.at_level("WARNING", logger="sgprep.io.readers"):
+        run_cli("parse", "--input", given, "--output", out, "--no-progress")
+    assert len(index_rows(out)) == 1
+    said = [r.getMessage() for r in caplog.records if "not followed" in r.getMessage()]
+    assert said and all(str(given / "more") in message for message in said)

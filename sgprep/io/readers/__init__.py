@@ -237,13 +237,24 @@ def walk_files(root: Path, others: list[Path] | None = None) -> tuple[list[Path]
     def failed(exc: OSError) -> None:
         bad.append(Path(exc.filename) if exc.filename else root)
 
+    linked: list[Path] = []
     for folder, dirs, names in os.walk(root, onerror=failed):
         dirs.sort()
         base = Path(folder)
+        linked.extend(base / d for d in dirs if (base / d).is_symlink())
         for path in (base / n for n in names):
             (files if path.is_file() else others if others is not None else []).append(path)
         if others is not None:
             others.extend(base / n for n in dirs)
+    if linked:  # os.walk does not descend into them: say so, never drop their files unsaid
+        log.warning(
+            "input: %d link(s) to a folder under %s are not followed, and the files in them "
+            "are not read (%s%s); give such a folder as an input of its own",
+            len(linked),
+            root,
+            ", ".join(str(p) for p in linked[:3]),
+            ", ..." if len(linked) > 3 else "",
+        )
     return sorted(files), sorted(bad)
 
 
