@@ -226,6 +226,10 @@ def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
     return found
 
 
+#: The folder links already said in this process (the plan and the reader both walk).
+_LINKS_SAID: set[tuple[str, ...]] = set()
+
+
 def walk_files(root: Path, others: list[Path] | None = None) -> tuple[list[Path], list[Path]]:
     """(regular files under ``root``, folders that could not be listed), both sorted.
     ``Path.rglob`` skips unreadable folders silently; this says which ones. ``others``, when
@@ -246,7 +250,9 @@ def walk_files(root: Path, others: list[Path] | None = None) -> tuple[list[Path]
             (files if path.is_file() else others if others is not None else []).append(path)
         if others is not None:
             others.extend(base / n for n in dirs)
-    if linked:  # os.walk does not descend into them: say so, never drop their files unsaid
+    said = (str(root), *map(str, linked))
+    if linked and said not in _LINKS_SAID:  # os.walk does not descend into them: say so, once
+        _LINKS_SAID.add(said)
         log.warning(
             "input: %d link(s) to a folder under %s are not followed, and the files in them "
             "are not read (%s%s); give such a folder as an input of its own",
