@@ -435,6 +435,7 @@ class Perturber:
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
+        self._scene_objects: list[tuple[str, int]] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -1052,14 +1053,16 @@ class Perturber:
         """``new`` is often seen in one scene with an object of the caption (the replaced one
         included): it may well be in the photo too ("a mug beside the plate" -> "a fork")."""
         c = self.cooc
+        if self._scene_objects is None:  # people are seen with nearly everything: no sign
+            self._scene_objects = [
+                (x, c.n("obj", x)) for x in set(self.names) if self._category(x) != "person"
+            ]
         if self._category(new) == "person":
-            return False  # people are seen with nearly everything: no sign of it
+            return False
         m = c.n("obj", new)
-        for x in set(self.names):
-            if self._category(x) == "person":
-                continue  # people are seen with nearly everything: no sign of it
+        for x, n in self._scene_objects:
             k = c.n("scene", *sorted((new, x)))
-            if k >= LIKELY_MIN and k >= LIKELY_SHARE * min(m, c.n("obj", x)):
+            if k >= LIKELY_MIN and k >= LIKELY_SHARE * min(m, n):
                 return True
         return False
 
