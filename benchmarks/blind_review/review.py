@@ -87,7 +87,7 @@ def fresh_captions(factual: Path, out) -> None:
 QUOTA = 45
 
 
-def caption_negatives(output: Path) -> list[dict]:
+def caption_negatives(output: Path, ours: dict[str, int]) -> list[dict]:
     """Caption-level negatives of an ``sgprep negatives`` output, with the region id of the
     caption each came from."""
     import tarfile
@@ -106,8 +106,8 @@ def caption_negatives(output: Path) -> list[dict]:
             true_from = (
                 {"factual_test.csv_region_id": info["meta"]["region_id"]}
                 if "region_id" in info["meta"]
-                # a line of the round's our_captions.txt, read as a .txt input (FILE:LINE)
-                else {"our_captions.txt": int(info["source"].rsplit(":", 1)[1])}
+                # a line of the round's our_captions.txt: found by its text
+                else {"our_captions.txt": ours[got["txt"].decode("utf-8").strip()]}
             )
             for neg in json.loads(got["neg.json"])["negatives"]:
                 if neg["level"] == "caption":
@@ -130,10 +130,13 @@ def sample(outputs: list[Path], where: Path, seed: int) -> None:
     import random
 
     rng = random.Random(seed)
+    written = where / "our_captions.txt"
+    lines = written.read_text().splitlines() if written.exists() else []
+    ours = {line.strip(): n for n, line in reversed(list(enumerate(lines, 1)))}
     by_kind: dict = collections.defaultdict(list)
     seen_pairs = set()
     for output in outputs:  # e.g. one run of every strategy, one of the rare ones alone
-        for row in caption_negatives(output):
+        for row in caption_negatives(output, ours):
             if (row["key"], row["altered"]) not in seen_pairs:
                 seen_pairs.add((row["key"], row["altered"]))
                 by_kind[row["kind"]].append(row)

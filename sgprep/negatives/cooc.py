@@ -291,6 +291,8 @@ class Cooc:
         ("a blue truck": trucks are vehicles, vehicles are blue; "a red pillow")."""
         if self.attribute_ok(attribute, obj):
             return True
+        if attribute.lower() in GENERIC_SIZES and object_class(obj) in SIZED:
+            return True  # "a large dog beside a small cat": any animal, vehicle... comes in sizes
         cls = self._paint_class(obj)
         if cls is None or attribute_type(attribute) != "colour":
             return False
@@ -697,6 +699,11 @@ OBJECT_CLASSES: dict[str, frozenset[str]] = {
         "building": "building house church tower barn shop store",
     }.items()
 }
+#: Size words that fit anything of a class in :data:`SIZED` ("a small truck", "a large
+#: goat"); "tall", "short" and "long" fit by shape only ("a tall pizza"), so the statistics
+#: decide those.
+GENERIC_SIZES = frozenset({"small", "large", "big", "little", "huge", "tiny"})
+SIZED = frozenset({"animal", "vehicle", "furniture", "small object", "building", "plant"})
 #: Relations of support and containment: the class says nothing of which holds which.
 SUPPORT = frozenset(
     {

@@ -570,6 +570,8 @@ class Perturber:
                     i: [b if x == a else x for x in ei.attributes],
                     j: [a if x == b else x for x in ej.attributes],
                 },
+                # the relations stay as the caption has them, which attests them
+                relations=[],
                 attr_by_class=True,
             )
             if why:

@@ -871,3 +871,24 @@ def test_clothes_of_different_number_do_not_swap_but_colours_of_made_things_do()
     assert not texts and rejected["number_mismatch"]  # "brown shirts and a blue sandal"
     texts, _ = made(caption, ents, rels, "swap_attribute")
     assert set(texts) == {"man wearing blue sandals and a brown shirt"}
+
+
+def test_swapped_attributes_are_judged_on_the_attributes_the_relation_is_the_captions():
+    """Swapping attributes leaves every relation as the caption has it: a relation the small
+    statistics never saw ("car parked beside pickup truck") is no reason to refuse."""
+    caption = "a red car parked beside a blue pickup truck"
+    entities = [("red car", "car", ["red"]), ("blue pickup truck", "truck", ["blue"])]
+    texts, rejected = made(caption, entities, [(0, "park beside", 1)], "swap_attribute")
+    assert set(texts) == {"a blue car parked beside a red pickup truck"}, rejected
+
+
+def test_generic_sizes_fit_any_animal_vehicle_or_piece_of_furniture():
+    """ "a small sheep next to a large goat" -> "a large sheep next to a small goat": a size
+    word such as small or large needs no attestation on a thing of a sized class; a shape
+    size ("a tall pizza") still does."""
+    caption = "a small sheep next to a large goat"
+    entities = [("small sheep", "sheep", ["small"]), ("large goat", "goat", ["large"])]
+    texts, _ = made(caption, entities, [(0, "next to", 1)], "swap_attribute")
+    assert set(texts) == {"a large sheep next to a small goat"}
+    assert VOCAB.cooc.attribute_ok_by_class("large", "goat")
+    assert not VOCAB.cooc.attribute_ok_by_class("tall", "pizza")
