@@ -65,6 +65,19 @@ SYMMETRIC = frozenset(
         "next",
         "among",
         "between",
+        # likeness: "a scarf matching the hat" says the same as "a hat matching the scarf"
+        "match",
+        "matching",
+        "resemble",
+        "resembling",
+        "look like",
+        "looking like",
+        "similar to",
+        "identical to",
+        "same as",
+        "different from",
+        "shake hands with",
+        "shaking hands with",
     }
 )
 #: Verbs of position that keep a symmetric preposition symmetric ("sitting next to").

@@ -76,7 +76,16 @@ def test_shuffle_reverses_a_directed_relation():
 
 
 def test_shuffle_of_a_symmetric_relation_is_refused():
-    for pred in ("next to", "near", "beside", "with", "across from", "sit next to"):
+    for pred in (
+        "next to",
+        "near",
+        "beside",
+        "with",
+        "across from",
+        "sit next to",
+        "match",  # "a red scarf matching the hat"
+        "shaking hands with",
+    ):
         g = graph(
             "a cup next to a plate", [("cup", "cup", []), ("plate", "plate", [])], [(0, pred, 1)]
         )
