@@ -106,3 +106,23 @@ def test_open_clip_reads_the_output_with_no_extra_arguments(tmp_path):
         if p.suffix != ".txt"
     }
     assert formats == {"JPEG", "PNG", "GIF", "BMP"}
+
+
+def test_datasets_and_webdataset_read_gzip_shards(tmp_path, monkeypatch):
+    """--compression gzip: `datasets.load_dataset(OUT)` and `sgprep.data.webdataset` read the
+    .tar.gz shards of a text-only output, every row, with the graph typed."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    datasets = pytest.importorskip("datasets")
+    import sgprep.data as sd
+
+    captions = tmp_path / "captions.txt"
+    captions.write_text("".join(f"a red cat on a blue mat number {i}\n" for i in range(7)))
+    out = tmp_path / "out"
+    run_cli("parse", captions, "-o", out, "--compression", "gzip", "--shard-size", "4",
+            "--no-progress", "--workers", "1")  # fmt: skip
+    assert sorted(p.name for p in out.glob("*.tar*")) == ["00000.tar.gz", "00001.tar.gz"]
+    ds = datasets.load_dataset(str(out), split="train", cache_dir=str(tmp_path / "hf"))
+    assert len(ds) == 7 and sorted(ds["txt"])[0] == "a red cat on a blue mat number 0"
+    assert ds.features["sg.json"]["entities"].feature["text"] == datasets.Value("string")
+    samples = list(sd.webdataset(out, decode=False))
+    assert len(samples) == 7
