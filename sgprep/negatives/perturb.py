@@ -949,7 +949,7 @@ class Perturber:
             if not (worn and worn_slot(new)) and self._likely_present(new):
                 self.rejected["likely_present"] += 1  # "a mug beside the plate" -> "a fork"
                 continue
-            if any(c.n("spo", x, "have", new) for x in names if x != old):
+            if self._part_of_other(i, new):
                 self.rejected["part_of_whole"] += 1  # "an airplane with two propellers"
                 continue
             if not self._fits_scene(i, new):
@@ -982,6 +982,16 @@ class Perturber:
                 return True
         after = _WORD.findall(text[e.span[1] :].lower())[:1]
         return bool(after) and after[0].endswith("ed") and len(after[0]) > 4
+
+    def _part_of_other(self, i: int, new: str) -> bool:
+        """``new`` is seen as a part of another object of the caption: there whenever that
+        object is ("an airplane with two workers" -> "two propellers")."""
+        c = self.cooc
+        return any(
+            c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
+            for j, x in enumerate(self.names)
+            if j != i
+        )
 
     def _fits_scene(self, i: int, new: str) -> bool:
         """``new`` fits the caption's scene: of the old object's class, or seen in one scene

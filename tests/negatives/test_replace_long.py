@@ -95,12 +95,12 @@ def test_every_relation_of_the_new_object_is_attested():
 
 
 def test_a_part_of_another_object_is_not_drawn():
-    # "An old airplane with two workers standing next to it" -> "two propellers"
+    # "An old airplane with two workers on the runway" -> "two wings": the airplane has them
     caption = "An old airplane with two workers on the runway."
     ents = [("old airplane", "airplane", ["old"]), ("two workers", "worker", [], 2)]
     ents.append(("runway", "runway", []))
-    texts, rejected = made(
-        caption, ents, [(0, "with", 1), (1, "on", 2)], "replace_object", 20, True
-    )
-    parts = {w for w in ("wing", "wings", "engine", "engines", "propeller", "propellers")}
-    assert not any(set(t.split()) & parts for t in texts), texts
+    p = _perturber(caption, ents, [(0, "with", 1), (1, "on", 2)])
+    assert VOCAB.cooc.n("spo", "airplane", "have", "wing")
+    assert p._part_of_other(1, "wing")
+    assert not p._part_of_other(0, "wing")  # the airplane itself replaced: no whole left
+    assert not p._part_of_other(1, "truck")
