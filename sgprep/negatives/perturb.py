@@ -107,13 +107,15 @@ GENERIC = frozenset(
     "food meal dish thing object item stuff building structure vehicle animal creature "
     "person people human individual figure plant furniture equipment gear device machine "
     "area place spot scene room clothing clothes outfit garment bird fish insect fruit "
-    "vegetable drink toy tool container".split()
+    "vegetable drink toy tool container substance material matter stuff".split()
 )
 #: Who a person is, not what they do: "a skateboarder" may be a woman, "a player" a man.
 WHO = frozenset(
     "man men woman women boy boys girl girls lady ladies guy guys gentleman person people "
     "child children kid kids baby adult teenager teen toddler infant male female human".split()
 )
+#: The people a relation of a person is looked up with when that very person's is unseen.
+PERSON_ENDS = ("man", "woman", "person", "people", "boy", "girl")
 #: Parts of things, there whenever their whole is: never a replacement ("a clock on the
 #: building" -> "a clock on the wall").
 PARTS = frozenset(
@@ -894,6 +896,8 @@ class Perturber:
             return self._refuse("no_attested_replacement")  # never "the cow are"
         if mostly_attribute(c, o):  # "black" of "black laced up boots" taken for a noun
             return self._refuse("not_a_noun")
+        if self._in_compound(i):  # "a fishing boat" -> "a fishing car"
+            return self._refuse("compound")
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         pools = []
         for r in rels:  # seen with the same predicate and the same other end
@@ -945,13 +949,85 @@ class Perturber:
             if not (worn and worn_slot(new)) and self._likely_present(new):
                 self.rejected["likely_present"] += 1  # "a mug beside the plate" -> "a fork"
                 continue
+            if self._part_of_other(i, new):
+                self.rejected["part_of_whole"] += 1  # "an airplane with two propellers"
+                continue
+            if not self._fits_scene(i, new):
+                self.rejected["implausible_scene"] += 1  # "in the rain" -> "in the bathroom"
+                continue
             trial = list(names)
             trial[i] = new
-            why = self.implausible(trial, {i})
+            why = self.implausible(trial, {i}) or self._unattested_relation(trial, i)
             if why is None:
                 return new
             self.rejected[why] += 1
         return self._refuse("no_attested_replacement")
+
+    def _in_compound(self, i: int) -> bool:
+        """Entity i is a noun of a compound its name does not keep: a gerund or a noun just
+        before its head ("a fishing boat", "a watering hole"), a participle just after it ("a
+        snow covered fence"), or it lies inside another entity's span. Replacing the head
+        alone splits the compound ("a fishing car"); the caption is left alone."""
+        e, text = self.g.entities[i], self.text
+        words = e.text.lower().split()
+        kept = set(self.names[i].split()) | {w for a in e.attributes for w in a.lower().split()}
+        if len(words) >= 2 and words[-2] not in kept and words[-2].isalpha():
+            w = words[-2]
+            if w.endswith("ing") or (self.cooc.known(w) and not mostly_attribute(self.cooc, w)):
+                return True
+        if e.span is None or not text or e.span[1] > len(text):
+            return False
+        for j, f in enumerate(self.g.entities):  # "snow" inside "snow covered fence"
+            if j != i and f.span and f.span[0] <= e.span[0] <= e.span[1] <= f.span[1] != e.span[1]:
+                return True
+        after = _WORD.findall(text[e.span[1] :].lower())[:1]
+        return bool(after) and after[0].endswith("ed") and len(after[0]) > 4
+
+    def _part_of_other(self, i: int, new: str) -> bool:
+        """``new`` is seen as a part of another object of the caption: there whenever that
+        object is ("an airplane with two workers" -> "two propellers")."""
+        c = self.cooc
+        return any(
+            c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
+            for j, x in enumerate(self.names)
+            if j != i
+        )
+
+    def _fits_scene(self, i: int, new: str) -> bool:
+        """``new`` fits the caption's scene: of the old object's class, or seen in one scene
+        with at least one other object of the caption that is not a person (people are seen
+        with everything). A caption of people alone says nothing of the scene."""
+        old = self.names[i]
+        if same_class(old, new) or object_class(old) == object_class(new) is not None:
+            return True
+        c, others = self.cooc, []
+        for j, x in enumerate(self.names):
+            if j != i and object_class(x) != "person" and self._category(x) != "person":
+                others.append(x)
+        if not others:
+            return True
+        return any(  # by the head where the whole name is unseen ("home plate" is no plate)
+            c.n("scene", *sorted((new, x if c.known(x) else x.split()[-1]))) for x in others
+        )
+
+    def _unattested_relation(self, names: list[str], i: int) -> str | None:
+        """Every relation of entity i with the new name was seen (by the whole names or the
+        heads) or is plausible by the two ends' classes: the relation that drew the word is
+        not the only one that must hold ("pushing a friend on a swing" -> "a stroller")."""
+        c = self.cooc
+        for r in self.g.relations:
+            if i in (r.subject, r.object) and r.subject != r.object:
+                s, o = names[r.subject], names[r.object]
+                ends = [(s, o)]  # a person's relation: seen with any person at that end
+                if object_class(s) == "person":
+                    ends += [(w, o) for w in PERSON_ENDS]
+                if object_class(o) == "person":
+                    ends += [(s, w) for w in PERSON_ENDS]
+                if all(c.judge(x, r.predicate, y, True) for x, y in ends):
+                    why = c.judge_by_class(s, r.predicate, o)
+                    if why:
+                        return why
+        return None
 
     def _verdict(
         self,
@@ -981,6 +1057,7 @@ class Perturber:
             (category and cat and cat != category)
             or (not related and cat != category)
             or (category in ANIMATE and cat != category)
+            or (object_class(old) in ANIMATE and object_class(new) != object_class(old))
         ):
             return True  # "the foot is walking down the sidewalk"
         if category == "person" and new in {"people", "person", "persons", "human"}:
@@ -1029,8 +1106,11 @@ class Perturber:
         o, n = old.split()[-1], new.split()[-1]
         if o in GENERIC or n in GENERIC or old in GENERIC or new in GENERIC:
             return "generic_word"
-        if category == "person" and (o in WHO) != (n in WHO):
-            return "may_be_true"
+        person = (category == "person" or object_class(old) == "person") and (
+            object_class(new) == "person" or self._category(new) == "person"
+        )
+        if person and (o in WHO) != (n in WHO):
+            return "may_be_true"  # "a young batter" -> "a young man": he may be both
         if n in PARTS or object_class(new) == "body part":
             return "part_of_whole"
         if any(singular(o) in g and singular(n) in g for g in MAY_BE_SAME):
