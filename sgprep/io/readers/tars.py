@@ -438,6 +438,9 @@ def _assemble(
     for ext, data in members.items():
         if ext in IMAGE_EXTENSIONS and sample.image is None:
             sample.image, sample.image_ext = data, ext
+    if shared is not None and sample.image is not None:
+        shared.clear()  # a sample with its own image member: the one the next pointers name
+        shared[key] = (sample.image, sample.image_ext)
     unsupported = sorted(set(members) & UNSUPPORTED_IMAGE_EXTENSIONS)
     if sample.image is None and unsupported:
         return sample.fail(
@@ -483,13 +486,6 @@ def _assemble(
                 setattr(sample, field, model.model_validate_json(members[ext]))
             except ValidationError as exc:
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
-    if (
-        shared is not None
-        and sample.image is not None
-        and any(ext in IMAGE_EXTENSIONS for ext in members)
-    ):  # a sample with its own image member: the one the next pointers name
-        shared.clear()
-        shared[key] = (sample.image, sample.image_ext or "jpg")
     return sample
 
 
