@@ -36,6 +36,14 @@ def perturber(g: SceneGraph, seed: int = 0) -> tuple[Perturber, Counter]:
     return Perturber(g, load_vocab(), random.Random(seed), rejected), rejected
 
 
+def plausible_perturber(caption: str, entities: list[tuple], relations: list[tuple] = ()):
+    """The stage's perturber of a hand-written graph: with the bundled statistics and the
+    caption, seed 0."""
+    vocab = load_vocab()
+    g = graph(caption, entities, relations)
+    return Perturber(g, vocab, random.Random(0), Counter(), vocab.cooc, caption)
+
+
 def build_all(g: SceneGraph, kind: str, seed: int = 0):
     p, rejected = perturber(g, seed)
     return [c() for c in p.candidates(kind)], rejected

@@ -5,26 +5,17 @@ the same scene. Captions written here, of the kind Visual Genome regions hold.""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
-from neg_helpers import graph
+from neg_helpers import plausible_perturber
 from test_plausible import made
 
 from sgprep.negatives.perturb import (
     MAY_BE_SAME,
-    Perturber,
     mostly_attribute,
     worn_slot,
 )
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
-
-
-def _perturber(caption, entities, relations=()):
-    g = graph(caption, entities, relations)
-    return Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, caption)
 
 
 def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
@@ -40,7 +31,7 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
     for t in texts:  # only the woman may change: a dress or a watch may be worn as well
         assert t.endswith("silver ring"), texts
     assert rejected["may_be_true"]
-    p = _perturber(caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
+    p = plausible_perturber(caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
     #                 new      old     category   plural related shared article worn one
     assert p._verdict("dress", "ring", "clothing", False, True, True, "a", True, True) == (
         "may_be_true"
@@ -59,14 +50,18 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
 
 def test_the_caption_alone_may_say_a_thing_is_worn():
     caption = "two skiers, one in a purple hat"
-    p = _perturber(caption, [("skiers", "skiers", [], 2), ("purple hat", "hat", ["purple"])])
+    p = plausible_perturber(
+        caption, [("skiers", "skiers", [], 2), ("purple hat", "hat", ["purple"])]
+    )
     assert p._worn_by_text(1) and not p._worn_by_text(0)
     assert worn_slot("baseball cap") == worn_slot("hats") == "head"
     assert worn_slot("socks") == "socks" and worn_slot("table") is None
 
 
 def test_one_persons_plural_worn_thing_is_not_replaced_by_a_plural_of_a_single_thing():
-    p = _perturber("a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])])
+    p = plausible_perturber(
+        "a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])]
+    )
     # "a man wearing khaki skirts": one man wears one skirt
     assert p._verdict("skirt", "shorts", "clothing", True, True, True, "", True, True) == (
         "one_worn"
@@ -115,7 +110,9 @@ def test_one_word_of_a_two_word_colour_is_never_replaced_alone():
 
 
 def test_places_and_vessels_of_one_kind_may_be_the_same_thing():
-    p = _perturber("a dog lying on the ground", [("dog", "dog", []), ("ground", "ground", [])])
+    p = plausible_perturber(
+        "a dog lying on the ground", [("dog", "dog", []), ("ground", "ground", [])]
+    )
     assert p._may_be_true("ground", "yard", None) == "may_be_true"
     assert p._may_be_true("slope", "hill", None) == "may_be_true"
     assert p._may_be_true("bottle", "jar", "small object") == "may_be_true"
@@ -135,7 +132,7 @@ def test_places_and_vessels_of_one_kind_may_be_the_same_thing():
 def test_a_thing_often_seen_with_the_captions_objects_may_be_there_too():
     caption = "a chocolate cake on a white plate"
     ents = [("chocolate cake", "cake", ["chocolate"]), ("white plate", "plate", ["white"])]
-    p = _perturber(caption, ents, [(0, "on", 1)])
+    p = plausible_perturber(caption, ents, [(0, "on", 1)])
     assert p._likely_present("fork")  # forks lie on plates: "a fork on a white plate"
     assert not p._likely_present("giraffe")
     for caption, ents, rel, likely in [
@@ -150,7 +147,7 @@ def test_a_thing_often_seen_with_the_captions_objects_may_be_there_too():
         texts, rejected = made(caption, ents, [(0, rel, 1)], "replace_object", 40, True)
         assert not any(likely in t.split() for t in texts), texts
         assert rejected["likely_present"]
-    people = _perturber(
+    people = plausible_perturber(
         "a man on a surfboard", [("man", "man", []), ("surfboard", "surfboard", [])]
     )
     assert not people._likely_present("skateboard")  # people are seen with everything
