@@ -309,11 +309,10 @@ class RuleParser(Parser):
                 doc = repair_plain_possessive(doc)
             doc = repair_quoted(doc)
             doc = repair_with_list(doc)
-            drafts, relations = GraphBuilder(
-                doc, self.predicate_form, skip=skip, families=self.families
-            ).build()
             other_form = "surface" if self.predicate_form == "lemma" else "lemma"
-            _, others = GraphBuilder(doc, other_form, skip=skip, families=self.families).build()
+            drafts, relations, (others,) = GraphBuilder(
+                doc, self.predicate_form, skip=skip, families=self.families
+            ).build_forms(other_form)
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc

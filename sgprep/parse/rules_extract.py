@@ -85,6 +85,17 @@ class GraphBuilder(RelationRules):
     # ---- entities -------------------------------------------------------------------------
 
     def build(self) -> tuple[list[EntityDraft], list[tuple[int, str, int]]]:
+        drafts, relations, _ = self.build_forms()
+        return drafts, relations
+
+    def build_forms(
+        self, *other_forms: str
+    ) -> tuple[list[EntityDraft], list[tuple[int, str, int]], list[list[tuple[int, str, int]]]]:
+        """(entity drafts, relations, the relations in each of ``other_forms``): the
+        relations again with predicates in another form ("surface" beside "lemma"). Only the
+        relation rules read the form, so the entity rules run once; the relation rules run
+        once per form, each from the state the entity rules left (the prepositions they fold
+        in, the landmarks they imply), and for each form as :meth:`build` would give them."""
         for tok in self.doc:
             target = self._frame_target(tok)
             if target is not None:
@@ -115,17 +126,35 @@ class GraphBuilder(RelationRules):
                 target.count = target.count if target.count is not None else count
         for tok in self.doc:
             self._predicative_attributes(tok)
+        consumed, implicit_objects = set(self.consumed), set(self.implicit_objects)
+        lemma = self.lemma
+        others = []
+        for form in other_forms:  # first, so that the builder is left in its own form's state
+            self.lemma = form == "lemma"
+            self.relations = []
+            others.append(self._relation_pass())
+            self.consumed, self.implicit_objects = set(consumed), set(implicit_objects)
+        self.lemma = lemma
+        self.relations = []
+        relations = self._relation_pass()
+        for tok in self.doc:  # no relation rule reads attributes: once, for every form
+            self._state_attribute(tok)
+        if "attach" in self.families:
+            entities = dict(self.entities)  # each form drops its own lone times: from all
+            for k, other in enumerate(others):
+                others[k] = self._without_time(other)
+                self.entities = dict(entities)
+            relations = self._without_time(relations)
+        drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
+        return drafts, relations, others
+
+    def _relation_pass(self) -> list[tuple[int, str, int]]:
+        """The relation rules over the doc in the builder's predicate form."""
         for tok in self.doc:
             self._relations_from(tok)
         for tok in self.doc:
             self._object_gap(tok)
-        for tok in self.doc:
-            self._state_attribute(tok)
-        relations = self._clean_relations()
-        if "attach" in self.families:
-            relations = self._without_time(relations)
-        drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
-        return drafts, relations
+        return self._clean_relations()
 
     def _is_time(self, i: int) -> bool:
         tok = self.doc[i]

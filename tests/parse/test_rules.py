@@ -287,6 +287,35 @@ def test_passive_with_agent_becomes_active(parser, surface):
     assert rels(parse(surface, "a car covered by snow")) == {("car", "covered by", "snow")}
 
 
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a car covered by snow next to a man riding a bike down the street",
+        "a dog lying on the grass at sunset beside a bench covered by leaves",
+        "a bowl with markings on the side sitting on top of a table at night",
+        "the shirt the man is wearing and a woman walking out of the store",
+        "two men looking toward the camera holding food in their hands",
+        "a city street lit by the night",  # a lone time: dropped in the surface form only
+    ],
+)
+def test_one_entity_pass_gives_each_form_what_its_own_build_gives(parser, caption):
+    """The relation rules run once per predicate form over one entity pass: the same entities
+    and relations as a builder of each form alone."""
+    from sgprep.parse.rules_extract import GraphBuilder
+
+    doc = parser.nlp(caption)
+
+    def alone(form):
+        drafts, relations = GraphBuilder(doc, form).build()
+        return [(d.head.i, d.attributes, d.count, d.start, d.end) for d in drafts], relations
+
+    for form, other in (("lemma", "surface"), ("surface", "lemma")):
+        drafts, relations, (others,) = GraphBuilder(doc, form).build_forms(other)
+        assert [(d.head.i, d.attributes, d.count, d.start, d.end) for d in drafts] == alone(form)[0]
+        assert (relations, others) == (alone(form)[1], alone(other)[1])
+    assert alone("lemma")[1] != alone("surface")[1]  # the forms differ on these captions
+
+
 def test_cup_of_coffee(parser):
     g = parse(parser, "a cup of coffee")
     assert sorted(heads(g)) == ["coffee", "cup"]
