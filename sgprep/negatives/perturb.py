@@ -189,6 +189,23 @@ COLOUR_MODIFIERS = frozenset(
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
 #: What connect puts a new thing in: a place by the entity, specific enough to be false.
 CONNECT_PREDICATES = ("near", "next to", "beside", "in front of", "behind")
+#: Words of a locative phrase whose place connect may take ("on", "next to", "in front of",
+#: "on top of"): where a thing is, not what it is made of, has or is for ("of", "with", "for").
+LOCATIVE_WORDS = frozenset(
+    "on in at under over above below behind beside near by inside onto against along "
+    "alongside among around beneath underneath atop upon next to front top outside of".split()
+)
+#: Verbs that say only that a thing is: they stay before connect's new phrase.
+COPULAS = frozenset("is are was were be being been 's".split())
+#: Words that may not end such a run alone ("to", "of": "attached to", "the top of").
+LOCATIVE_OPENERS = LOCATIVE_WORDS - {"to", "front", "top", "of"}
+#: Verbs that say where a thing is or how it stays there: their locative phrase may become
+#: another ("sitting on a bench" -> "sitting next to a bicycle"); not "attached to", "wrapped
+#: in", "surfing in" or "riding on", whose phrase belongs to the verb.
+LOCATING_VERBS = frozenset(
+    "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay hang lean "
+    "drive pose gather kneel crouch be".split()
+)
 #: Things nothing is put near: the sky and what is in it, light, and things of no place.
 NOT_ANCHORS = frozenset(
     "sky cloud clouds air sun moon light lights shadow shadows reflection sunlight sunset "
@@ -324,6 +341,13 @@ class Attach:
     #: after a comma, which makes it the first noun phrase's ("fans wearing orange shirts,
     #: beside a truck")
     clause: bool = False
+    #: the caption's characters [start, end) that the new phrase takes the place of: a
+    #: trailing prepositional phrase of the entity ("a man riding a horse | on the beach" ->
+    #: "next to a bicycle"), so that the negative keeps the caption's length
+    replace: tuple[int, int] | None = None
+    #: written with an article ("near a bicycle"); off: "near bicycle", as the caption wrote
+    #: the phrase it replaces ("on bed")
+    article: bool = True
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
@@ -423,10 +447,14 @@ class Perturber:
         text: str = "",
         max_length_ratio: float = 10.0,
         detected: list[str] | None = None,
+        connect_max_length_ratio: float = 10.0,
     ):
         self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
         n = len(text.split())
         self.extra_words = int(max_length_ratio * n) - n if text else 99  # what connect may add
+        #: the characters connect's negative may have at most (its length is a text-only cue)
+        self.connect_max_chars = connect_max_length_ratio * len(text) if text else 1e9
+        self._connect_queue: list | None = None
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         #: the labels a detector found in the image (None: no detections): connect adds
@@ -1290,11 +1318,13 @@ class Perturber:
 
     # --- connect ----------------------------------------------------------------------------
     def connect(self) -> list[Candidate]:
-        return [lambda i=i: self._connect(i) for i in range(len(self.g.entities))]
+        if self.cooc is None:
+            return [lambda i=i: self._connect(i) for i in range(len(self.g.entities))]
+        # one option per entity (an addition) or trailing locative phrase (put in its place);
+        # whichever candidate is drawn builds the best option not yet tried (_next_connect)
+        return [self._next_connect] * (len(self.g.entities) + len(self.g.relations))
 
     def _connect(self, i: int) -> Perturbation | None:
-        if self.cooc is not None:
-            return self._connect_attested(i)
         obj = self._draw(*self.vocab.object_pool(), self.heads)
         pred = self._draw(*self.vocab.pool("relations", "spatial"), set())
         if obj is None or pred is None:
@@ -1307,8 +1337,172 @@ class Perturber:
         attrs = [attr] if attr else []
         return self._attach(i, pred, obj, attrs)
 
-    def _connect_attested(self, i: int) -> Perturbation | None:
-        """A salient thing the caption would name if the photo showed it, put near entity i
+    def _next_connect(self) -> Perturbation | None:
+        """The connect option whose length is closest to the caption's that was not tried
+        yet (the options are listed on the first call: :meth:`_connect_options`)."""
+        if self._connect_queue is None:
+            self._connect_queue = self._connect_options()
+        return self._attach(*self._connect_queue.pop()[2]) if self._connect_queue else None
+
+    def _connect_options(self) -> list[tuple[tuple[bool, int], int, tuple]]:
+        """((longer than the caption, distance from its length), order, :meth:`_attach`
+        arguments) of every way connect may change this caption, the best last: the closest
+        in length to the caption and no longer, else the shortest. A salient thing the caption
+        would name if the photo showed it (:meth:`_addable`) takes the place of a trailing
+        locative phrase of the same length ("a woman sitting on a bench" -> "a woman sitting
+        next to a bicycle": a true sub-graph and a new thing, joined by a new relation,
+        :meth:`_in_place`), or is added after an entity (:meth:`_added`). A negative longer
+        than ``connect_max_length_ratio`` times the caption, in characters, or shorter by
+        that factor, is refused as ``connect_too_long`` / ``connect_too_short``: its length
+        would give it away."""
+        size = len(self.text)
+        out: list[tuple[int, int, tuple]] = []
+        for k, start, end in self._locative_slots():
+            made = self._in_place(k, start, end)
+            if made is not None:
+                out.append((made[0], len(out), made[1]))
+        for i in range(len(self.g.entities)):
+            made = self._added(i)
+            if made is not None:
+                out.append((made[0], len(out), made[1]))
+        kept = []
+        for chars, order, args in out:
+            if chars > self.connect_max_chars:
+                self.rejected["connect_too_long"] += 1
+            elif chars * self.connect_max_chars < size * size:
+                self.rejected["connect_too_short"] += 1
+            else:
+                # no longer than the caption and the closest to it, else the shortest
+                kept.append(((chars > size, abs(chars - size)), -order, args))
+        kept.sort(reverse=True)
+        return kept
+
+    def _locative_slots(self) -> list[tuple[int, int, int]]:
+        """(relation, start, end) of each phrase that ends the caption with an object no other
+        relation names, after its subject, and that a new "near a bicycle" may take the place
+        of: its locative words ("a cat laying | on the bed |.", where a verb says where the
+        subject is, :data:`LOCATING_VERBS`: not "attached | to a pole"), or the whole
+        predicate after the subject's noun phrase and a copula ("a man | holding an umbrella",
+        "the man is | on the phone"; not "of": "the roof | of a building" is a part)."""
+        text, ents = self.text, self.g.entities
+        tail = len(text.rstrip().rstrip(".!").rstrip())
+        out = []
+        for k, r in enumerate(self.g.relations):
+            j, span, subject_span = r.object, ents[r.object].span, ents[r.subject].span
+            if (
+                span is None
+                or subject_span is None
+                or span[1] != tail
+                or subject_span[1] > span[0]
+                or r.subject == j
+            ):
+                continue
+            if any(
+                (x.subject == j or x.object == j) and x is not r for x in self.g.relations
+            ) or any(e.span is not None and e.span[0] > span[0] for e in ents):
+                continue
+            pred = predicate_key(r.predicate).split()
+            if not (
+                (relation_type(r.predicate) == "action" and pred[0] not in LOCATING_VERBS)
+                or not LOCATIVE_WORDS.issuperset(pred[1:] if pred[0] in LOCATING_VERBS else pred)
+            ):
+                start = self._locative_start(span[0], subject_span[1])
+                if start is not None:
+                    out.append((k, start, span[1]))
+            if pred[-1] != "of" and not any(
+                e.span is not None and subject_span[1] <= e.span[0] < span[0] for e in ents
+            ):
+                start = self._predicate_start(subject_span[1], span[0])
+                if start is not None and (k, start, span[1]) not in out:
+                    out.append((k, start, span[1]))
+        return out
+
+    def _predicate_start(self, subject_end: int, np_start: int) -> int | None:
+        """Where the predicate after a subject's noun phrase begins, after a copula: "the
+        man is | holding an". None where a comma or more than four words stand between."""
+        between = self.text[subject_end:np_start]
+        if "," in between or ";" in between:
+            return None
+        words = list(re.finditer(r"[A-Za-z']+", between))
+        if not words or len(words) > 4:
+            return None
+        n = 0
+        while n < len(words) and words[n].group().lower() in COPULAS:
+            n += 1
+        if n == len(words) or words[n].group().lower() in DETERMINERS:
+            return None
+        return subject_end + words[n].start()
+
+    def _locative_start(self, np_start: int, floor: int) -> int | None:
+        """Where the locative words right before a noun phrase (and its determiner) begin:
+        "sitting | on the | bench" (None: no locative words there)."""
+        before = self.text[floor:np_start]
+        words = list(re.finditer(r"[A-Za-z]+", before))
+        if words and words[-1].group().lower() in DETERMINERS:
+            words.pop()
+        run = 0
+        while run < len(words) and words[-1 - run].group().lower() in LOCATIVE_WORDS:
+            run += 1
+        if not run or words[-run].group().lower() not in LOCATIVE_OPENERS:
+            return None
+        start = words[-run].start()
+        if before[start:].strip(" ").count(",") or not before[:start].strip():
+            return None  # "on the bench": no subject before it to keep
+        return floor + start
+
+    def _in_place(self, k: int, start: int, end: int) -> tuple[int, tuple] | None:
+        """(characters, :meth:`_attach` arguments) of the new phrase that takes the place of
+        characters [start, end): of three things drawn by weight and each predicate, the
+        longest no longer than what it replaces, else the shortest. An addition is always
+        longer than its caption; a replacement is then never, so that over the kind the
+        length tells nothing. Written without an article where the replaced noun is a bare
+        singular: the caption's style ("sitting on chair" -> "sitting near bicycle")."""
+        i = self.g.relations[k].subject
+        if not self._anchor(i):
+            return None
+        words, weights = self._addable()
+        fits = _SIZE_FITS[self._size(i)]
+        options = [(w, n) for w, n in zip(words, weights) if fits(w)]
+        if not options:
+            return None
+        said = f" {self.text.lower()} "
+        preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
+        bare = self._bare_singular(self.g.relations[k].object)
+        phrases = [
+            (len(p) + 1 + len(o if bare else _with_article(o)), -n, -m, o, p)
+            for n, o in enumerate(self._draw_three(options))
+            for m, p in enumerate(preds)
+        ]
+        old = end - start
+        fitting = [x for x in phrases if x[0] <= old]
+        size, _, _, obj, pred = max(fitting) if fitting else min(phrases)
+        chars = len(self.text) - old + size
+        return chars, (i, pred, obj, [], False, False, False, (start, end), k, not bare)
+
+    def _bare_singular(self, j: int) -> bool:
+        """Entity j is written as a singular without a determiner ("on bed")."""
+        e = self.g.entities[j]
+        before = self.text[: e.span[0]].split()[-1:] if e.span else []
+        last = e.text.split()[-1].lower() if e.text.split() else ""
+        return (
+            not (before and before[0].lower() in DETERMINERS)
+            and e.count in (None, 1)
+            and singular(last) == last
+            and last not in PLURAL_NOUNS
+        )
+
+    def _draw_three(self, options: list[tuple[str, float]]) -> list[str]:
+        """Three things drawn by weight, without repeats, in the order drawn."""
+        cum = list(accumulate(n for _, n in options))
+        return list(
+            dict.fromkeys(
+                options[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)][0]
+                for _ in range(3)
+            )
+        )
+
+    def _added(self, i: int) -> tuple[int, tuple] | None:
+        """(characters, :meth:`_attach` arguments) of a salient thing put near entity i
         ("the cat near a suitcase sits in the window"): an object of :data:`scenes.ADDABLE`
         possible in the settings the caption names and typical of none ("a bus" on a street
         may be there; in a bedroom it is absurd), of no class the caption has already
@@ -1316,7 +1510,8 @@ class Perturber:
         see with the caption's objects, and, where the image has detections, of a detector
         class the detector did not find. Drawn by how often captions name it, so that the
         added words are no text-only cue. Entity i must stand on its own
-        (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`)."""
+        (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`),
+        or at the end after a comma. The predicate is the shortest not said already."""
         if not self._anchor(i):
             if not (self._opens(i) and self._about_a_being()):
                 return self._refuse("connect_no_anchor")
@@ -1343,18 +1538,17 @@ class Perturber:
         ]
         if not options or self.extra_words < 2:
             return self._refuse("too_long" if any(map(fits, words)) else "connect_nothing_absent")
-        cum = list(accumulate(n for _, n in options))
-        obj = options[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)][0]
+        # the shortest of three drawn: an addition is a length cue
+        phrase, obj = min(
+            (grammar.plural(o) if bare else _with_article(o), o) for o in self._draw_three(options)
+        )
         said = f" {self.text.lower()} "
-        preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
-        pred = self.rng.choice(preds)
-        if bare or len(pred.split()) + len(obj.split()) + 1 > self.extra_words:
-            # one word: "near", or "beside" where the caption says "near" already
-            pred = next((p for p in ("near", "beside") if p in preds), "near")
+        pred = next((p for p in ("near", "beside") if f" {p} " not in said), "near")
         # the subject of a relation is somewhere doing something already: it is only put
         # near things (every predicate here places it so)
         placed = any(r.subject == i for r in self.g.relations)
-        return self._attach(i, pred, obj, [], placed, bare, clause)
+        chars = len(self.text) + len(pred) + len(phrase) + 2 + clause
+        return chars, (i, pred, obj, [], placed, bare, clause)
 
     def _about_a_being(self) -> bool:
         """The caption names a person or an animal (as a noun or a modifier: "elephants
@@ -1500,18 +1694,49 @@ class Perturber:
         near_only: bool = False,
         bare_plural: bool = False,
         clause: bool = False,
+        replace: tuple[int, int] | None = None,
+        dropped: int | None = None,
+        article: bool = True,
     ) -> Perturbation:
+        """Entity i joined to a new entity ``obj`` by ``pred``; with ``dropped``, that
+        relation and its object (which no other relation names) are left out: the new phrase
+        takes the place of theirs (characters ``replace`` of the caption)."""
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
         new = Entity.model_construct(
             text=" ".join([*attrs, written]), head=obj, attributes=attrs, count=None, span=None
         )
-        n = len(self.g.entities)
-        relations = [
-            *self.g.relations,
-            Relation.model_construct(subject=i, predicate=pred, object=n),
-        ]
-        graph = _with_entities(self.g, self.bare, {}, relations, [new])
-        return Perturbation(
-            "connect", "connect", graph, (Attach(i, pred, n, near_only, bare_plural, clause),)
+        bare, relations = self.bare, list(self.g.relations)
+        if dropped is not None:
+            j = relations.pop(dropped).object
+            bare = bare[:j] + bare[j + 1 :]
+            relations = [_without(r, j) for r in relations]
+            i -= i > j
+        n = len(bare)
+        relations.append(Relation.model_construct(subject=i, predicate=pred, object=n))
+        graph = _with_entities(self.g, bare, {}, relations, [new])
+        edit = Attach(
+            i if dropped is None else self.g.relations[dropped].subject,
+            pred,
+            n,
+            near_only,
+            bare_plural,
+            clause,
+            replace,
+            article,
         )
+        return Perturbation("connect", "connect", graph, (edit,))
+
+
+def _without(r: Relation, j: int) -> Relation:
+    """Relation r with the entity indices after a removed entity j one lower."""
+    if r.subject < j and r.object < j:
+        return r
+    return r.model_copy(
+        update={"subject": r.subject - (r.subject > j), "object": r.object - (r.object > j)}
+    )
+
+
+def _with_article(obj: str) -> str:
+    """ "a bicycle", "an umbrella": how connect writes a thing it adds."""
+    return f"{grammar.indefinite_article(obj)} {obj}"

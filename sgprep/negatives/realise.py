@@ -332,7 +332,11 @@ class Realiser:
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural
             else noun_phrase(new)
+            if e.article
+            else " ".join([*new.attributes, new.head])
         )
+        if e.replace is not None:  # in the place of a locative phrase: "on the bench"
+            return [(*e.replace, f"{predicate_text(e.predicate)} {phrase}")]
         if e.clause and end < tail:
             # at the end after a comma, which makes it the whole scene's: "fans wearing
             # orange shirts, beside a truck"

@@ -96,6 +96,16 @@ class NegativesSettings(StageSettings):
             "shorter by the same factor (too_long, too_short): length must not give it away."
         ),
     )
+    connect_max_length_ratio: float = Field(
+        default=1.3,
+        ge=1.0,
+        le=10.0,
+        description=(
+            "Refuse a connect negative more than this many times as long as its caption, in "
+            "characters, or shorter by the same factor (connect_too_long, connect_too_short); "
+            "of its options, connect takes the one closest to the caption's length."
+        ),
+    )
     llm_judge: Annotated[
         LLMJudgeSettings, Flag(hidden=True, applies=lambda s: s.llm_judge.enabled)
     ] = Field(
@@ -294,6 +304,7 @@ class NegativesStage(Stage):
             text,
             self.settings.max_length_ratio,
             detected,
+            self.settings.connect_max_length_ratio,
         )
         pools = {}
         for family in self.families:
