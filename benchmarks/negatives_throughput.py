@@ -37,7 +37,15 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-FACTUAL_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv"
+#: beside the checkout, or beside the folder of worktrees (as benchmarks/text_only.py looks)
+FACTUAL_CSV = next(
+    (
+        p / "shared" / "data" / "factual_test.csv"
+        for p in Path(__file__).resolve().parents[2:4]
+        if (p / "shared" / "data" / "factual_test.csv").exists()
+    ),
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "factual_test.csv",
+)
 
 
 def generate_captions(n: int, seed: int = 0) -> list[str]:

@@ -345,9 +345,6 @@ class Attach:
     #: trailing prepositional phrase of the entity ("a man riding a horse | on the beach" ->
     #: "next to a bicycle"), so that the negative keeps the caption's length
     replace: tuple[int, int] | None = None
-    #: written with an article ("near a bicycle"); off: "near bicycle", as the caption wrote
-    #: the phrase it replaces ("on bed")
-    article: bool = True
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
@@ -455,6 +452,7 @@ class Perturber:
         #: the characters connect's negative may have at most (its length is a text-only cue)
         self.connect_max_chars = connect_max_length_ratio * len(text) if text else 1e9
         self._connect_queue: list | None = None
+        self._additions: list | None = None
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         #: the labels a detector found in the image (None: no detections): connect adds
@@ -1338,44 +1336,44 @@ class Perturber:
         return self._attach(i, pred, obj, attrs)
 
     def _next_connect(self) -> Perturbation | None:
-        """The connect option whose length is closest to the caption's that was not tried
-        yet (the options are listed on the first call: :meth:`_connect_options`)."""
+        """The next connect option not tried yet. First, a salient thing the caption would
+        name if the photo showed it (:meth:`_addable`) in the place of a trailing phrase ("a
+        woman sitting on a bench" -> "a woman sitting next to a bicycle": a true sub-graph
+        and a new thing, joined by a new relation, :meth:`_in_place`), the one closest in
+        length to the caption and no longer, else the shortest; then added after an entity
+        (:meth:`_added`, always longer), the entities in random order."""
         if self._connect_queue is None:
-            self._connect_queue = self._connect_options()
-        return self._attach(*self._connect_queue.pop()[2]) if self._connect_queue else None
+            self._connect_queue = []
+            for slot in self._locative_slots():
+                made = self._in_place(*slot)
+                if made is not None and self._within(made[0]):
+                    chars, args = made
+                    # no longer than the caption and the closest to it, else the shortest
+                    key = (chars > len(self.text), abs(chars - len(self.text)))
+                    self._connect_queue.append((key, -len(self._connect_queue), args))
+            self._connect_queue.sort(reverse=True)
+        if self._connect_queue:
+            return self._attach(*self._connect_queue.pop()[2])
+        if self._additions is None:
+            self._additions = list(range(len(self.g.entities)))
+            self.rng.shuffle(self._additions)
+        while self._additions:
+            made = self._added(self._additions.pop())
+            if made is not None and self._within(made[0]):
+                return self._attach(*made[1])
+        return None
 
-    def _connect_options(self) -> list[tuple[tuple[bool, int], int, tuple]]:
-        """((longer than the caption, distance from its length), order, :meth:`_attach`
-        arguments) of every way connect may change this caption, the best last: the closest
-        in length to the caption and no longer, else the shortest. A salient thing the caption
-        would name if the photo showed it (:meth:`_addable`) takes the place of a trailing
-        locative phrase of the same length ("a woman sitting on a bench" -> "a woman sitting
-        next to a bicycle": a true sub-graph and a new thing, joined by a new relation,
-        :meth:`_in_place`), or is added after an entity (:meth:`_added`). A negative longer
-        than ``connect_max_length_ratio`` times the caption, in characters, or shorter by
-        that factor, is refused as ``connect_too_long`` / ``connect_too_short``: its length
-        would give it away."""
-        size = len(self.text)
-        out: list[tuple[int, int, tuple]] = []
-        for k, start, end in self._locative_slots():
-            made = self._in_place(k, start, end)
-            if made is not None:
-                out.append((made[0], len(out), made[1]))
-        for i in range(len(self.g.entities)):
-            made = self._added(i)
-            if made is not None:
-                out.append((made[0], len(out), made[1]))
-        kept = []
-        for chars, order, args in out:
-            if chars > self.connect_max_chars:
-                self.rejected["connect_too_long"] += 1
-            elif chars * self.connect_max_chars < size * size:
-                self.rejected["connect_too_short"] += 1
-            else:
-                # no longer than the caption and the closest to it, else the shortest
-                kept.append(((chars > size, abs(chars - size)), -order, args))
-        kept.sort(reverse=True)
-        return kept
+    def _within(self, chars: int) -> bool:
+        """A negative of ``chars`` characters is at most ``connect_max_length_ratio`` times as
+        long as the caption, and not shorter by that factor (else refused as
+        ``connect_too_long`` / ``connect_too_short``: its length would give it away)."""
+        if chars > self.connect_max_chars:
+            self.rejected["connect_too_long"] += 1
+            return False
+        if chars * self.connect_max_chars < len(self.text) ** 2:
+            self.rejected["connect_too_short"] += 1
+            return False
+        return True
 
     def _locative_slots(self) -> list[tuple[int, int, int]]:
         """(relation, start, end) of each phrase that ends the caption with an object no other
@@ -1455,8 +1453,7 @@ class Perturber:
         characters [start, end): of three things drawn by weight and each predicate, the
         longest no longer than what it replaces, else the shortest. An addition is always
         longer than its caption; a replacement is then never, so that over the kind the
-        length tells nothing. Written without an article where the replaced noun is a bare
-        singular: the caption's style ("sitting on chair" -> "sitting near bicycle")."""
+        length tells nothing."""
         i = self.g.relations[k].subject
         if not self._anchor(i):
             return None
@@ -1467,9 +1464,10 @@ class Perturber:
             return None
         said = f" {self.text.lower()} "
         preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
-        bare = self._bare_singular(self.g.relations[k].object)
+        if " by " not in said and not self.text[:start].rstrip().endswith("ed"):  # "parked by"
+            preds.append("by")  # short: "a dog lying on a bed" -> "a dog lying by a ladder"
         phrases = [
-            (len(p) + 1 + len(o if bare else _with_article(o)), -n, -m, o, p)
+            (len(p) + 1 + len(_with_article(o)), -n, -m, o, p)
             for n, o in enumerate(self._draw_three(options))
             for m, p in enumerate(preds)
         ]
@@ -1477,19 +1475,7 @@ class Perturber:
         fitting = [x for x in phrases if x[0] <= old]
         size, _, _, obj, pred = max(fitting) if fitting else min(phrases)
         chars = len(self.text) - old + size
-        return chars, (i, pred, obj, [], False, False, False, (start, end), k, not bare)
-
-    def _bare_singular(self, j: int) -> bool:
-        """Entity j is written as a singular without a determiner ("on bed")."""
-        e = self.g.entities[j]
-        before = self.text[: e.span[0]].split()[-1:] if e.span else []
-        last = e.text.split()[-1].lower() if e.text.split() else ""
-        return (
-            not (before and before[0].lower() in DETERMINERS)
-            and e.count in (None, 1)
-            and singular(last) == last
-            and last not in PLURAL_NOUNS
-        )
+        return chars, (i, pred, obj, [], False, False, False, (start, end), k)
 
     def _draw_three(self, options: list[tuple[str, float]]) -> list[str]:
         """Three things drawn by weight, without repeats, in the order drawn."""
@@ -1696,7 +1682,6 @@ class Perturber:
         clause: bool = False,
         replace: tuple[int, int] | None = None,
         dropped: int | None = None,
-        article: bool = True,
     ) -> Perturbation:
         """Entity i joined to a new entity ``obj`` by ``pred``; with ``dropped``, that
         relation and its object (which no other relation names) are left out: the new phrase
@@ -1723,7 +1708,6 @@ class Perturber:
             bare_plural,
             clause,
             replace,
-            article,
         )
         return Perturbation("connect", "connect", graph, (edit,))
 
@@ -1737,6 +1721,7 @@ def _without(r: Relation, j: int) -> Relation:
     )
 
 
+@lru_cache(maxsize=4096)
 def _with_article(obj: str) -> str:
     """ "a bicycle", "an umbrella": how connect writes a thing it adds."""
     return f"{grammar.indefinite_article(obj)} {obj}"

@@ -325,18 +325,16 @@ class Realiser:
         raise NoSpanEdit(f"{e.old!r} not found")
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
-        end = self.np_span(e.entity)[1]
-        tail = len(self.text.rstrip().rstrip(".!").rstrip())
         new = self._perturbed.entities[e.new_entity]
         phrase = (
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural
             else noun_phrase(new)
-            if e.article
-            else " ".join([*new.attributes, new.head])
         )
-        if e.replace is not None:  # in the place of a locative phrase: "on the bench"
+        if e.replace is not None:  # in the place of a trailing phrase: "on the bench"
             return [(*e.replace, f"{predicate_text(e.predicate)} {phrase}")]
+        end = self.np_span(e.entity)[1]
+        tail = len(self.text.rstrip().rstrip(".!").rstrip())
         if e.clause and end < tail:
             # at the end after a comma, which makes it the whole scene's: "fans wearing
             # orange shirts, beside a truck"

@@ -97,7 +97,7 @@ class NegativesSettings(StageSettings):
         ),
     )
     connect_max_length_ratio: float = Field(
-        default=1.3,
+        default=2.0,
         ge=1.0,
         le=10.0,
         description=(

@@ -17,6 +17,8 @@ from sgprep.negatives.vocab import load_vocab
 from sgprep.schema import Box, Detections, Sample
 
 VOCAB = load_vocab()
+#: the stage's connect_max_length_ratio
+LIMIT = NegativesSettings().connect_max_length_ratio
 
 
 def connected(caption, entities, relations=(), seeds=12, detected=None):
@@ -25,7 +27,9 @@ def connected(caption, entities, relations=(), seeds=12, detected=None):
     g = graph(caption, entities, relations)
     texts, rejected = Counter(), Counter()
     for seed in range(seeds):
-        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption, 1.75, detected)
+        p = Perturber(
+            g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption, 1.75, detected, LIMIT
+        )
         for build in p.candidates("connect"):
             pert = build()
             if pert is not None:
@@ -181,3 +185,67 @@ def test_the_stage_passes_detections_on_and_counts_what_they_checked():
         texts |= {n.text for n in s.neg.negatives}
     assert texts and not any("horse" in t for t in texts), texts
     assert stage.counts["connect/absent_by_detector"] == stage.counts["kind/connect"] > 0
+
+
+# --- in the place of a trailing phrase: the caption's length (issue 18, item 4) -------------
+def test_the_new_thing_takes_the_place_of_a_trailing_locative_phrase_and_its_object_goes():
+    cap = "a woman sitting on a wooden bench"
+    ents = [("woman", "woman", []), ("wooden bench", "bench", ["wooden"])]
+    texts, _ = connected(cap, ents, [(0, "sit on", 1)])
+    in_place = [t for t in texts if "bench" not in t]
+    assert in_place and all(t.startswith("a woman ") for t in in_place), texts
+    # the graph: the woman (a true sub-graph) and the new thing, joined by the new relation
+    g = graph(cap, ents, [(0, "sit on", 1)])
+    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap, 1.75, None, 2.0)
+    pert = p.candidates("connect")[0]()
+    text, _ = Realiser(cap, g).realise(pert, use_template=False)
+    assert [e.head for e in pert.graph.entities][0] == "woman" and len(pert.graph.entities) == 2
+    [r] = pert.graph.relations
+    assert (r.subject, r.object) == (0, 1) and r.predicate in text
+    assert len(text) <= len(cap) and pert.graph.entities[1].head in text  # the best first
+
+
+def test_a_verb_whose_phrase_is_its_own_is_replaced_with_it_never_kept():
+    cap = "a mirror attached to the wall"  # never "a mirror attached near a cat"
+    texts, _ = connected(
+        cap, [("mirror", "mirror", []), ("wall", "wall", [])], [(0, "attach to", 1)]
+    )
+    assert texts and not any(
+        f"attached {p} " in t for t in texts for p in ("near", "next", "beside", "behind", "by")
+    ), texts
+
+
+def test_a_part_s_whole_or_a_thing_another_relation_names_is_never_replaced():
+    cap = "the roof of a red building"  # the roof is the building's
+    texts, _ = connected(
+        cap, [("roof", "roof", []), ("red building", "building", ["red"])], [(0, "of", 1)]
+    )
+    assert all("of a red building" in t for t in texts), texts
+    cap = "a pillow and a cat on a bed"  # the bed holds both: it stays
+    texts, _ = connected(
+        cap,
+        [("pillow", "pillow", []), ("cat", "cat", []), ("bed", "bed", [])],
+        [(0, "on", 2), (1, "on", 2)],
+    )
+    assert texts and all("bed" in t for t in texts), texts
+
+
+def test_a_negative_much_shorter_or_longer_than_its_caption_is_refused():
+    cap = "a man standing on a very long, narrow, old and weathered wooden fishing pier"
+    pier = "very long, narrow, old and weathered wooden fishing pier"
+    ents = [("man", "man", []), (pier, "pier", ["long", "narrow", "old", "weathered"])]
+    texts, rejected = connected(cap, ents, [(0, "stand on", 1)])
+    # "a man standing by a cat" is not half the caption: only additions are left
+    assert rejected["connect_too_short"] and texts and all("pier" in t for t in texts), texts
+    assert all(len(t) <= 2 * len(cap) for t in texts)
+
+
+def test_by_never_follows_a_participle_where_it_would_name_the_agent():
+    cap = "two cars parked in the lot"  # "parked by a horse": the horse parked them
+    texts, _ = connected(
+        cap, [("two cars", "cars", [], 2), ("lot", "lot", [])], [(0, "park in", 1)]
+    )
+    assert texts and not any("parked by" in t for t in texts), texts
+    cap = "a dog lying on a bed"  # "lying by a ladder" reads well
+    texts, _ = connected(cap, [("dog", "dog", []), ("bed", "bed", [])], [(0, "lie on", 1)])
+    assert any(t.startswith("a dog lying by ") for t in texts), texts
