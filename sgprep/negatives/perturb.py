@@ -1379,7 +1379,8 @@ class Perturber:
         """(relation, start, end) of each phrase that ends the caption with an object no other
         relation names, after its subject, and that a new "near a bicycle" may take the place
         of: its locative words ("a cat laying | on the bed |.", where a verb says where the
-        subject is, :data:`LOCATING_VERBS`: not "attached | to a pole"), or the whole
+        subject is, :data:`LOCATING_VERBS`, not "attached | to a pole", or has an object of
+        its own: "a man riding a horse | on the beach"), or the whole
         predicate after the subject's noun phrase and a copula ("a man | holding an umbrella",
         "the man is | on the phone"; not "of": "the roof | of a building" is a part)."""
         text, ents = self.text, self.g.entities
@@ -1400,16 +1401,20 @@ class Perturber:
             ) or any(e.span is not None and e.span[0] > span[0] for e in ents):
                 continue
             pred = predicate_key(r.predicate).split()
+            verb = relation_type(r.predicate) == "action"
+            # a verb with its own object between: the phrase places the scene, whatever the
+            # verb ("a man riding a horse | on the beach")
+            between = any(
+                e.span is not None and subject_span[1] <= e.span[0] < span[0] for e in ents
+            )
             if not (
-                (relation_type(r.predicate) == "action" and pred[0] not in LOCATING_VERBS)
-                or not LOCATIVE_WORDS.issuperset(pred[1:] if pred[0] in LOCATING_VERBS else pred)
+                (verb and pred[0] not in LOCATING_VERBS and not between)
+                or not LOCATIVE_WORDS.issuperset(pred[1:] if verb else pred)
             ):
                 start = self._locative_start(span[0], subject_span[1])
                 if start is not None:
                     out.append((k, start, span[1]))
-            if pred[-1] != "of" and not any(
-                e.span is not None and subject_span[1] <= e.span[0] < span[0] for e in ents
-            ):
+            if pred[-1] != "of" and not between:
                 start = self._predicate_start(subject_span[1], span[0])
                 if start is not None and (k, start, span[1]) not in out:
                     out.append((k, start, span[1]))

@@ -249,3 +249,17 @@ def test_by_never_follows_a_participle_where_it_would_name_the_agent():
     cap = "a dog lying on a bed"  # "lying by a ladder" reads well
     texts, _ = connected(cap, [("dog", "dog", []), ("bed", "bed", [])], [(0, "lie on", 1)])
     assert any(t.startswith("a dog lying by ") for t in texts), texts
+
+
+def test_a_verb_with_its_own_object_keeps_it_and_loses_only_the_place():
+    # the example: "on the beach" places the scene, whatever the verb
+    cap = "A man riding a horse on the beach."
+    texts, _ = connected(
+        cap,
+        [("man", "man", []), ("horse", "horse", []), ("beach", "beach", [])],
+        [(0, "ride", 1), (0, "ride on", 2)],
+    )
+    in_place = [t for t in texts if "beach" not in t]
+    assert in_place and all(
+        t.startswith("A man riding a horse ") and t.endswith(".") for t in in_place
+    ), texts
