@@ -83,17 +83,26 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "teddy bear": "home|",
             "ladder": "street home bathroom|",
             "tent": "lawn beach wild snow|",
+            # widened (issue 18: 18 things were a phrase a model could learn), each known to
+            # the bundled statistics (cow 35 captions, sheep 18, surfboard 34, couch 16, van 9)
+            "cow": "lawn water|farm",
+            "sheep": "lawn|farm",
+            "van": "farm beach lawn airport rail|street",
+            "couch": "lawn street|home",
+            "surfboard": "street lawn water|beach",
         }.items()
     )
 }
 #: What may be added to a caption that names no setting: things found indoors and out.
-ANYWHERE = ("bicycle", "cat", "ladder", "suitcase")
+ANYWHERE = ("bicycle", "cat", "ladder", "suitcase", "umbrella", "skateboard")
 #: Small things: never put near a building, a vehicle or a tree ("a steeple next to a chair",
 #: "a bus near a surfboard" read as nonsense).
-SMALL = frozenset("cat chair table suitcase umbrella skateboard ladder".split() + ["teddy bear"])
+SMALL = frozenset(
+    "cat chair table suitcase umbrella skateboard ladder surfboard".split() + ["teddy bear"]
+)
 #: Big things: never put near a small thing or food ("a plate of food next to a bus", "a
 #: toothbrush near a horse"); what is put near those is a thing one may carry or sit on.
-BIG = frozenset("car truck bus motorcycle boat horse tent ladder".split())
+BIG = frozenset("car truck bus motorcycle boat horse tent ladder van cow couch".split())
 
 
 @lru_cache(maxsize=65536)

@@ -231,8 +231,8 @@ def test_a_part_s_whole_or_a_thing_another_relation_names_is_never_replaced():
 
 
 def test_a_negative_much_shorter_or_longer_than_its_caption_is_refused():
-    cap = "a man standing on a very long, narrow, old and weathered wooden fishing pier"
-    pier = "very long, narrow, old and weathered wooden fishing pier"
+    cap = "a man standing on a very long, narrow, very old and weathered wooden fishing pier"
+    pier = "very long, narrow, very old and weathered wooden fishing pier"
     ents = [("man", "man", []), (pier, "pier", ["long", "narrow", "old", "weathered"])]
     texts, rejected = connected(cap, ents, [(0, "stand on", 1)])
     # "a man standing by a cat" is not half the caption: only additions are left

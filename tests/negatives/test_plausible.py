@@ -327,8 +327,8 @@ def test_a_short_caption_gets_a_bare_plural_within_its_length():
     negs = stage.negatives("k", cap, g).negatives
     # in the place of "approaching bench": "skateboarder by a cat", no longer
     assert negs and all(len(n.text) <= len(cap) and "bench" not in n.text for n in negs)
-    cap = "a wooden fence"  # nothing to take the place of: added, as a bare plural
-    g = graph(cap, [("wooden fence", "fence", ["wooden"])])
+    cap = "a dilapidated fence"  # nothing to take the place of: added, as a bare plural
+    g = graph(cap, [("dilapidated fence", "fence", ["dilapidated"])])
     texts = {n.text for k in range(6) for n in stage.negatives(f"k{k}", cap, g).negatives}
     assert texts and all(len(t.split()) <= 1.75 * 3 for t in texts), texts
     assert all(t.startswith(cap + " ") and " a " not in t[2:] for t in texts), texts
