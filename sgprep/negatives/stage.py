@@ -97,7 +97,7 @@ class NegativesSettings(StageSettings):
         ),
     )
     connect_max_length_ratio: float = Field(
-        default=1.8,
+        default=1.9,
         ge=1.0,
         le=10.0,
         description=(
