@@ -453,6 +453,8 @@ class Perturber:
         self.connect_max_chars = connect_max_length_ratio * len(text) if text else 1e9
         self._connect_queue: list | None = None
         self._additions: list | None = None
+        self._anchors: dict[int, bool] = {}
+        self._fitting: dict[str, list[tuple[str, float]]] = {}
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         #: the labels a detector found in the image (None: no detections): connect adds
@@ -1462,9 +1464,7 @@ class Perturber:
         i = self.g.relations[k].subject
         if not self._anchor(i):
             return None
-        words, weights = self._addable()
-        fits = _SIZE_FITS[self._size(i)]
-        options = [(w, n) for w, n in zip(words, weights) if fits(w)]
+        options = self._fits(self._size(i))
         if not options:
             return None
         said = f" {self.text.lower()} "
@@ -1481,6 +1481,14 @@ class Perturber:
         size, _, _, obj, pred = max(fitting) if fitting else min(phrases)
         chars = len(self.text) - old + size
         return chars, (i, pred, obj, [], False, False, False, (start, end), k)
+
+    def _fits(self, size: str) -> list[tuple[str, float]]:
+        """The addable things (with weights) that may be put near a thing of ``size``, once
+        per size."""
+        if size not in self._fitting:
+            fits = _SIZE_FITS[size]
+            self._fitting[size] = [(w, n) for w, n in zip(*self._addable()) if fits(w)]
+        return self._fitting[size]
 
     def _draw_three(self, options: list[tuple[str, float]]) -> list[str]:
         """Three things drawn by weight, without repeats, in the order drawn."""
@@ -1568,7 +1576,13 @@ class Perturber:
         """Entity i is a thing something may be put near: not a part, a thing worn or held
         in or by another (the object of "have", "with", "of": "a burger has cheese and
         tomato | near a chair"), nor the sky, light or a thing of no place
-        (:data:`NOT_ANCHORS`), nor a small thing or food ("a fork near a horse")."""
+        (:data:`NOT_ANCHORS`), nor a small thing or food ("a fork near a horse"). Once per
+        entity."""
+        if i not in self._anchors:
+            self._anchors[i] = self._is_anchor(i)
+        return self._anchors[i]
+
+    def _is_anchor(self, i: int) -> bool:
         obj = self.names[i]
         head = obj.split()[-1]
         if any(
