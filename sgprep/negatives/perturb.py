@@ -199,11 +199,12 @@ LOCATIVE_WORDS = frozenset(
 COPULAS = frozenset("is are was were be being been 's".split())
 #: Words that may not end such a run alone ("to", "of": "attached to", "the top of").
 LOCATIVE_OPENERS = LOCATIVE_WORDS - {"to", "front", "top", "of"}
-#: Verbs that say where a thing is or how it stays there: their locative phrase may become
-#: another ("sitting on a bench" -> "sitting next to a bicycle"); not "attached to", "wrapped
-#: in", "surfing in" or "riding on", whose phrase belongs to the verb.
+#: Verbs that say where a thing is: their locative phrase may become another ("sitting on a
+#: bench" -> "sitting next to a bicycle"); not "attached to", "wrapped in", "surfing in" or
+#: "riding on", whose phrase belongs to the verb, nor "hanging on", "leaning against", which
+#: need a support ("leaning by a bicycle")
 LOCATING_VERBS = frozenset(
-    "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay hang lean "
+    "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay "
     "drive pose gather kneel crouch be".split()
 )
 #: Things nothing is put near: the sky and what is in it, light, and things of no place.

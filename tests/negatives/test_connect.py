@@ -263,3 +263,13 @@ def test_a_verb_with_its_own_object_keeps_it_and_loses_only_the_place():
     assert in_place and all(
         t.startswith("A man riding a horse ") and t.endswith(".") for t in in_place
     ), texts
+
+
+def test_a_thing_that_hangs_or_leans_needs_its_support_kept_or_its_verb_gone():
+    cap = "four pillows leaning on headboard"  # never "leaning by a bicycle"
+    texts, _ = connected(
+        cap,
+        [("four pillows", "pillows", [], 4), ("headboard", "headboard", [])],
+        [(0, "lean on", 1)],
+    )
+    assert not any(t.startswith("four pillows leaning ") and "headboard" not in t for t in texts)
