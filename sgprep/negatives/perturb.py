@@ -1472,6 +1472,7 @@ class Perturber:
         preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
         if " by " not in said and not self.text[:start].rstrip().endswith("ed"):  # "parked by"
             preds.append("by")  # short: "a dog lying on a bed" -> "a dog lying by a ladder"
+        self.rng.shuffle(preds)  # of two as long ("beside", "behind"), either
         phrases = [
             (len(p) + 1 + len(_with_article(o)), -n, -m, o, p)
             for n, o in enumerate(self._draw_three(options))
