@@ -177,6 +177,8 @@ def render(summary: Summary) -> RenderableType:
         table.add_row(f"failed: {reason}", f"{count:,}")
     for stage, counters in summary.stages.items():
         for name, value in counters.items():
+            if name.startswith("length_ratio_permille/"):
+                continue  # sums for the per-kind length ratio, shown in the negatives table
             table.add_row(f"{stage}: {name}", f"{value:,}")
     table.add_section()
     rows = [
