@@ -30,20 +30,20 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
     )
     for t in texts:  # only the woman may change: a dress or a watch may be worn as well
         assert t.endswith("silver ring"), texts
-    assert rejected["may_be_true"]
+    assert rejected["no_sibling"]
     p = plausible_perturber(caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
-    #                 new      old     category   plural related shared article worn one
-    assert p._verdict("dress", "ring", "clothing", False, True, True, "a", True, True) == (
+    #                 new      old   plural shared article worn one
+    assert p._verdict("dress", "ring", False, True, "a", True, True) == (
         "may_be_true"
     )
-    assert p._verdict("jacket", "cap", "clothing", False, True, True, "a", True, True) == (
+    assert p._verdict("jacket", "cap", False, True, "a", True, True) == (
         "may_be_true"
     )
-    assert p._verdict("helmet", "cap", "clothing", False, True, True, "a", True, True) != (
+    assert p._verdict("helmet", "cap", False, True, "a", True, True) != (
         "may_be_true"
     )  # one head, one cap or helmet: false
     # not worn ("a cap on the table" -> "a jacket on the table" is false)
-    assert p._verdict("jacket", "cap", "clothing", False, True, False, "a", False, False) != (
+    assert p._verdict("jacket", "cap", False, False, "a", False, False) != (
         "may_be_true"
     )
 
@@ -63,14 +63,14 @@ def test_one_persons_plural_worn_thing_is_not_replaced_by_a_plural_of_a_single_t
         "a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])]
     )
     # "a man wearing khaki skirts": one man wears one skirt
-    assert p._verdict("skirt", "shorts", "clothing", True, True, True, "", True, True) == (
+    assert p._verdict("skirt", "shorts", True, True, "", True, True) == (
         "one_worn"
     )
     # "two women wearing skirts" is fine; so is "a man wearing boots" for "shoes"
-    assert p._verdict("skirt", "shorts", "clothing", True, True, True, "", True, False) != (
+    assert p._verdict("skirt", "shorts", True, True, "", True, False) != (
         "one_worn"
     )
-    assert p._verdict("boot", "shoe", "clothing", True, True, True, "", True, True) != "one_worn"
+    assert p._verdict("boot", "shoe", True, True, "", True, True) != "one_worn"
 
 
 def test_a_word_seen_mostly_as_an_attribute_is_no_noun_to_replace_or_draw():
@@ -135,18 +135,13 @@ def test_a_thing_often_seen_with_the_captions_objects_may_be_there_too():
     p = plausible_perturber(caption, ents, [(0, "on", 1)])
     assert p._likely_present("fork")  # forks lie on plates: "a fork on a white plate"
     assert not p._likely_present("giraffe")
-    for caption, ents, rel, likely in [
-        ("a mug beside the plate", [("mug", "mug", []), ("plate", "plate", [])], "beside", "fork"),
-        (
-            "a sign on a metal post",
-            [("sign", "sign", []), ("metal post", "post", ["metal"])],
-            "on",
-            "pole",
-        ),
-    ]:  # a fork beside the plate, a sign on a pole: likely there too
-        texts, rejected = made(caption, ents, [(0, rel, 1)], "replace_object", 40, True)
-        assert not any(likely in t.split() for t in texts), texts
-        assert rejected["likely_present"]
+    # "a cat lying beside a red frisbee" -> "a dog": dogs and frisbees go together, one may
+    # well be in the photo
+    caption = "a cat lying beside a red frisbee"
+    ents = [("cat", "cat", []), ("red frisbee", "frisbee", ["red"])]
+    texts, rejected = made(caption, ents, [(0, "lie beside", 1)], "replace_object", 40, True)
+    assert not any(t.startswith("a dog") for t in texts), texts
+    assert rejected["likely_present"]
     people = plausible_perturber(
         "a man on a surfboard", [("man", "man", []), ("surfboard", "surfboard", [])]
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from neg_helpers import plausible_perturber
 from test_plausible import made
 
+from sgprep.negatives import siblings
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
@@ -32,13 +33,11 @@ def test_vague_words_are_never_drawn():
 
 def test_a_person_is_replaced_only_by_a_person():
     # "A young man pushing a friend on a swing in the park" -> "pushing a roller cart"
-    p = plausible_perturber(
-        "A young man pushing a friend on a swing",
-        [("young man", "man", ["young"]), ("friend", "friend", []), ("swing", "swing", [])],
-        [(0, "push", 1), (1, "on", 2)],
-    )
-    #                        new     old     category plural related shared article
-    assert p._verdict("cart", "friend", None, False, True, False, "a") is True
+    caption = "A young man pushing a friend on a swing"
+    ents = [("young man", "man", ["young"]), ("friend", "friend", []), ("swing", "swing", [])]
+    texts, rejected = made(caption, ents, [(0, "push", 1), (1, "on", 2)], "replace_object", 20, True)
+    assert texts and all(t.endswith("pushing a friend on a swing") for t in texts), texts
+    assert rejected["no_sibling"]  # a friend, a swing: no fine category
 
 
 def test_a_compound_is_not_split():
@@ -61,30 +60,45 @@ def test_a_compound_is_not_split():
 
 
 def test_the_new_object_fits_the_scene_of_the_caption():
-    # "A man holding an umbrella over a woman in the rain" -> "in the bathroom"
-    caption = "A man holding an umbrella over a woman in the rain."
-    ents = [("man", "man", []), ("umbrella", "umbrella", []), ("woman", "woman", [])]
-    ents.append(("rain", "rain", []))
-    p = plausible_perturber(caption, ents, [(0, "hold", 1), (1, "over", 2), (2, "in", 3)])
-    assert VOCAB.cooc.n("scene", "bathroom", "woman")  # the person says nothing of a scene
-    assert not p._fits_scene(3, "bathroom")
-    assert p._fits_scene(3, "patio")  # seen with an umbrella
-    texts, rejected = made(
-        caption, ents, [(0, "hold", 1), (1, "over", 2), (2, "in", 3)], "replace_object", 20, True
-    )
-    assert not any(t.endswith("in the bathroom.") for t in texts), texts
+    # "Two elephants walking through a field on a farm": elephants are never on a farm
+    caption = "Two horses walking through a muddy field on a farm."
+    ents = [("Two horses", "horse", [], 2), ("muddy field", "field", ["muddy"])]
+    ents.append(("farm", "farm", []))
+    texts, rejected = made(caption, ents, [(0, "walk through", 1), (1, "on", 2)], "replace_object", 30, True)
+    assert texts and not any("camel" in t for t in texts), texts
+    assert any("donkeys" in t for t in texts), texts
+    assert rejected["scene_contradiction"]
 
 
-def test_every_relation_of_the_new_object_is_attested():
-    # "A man pushing his friend who sits on a bench" -> "pushing a stroller": he may push a
-    # stroller, but a stroller sitting on a bench was never seen
-    caption = "A young man pushing his friend who sits on a park bench."
-    ents = [("young man", "man", ["young"]), ("friend", "friend", []), ("park bench", "bench", [])]
-    p = plausible_perturber(caption, ents, [(0, "push", 1), (1, "sit on", 2)])
-    assert VOCAB.cooc.judge("man", "push", "stroller") is None  # what drew it holds
-    assert p._unattested_relation(["young man", "stroller", "bench"], 1)
-    # a person for a person: seen of some person ("a man sitting on a bench")
-    assert p._unattested_relation(["young man", "lady", "bench"], 1) is None
+def test_what_the_entity_does_or_undergoes_holds_of_the_new_one():
+    # "A dog catching a frisbee" -> "a cat catching a frisbee": cats never do
+    caption = "A black dog catching a red frisbee in a park."
+    ents = [("black dog", "dog", ["black"]), ("red frisbee", "frisbee", ["red"])]
+    p = plausible_perturber(caption, ents, [(0, "catch", 1)])
+    assert p._undoable(0, "cat", p.g.relations) == "implausible_agent"
+    # "A woman walking her dog on a leash" -> "her cat": a leash ties it to a dog
+    caption = "A woman walking her small dog in the park."
+    ents = [("woman", "woman", []), ("small dog", "dog", ["small"])]
+    p = plausible_perturber(caption, ents, [(0, "walk", 1)])
+    assert p._undoable(1, "cat", p.g.relations) == "implausible_relation"
+    # "A cat drinking milk from a saucer" -> "drinking coffee": what an animal does to it
+    caption = "A cat drinking milk from a saucer."
+    ents = [("cat", "cat", []), ("milk", "milk", []), ("saucer", "saucer", [])]
+    p = plausible_perturber(caption, ents, [(0, "drink", 1), (0, "from", 2)])
+    assert p._undoable(1, "coffee", p.g.relations) == "implausible_relation"
+    # "A couple sits on a bench by the lake" -> "on a chair": one seat for two
+    caption = "A couple sits on a bench by the lake."
+    ents = [("couple", "couple", []), ("bench", "bench", []), ("lake", "lake", [])]
+    p = plausible_perturber(caption, ents, [(0, "sit on", 1), (1, "by", 2)])
+    assert p._undoable(1, "chair", p.g.relations) == "implausible_relation"
+    assert p._undoable(1, "stool", p.g.relations) == "implausible_relation"
+    # "An orange cat asleep on the couch" -> "an orange dog"
+    caption = "An orange cat asleep on the couch."
+    ents = [("orange cat", "cat", ["orange"]), ("couch", "couch", [])]
+    p = plausible_perturber(caption, ents, [(0, "on", 1)])
+    assert p._undoable(0, "dog", p.g.relations) == "implausible_attribute"
+    p = plausible_perturber("A brown cat asleep on the couch.", [("brown cat", "cat", ["brown"])])
+    assert p._undoable(0, "dog", p.g.relations) is None
 
 
 def test_a_part_of_another_object_is_not_drawn():
@@ -97,3 +111,50 @@ def test_a_part_of_another_object_is_not_drawn():
     assert p._part_of_other(1, "wing")
     assert not p._part_of_other(0, "wing")  # the airplane itself replaced: no whole left
     assert not p._part_of_other(1, "truck")
+
+
+def test_a_replacement_is_a_sibling_in_a_fine_category():
+    # SugarCrepe's "a man eating a hot dog" -> "a hamburger"; never "a hot pony" nor "a plate"
+    caption = "A man in a blue shirt is eating a hot dog at a picnic table."
+    ents = [("man", "man", []), ("blue shirt", "shirt", ["blue"]), ("hot dog", "dog", ["hot"])]
+    ents.append(("picnic table", "table", []))
+    rels = [(0, "in", 1), (0, "eat", 2), (0, "at", 3)]
+    texts, _ = made(caption, ents, rels, "replace_object", 30, True)
+    food = {"hamburger", "sandwich", "burrito", "taco"}
+    eaten = {t.split(" eating a")[1].split(" at")[0].strip() for t in texts if "hot dog" not in t}
+    assert eaten and eaten <= food, texts
+    assert siblings.siblings("hot dog") == siblings.siblings("hotdog")
+    assert "hot dog" not in siblings.siblings("hot dog") and "burger" not in siblings.siblings("hot dog")
+    assert siblings.siblings("cheeseburger") == siblings.siblings("hamburger")  # aliases
+    assert "hamburger" not in siblings.siblings("burger")  # never a synonym
+
+
+def test_the_captions_other_words_may_contradict_a_sibling():
+    words = "a tennis player swinging her at the ball on a clay court".split()
+    assert siblings.contradiction("baseball bat", "tennis racket", words) == "sport_contradiction"
+    words = "a young boy is swinging a in the backyard".split()
+    assert siblings.contradiction("tennis racket", "baseball bat", words) is None
+    words = "two standing in a muddy pen on a farm".split()
+    assert siblings.contradiction("elephant", "cow", words) == "scene_contradiction"
+    assert siblings.contradiction("pig", "cow", words) is None
+    words = "a standing in a kitchen".split()
+    assert siblings.contradiction("horse", "dog", words) == "scene_contradiction"
+    words = "a woman walking her on a leash".split()
+    assert siblings.contradiction("cat", "dog", words) == "tied_word"
+    words = "a with a beard drinking coffee".split()
+    assert siblings.contradiction("woman", "man", words) == "gender_cue"
+    words = "a chef putting a into the oven".split()  # a chef: a kitchen
+    assert siblings.contradiction("bench", "stool", words) == "scene_contradiction"
+    words = "a cup of on the table".split()
+    assert siblings.contradiction("milk", "coffee", words) == "tied_word"
+    assert siblings.contradiction("tea", "coffee", words) is None
+
+
+def test_a_gerund_compound_of_a_thing_is_never_split():
+    # "An old woman knits in a rocking chair" -> "a rocking bench"
+    caption = "An old woman knits a scarf in a rocking chair."
+    ents = [("old woman", "woman", ["old"]), ("scarf", "scarf", [])]
+    ents.append(("rocking chair", "chair", ["rocking"]))
+    texts, rejected = made(caption, ents, [(0, "knit", 1), (0, "in", 2)], "replace_object", 20, True)
+    assert not any("rocking" in t and "rocking chair" not in t for t in texts), texts
+    assert rejected["compound"]

@@ -1,0 +1,336 @@
+"""Siblings in fine categories, and what a caption's other words let a replacement be (issue 18).
+
+replace_object follows SugarCrepe's replace-obj: the new object is a *sibling* of the old one
+in a fine category ("hot dog" -> "hamburger", "bus" -> "truck", "fork" -> "spoon"), so that it
+does what the old one did in the caption, and it must fit every other thing the caption says:
+its setting ("elephants on a farm", "a horse in a kitchen"), its sport ("a tennis player
+swinging a baseball bat"), and the words tied to one thing ("walking the dog on a leash" ->
+"the cat"). The co-occurrence statistics bundled with sgprep are counted from short region
+captions and know too few scenes to say this (blind review rounds 3 and 4), and spaCy's small
+model has no word vectors, so it is a small hand-written lexicon:
+
+- :data:`GROUPS`: fine categories whose members are interchangeable in a caption and never
+  the same thing (not synonyms, hypernyms or hyponyms). A member may have aliases ("hamburger/
+  burger/cheeseburger"): an alias is matched but never drawn, and never replaces its own member;
+- per member, where it may be (settings of :mod:`sgprep.negatives.scenes`, where it matters),
+  which sport it belongs to, and what a member of an animate group may do or undergo;
+- :data:`TIES`: caption words that only some members go with ("leash": a dog).
+
+Counts from the statistics (the bundled ones, or a user's from ``sgprep vocab``) weight the
+draw among siblings: common names first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sgprep.negatives import scenes
+
+#: Settings a member may be in where that matters (scenes' names: street lawn farm wild beach
+#: water home kitchen dining bathroom snow sport airport rail); "*": anywhere.
+_ANIMAL_OUT = "lawn street farm beach water snow wild sport"
+
+
+@dataclass(frozen=True)
+class Group:
+    members: tuple[tuple[str, ...], ...]  # each member: its drawn name first, then aliases
+    settings: dict[str, frozenset[str]]  # drawn name -> possible settings (absent: anywhere)
+    sports: dict[str, str]  # drawn name -> its sport
+    does: frozenset[str] | None  # verbs a member may do as a subject (None: not checked)
+    takes: frozenset[str] | None  # verbs a member may undergo as an object (None: any)
+
+
+_STANCE = "sit stand lie lay rest sleep walk run look watch stare face wait eat drink play"
+_VEHICLE = "park sit stop wait drive travel go pass move turn head come pull drive ride cross"
+_LOOKED_AT = "look watch see photograph pet feed hold carry approach face pass"
+
+
+def _group(
+    spec: str,
+    where: dict[str, str] | None = None,
+    sports: dict[str, str] | None = None,
+    does: str | None = None,
+    takes: str | None = None,
+) -> Group:
+    members = tuple(tuple(m.replace("_", " ").split("/")) for m in spec.split())
+    return Group(
+        members,
+        {m: frozenset(s.split()) for m, s in (where or {}).items()},
+        dict(sports or {}),
+        None if does is None else frozenset(does.split()),
+        None if takes is None else frozenset(takes.split()),
+    )
+
+
+#: Fine categories. Left out on purpose: names whose siblings may be true of the same thing
+#: (boat/canoe, cup/mug, table/desk, street/sidewalk, ground/grass), places, and generic names
+#: (ball, bag, bird, food), which never change; things a room has several of ("a kitchen with
+#: a stove" -> "a microwave", "a bathroom with a toilet" -> "a bathtub": likely there too);
+#: containers, whose word depends on what they hold and how ("a bowl of soup", "on a plate").
+GROUPS: tuple[Group, ...] = (
+    # people: who, not what they do (a "player" may be a woman); gender cues checked apart
+    _group("man/guy/gentleman woman/lady"),
+    _group("boy girl"),
+    # animals
+    _group(
+        "dog/puppy cat/kitten",
+        {"dog": "* ", "cat": "home kitchen bathroom dining lawn street"},
+        does=_STANCE + " chase climb",
+        takes=_LOOKED_AT,
+    ),
+    _group(
+        "horse donkey camel",
+        {"horse": _ANIMAL_OUT, "donkey": "lawn street farm beach wild", "camel": "beach wild"},
+        does=_STANCE + " graze pull carry trot gallop",
+        takes=_LOOKED_AT + " ride lead",
+    ),
+    _group(
+        "cow/cattle/bull sheep/lamb goat pig",
+        {w: "farm lawn wild sport street" for w in ("cow", "sheep", "goat", "pig")},
+        does=_STANCE + " graze",
+        takes=_LOOKED_AT + " herd",
+    ),
+    _group(
+        "elephant giraffe zebra rhino/rhinoceros",
+        {w: "wild water" for w in ("elephant", "giraffe", "zebra", "rhino")},
+        does=_STANCE,
+        takes=_LOOKED_AT,
+    ),
+    _group(
+        "bear lion tiger",
+        {"bear": "wild water snow", "lion": "wild", "tiger": "wild water"},
+        does=_STANCE,
+        takes=_LOOKED_AT,
+    ),
+    _group(
+        "duck goose swan",
+        {w: "water lawn farm" for w in ("duck", "goose", "swan")},
+        does=_STANCE + " swim float fly",
+        takes=_LOOKED_AT,
+    ),
+    _group(
+        "pigeon seagull/gull sparrow crow",
+        {"seagull": "beach water street", "pigeon": "street lawn", "sparrow": "street lawn home",
+         "crow": "street lawn farm"},
+        does=_STANCE + " fly perch",
+        takes=_LOOKED_AT,
+    ),
+    # vehicles
+    _group(
+        "car/automobile/sedan truck/lorry van bus",
+        {"car": "street farm wild rail snow beach lawn", "truck": "street farm wild rail snow "
+         "beach lawn airport", "van": "street farm rail snow beach lawn airport",
+         "bus": "street rail airport snow"},
+        does=_VEHICLE,
+    ),
+    _group("motorcycle/motorbike bicycle/bike scooter/moped", does=_VEHICLE + " lean"),
+    _group("airplane/plane/jet/airliner/aircraft helicopter", does=_VEHICLE + " fly land"),
+    _group("train tram/trolley/streetcar", does=_VEHICLE),
+    _group("fire_truck/firetruck ambulance police_car", does=_VEHICLE),
+    _group("canoe kayak"),
+    # food
+    _group("hot_dog/hotdog hamburger/burger/cheeseburger sandwich burrito taco"),
+    _group("pizza lasagna quiche"),
+    _group("cake/cheesecake pie"),
+    _group("donut/doughnut cupcake muffin"),
+    _group("bagel croissant pretzel"),
+    _group("soup stew chili cereal oatmeal"),
+    _group("apple banana pear peach lemon orange plum mango"),
+    _group("broccoli cauliflower"),
+    _group("carrot cucumber zucchini"),
+    _group("coffee tea milk juice"),
+    _group("wine beer"),
+    # things at table and in the home
+    _group("fork spoon"),
+    _group("bottle can"),
+    _group(
+        "chair bench stool",
+        {"chair": "home kitchen dining lawn beach sport street",
+         "bench": "street lawn beach water sport rail wild airport snow",
+         "stool": "home kitchen dining"},
+    ),
+    _group("couch/sofa bed armchair", {w: "home" for w in ("couch", "bed", "armchair")}),
+    _group("blanket towel"),
+    _group("laptop tablet"),
+    _group("teddy_bear/stuffed_animal doll"),
+    _group("suitcase/luggage backpack briefcase"),
+    _group("basket box bucket crate"),
+    _group("book magazine newspaper"),
+    _group("pencil pen marker crayon"),
+    _group("guitar violin ukulele banjo"),
+    _group("hammer screwdriver wrench"),
+    _group("rose tulip daisy sunflower lily"),
+    _group("fire_hydrant/hydrant mailbox parking_meter trash_can/garbage_can"),
+    _group("stop_sign traffic_light/stoplight"),
+    _group("watch bracelet"),
+    _group("hat/cap/ballcap/baseball_cap helmet beanie"),
+    _group("jeans/pants/trousers shorts skirt"),
+    _group("shoe/sneaker boot sandal slipper"),
+    # sport
+    _group(
+        "tennis_racket/racket/racquet/tennis_racquet baseball_bat/bat golf_club hockey_stick",
+        sports={"tennis racket": "tennis", "baseball bat": "baseball", "golf club": "golf",
+                "hockey stick": "hockey"},
+    ),
+    _group(
+        "tennis_ball baseball soccer_ball basketball volleyball",
+        sports={"tennis ball": "tennis", "baseball": "baseball", "soccer ball": "soccer",
+                "basketball": "basketball", "volleyball": "volleyball"},
+    ),
+    _group(
+        "surfboard skateboard snowboard",
+        {"surfboard": "beach water", "skateboard": "street lawn sport",
+         "snowboard": "snow"},
+        sports={"surfboard": "surf", "skateboard": "skate", "snowboard": "snow"},
+    ),
+)
+
+#: The groups of people: a gender cue in the caption keeps them.
+PEOPLE = GROUPS[:2]
+
+#: Caption words that name a sport: a member of another sport contradicts them.
+SPORT_WORDS: dict[str, frozenset[str]] = {
+    w: frozenset(sports.split())
+    for sports, words in {
+        "tennis": "tennis racket racquet forehand backhand serve serving",
+        "tennis basketball volleyball": "court",
+        "baseball": "baseball batter pitcher catcher umpire mound dugout mitt inning bat",
+        "soccer": "soccer goalie goalkeeper",
+        "golf": "golf golfer",
+        "hockey": "hockey rink puck",
+        "basketball": "basketball hoop dunk",
+        "volleyball": "volleyball",
+        "surf": "surf surfer surfers surfing wave waves wetsuit",
+        "skate": "skateboarder skateboarders skateboarding skate skatepark ramp",
+        "snow": "ski skis skier skiers skiing snowboarder snowboarding slope slopes snow",
+    }.items()
+    for w in words.split()
+}
+
+#: Words that place a caption in a setting, beyond :data:`scenes.SETTING_WORDS` (roles and
+#: places a COCO caption names: "a chef", "a farmer", "at the cafe").
+EXTRA_SETTING_WORDS: dict[str, frozenset[str]] = {
+    w: frozenset(settings.split())
+    for settings, words in {
+        "kitchen": "chef cook baker",
+        "dining": "waiter waitress cafe diner",
+        "farm": "farmer cowboy rodeo stable hay",
+        "street": "policeman pigeon pigeons market sidewalk",
+        "lawn": "backyard yard fair picnic",
+        "beach": "sandcastle",
+        "water": "fishing fisherman pier",
+        "wild": "jungle circus",
+        "water beach": "water",
+    }.items()
+    for w in words.split()
+}
+
+#: Caption words that only some members go with: the others contradict the caption.
+TIES: dict[str, frozenset[str]] = {
+    w: frozenset(members.split(","))
+    for members, words in {
+        "dog": "leash fetch barking barks",
+        "horse,donkey,camel": "saddle bridle",
+        "horse": "jockey rodeo policeman police officer cop mounted",
+        "cat": "yarn",
+        "cake,pie,donut,cupcake,muffin": "frosting icing sprinkles",
+        "cake,pie,cupcake": "candles candle birthday",
+        "pizza": "pepperoni",
+        "coffee,tea": "cup mug cups mugs",
+        "milk,juice,wine,beer": "glass glasses",
+        "hot dog,hamburger,sandwich,burrito,taco": "mustard ketchup relish bun",
+    }.items()
+    for w in words.split()
+}
+
+#: Words that say a person's gender whatever the noun ("a man with a beard" -> "a woman").
+GENDER_CUES = frozenset(
+    "beard bearded mustache moustache goatee dress skirt bikini gown purse handbag pregnant "
+    "bra lipstick makeup ponytail tuxedo".split()
+)
+
+#: Colours an animal of any group may have: others ("an orange cat" -> "an orange dog") only
+#: where the statistics saw them on the new animal.
+COATS = frozenset("black white brown grey gray tan golden dark light spotted".split())
+#: Things one person sits or stands on: never under several ("a couple sits on a chair").
+ONE_SEAT = frozenset("chair stool armchair skateboard surfboard snowboard".split())
+#: Words for several people, whatever the noun's number.
+SEVERAL = frozenset("couple pair family group crowd team people".split())
+
+#: name (drawn or alias, lower case) -> (group index, member's drawn name)
+_INDEX: dict[str, tuple[int, str]] = {
+    alias: (g, member[0])
+    for g, group in enumerate(GROUPS)
+    for member in group.members
+    for alias in member
+}
+
+
+def member(name: str) -> tuple[int, str] | None:
+    """The group and drawn name of an object name (whole, or its singular), if any."""
+    from sgprep.negatives.cooc import singular  # a cycle: cooc imports scenes' neighbours
+
+    hit = _INDEX.get(name)
+    if hit is None:
+        words = name.split()
+        hit = _INDEX.get(" ".join([*words[:-1], singular(words[-1])])) if words else None
+    return hit
+
+
+@lru_cache(maxsize=4096)
+def siblings(name: str) -> tuple[str, ...]:
+    """The other members' drawn names of ``name``'s group (none if it has no group)."""
+    hit = member(name)
+    if hit is None:
+        return ()
+    g, own = hit
+    return tuple(m[0] for m in GROUPS[g].members if m[0] != own)
+
+
+def group_of(name: str) -> Group | None:
+    hit = member(name)
+    return None if hit is None else GROUPS[hit[0]]
+
+
+def caption_settings(words: list[str]) -> frozenset[str]:
+    """The settings a caption's (lower-case) words name: scenes' words and roles."""
+    out = set(scenes.settings_of(words))
+    for w in words:
+        out |= EXTRA_SETTING_WORDS.get(w, frozenset())
+    return frozenset(out)
+
+
+def caption_sports(words: list[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for w in words:
+        out |= SPORT_WORDS.get(w, frozenset())
+    return frozenset(out)
+
+
+def contradiction(new: str, old: str, words: list[str]) -> str | None:
+    """Why a caption's other ``words`` (those of the replaced noun phrase left out) make
+    ``new`` absurd in place of ``old``: ``scene_contradiction`` (a setting it is never in,
+    "elephants on a farm"), ``sport_contradiction`` ("a tennis player swinging a baseball
+    bat"), ``tied_word`` ("walking the cat on a leash"), ``gender_cue`` ("a woman with a
+    beard"); None if nothing contradicts it."""
+    g = group_of(new)
+    if g is None:
+        return None
+    possible = g.settings.get(new)
+    if possible is not None and "*" not in possible:
+        named = caption_settings(words)
+        if named and len(named & possible) < max(1, len(named) - 1):
+            return "scene_contradiction"
+    sport = g.sports.get(new)
+    if sport is not None:
+        named = caption_sports(words)
+        if named and sport not in named:
+            return "sport_contradiction"
+    for w in words:
+        tied = TIES.get(w)
+        if tied is not None and member(old) and member(old)[1] in tied and new not in tied:
+            return "tied_word"
+    if g in PEOPLE and not GENDER_CUES.isdisjoint(words):
+        return "gender_cue"
+    return None
