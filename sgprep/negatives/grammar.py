@@ -11,7 +11,7 @@ from functools import lru_cache
 
 #: Words spelt with a vowel but said with a consonant ("a unicorn", "a one-way sign") and
 #: words spelt with a consonant but said with a vowel ("an hour").
-_CONSONANT_SOUND = re.compile(r"^(uni|use|usu|uti|ure|eu|ewe|one|once|ufo|u-)")
+_CONSONANT_SOUND = re.compile(r"^(uni|use|usu|uti|ure|uku|eu|ewe|one|once|ufo|u-)")
 _VOWEL_SOUND = re.compile(r"^(hour|honest|honou?r|heir|herb)")
 
 _IRREGULAR_PLURALS = {

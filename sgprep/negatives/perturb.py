@@ -185,6 +185,11 @@ LIKELY_MIN = 3
 COLOUR_MODIFIERS = frozenset(
     "light dark bright pale deep navy royal sky baby hot neon pastel forest lime olive".split()
 )
+#: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
+AGAINST_WALL = frozenset(
+    "fireplace mirror painting picture poster window wall tv television door bookshelf "
+    "bookcase whiteboard chalkboard dresser".split()
+)
 #: Relations that place a thing by another without contradicting where it is.
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
 #: What connect puts a new thing in: a place by the entity, specific enough to be false.
@@ -931,12 +936,13 @@ class Perturber:
         options = self._sibling_pool(old)
         if not options[0]:
             return self._refuse("no_sibling")  # "a street" -> "a sidewalk": no fine category
-        group = siblings.group_of(old)
-        before = (self.g.entities[i].text or "").lower().split()[-2:-1]
+        group, e = siblings.group_of(old), self.g.entities[i]
+        before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
             return self._refuse("compound")  # "a rocking chair" -> "a rocking bench"
+        if not group.animal and siblings.FLAVOURS & {a.lower() for a in e.attributes}:
+            return self._refuse("compound")  # "orange juice" -> "orange milk"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
-        e = self.g.entities[i]
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head
         )
@@ -1012,7 +1018,7 @@ class Perturber:
         group, c, names = siblings.group_of(new), self.cooc, self.names
         if group is None:
             return None
-        if group.takes is not None:  # an animal
+        if group.animal:
             for a in self.g.entities[i].attributes:
                 a = a.lower()
                 if (
@@ -1228,11 +1234,14 @@ class Perturber:
     def _point_of_view(self, r: Relation, tail: str) -> bool:
         """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:
         left of, behind) and its opposite is as plausible: "a tree behind the house" ->
-        "in front of the house". Not for the sky and such, seen only far behind ("the sun in
-        front of the clouds"), nor for things the statistics do not know."""
+        "in front of the house". Not behind a thing against a wall (:data:`AGAINST_WALL`),
+        nor for the sky and such, seen only far behind ("the sun in front of the clouds"),
+        nor for things the statistics do not know."""
         if tail not in VIEW_RELATIVE:
             return False
         ends = (self.names[r.subject], self.names[r.object])
+        if OPPOSITES.get(tail) == "behind" and ends[1].split()[-1] in AGAINST_WALL:
+            return False  # "a rug in front of the fireplace" -> "behind the fireplace"
         return all(
             self.cooc.known(x) and x.split()[-1] not in FAR_AWAY and x not in NOT_OBJECTS
             for x in ends

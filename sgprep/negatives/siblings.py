@@ -39,6 +39,7 @@ class Group:
     sports: dict[str, str]  # drawn name -> its sport
     does: frozenset[str] | None  # verbs a member may do as a subject (None: not checked)
     takes: frozenset[str] | None  # verbs a member may undergo as an object (None: any)
+    animal: bool = False  # its colours are coats (:data:`COATS`)
 
 
 _STANCE = "sit stand lie lay rest sleep walk run look watch stare face wait eat drink play"
@@ -52,6 +53,7 @@ def _group(
     sports: dict[str, str] | None = None,
     does: str | None = None,
     takes: str | None = None,
+    animal: bool = False,
 ) -> Group:
     members = tuple(tuple(m.replace("_", " ").split("/")) for m in spec.split())
     return Group(
@@ -60,6 +62,7 @@ def _group(
         dict(sports or {}),
         None if does is None else frozenset(does.split()),
         None if takes is None else frozenset(takes.split()),
+        animal,
     )
 
 
@@ -78,50 +81,64 @@ GROUPS: tuple[Group, ...] = (
         {"dog": "* ", "cat": "home kitchen bathroom dining lawn street"},
         does=_STANCE + " chase climb",
         takes=_LOOKED_AT,
+        animal=True,
     ),
     _group(
         "horse donkey camel",
         {"horse": _ANIMAL_OUT, "donkey": "lawn street farm beach wild", "camel": "beach wild"},
         does=_STANCE + " graze pull carry trot gallop",
         takes=_LOOKED_AT + " ride lead",
+        animal=True,
     ),
     _group(
         "cow/cattle/bull sheep/lamb goat pig",
         {w: "farm lawn wild sport street" for w in ("cow", "sheep", "goat", "pig")},
         does=_STANCE + " graze",
         takes=_LOOKED_AT + " herd",
+        animal=True,
     ),
     _group(
         "elephant giraffe zebra rhino/rhinoceros",
         {w: "wild water" for w in ("elephant", "giraffe", "zebra", "rhino")},
         does=_STANCE,
         takes=_LOOKED_AT,
+        animal=True,
     ),
     _group(
         "bear lion tiger",
         {"bear": "wild water snow", "lion": "wild", "tiger": "wild water"},
         does=_STANCE,
         takes=_LOOKED_AT,
+        animal=True,
     ),
     _group(
         "duck goose swan",
         {w: "water lawn farm" for w in ("duck", "goose", "swan")},
         does=_STANCE + " swim float fly",
         takes=_LOOKED_AT,
+        animal=True,
     ),
     _group(
         "pigeon seagull/gull sparrow crow",
-        {"seagull": "beach water street", "pigeon": "street lawn", "sparrow": "street lawn home",
-         "crow": "street lawn farm"},
+        {
+            "seagull": "beach water street",
+            "pigeon": "street lawn",
+            "sparrow": "street lawn home",
+            "crow": "street lawn farm",
+        },
         does=_STANCE + " fly perch",
         takes=_LOOKED_AT,
+        animal=True,
     ),
     # vehicles
     _group(
         "car/automobile/sedan truck/lorry van bus",
-        {"car": "street farm wild rail snow beach lawn", "truck": "street farm wild rail snow "
-         "beach lawn airport", "van": "street farm rail snow beach lawn airport",
-         "bus": "street rail airport snow"},
+        {
+            "car": "street farm wild rail snow beach lawn",
+            "truck": "street farm wild rail snow beach lawn airport",
+            "van": "street farm rail snow beach lawn airport",
+            "bus": "street rail airport snow",
+        },
         does=_VEHICLE,
     ),
     _group("motorcycle/motorbike bicycle/bike scooter/moped", does=_VEHICLE + " lean"),
@@ -136,7 +153,8 @@ GROUPS: tuple[Group, ...] = (
     _group("donut/doughnut cupcake muffin"),
     _group("bagel croissant pretzel"),
     _group("soup stew chili cereal oatmeal"),
-    _group("apple banana pear peach lemon orange plum mango"),
+    _group("apple banana pear peach orange plum mango"),
+    _group("lemon lime"),
     _group("broccoli cauliflower"),
     _group("carrot cucumber zucchini"),
     _group("coffee tea milk juice"),
@@ -146,9 +164,11 @@ GROUPS: tuple[Group, ...] = (
     _group("bottle can"),
     _group(
         "chair bench stool",
-        {"chair": "home kitchen dining lawn beach sport street",
-         "bench": "street lawn beach water sport rail wild airport snow",
-         "stool": "home kitchen dining"},
+        {
+            "chair": "home kitchen dining lawn beach sport street",
+            "bench": "street lawn beach water sport rail wild airport snow",
+            "stool": "home kitchen dining",
+        },
     ),
     _group("couch/sofa bed armchair", {w: "home" for w in ("couch", "bed", "armchair")}),
     _group("blanket towel"),
@@ -170,18 +190,27 @@ GROUPS: tuple[Group, ...] = (
     # sport
     _group(
         "tennis_racket/racket/racquet/tennis_racquet baseball_bat/bat golf_club hockey_stick",
-        sports={"tennis racket": "tennis", "baseball bat": "baseball", "golf club": "golf",
-                "hockey stick": "hockey"},
+        sports={
+            "tennis racket": "tennis",
+            "baseball bat": "baseball",
+            "golf club": "golf",
+            "hockey stick": "hockey",
+        },
     ),
-    _group(
+    _group(  # balls, not games: "playing basketball" is no ball to change
         "tennis_ball baseball soccer_ball basketball volleyball",
-        sports={"tennis ball": "tennis", "baseball": "baseball", "soccer ball": "soccer",
-                "basketball": "basketball", "volleyball": "volleyball"},
+        sports={
+            "tennis ball": "tennis",
+            "baseball": "baseball",
+            "soccer ball": "soccer",
+            "basketball": "basketball",
+            "volleyball": "volleyball",
+        },
+        takes="hold carry throw catch kick hit toss bounce dribble serve grab chase pick",
     ),
     _group(
         "surfboard skateboard snowboard",
-        {"surfboard": "beach water", "skateboard": "street lawn sport",
-         "snowboard": "snow"},
+        {"surfboard": "beach water", "skateboard": "street lawn sport", "snowboard": "snow"},
         sports={"surfboard": "surf", "skateboard": "skate", "snowboard": "snow"},
     ),
 )
@@ -232,14 +261,17 @@ TIES: dict[str, frozenset[str]] = {
     for members, words in {
         "dog": "leash fetch barking barks",
         "horse,donkey,camel": "saddle bridle",
-        "horse": "jockey rodeo policeman police officer cop mounted",
-        "cat": "yarn",
+        "horse": "jockey rodeo policeman police officer cop mounted cowboy",
+        "cat": "windowsill windowsills dresser bookshelf yarn",
+        "bicycle": "cyclist cyclists bicyclist pedaling pedals",
+        "milk": "cereal",
+        "cereal,oatmeal": "milk",
         "cake,pie,donut,cupcake,muffin": "frosting icing sprinkles",
         "cake,pie,cupcake": "candles candle birthday",
         "pizza": "pepperoni",
         "coffee,tea": "cup mug cups mugs",
         "milk,juice,wine,beer": "glass glasses",
-        "hot dog,hamburger,sandwich,burrito,taco": "mustard ketchup relish bun",
+        "hot dog,hamburger,sandwich": "mustard ketchup relish bun",
     }.items()
     for w in words.split()
 }
@@ -253,6 +285,12 @@ GENDER_CUES = frozenset(
 #: Colours an animal of any group may have: others ("an orange cat" -> "an orange dog") only
 #: where the statistics saw them on the new animal.
 COATS = frozenset("black white brown grey gray tan golden dark light spotted".split())
+#: Attributes that name what a food or drink is made of or tastes of ("orange juice",
+#: "chocolate cake"): part of its name, which a sibling does not take ("orange milk").
+FLAVOURS = frozenset(
+    "orange lemon apple chocolate vanilla strawberry cherry grape lime banana cheese "
+    "pepperoni mushroom veggie vegetable chicken beef pork fish egg tomato cream".split()
+)
 #: Things one person sits or stands on: never under several ("a couple sits on a chair").
 ONE_SEAT = frozenset("chair stool armchair skateboard surfboard snowboard".split())
 #: Words for several people, whatever the noun's number.

@@ -120,6 +120,7 @@ def test_grammar_rules():
         grammar.indefinite_article(w) for w in ["apple", "hour", "unicorn", "cat", "umbrella"]
     ]
     assert articles == ["an", "an", "a", "a", "an"]
+    assert grammar.indefinite_article("ukulele") == "a"  # "a man playing a ukulele"
     assert [grammar.plural(w) for w in ["box", "berry", "man", "knife", "grass", "bus"]] == [
         "boxes",
         "berries",

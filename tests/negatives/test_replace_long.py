@@ -35,7 +35,9 @@ def test_a_person_is_replaced_only_by_a_person():
     # "A young man pushing a friend on a swing in the park" -> "pushing a roller cart"
     caption = "A young man pushing a friend on a swing"
     ents = [("young man", "man", ["young"]), ("friend", "friend", []), ("swing", "swing", [])]
-    texts, rejected = made(caption, ents, [(0, "push", 1), (1, "on", 2)], "replace_object", 20, True)
+    texts, rejected = made(
+        caption, ents, [(0, "push", 1), (1, "on", 2)], "replace_object", 20, True
+    )
     assert texts and all(t.endswith("pushing a friend on a swing") for t in texts), texts
     assert rejected["no_sibling"]  # a friend, a swing: no fine category
 
@@ -64,7 +66,9 @@ def test_the_new_object_fits_the_scene_of_the_caption():
     caption = "Two horses walking through a muddy field on a farm."
     ents = [("Two horses", "horse", [], 2), ("muddy field", "field", ["muddy"])]
     ents.append(("farm", "farm", []))
-    texts, rejected = made(caption, ents, [(0, "walk through", 1), (1, "on", 2)], "replace_object", 30, True)
+    texts, rejected = made(
+        caption, ents, [(0, "walk through", 1), (1, "on", 2)], "replace_object", 30, True
+    )
     assert texts and not any("camel" in t for t in texts), texts
     assert any("donkeys" in t for t in texts), texts
     assert rejected["scene_contradiction"]
@@ -124,7 +128,9 @@ def test_a_replacement_is_a_sibling_in_a_fine_category():
     eaten = {t.split(" eating a")[1].split(" at")[0].strip() for t in texts if "hot dog" not in t}
     assert eaten and eaten <= food, texts
     assert siblings.siblings("hot dog") == siblings.siblings("hotdog")
-    assert "hot dog" not in siblings.siblings("hot dog") and "burger" not in siblings.siblings("hot dog")
+    assert "hot dog" not in siblings.siblings("hot dog") and "burger" not in siblings.siblings(
+        "hot dog"
+    )
     assert siblings.siblings("cheeseburger") == siblings.siblings("hamburger")  # aliases
     assert "hamburger" not in siblings.siblings("burger")  # never a synonym
 
@@ -155,6 +161,62 @@ def test_a_gerund_compound_of_a_thing_is_never_split():
     caption = "An old woman knits a scarf in a rocking chair."
     ents = [("old woman", "woman", ["old"]), ("scarf", "scarf", [])]
     ents.append(("rocking chair", "chair", ["rocking"]))
-    texts, rejected = made(caption, ents, [(0, "knit", 1), (0, "in", 2)], "replace_object", 20, True)
+    texts, rejected = made(
+        caption, ents, [(0, "knit", 1), (0, "in", 2)], "replace_object", 20, True
+    )
     assert not any("rocking" in t and "rocking chair" not in t for t in texts), texts
     assert rejected["compound"]
+
+
+def test_a_ball_played_as_a_game_is_not_replaced():
+    # "Two boys are playing basketball on an outdoor court" -> "playing tennis ball"
+    caption = "Two boys are playing basketball on an outdoor court."
+    ents = [("Two boys", "boy", [], 2), ("basketball", "basketball", [])]
+    ents.append(("outdoor court", "court", ["outdoor"]))
+    p = plausible_perturber(caption, ents, [(0, "play", 1), (0, "on", 2)])
+    assert p._undoable(1, "tennis ball", p.g.relations) == "implausible_relation"
+    # a ball kicked is a ball: "a boy kicking a soccer ball" -> "a volleyball"
+    caption = "A boy is kicking a soccer ball on a grass field."
+    ents = [("boy", "boy", []), ("soccer ball", "ball", ["soccer"]), ("grass field", "field", [])]
+    p = plausible_perturber(caption, ents, [(0, "kick", 1), (0, "on", 2)])
+    assert p._undoable(1, "volleyball", p.g.relations) is None
+
+
+def test_a_flavour_is_part_of_the_name_of_a_food():
+    # "A woman pouring a glass of orange juice" -> "a glass of orange milk"
+    caption = "A woman pouring a glass of orange juice at the breakfast table."
+    ents = [("woman", "woman", []), ("glass", "glass", []), ("orange juice", "juice", ["orange"])]
+    texts, rejected = made(
+        caption, ents, [(0, "pour", 1), (1, "of", 2)], "replace_object", 20, True
+    )
+    assert not any("orange" in t and "orange juice" not in t for t in texts), texts
+    assert rejected["compound"]
+
+
+def test_words_tied_to_one_thing():
+    for words, new, old in [
+        ("a man wearing a cowboy hat rides a brown in a field", "donkey", "horse"),
+        ("a cyclist rides a on a mountain trail", "motorcycle", "bicycle"),
+        ("a gray is sitting on a windowsill looking outside", "dog", "cat"),
+        ("a bowl of with sliced bananas and milk", "chili", "cereal"),
+        ("a bowl of cereal with sliced bananas and", "coffee", "milk"),
+    ]:
+        assert siblings.contradiction(new, old, words.split()) == "tied_word", (words, new)
+    # the other way round nothing ties: "a gray dog on a windowsill" -> "a gray cat"
+    assert siblings.contradiction("cat", "dog", "a gray on a windowsill".split()) is None
+
+
+def test_nothing_is_put_behind_a_thing_against_a_wall():
+    # "A brown dog lying on a rug in front of a fireplace" -> "behind a fireplace"
+    caption = "A brown dog is lying on a rug in front of a fireplace."
+    ents = [("brown dog", "dog", ["brown"]), ("rug", "rug", []), ("fireplace", "fireplace", [])]
+    texts, _ = made(
+        caption, ents, [(0, "lie on", 1), (1, "in front of", 2)], "replace_relation", 10, True
+    )
+    assert not any("behind a fireplace" in t for t in texts), texts
+    p = plausible_perturber(
+        "a tree in front of the house",
+        [("tree", "tree", []), ("house", "house", [])],
+        [(0, "in front of", 1)],
+    )
+    assert p._point_of_view(p.g.relations[0], "in front of")  # "a tree behind the house"
