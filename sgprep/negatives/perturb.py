@@ -471,7 +471,7 @@ class Perturber:
         self._bare: list[Entity] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
-        self._scene_objects: list[tuple[str, int]] | None = None
+        self._scene_objects: list[str] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -924,18 +924,18 @@ class Perturber:
         no fine category is not replaced: what the statistics would draw for it is too often
         true or absurd (blind review rounds 3 and 4: "a ball of player", "next to a clock")."""
         c, old, names = self.cooc, self.names[i], self.names
+        options = self._sibling_pool(old)
+        if not options[0]:
+            return self._refuse("no_sibling")  # "a street" -> "a sidewalk": no fine category
         o = old.split()[-1]
         if o in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" -> "wearing pant";
             return self._refuse("no_attested_replacement")  # "on top of"
         if grammar._IRREGULAR_PLURALS.get(o) == o:  # "the sheep are": one or many?
             return self._refuse("no_attested_replacement")  # never "the cow are"
-        if mostly_attribute(c, o):  # "black" of "black laced up boots" taken for a noun
+        if mostly_attribute(c, o):  # "orange" of "an orange cat" taken for a noun
             return self._refuse("not_a_noun")
-        if self._in_compound(i):  # "a fishing boat" -> "a fishing car"
+        if self._in_compound(i):  # "a toy truck" -> "a toy bus"
             return self._refuse("compound")
-        options = self._sibling_pool(old)
-        if not options[0]:
-            return self._refuse("no_sibling")  # "a street" -> "a sidewalk": no fine category
         group, e = siblings.group_of(old), self.g.entities[i]
         before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
@@ -964,7 +964,8 @@ class Perturber:
             memo.clear()
         context = (old, plural, shared, article, worn, one_wearer)
         own = set((e.text or old).lower().split())
-        others = [w for w in self.words if w not in own]  # the rest of the caption
+        # the rest of the caption: its settings, sports and tied words
+        scene = siblings.caption_context(tuple(w for w in self.words if w not in own))
         words, cum = options
         tried: set[str] = set()
         for _ in range(2 * len(words)):  # siblings are few: each drawn by count, once
@@ -981,7 +982,7 @@ class Perturber:
                 if verdict is not True:
                     self.rejected[verdict] += 1
                 continue
-            why = siblings.contradiction(new, old, others) or self._undoable(i, new, rels)
+            why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
             if why:
                 self.rejected[why] += 1  # "a tennis player swinging a baseball bat"
                 continue
@@ -1001,12 +1002,12 @@ class Perturber:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`), weighted by how often the
         statistics name them, plus one (made once per process and statistics object)."""
         c = self.cooc
-
-        def pool(name: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-            words = siblings.siblings(name)
-            return words, tuple(accumulate(1 + c.n("obj", w) for w in words))
-
-        return _memo(c, ("setting", ("siblings", old)), lambda key: pool(key[1]))
+        pools = c._by_context.setdefault("sibling_pools", {})
+        hit = pools.get(old)
+        if hit is None:
+            words = siblings.siblings(old)
+            hit = pools[old] = (words, tuple(accumulate(1 + c.n("obj", w) for w in words)))
+        return hit
 
     def _undoable(self, i: int, new: str, rels: list[Relation]) -> str | None:
         """What the caption says of entity i that ``new`` cannot be or do, unless the
@@ -1073,12 +1074,28 @@ class Perturber:
     def _part_of_other(self, i: int, new: str) -> bool:
         """``new`` is seen as a part of another object of the caption: there whenever that
         object is ("an airplane with two workers" -> "two propellers")."""
-        c = self.cooc
-        return any(
-            c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
-            for j, x in enumerate(self.names)
-            if j != i
-        )
+        return any(self._pair("part", x, new) for j, x in enumerate(self.names) if j != i)
+
+    def _pair(self, kind: str, x: str, new: str) -> bool:
+        """A judgment of two names that depends on the statistics alone, once per process:
+        "part": ``new`` is seen as a part of ``x``; "likely": ``new`` is often seen in one
+        scene with ``x`` (:meth:`_likely_present`)."""
+        table = self.cooc._by_context.setdefault("replacement_pairs", {})
+        key = (kind, x, new)
+        hit = table.get(key)
+        if hit is None:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            c = self.cooc
+            if kind == "part":
+                hit = bool(
+                    c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
+                )
+            else:
+                k = c.n("scene", *sorted((new, x)))
+                hit = k >= LIKELY_MIN and k >= LIKELY_SHARE * min(c.n("obj", new), c.n("obj", x))
+            table[key] = hit
+        return hit
 
     def _verdict(
         self,
@@ -1173,19 +1190,11 @@ class Perturber:
     def _likely_present(self, new: str) -> bool:
         """``new`` is often seen in one scene with an object of the caption (the replaced one
         included): it may well be in the photo too ("a mug beside the plate" -> "a fork")."""
-        c = self.cooc
         if self._scene_objects is None:  # people are seen with nearly everything: no sign
-            self._scene_objects = [
-                (x, c.n("obj", x)) for x in set(self.names) if self._category(x) != "person"
-            ]
+            self._scene_objects = [x for x in set(self.names) if self._category(x) != "person"]
         if self._category(new) == "person":
             return False
-        m = c.n("obj", new)
-        for x, n in self._scene_objects:
-            k = c.n("scene", *sorted((new, x)))
-            if k >= LIKELY_MIN and k >= LIKELY_SHARE * min(m, n):
-                return True
-        return False
+        return any(self._pair("likely", x, new) for x in self._scene_objects)
 
     def _category(self, obj: str) -> str | None:
         return self.vocab.categories.get(obj) or self.vocab.categories.get(obj.split()[-1])

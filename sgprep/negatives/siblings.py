@@ -305,6 +305,7 @@ _INDEX: dict[str, tuple[int, str]] = {
 }
 
 
+@lru_cache(maxsize=65536)
 def member(name: str) -> tuple[int, str] | None:
     """The group and drawn name of an object name (whole, or its singular), if any."""
     from sgprep.negatives.cooc import singular  # a cycle: cooc imports scenes' neighbours
@@ -331,44 +332,57 @@ def group_of(name: str) -> Group | None:
     return None if hit is None else GROUPS[hit[0]]
 
 
-def caption_settings(words: list[str]) -> frozenset[str]:
-    """The settings a caption's (lower-case) words name: scenes' words and roles."""
-    out = set(scenes.settings_of(words))
+@dataclass(frozen=True)
+class CaptionContext:
+    """What a caption's words (but those of the replaced noun phrase) say of its scene."""
+
+    settings: frozenset[str]  # scenes' settings and roles' ("a chef": a kitchen)
+    sports: frozenset[str]
+    tied: tuple[frozenset[str], ...]  # for each word of :data:`TIES`, its members
+    gender_cue: bool
+
+
+@lru_cache(maxsize=65536)
+def caption_context(words: tuple[str, ...]) -> CaptionContext:
+    """The :class:`CaptionContext` of a caption's (lower-case) words."""
+    settings = set(scenes.settings_of(list(words)))
+    sports: set[str] = set()
     for w in words:
-        out |= EXTRA_SETTING_WORDS.get(w, frozenset())
-    return frozenset(out)
+        settings |= EXTRA_SETTING_WORDS.get(w, frozenset())
+        sports |= SPORT_WORDS.get(w, frozenset())
+    return CaptionContext(
+        frozenset(settings),
+        frozenset(sports),
+        tuple(TIES[w] for w in words if w in TIES),
+        not GENDER_CUES.isdisjoint(words),
+    )
 
 
-def caption_sports(words: list[str]) -> frozenset[str]:
-    out: set[str] = set()
-    for w in words:
-        out |= SPORT_WORDS.get(w, frozenset())
-    return frozenset(out)
-
-
-def contradiction(new: str, old: str, words: list[str]) -> str | None:
-    """Why a caption's other ``words`` (those of the replaced noun phrase left out) make
-    ``new`` absurd in place of ``old``: ``scene_contradiction`` (a setting it is never in,
-    "elephants on a farm"), ``sport_contradiction`` ("a tennis player swinging a baseball
-    bat"), ``tied_word`` ("walking the cat on a leash"), ``gender_cue`` ("a woman with a
-    beard"); None if nothing contradicts it."""
+def contradiction(new: str, old: str, scene: CaptionContext) -> str | None:
+    """Why a caption's other words (those of the replaced noun phrase left out, as
+    :func:`caption_context`) make ``new`` absurd in place of ``old``: ``scene_contradiction``
+    (a setting it is never in, "elephants on a farm"), ``sport_contradiction`` ("a tennis
+    player swinging a baseball bat"), ``tied_word`` ("walking the cat on a leash"),
+    ``gender_cue`` ("a woman with a beard"); None if nothing contradicts it."""
     g = group_of(new)
     if g is None:
         return None
     possible = g.settings.get(new)
-    if possible is not None and "*" not in possible:
-        named = caption_settings(words)
-        if named and len(named & possible) < max(1, len(named) - 1):
-            return "scene_contradiction"
+    named = scene.settings
+    if (
+        possible is not None
+        and "*" not in possible
+        and named
+        and len(named & possible) < max(1, len(named) - 1)
+    ):
+        return "scene_contradiction"
     sport = g.sports.get(new)
-    if sport is not None:
-        named = caption_sports(words)
-        if named and sport not in named:
-            return "sport_contradiction"
-    for w in words:
-        tied = TIES.get(w)
-        if tied is not None and member(old) and member(old)[1] in tied and new not in tied:
+    if sport is not None and scene.sports and sport not in scene.sports:
+        return "sport_contradiction"
+    if scene.tied:
+        hit = member(old)
+        if hit and any(hit[1] in tied and new not in tied for tied in scene.tied):
             return "tied_word"
-    if g in PEOPLE and not GENDER_CUES.isdisjoint(words):
+    if scene.gender_cue and any(g is p for p in PEOPLE):
         return "gender_cue"
     return None

@@ -33,19 +33,13 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
     assert rejected["no_sibling"]
     p = plausible_perturber(caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
     #                 new      old   plural shared article worn one
-    assert p._verdict("dress", "ring", False, True, "a", True, True) == (
-        "may_be_true"
-    )
-    assert p._verdict("jacket", "cap", False, True, "a", True, True) == (
-        "may_be_true"
-    )
+    assert p._verdict("dress", "ring", False, True, "a", True, True) == ("may_be_true")
+    assert p._verdict("jacket", "cap", False, True, "a", True, True) == ("may_be_true")
     assert p._verdict("helmet", "cap", False, True, "a", True, True) != (
         "may_be_true"
     )  # one head, one cap or helmet: false
     # not worn ("a cap on the table" -> "a jacket on the table" is false)
-    assert p._verdict("jacket", "cap", False, False, "a", False, False) != (
-        "may_be_true"
-    )
+    assert p._verdict("jacket", "cap", False, False, "a", False, False) != ("may_be_true")
 
 
 def test_the_caption_alone_may_say_a_thing_is_worn():
@@ -63,13 +57,9 @@ def test_one_persons_plural_worn_thing_is_not_replaced_by_a_plural_of_a_single_t
         "a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])]
     )
     # "a man wearing khaki skirts": one man wears one skirt
-    assert p._verdict("skirt", "shorts", True, True, "", True, True) == (
-        "one_worn"
-    )
+    assert p._verdict("skirt", "shorts", True, True, "", True, True) == ("one_worn")
     # "two women wearing skirts" is fine; so is "a man wearing boots" for "shoes"
-    assert p._verdict("skirt", "shorts", True, True, "", True, False) != (
-        "one_worn"
-    )
+    assert p._verdict("skirt", "shorts", True, True, "", True, False) != ("one_worn")
     assert p._verdict("boot", "shoe", True, True, "", True, True) != "one_worn"
 
 
@@ -83,6 +73,18 @@ def test_a_word_seen_mostly_as_an_attribute_is_no_noun_to_replace_or_draw():
         with_text=True,
     )
     assert not any(t.startswith("man wearing") and "black" not in t for t in texts), texts
+    assert rejected["no_sibling"]  # no fine category knows "black"
+    # "orange" is a fruit's name too, but the statistics see it mostly as a colour: "a cat
+    # lying on orange pillows" -> "a cat lying on banana pillows"
+    texts, rejected = made(
+        "a cat lying on orange pillows",
+        [("cat", "cat", []), ("orange", "orange", [])],
+        [(0, "lie on", 1)],
+        "replace_object",
+        seeds=20,
+        with_text=True,
+    )
+    assert all("orange pillows" in t for t in texts), texts
     assert rejected["not_a_noun"]
     assert mostly_attribute(VOCAB.cooc, "black") and not mostly_attribute(VOCAB.cooc, "boot")
 
