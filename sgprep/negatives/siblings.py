@@ -39,7 +39,7 @@ class Group:
     sports: dict[str, str]  # drawn name -> its sport
     does: frozenset[str] | None  # verbs a member may do as a subject (None: not checked)
     takes: frozenset[str] | None  # verbs a member may undergo as an object (None: any)
-    animal: bool = False  # its colours are coats (:data:`COATS`)
+    natural: bool = False  # animals, fruit: colours of their own (:data:`COATS`)
 
 
 _STANCE = "sit stand lie lay rest sleep walk run look watch stare face wait eat drink play"
@@ -53,7 +53,7 @@ def _group(
     sports: dict[str, str] | None = None,
     does: str | None = None,
     takes: str | None = None,
-    animal: bool = False,
+    natural: bool = False,
 ) -> Group:
     members = tuple(tuple(m.replace("_", " ").split("/")) for m in spec.split())
     return Group(
@@ -62,12 +62,12 @@ def _group(
         dict(sports or {}),
         None if does is None else frozenset(does.split()),
         None if takes is None else frozenset(takes.split()),
-        animal,
+        natural,
     )
 
 
 #: Fine categories. Left out on purpose: names whose siblings may be true of the same thing
-#: (boat/canoe, cup/mug, table/desk, street/sidewalk, ground/grass), places, and generic names
+#: (boat/canoe, cup/mug, table/desk, train/tram, street/sidewalk, ground/grass), places, and generic names
 #: (ball, bag, bird, food), which never change; things a room has several of ("a kitchen with
 #: a stove" -> "a microwave", "a bathroom with a toilet" -> "a bathtub": likely there too);
 #: containers, whose word depends on what they hold and how ("a bowl of soup", "on a plate").
@@ -81,42 +81,42 @@ GROUPS: tuple[Group, ...] = (
         {"dog": "* ", "cat": "home kitchen bathroom dining lawn street"},
         does=_STANCE + " chase climb",
         takes=_LOOKED_AT,
-        animal=True,
+        natural=True,
     ),
     _group(
         "horse donkey camel",
         {"horse": _ANIMAL_OUT, "donkey": "lawn street farm beach wild", "camel": "beach wild"},
         does=_STANCE + " graze pull carry trot gallop",
         takes=_LOOKED_AT + " ride lead",
-        animal=True,
+        natural=True,
     ),
     _group(
         "cow/cattle/bull sheep/lamb goat pig",
         {w: "farm lawn wild sport street" for w in ("cow", "sheep", "goat", "pig")},
         does=_STANCE + " graze",
         takes=_LOOKED_AT + " herd",
-        animal=True,
+        natural=True,
     ),
     _group(
         "elephant giraffe zebra rhino/rhinoceros",
         {w: "wild water" for w in ("elephant", "giraffe", "zebra", "rhino")},
         does=_STANCE,
         takes=_LOOKED_AT,
-        animal=True,
+        natural=True,
     ),
     _group(
         "bear lion tiger",
         {"bear": "wild water snow", "lion": "wild", "tiger": "wild water"},
         does=_STANCE,
         takes=_LOOKED_AT,
-        animal=True,
+        natural=True,
     ),
     _group(
         "duck goose swan",
         {w: "water lawn farm" for w in ("duck", "goose", "swan")},
         does=_STANCE + " swim float fly",
         takes=_LOOKED_AT,
-        animal=True,
+        natural=True,
     ),
     _group(
         "pigeon seagull/gull sparrow crow",
@@ -128,7 +128,7 @@ GROUPS: tuple[Group, ...] = (
         },
         does=_STANCE + " fly perch",
         takes=_LOOKED_AT,
-        animal=True,
+        natural=True,
     ),
     # vehicles
     _group(
@@ -143,7 +143,6 @@ GROUPS: tuple[Group, ...] = (
     ),
     _group("motorcycle/motorbike bicycle/bike scooter/moped", does=_VEHICLE + " lean"),
     _group("airplane/plane/jet/airliner/aircraft helicopter", does=_VEHICLE + " fly land"),
-    _group("train tram/trolley/streetcar", does=_VEHICLE),
     _group("fire_truck/firetruck ambulance police_car", does=_VEHICLE),
     _group("canoe kayak"),
     # food
@@ -153,10 +152,10 @@ GROUPS: tuple[Group, ...] = (
     _group("donut/doughnut cupcake muffin"),
     _group("bagel croissant pretzel"),
     _group("soup stew chili cereal oatmeal"),
-    _group("apple banana pear peach orange plum mango"),
-    _group("lemon lime"),
-    _group("broccoli cauliflower"),
-    _group("carrot cucumber zucchini"),
+    _group("apple banana pear peach orange plum mango", natural=True),
+    _group("lemon lime", natural=True),
+    _group("broccoli cauliflower", natural=True),
+    _group("carrot cucumber zucchini", natural=True),
     _group("coffee tea milk juice"),
     _group("wine beer"),
     # things at table and in the home
@@ -263,6 +262,7 @@ TIES: dict[str, frozenset[str]] = {
         "horse,donkey,camel": "saddle bridle",
         "horse": "jockey rodeo policeman police officer cop mounted cowboy",
         "cat": "windowsill windowsills dresser bookshelf yarn",
+        "bed": "sheet sheets mattress headboard comforter bedspread duvet",
         "bicycle": "cyclist cyclists bicyclist pedaling pedals",
         "milk": "cereal",
         "cereal,oatmeal": "milk",
@@ -282,8 +282,8 @@ GENDER_CUES = frozenset(
     "bra lipstick makeup ponytail tuxedo".split()
 )
 
-#: Colours an animal of any group may have: others ("an orange cat" -> "an orange dog") only
-#: where the statistics saw them on the new animal.
+#: Colours an animal or a fruit of any group may have: others ("an orange cat" -> "an orange
+#: dog", "a red apple" -> "a red banana") only where the statistics saw them on the new one.
 COATS = frozenset("black white brown grey gray tan golden dark light spotted".split())
 #: Attributes that name what a food or drink is made of or tastes of ("orange juice",
 #: "chocolate cake"): part of its name, which a sibling does not take ("orange milk").
