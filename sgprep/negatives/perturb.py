@@ -192,7 +192,8 @@ COLOUR_MODIFIERS = frozenset(
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = frozenset(
     "fireplace mirror painting picture poster window wall tv television door bookshelf "
-    "bookcase whiteboard chalkboard dresser".split()
+    "bookcase whiteboard chalkboard dresser oven stove refrigerator fridge dishwasher "
+    "microwave sink toilet bathtub".split()
 )
 #: Relations that place a thing by another without contradicting where it is.
 PROXIMITY = frozenset({"near", "next to", "beside", "behind", "in front of", "by"})
@@ -641,6 +642,12 @@ class Perturber:
     def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
         ni, nj = self.names[i], self.names[j]
+        if not (set(ei.attributes) - self.fixed(i) or set(ej.attributes) - self.fixed(j)) and any(
+            {r.subject, r.object} == {i, j} and is_symmetric(r.predicate) for r in self.g.relations
+        ):
+            # "a toilet next to a sink in a small bathroom" -> "a sink next to a toilet": the
+            # same, whatever the rest of the caption is attached to
+            return self._refuse("symmetric_relation")
         if self.cooc is not None:
             if self.cooc.is_related(ni, nj):
                 return self._refuse("related_word")

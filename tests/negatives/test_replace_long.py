@@ -259,3 +259,25 @@ def test_longer_replacements_are_kept_half_the_time():
     women = sum(n for t, n in texts.items() if t.startswith("A woman"))
     assert 15 <= women <= 45, texts
     assert rejected["length_balance"]
+
+
+def test_two_plain_things_side_by_side_do_not_swap():
+    # "A toilet next to a sink in a small bathroom" -> "A sink next to a toilet ...": the same
+    caption = "A toilet next to a sink in a small bathroom."
+    ents = [("toilet", "toilet", []), ("sink", "sink", []), ("small bathroom", "bathroom", [])]
+    texts, rejected = made(caption, ents, [(0, "next to", 1), (1, "in", 2)], "swap_object", 5, True)
+    assert not any(t.startswith("A sink next to a toilet") for t in texts), texts
+    assert rejected["symmetric_relation"]
+    # with attributes the swap is false: "a white sweater next to an orange dress"
+    caption = "a white sweater next to an orange dress"
+    ents = [("white sweater", "sweater", ["white"]), ("orange dress", "dress", ["orange"])]
+    _, rejected = made(caption, ents, [(0, "next to", 1)], "swap_object", 5, True)
+    assert not rejected["symmetric_relation"]
+
+
+def test_nothing_sits_behind_an_oven():
+    # "a man sits in front of the oven" -> "behind the oven"
+    caption = "a man sits in front of the oven"
+    ents = [("man", "man", []), ("oven", "oven", [])]
+    texts, _ = made(caption, ents, [(0, "sit in front of", 1)], "replace_relation", 5, True)
+    assert not any("behind the oven" in t for t in texts), texts
