@@ -95,7 +95,7 @@ LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus",
 HAD = frozenset({"in", "with", "wear", "have", "dress in", "wear with", "carry", "hold"})
 #: Words that open a noun phrase.
 DETERMINERS = frozenset(
-    "a an the this that these those his her their its my our your some each every many "
+    "a an the another this that these those his her their its my our your some each every many "
     "several few one two three four five six seven eight nine ten".split()
 )
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
@@ -951,8 +951,13 @@ class Perturber:
         before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
             return self._refuse("compound")  # "a rocking chair" -> "a rocking bench"
-        if group.takes is None and siblings.FLAVOURS & {a.lower() for a in e.attributes}:
+        attrs = {a.lower() for a in e.attributes}
+        if group.takes is None and siblings.FLAVOURS & attrs:
             return self._refuse("compound")  # "orange juice" -> "orange milk"
+        if old in siblings.DRINKS and any(attribute_type(a) == "colour" for a in attrs):
+            return self._refuse("compound")  # "red wine" -> "red beer"
+        if self._article(i) in ("another", "other") or before == ["other"]:
+            return self._refuse("another")  # "a giraffe ... and another giraffe"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head

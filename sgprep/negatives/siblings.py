@@ -263,6 +263,8 @@ TIES: dict[str, frozenset[str]] = {
         "horse": "jockey rodeo policeman police officer cop mounted cowboy",
         "cat": "windowsill windowsills dresser bookshelf yarn",
         "bed": "sheet sheets mattress headboard comforter bedspread duvet",
+        "truck,fire truck": "fireman firemen firefighter firefighters",
+        "donut,bagel": "hole",
         "bicycle": "cyclist cyclists bicyclist pedaling pedals",
         "milk": "cereal",
         "cereal,oatmeal": "milk",
@@ -291,6 +293,9 @@ FLAVOURS = frozenset(
     "orange lemon apple chocolate vanilla strawberry cherry grape lime banana cheese "
     "pepperoni mushroom veggie vegetable chicken beef pork fish egg tomato cream".split()
 )
+#: Drinks named by a colour ("red wine", "black coffee", "green tea"): the colour is part
+#: of the name ("red beer").
+DRINKS = frozenset("coffee tea milk juice wine beer".split())
 #: Things one person sits or stands on: never under several ("a couple sits on a chair").
 ONE_SEAT = frozenset("chair stool armchair skateboard surfboard snowboard".split())
 #: Words for several people, whatever the noun's number.
@@ -345,6 +350,8 @@ class CaptionContext:
 @lru_cache(maxsize=65536)
 def caption_context(words: tuple[str, ...]) -> CaptionContext:
     """The :class:`CaptionContext` of a caption's (lower-case) words."""
+    # two words written as one ("wet suit": a wetsuit)
+    words = words + tuple(a + b for a, b in zip(words, words[1:]) if a + b in SPORT_WORDS)
     settings = set(scenes.settings_of(list(words)))
     sports: set[str] = set()
     for w in words:

@@ -281,3 +281,34 @@ def test_nothing_sits_behind_an_oven():
     ents = [("man", "man", []), ("oven", "oven", [])]
     texts, _ = made(caption, ents, [(0, "sit in front of", 1)], "replace_relation", 5, True)
     assert not any("behind the oven" in t for t in texts), texts
+
+
+def test_another_of_the_same_stays_the_same():
+    # "a giraffe is standing still and another giraffe is walking towards it" -> "another
+    # elephant": "another" says it is a giraffe too
+    caption = "a giraffe is standing still and another giraffe is walking towards it"
+    ents = [("giraffe", "giraffe", []), ("giraffe", "giraffe", [])]
+    texts, rejected = made(caption, ents, [], "replace_object", 20, True)
+    assert not any("another giraffe" not in t for t in texts), texts
+    assert rejected["another"]
+
+
+def test_a_drink_named_by_its_colour_keeps_its_name():
+    # "a wine glass with red wine in it" -> "with red beer in it"
+    caption = "a wine glass with red wine in it"
+    ents = [("wine glass", "glass", []), ("red wine", "wine", ["red"])]
+    texts, rejected = made(caption, ents, [(0, "with", 1)], "replace_object", 20, True)
+    assert not any("red beer" in t for t in texts), texts
+    assert rejected["compound"]
+
+
+def test_more_words_tied_to_one_thing():
+    # "a kid laying on the surfboard in a wet suit" -> "on the snowboard"
+    words = "the wet suit of the kid laying on the".split()
+    assert contradiction("snowboard", "surfboard", words) == "sport_contradiction"
+    # "a fireman on top of the cab of the truck" -> "of the bus"
+    words = "a fireman standing on top of the cab of the".split()
+    assert contradiction("bus", "truck", words) == "tied_word"
+    # "a hole in the centre of this donut" -> "of this muffin"
+    words = "there is a hole in the centre of this".split()
+    assert contradiction("muffin", "donut", words) == "tied_word"
