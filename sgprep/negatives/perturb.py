@@ -956,6 +956,8 @@ class Perturber:
             return self._refuse("compound")  # "orange juice" -> "orange milk"
         if old in siblings.DRINKS and any(attribute_type(a) == "colour" for a in attrs):
             return self._refuse("compound")  # "red wine" -> "red beer"
+        if old in siblings.DRINKS and self._article(i) in ("a", "an"):
+            return self._refuse("article_needed")  # "drinking a beer" -> "a wine", "a milk"
         if self._article(i) in ("another", "other") or before == ["other"]:
             return self._refuse("another")  # "a giraffe ... and another giraffe"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
@@ -1039,13 +1041,10 @@ class Perturber:
         if group is None:
             return None
         if group.natural:
+            own = siblings.COLOURS.get(new, frozenset())
             for a in self.g.entities[i].attributes:
                 a = a.lower()
-                if (
-                    attribute_type(a) == "colour"
-                    and a not in siblings.COATS
-                    and not c.attribute_ok(a, new)
-                ):
+                if attribute_type(a) == "colour" and a not in own and not c.attribute_ok(a, new):
                     return "implausible_attribute"
         for r in rels:
             p = predicate_key(r.predicate)

@@ -39,7 +39,7 @@ class Group:
     sports: dict[str, str]  # drawn name -> its sport
     does: frozenset[str] | None  # verbs a member may do as a subject (None: not checked)
     takes: frozenset[str] | None  # verbs a member may undergo as an object (None: any)
-    natural: bool = False  # animals, fruit: colours of their own (:data:`COATS`)
+    natural: bool = False  # animals, fruit: colours of their own (:data:`COLOURS`)
 
 
 _STANCE = "sit stand lie lay rest sleep walk run look watch stare face wait eat drink play"
@@ -85,7 +85,11 @@ GROUPS: tuple[Group, ...] = (
     ),
     _group(
         "horse donkey camel",
-        {"horse": _ANIMAL_OUT, "donkey": "lawn street farm beach wild", "camel": "beach wild"},
+        {
+            "horse": _ANIMAL_OUT,
+            "donkey": "lawn street farm beach wild sport",
+            "camel": "beach wild",
+        },
         does=_STANCE + " graze pull carry trot gallop",
         takes=_LOOKED_AT + " ride lead",
         natural=True,
@@ -134,9 +138,9 @@ GROUPS: tuple[Group, ...] = (
     _group(
         "car/automobile/sedan truck/lorry van bus",
         {
-            "car": "street farm wild rail snow beach lawn",
-            "truck": "street farm wild rail snow beach lawn airport",
-            "van": "street farm rail snow beach lawn airport",
+            "car": "street farm wild rail snow beach lawn sport",
+            "truck": "street farm wild rail snow beach lawn airport sport",
+            "van": "street farm rail snow beach lawn airport sport",
             "bus": "street rail airport snow",
         },
         does=_VEHICLE,
@@ -261,7 +265,7 @@ TIES: dict[str, frozenset[str]] = {
         "dog": "leash fetch barking barks",
         "horse,donkey,camel": "saddle bridle",
         "horse": "jockey rodeo policeman police officer cop mounted cowboy",
-        "cat": "windowsill windowsills dresser bookshelf yarn",
+        "cat": "windowsill windowsills dresser bookshelf yarn keyboard",
         "bed": "sheet sheets mattress headboard comforter bedspread duvet",
         "truck,fire truck": "fireman firemen firefighter firefighters",
         "donut,bagel": "hole",
@@ -284,9 +288,51 @@ GENDER_CUES = frozenset(
     "bra lipstick makeup ponytail tuxedo".split()
 )
 
-#: Colours an animal or a fruit of any group may have: others ("an orange cat" -> "an orange
-#: dog", "a red apple" -> "a red banana") only where the statistics saw them on the new one.
-COATS = frozenset("black white brown grey gray tan golden dark light spotted".split())
+#: The colours of animals and fruit: another colour ("a gray elephant" -> "a gray giraffe",
+#: "a black bear" -> "a black lion", "a red apple" -> "a red banana") only where the
+#: statistics saw it on the new one.
+COLOURS: dict[str, frozenset[str]] = {
+    w: frozenset(colours.split())
+    for w, colours in {
+        "dog": "black white brown grey gray tan golden spotted",
+        "cat": "black white brown grey gray tan orange ginger spotted striped",
+        "horse": "black white brown grey gray tan spotted",
+        "donkey": "gray grey brown white",
+        "camel": "brown tan",
+        "cow": "black white brown",
+        "sheep": "white black",
+        "goat": "white black brown",
+        "pig": "pink black",
+        "elephant": "gray grey brown",
+        "giraffe": "brown spotted",
+        "zebra": "striped",
+        "rhino": "gray grey",
+        "bear": "black brown white",
+        "lion": "brown tan golden",
+        "tiger": "orange striped white",
+        "duck": "white brown",
+        "goose": "white gray grey",
+        "swan": "white black",
+        "pigeon": "gray grey white",
+        "seagull": "white gray grey",
+        "sparrow": "brown",
+        "crow": "black",
+        "apple": "red green yellow",
+        "banana": "yellow green brown",
+        "pear": "green yellow brown",
+        "peach": "orange pink",
+        "orange": "orange",
+        "plum": "purple red",
+        "mango": "orange green yellow red",
+        "lemon": "yellow",
+        "lime": "green",
+        "broccoli": "green",
+        "cauliflower": "white",
+        "carrot": "orange",
+        "cucumber": "green",
+        "zucchini": "green yellow",
+    }.items()
+}
 #: Attributes that name what a food or drink is made of or tastes of ("orange juice",
 #: "chocolate cake"): part of its name, which a sibling does not take ("orange milk").
 FLAVOURS = frozenset(
@@ -376,11 +422,12 @@ def contradiction(new: str, old: str, scene: CaptionContext) -> str | None:
         return None
     possible = g.settings.get(new)
     named = scene.settings
+    # every setting named, but one of three or more (a caption may name one in passing)
     if (
         possible is not None
         and "*" not in possible
         and named
-        and len(named & possible) < max(1, len(named) - 1)
+        and len(named & possible) < (len(named) if len(named) <= 2 else len(named) - 1)
     ):
         return "scene_contradiction"
     sport = g.sports.get(new)

@@ -312,3 +312,36 @@ def test_more_words_tied_to_one_thing():
     # "a hole in the centre of this donut" -> "of this muffin"
     words = "there is a hole in the centre of this".split()
     assert contradiction("muffin", "donut", words) == "tied_word"
+
+
+def test_an_animal_keeps_a_colour_of_its_kind():
+    # "A gray elephant walks along a dirt path at the zoo" -> "a gray giraffe"
+    caption = "A gray elephant walks along a dirt path at the zoo."
+    ents = [("gray elephant", "elephant", ["gray"]), ("dirt path", "path", ["dirt"])]
+    p = plausible_perturber(caption, ents, [(0, "walk along", 1)])
+    assert p._undoable(0, "giraffe", p.g.relations) == "implausible_attribute"
+    assert p._undoable(0, "rhino", p.g.relations) is None
+    # "A black bear in the river" -> "a black lion"
+    p = plausible_perturber("A black bear in the river.", [("black bear", "bear", ["black"])])
+    assert p._undoable(0, "lion", p.g.relations) == "implausible_attribute"
+
+
+def test_every_setting_of_a_short_caption_fits():
+    # "A brown dog is running on the beach with a frisbee" -> "a brown cat": a frisbee is a
+    # lawn's, the beach is no cat's
+    words = "a brown is running on the beach with a frisbee".split()
+    assert contradiction("cat", "dog", words) == "scene_contradiction"
+    assert contradiction("cat", "dog", "a brown is running in the park".split()) is None
+    # "a cat sitting on a laptop keyboard" -> "a dog"
+    assert contradiction("dog", "cat", "a is sitting on a laptop keyboard".split())
+
+
+def test_a_drink_had_by_the_glass_is_not_replaced():
+    # "A man is drinking a beer at a crowded bar" -> "drinking a wine"
+    caption = "A man is drinking a beer at a crowded bar."
+    ents = [("man", "man", []), ("beer", "beer", []), ("crowded bar", "bar", ["crowded"])]
+    texts, rejected = made(
+        caption, ents, [(0, "drink", 1), (0, "at", 2)], "replace_object", 20, True
+    )
+    assert not any("a wine" in t for t in texts), texts
+    assert rejected["article_needed"]
