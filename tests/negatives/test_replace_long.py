@@ -312,6 +312,11 @@ def test_more_words_tied_to_one_thing():
     # "a hole in the centre of this donut" -> "of this muffin"
     words = "there is a hole in the centre of this".split()
     assert contradiction("muffin", "donut", words) == "tied_word"
+    # "A giraffe reaches up to eat leaves from a tree" -> "a zebra"; "feeds a carrot to a
+    # white horse" -> "a zucchini"
+    words = "a reaches up to eat leaves from a tree".split()
+    assert contradiction("zebra", "giraffe", words) == "tied_word"
+    assert contradiction("zucchini", "carrot", "a woman feeds a to a horse".split())
 
 
 def test_an_animal_keeps_a_colour_of_its_kind():
