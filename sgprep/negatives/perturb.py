@@ -906,7 +906,13 @@ class Perturber:
         return self._refuse("no_attested_replacement")
 
     def replace_object(self) -> list[Candidate]:
-        return [lambda i=i: self._replace_obj(i) for i in range(len(self.g.entities))]
+        out = []
+        for i in range(len(self.g.entities)):
+            if self.cooc is not None and not self._sibling_pool(self.names[i])[0]:
+                self.rejected["no_sibling"] += 1  # "a street" -> "a sidewalk": no fine category
+                continue
+            out.append(lambda i=i: self._replace_obj(i))
+        return out
 
     def _replace_obj(self, i: int) -> Perturbation | None:
         e = self.g.entities[i]
@@ -935,9 +941,7 @@ class Perturber:
         no fine category is not replaced: what the statistics would draw for it is too often
         true or absurd (blind review rounds 3 and 4: "a ball of player", "next to a clock")."""
         c, old, names = self.cooc, self.names[i], self.names
-        options = self._sibling_pool(old)
-        if not options[0]:
-            return self._refuse("no_sibling")  # "a street" -> "a sidewalk": no fine category
+        options = self._sibling_pool(old)  # never empty: replace_object lists only those
         o = old.split()[-1]
         if o in PLURAL_NOUNS or old in NOT_OBJECTS:  # "wearing glasses" -> "wearing pant";
             return self._refuse("no_attested_replacement")  # "on top of"
