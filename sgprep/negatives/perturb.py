@@ -642,9 +642,9 @@ class Perturber:
     def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
         ni, nj = self.names[i], self.names[j]
-        if not (set(ei.attributes) - self.fixed(i) or set(ej.attributes) - self.fixed(j)) and any(
+        if any(
             {r.subject, r.object} == {i, j} and is_symmetric(r.predicate) for r in self.g.relations
-        ):
+        ) and not (set(ei.attributes) - self.fixed(i) or set(ej.attributes) - self.fixed(j)):
             # "a toilet next to a sink in a small bathroom" -> "a sink next to a toilet": the
             # same, whatever the rest of the caption is attached to
             return self._refuse("symmetric_relation")
