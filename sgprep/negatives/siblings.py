@@ -39,7 +39,7 @@ class Group:
     sports: dict[str, str]  # drawn name -> its sport
     does: frozenset[str] | None  # verbs a member may do as a subject (None: not checked)
     takes: frozenset[str] | None  # verbs a member may undergo as an object (None: any)
-    natural: bool = False  # animals, fruit: colours of their own (:data:`COLOURS`)
+    natural: bool = False  # animals, fruit, flowers: colours of their own (:data:`COLOURS`)
 
 
 _STANCE = "sit stand lie lay rest sleep walk run look watch stare face wait eat drink play"
@@ -183,7 +183,7 @@ GROUPS: tuple[Group, ...] = (
     _group("pencil pen marker crayon"),
     _group("guitar violin ukulele banjo"),
     _group("hammer screwdriver wrench"),
-    _group("rose tulip daisy sunflower lily"),
+    _group("rose tulip daisy sunflower lily", natural=True),
     _group("fire_hydrant/hydrant mailbox parking_meter trash_can/garbage_can"),
     _group("stop_sign traffic_light/stoplight"),
     _group("watch bracelet"),
@@ -269,6 +269,7 @@ TIES: dict[str, frozenset[str]] = {
         "bed": "sheet sheets mattress headboard comforter bedspread duvet",
         "truck,fire truck": "fireman firemen firefighter firefighters",
         "donut,bagel": "hole",
+        "car,truck,van": "hood passenger windshield",
         "giraffe": "neck necks reach reaches reaching",
         "giraffe,elephant": "leaves",
         "carrot,apple": "horse horses pony",
@@ -291,7 +292,7 @@ GENDER_CUES = frozenset(
     "bra lipstick makeup ponytail tuxedo".split()
 )
 
-#: The colours of animals and fruit: another colour ("a gray elephant" -> "a gray giraffe",
+#: The colours of animals, fruit and flowers: another colour ("a gray elephant" -> "a gray giraffe",
 #: "a black bear" -> "a black lion", "a red apple" -> "a red banana") only where the
 #: statistics saw it on the new one.
 COLOURS: dict[str, frozenset[str]] = {
@@ -334,6 +335,11 @@ COLOURS: dict[str, frozenset[str]] = {
         "carrot": "orange",
         "cucumber": "green",
         "zucchini": "green yellow",
+        "rose": "red pink white yellow",
+        "tulip": "red pink yellow white purple orange",
+        "daisy": "white yellow",
+        "sunflower": "yellow",
+        "lily": "white pink orange yellow",
     }.items()
 }
 #: Attributes that name what a food or drink is made of or tastes of ("orange juice",

@@ -317,6 +317,9 @@ def test_more_words_tied_to_one_thing():
     words = "a reaches up to eat leaves from a tree".split()
     assert contradiction("zebra", "giraffe", words) == "tied_word"
     assert contradiction("zucchini", "carrot", "a woman feeds a to a horse".split())
+    # "An orange cat sits on the hood of a car" -> "of a bus"
+    assert contradiction("bus", "car", "an orange cat sits on the hood of a".split())
+    assert contradiction("truck", "car", "an orange cat sits on the hood of a".split()) is None
 
 
 def test_an_animal_keeps_a_colour_of_its_kind():
@@ -329,6 +332,12 @@ def test_an_animal_keeps_a_colour_of_its_kind():
     # "A black bear in the river" -> "a black lion"
     p = plausible_perturber("A black bear in the river.", [("black bear", "bear", ["black"])])
     assert p._undoable(0, "lion", p.g.relations) == "implausible_attribute"
+    # "A vase of red roses" -> "red sunflowers"; "red tulips" are
+    p = plausible_perturber(
+        "A vase of red roses.", [("vase", "vase", []), ("red roses", "rose", ["red"])]
+    )
+    assert p._undoable(1, "sunflower", p.g.relations) == "implausible_attribute"
+    assert p._undoable(1, "tulip", p.g.relations) is None
 
 
 def test_every_setting_of_a_short_caption_fits():
