@@ -83,7 +83,8 @@ def fresh_captions(factual: Path, out) -> None:
         writer.writerow(row)
 
 
-#: Negatives per kind drawn for a round (every one where a kind has fewer), one per caption.
+#: Negatives per kind drawn for a round (every one where a kind has fewer), one per caption;
+#: rounds 2-4 drew 45, round 5 drew 50 (``--quota``).
 QUOTA = 45
 
 
@@ -123,8 +124,8 @@ def caption_negatives(output: Path, ours: dict[str, int]) -> list[dict]:
     return rows
 
 
-def sample(outputs: list[Path], where: Path, seed: int) -> None:
-    """Draw up to QUOTA negatives per kind (one per caption and kind), shuffle them into one
+def sample(outputs: list[Path], where: Path, seed: int, quota: int = QUOTA) -> None:
+    """Draw up to ``quota`` negatives per kind (one per caption and kind), shuffle them into one
     list, and write ``sample.jsonl`` (what the pairs are made of) and ``key.jsonl`` (what no
     reader sees) into the round's folder."""
     import random
@@ -145,7 +146,7 @@ def sample(outputs: list[Path], where: Path, seed: int) -> None:
         pool, seen = by_kind[kind], set()
         rng.shuffle(pool)
         for row in pool:
-            if row["key"] not in seen and len(seen) < QUOTA:
+            if row["key"] not in seen and len(seen) < quota:
                 seen.add(row["key"])
                 picked.append(row)
     rng.shuffle(picked)
@@ -199,6 +200,7 @@ def main() -> None:
         "--output", type=Path, action="append", help="sample: an sgprep negatives output (repeat)"
     )
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--quota", type=int, default=QUOTA, help="sample: negatives per kind")
     args = ap.parse_args()
     where = HERE / args.round
     if args.what == "pairs":
@@ -209,7 +211,7 @@ def main() -> None:
         fresh_captions(args.factual, sys.stdout)
         return
     if args.what == "sample":
-        sample(args.output, where, args.seed)
+        sample(args.output, where, args.seed, args.quota)
         return
     cols = QUESTIONS + ("all four",)
     for reader, table in score(where).items():
