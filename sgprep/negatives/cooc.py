@@ -632,6 +632,29 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
         )
     ],
 }
+#: Verbs that mean nearly the same with one object (and not with others): who rides a wave
+#: catches it ("rides a horse" -> "catches a horse" stays false). Object head -> groups.
+NEAR_SYNONYMS_WITH: dict[str, list[frozenset[str]]] = {
+    obj: [frozenset(g.split(",")) for g in groups.split()]
+    for objs, groups in (
+        ("wave waves surf", "ride,catch,surf,take,hit"),
+        ("frisbee ball", "catch,grab,get"),
+        ("kite kites", "fly,hold,control"),
+        ("slope slopes hill mountain", "ski,go,come,head,descend"),
+        ("bus train subway", "board,enter,take,catch,ride"),
+        ("picture photo photograph selfie", "take,snap,shoot"),
+        ("meal food lunch dinner breakfast", "eat,have,enjoy"),
+    )
+    for obj in objs.split()
+}
+
+
+def related_with(a: str, b: str, obj: str) -> bool:
+    """Verbs ``a`` and ``b`` say the same of ``obj`` (:data:`NEAR_SYNONYMS_WITH`)."""
+    groups = NEAR_SYNONYMS_WITH.get(obj.split()[-1] if obj else "", ())
+    return any(a in g and b in g for g in groups)
+
+
 #: Verbs that are true of nearly any scene that has the other verb's parts (who feeds a
 #: giraffe looks at it): never a replacement.
 WEAK_VERBS = frozenset(

@@ -36,6 +36,7 @@ from sgprep.negatives.cooc import (
     name,
     object_class,
     predicate_key,
+    related_with,
     singular,
 )
 from sgprep.negatives.validity import OPPOSITES, is_symmetric, same_entity
@@ -215,7 +216,61 @@ LOCATIVE_OPENERS = LOCATIVE_WORDS - {"to", "front", "top", "of"}
 #: need a support ("leaning by a bicycle")
 LOCATING_VERBS = frozenset(
     "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay "
-    "drive pose gather kneel crouch be".split()
+    "drive pose gather kneel crouch be "
+    # moving about a place, which stays peripheral: "dogs running | along a beach" ->
+    # "dogs running near a suitcase" (blind review round 5: the verb must stay)
+    "run jog swim wander roam".split()
+)
+#: Verbs whose preposition belongs to them: their complement is never replaced ("staring at
+#: a faucet" -> "staring in front of a ladder" is no English).
+TIED_PREPOSITIONS = frozenset(
+    "stare look point listen wait talk gaze glance smile bark aim reach search play "
+    "watch speak shout wave yell".split()
+)
+#: Verbs that fix a thing on a wall or a ceiling: it, and what it is fixed to, is put near
+#: nothing ("a television mounted on the wall in front of a bicycle": high up, never by a
+#: thing on the floor).
+FIXING_VERBS = frozenset("mount hang attach fix nail post affix bolt hook".split())
+#: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
+#: pitcher in front of a packed stadium" says nothing a photo could show).
+ENCLOSING = frozenset(
+    "stadium arena court field room gym hall ballpark ballfield pitch rink classroom "
+    "bedroom kitchen bathroom office restaurant store shop auditorium theater theatre "
+    "diamond track bleacher bleachers stands".split()
+)
+#: Roles a sport places around its marks, and what each stands in a fixed order with: the
+#: catcher and the umpire behind home plate, the goalkeeper in front of the goal.
+FIXED_ROLES = {
+    role: frozenset(others.split())
+    for roles, others in (
+        ("catcher umpire", "plate batter catcher umpire hitter pitcher mound"),
+        ("batter hitter", "plate catcher umpire"),
+        ("goalkeeper goalie keeper", "goal net post"),
+        ("pitcher", "mound catcher umpire"),
+    )
+    for role in roles.split()
+}
+#: What a thing may be fixed high on.
+HIGH_UP = frozenset("wall walls ceiling roof pole".split())
+#: Heads of a whole view: connect adds nothing to it ("a city skyline lit up at night across
+#: the bay near a suitcase").
+LANDSCAPES = frozenset(
+    "skyline cityscape landscape view scene scenery panorama vista horizon city town "
+    "village countryside valley hillside mountain mountains".split()
+)
+#: Endings that put the last thing far off: a phrase tacked on after them places nothing
+#: ("... with mountains visible in the distance, near a dog").
+DISTANT_ENDINGS = (
+    "in the distance",
+    "in the far distance",
+    "in the background",
+    "in the far background",
+    "on the horizon",
+    "in the horizon",
+    "far away",
+    "far off",
+    "from afar",
+    "from a distance",
 )
 #: Things nothing is put near: the sky and what is in it, light, and things of no place.
 NOT_ANCHORS = frozenset(
@@ -1235,6 +1290,9 @@ class Perturber:
                 new_pred = " ".join(words[:-n] + [OPPOSITES[tail]])
                 if self.cooc is not None and self._part_of(r.subject, r.object):
                     return self._refuse("part_of_whole")  # "wheels under the skateboard"
+                why = self._fixed_layout(r, tail)
+                if why:
+                    return self._refuse(why)
                 if self.cooc is not None:
                     why = self.cooc.judge(
                         self.names[r.subject], new_pred, self.names[r.object], strict=True
@@ -1261,6 +1319,23 @@ class Perturber:
             return None
         new_verb = self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _fixed_layout(self, r: Relation, tail: str) -> str | None:
+        """Why the opposite of a view-relative relation (behind, in front of) breaks a layout
+        fixed whatever the camera: one end is a place that holds the scene
+        (:data:`ENCLOSING`: "a pitcher on the mound in front of a packed stadium" -> "behind
+        a packed stadium": ``encloses_scene``), or both ends are roles and marks a sport puts
+        in one order (:data:`FIXED_ROLES`: the catcher crouches behind home plate:
+        ``fixed_position``). Blind review round 5."""
+        if tail not in VIEW_RELATIVE:
+            return None
+        ends = [self.names[r.subject].split()[-1], self.names[r.object].split()[-1]]
+        if any(singular(x) in ENCLOSING for x in ends):
+            return "encloses_scene"
+        a, b = (singular(x) for x in ends)
+        if (a in FIXED_ROLES and b in FIXED_ROLES[a]) or (b in FIXED_ROLES and a in FIXED_ROLES[b]):
+            return "fixed_position"
+        return None
 
     def _point_of_view(self, r: Relation, tail: str) -> bool:
         """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:
@@ -1325,6 +1400,7 @@ class Perturber:
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
             and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
             and not c.is_related(v, verb, "verb")
+            and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
             and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
@@ -1365,9 +1441,33 @@ class Perturber:
     def connect(self) -> list[Candidate]:
         if self.cooc is None:
             return [lambda i=i: self._connect(i) for i in range(len(self.g.entities))]
+        why = self._whole_view()
+        if why:
+            return self._refuse(why) or []
         # one option per entity (an addition) or trailing locative phrase (put in its place);
         # whichever candidate is drawn builds the best option not yet tried (_next_connect)
         return [self._next_connect] * (len(self.g.entities) + len(self.g.relations))
+
+    def _whole_view(self) -> str | None:
+        """Why nothing may be put near anything of the caption: it describes a whole view
+        (its first noun phrase a skyline, a landscape: ``connect_landscape``) or ends far off
+        (:data:`DISTANT_ENDINGS`: ``connect_background``). Blind review round 5: "a city
+        skyline lit up at night across the bay near a suitcase" reads wrong."""
+        spans = [(e.span[0], k) for k, e in enumerate(self.g.entities) if e.span is not None]
+        if spans and self.names[min(spans)[1]].split()[-1] in LANDSCAPES:
+            return "connect_landscape"
+        tail = " ".join(self.words[-4:])
+        if any(tail.endswith(x) for x in DISTANT_ENDINGS):
+            return "connect_background"
+        for r in self.g.relations:
+            if (
+                lemma(predicate_key(r.predicate).split()[0]) in FIXING_VERBS
+                and self.names[r.object].split()[-1] in HIGH_UP
+            ):
+                # "a television mounted on the wall above a fireplace, near a bicycle":
+                # whatever the phrase is read to place, it is up on the wall
+                return "connect_fixed_high"
+        return None
 
     def _connect(self, i: int) -> Perturbation | None:
         obj = self._draw(*self.vocab.object_pool(), self.heads)
@@ -1454,6 +1554,10 @@ class Perturber:
             between = any(
                 e.span is not None and subject_span[1] <= e.span[0] < span[0] for e in ents
             )
+            if verb and pred[0] in TIED_PREPOSITIONS:
+                # "staring at | a faucet": the verb's own complement
+                self.rejected["connect_tied_preposition"] += 1
+                continue
             if not (
                 (verb and pred[0] not in LOCATING_VERBS and not between)
                 or not LOCATIVE_WORDS.issuperset(pred[1:] if verb else pred)
@@ -1461,6 +1565,11 @@ class Perturber:
                 start = self._locative_start(span[0], subject_span[1])
                 if start is not None:
                     out.append((k, start, span[1]))
+            if verb:
+                # the whole predicate would take the subject's verb with it ("two boys |
+                # racing each other on scooters" -> "two boys in front of a surfboard"): only
+                # its place phrase may go (blind review round 5: not minimal)
+                continue
             if pred[-1] != "of" and not between:
                 start = self._predicate_start(subject_span[1], span[0])
                 if start is not None and (k, start, span[1]) not in out:
@@ -1636,6 +1745,11 @@ class Perturber:
             for r in self.g.relations
         ):
             return False
+        if any(
+            i in (r.subject, r.object) and lemma(predicate_key(r.predicate).split()[0]) in FIXING_VERBS
+            for r in self.g.relations
+        ):
+            return False  # "a television mounted on the wall": high up, near nothing
         return not (
             object_class(obj) in NOT_ANCHOR_CLASSES
             or obj in NOT_OBJECTS
