@@ -250,6 +250,17 @@ FIXED_ROLES = {
     )
     for role in roles.split()
 }
+#: Spots only a small thing fits: at someone's feet, on a lap, in arms, a hand, a pocket.
+SMALL_SPOTS = frozenset(
+    "foot feet lap arm arms hand hands shoulder shoulders pocket purse basket bag "
+    "backpack cup bowl".split()
+)
+#: Large animals and things: never at one's feet or in a lap.
+LARGE = frozenset(
+    "horse horses pony cow cows bull ox elephant elephants giraffe giraffes zebra zebras "
+    "bear bears camel camels moose deer donkey sheep goat goats car truck bus motorcycle "
+    "boat train van tractor".split()
+)
 #: What a thing may be fixed high on.
 HIGH_UP = frozenset("wall walls ceiling roof pole".split())
 #: Heads of a whole view: connect adds nothing to it ("a city skyline lit up at night across
@@ -351,6 +362,15 @@ def _memo(cooc: Cooc, key, compute: Callable):
 
 
 @lru_cache(maxsize=1024)
+def size_misfit(subject: str, obj: str) -> bool:
+    """A large animal or a big thing placed at, on or in a spot only a small one fits
+    (:data:`SMALL_SPOTS`: "a horse sits at her feet", "a cow in her lap"), whatever the
+    predicate: blind review round 5 (a swap or redraw that moved a dog's place to a horse)."""
+    return obj.split()[-1] in SMALL_SPOTS and (
+        subject.split()[-1] in LARGE or subject in scenes.BIG
+    )
+
+
 def detector_label(obj: str) -> str | None:
     """The detector class (COCO's, through sgprep.stats' synonym table) that names ``obj``."""
     for label, words in synonym_table().items():
@@ -588,6 +608,10 @@ class Perturber:
                 )(a, names[i]):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
+            if (r.subject in changed or r.object in changed) and size_misfit(
+                names[r.subject], names[r.object]
+            ):
+                return "size_misfit"  # "a horse sits at her feet"
             if exchanged and r.subject in changed and r.object in changed:
                 if predicate_key(r.predicate) in NEARBY:
                     continue  # "a white sweater next to an orange dress": either way round
@@ -1099,6 +1123,37 @@ class Perturber:
         group, c, names = siblings.group_of(new), self.cooc, self.names
         if group is None:
             return None
+        e = self.g.entities[i]
+        old = names[i]
+        hit = siblings.member(old)
+        for w in {a.lower() for a in e.attributes} | set((e.text or "").lower().split()):
+            tied = siblings.TIES.get(w)
+            if hit and tied and hit[1] in tied and new not in tied:
+                return "tied_word"  # "a gray tabby cat" -> "a gray tabby dog"
+            if attribute_type(w) == "material" and not c.attribute_ok(w, new):
+                return "implausible_attribute"  # "a wool cap" -> "a wool helmet"
+        for r in rels:
+            if size_misfit(
+                new if r.subject == i else names[r.subject],
+                new if r.object == i else names[r.object],
+            ):
+                return "size_misfit"
+            content = (
+                r.subject
+                if r.object == i and predicate_key(r.predicate) == "in"
+                else (
+                    r.object
+                    if r.subject == i
+                    and predicate_key(r.predicate) in ("of", "with", "have", "hold", "contain")
+                    else None
+                )
+            )
+            if (
+                content is not None
+                and names[content].split()[-1] in siblings.LIQUIDS
+                and new.split()[-1] not in siblings.VESSELS
+            ):
+                return "container_misfit"  # "a bucket of milk" -> "a basket of milk"
         if group.natural:
             own = siblings.COLOURS.get(new, frozenset())
             for a in self.g.entities[i].attributes:
@@ -1116,10 +1171,12 @@ class Perturber:
             verb = lemma(p.split()[0])
             if r.subject == i:
                 if (
-                    group.does is not None
-                    and verb not in group.does
+                    verb not in (group.does or ())
                     and not c.n("agent", new, verb)
+                    and (group.does is not None or object_class(new) not in ANIMATE)
                 ):
+                    # an animal's group says what it does; a thing does only what it was
+                    # seen doing ("a fire hydrant spraying water" -> "a mailbox spraying")
                     return "implausible_agent"
                 continue
             undergoes = group.takes is None or verb in group.takes or c.n("po", p, new)
@@ -1746,7 +1803,8 @@ class Perturber:
         ):
             return False
         if any(
-            i in (r.subject, r.object) and lemma(predicate_key(r.predicate).split()[0]) in FIXING_VERBS
+            i in (r.subject, r.object)
+            and lemma(predicate_key(r.predicate).split()[0]) in FIXING_VERBS
             for r in self.g.relations
         ):
             return False  # "a television mounted on the wall": high up, near nothing

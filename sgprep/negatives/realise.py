@@ -27,7 +27,7 @@ from sgprep.negatives.perturb import (
     SetPredicate,
 )
 from sgprep.negatives.vocab import relation_type
-from sgprep.negatives.words import SEAM_WORDS
+from sgprep.negatives.words import SEAM_WORDS, attribute_type
 from sgprep.parse.rules_lexicon import PREP_SYNONYMS
 from sgprep.schema import Entity, SceneGraph
 
@@ -251,6 +251,7 @@ class Realiser:
     def _MoveNPs(self, e: MoveNPs) -> list[tuple[int, int, str]]:
         out = []
         for slot, source in e.placement:
+            self._whole_np(slot)
             start, end = self.np_span(slot)
             s0, s1 = self.np_span(source)
             article = self.text[start : self.graph.entities[slot].span[0]].strip().lower()
@@ -275,6 +276,15 @@ class Realiser:
             if self.plural(slot) != self.plural(source):
                 out.extend(self._agree(slot, end, self.plural(source)))
         return out
+
+    def _whole_np(self, i: int) -> None:
+        """Entity i's span holds its whole noun phrase: no colour, size or material word is
+        left before it (a parse that kept "brown" out of "a brown horse" would move "horse"
+        alone: "a cowboy on a brown a rope swings a horse"; blind review round 5)."""
+        span = self.graph.entities[i].span
+        before = self.word_before(span[0]) if span is not None else None
+        if before is not None and attribute_type(before.lower) != "other":
+            raise Disfluent("partial_noun_phrase")
 
     def _plain_words(self, i: int) -> set[str]:
         e = self.graph.entities[i]
