@@ -264,11 +264,23 @@ SMALL_SPOTS = frozenset(
     "foot feet lap arm arms hand hands shoulder shoulders pocket purse basket bag "
     "backpack cup bowl".split()
 )
+SMALL_SPOT_PREPOSITIONS = frozenset("at on in into onto inside atop upon".split())
 #: Large animals and things: never at one's feet or in a lap.
 LARGE = frozenset(
     "horse horses pony cow cows bull ox elephant elephants giraffe giraffes zebra zebras "
     "bear bears camel camels moose deer donkey sheep goat goats car truck bus motorcycle "
     "boat train van tractor".split()
+)
+#: Verbs a thing's caption uses for where or how it is, not for what it does ("a laptop
+#: sitting on a desk", "a towel hanging on the door", "a chair made of wood"): any thing may.
+THING_STATES = (
+    LOCATING_VERBS
+    | FIXING_VERBS
+    | frozenset(
+        "lean stick cover fill make surround line float hold contain show display read say "
+        "point face border overlook top support lay lie rest set place put leave tie wrap "
+        "stack pile scatter sit stand hang prop store keep use see".split()
+    )
 )
 #: What a thing may be fixed high on.
 HIGH_UP = frozenset("wall walls ceiling roof pole".split())
@@ -371,12 +383,18 @@ def _memo(cooc: Cooc, key, compute: Callable):
 
 
 @lru_cache(maxsize=1024)
-def size_misfit(subject: str, obj: str) -> bool:
+def size_misfit(subject: str, predicate: str, obj: str) -> bool:
     """A large animal or a big thing placed at, on or in a spot only a small one fits
-    (:data:`SMALL_SPOTS`: "a horse sits at her feet", "a cow in her lap"), whatever the
-    predicate: blind review round 5 (a swap or redraw that moved a dog's place to a horse)."""
-    return obj.split()[-1] in SMALL_SPOTS and (
-        subject.split()[-1] in LARGE or subject in scenes.BIG
+    (:data:`SMALL_SPOTS`: "a horse sits at her feet", "a cow in her lap"): blind review
+    round 5 (a swap or redraw that moved a dog's place to a horse). Not what it has ("a
+    zebra has four feet")."""
+    words = predicate_key(predicate).split()
+    return (
+        bool(words)
+        and words[-1] in SMALL_SPOT_PREPOSITIONS
+        and words[0] not in CONTAINING
+        and obj.split()[-1] in SMALL_SPOTS
+        and (subject.split()[-1] in LARGE or subject in scenes.BIG)
     )
 
 
@@ -618,7 +636,7 @@ class Perturber:
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
             if (r.subject in changed or r.object in changed) and size_misfit(
-                names[r.subject], names[r.object]
+                names[r.subject], r.predicate, names[r.object]
             ):
                 return "size_misfit"  # "a horse sits at her feet"
             if exchanged and r.subject in changed and r.object in changed:
@@ -1144,6 +1162,7 @@ class Perturber:
         for r in rels:
             if size_misfit(
                 new if r.subject == i else names[r.subject],
+                r.predicate,
                 new if r.object == i else names[r.object],
             ):
                 return "size_misfit"
@@ -1182,7 +1201,10 @@ class Perturber:
                 if (
                     verb not in (group.does or ())
                     and not c.n("agent", new, verb)
-                    and (group.does is not None or object_class(new) not in ANIMATE)
+                    and (
+                        group.does is not None
+                        or (object_class(new) not in ANIMATE and verb not in THING_STATES)
+                    )
                 ):
                     # an animal's group says what it does; a thing does only what it was
                     # seen doing ("a fire hydrant spraying water" -> "a mailbox spraying")

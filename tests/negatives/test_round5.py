@@ -200,3 +200,26 @@ def test_nothing_is_added_to_a_view_or_after_a_far_off_phrase():
     ents = [("lake", "lake", []), ("mountains", "mountain", [])]
     texts, rejected = built(cap, ents, [(0, "with", 1)], "connect")
     assert not texts and rejected["connect_background"]
+
+
+def test_the_size_rule_places_things_and_leaves_what_they_have():
+    from sgprep.negatives.perturb import size_misfit
+
+    assert size_misfit("horse", "sit at", "foot") and size_misfit("cow", "in", "lap")
+    assert not size_misfit("giraffe", "have", "foot")  # "the zebra has four feet"
+    assert not size_misfit("dog", "sit at", "foot")
+
+
+def test_a_thing_may_sit_or_hang_whatever_it_is():
+    p = plausible_perturber(
+        "a laptop is sitting on a desk", [("laptop", "laptop", []), ("desk", "desk", [])]
+    )
+    rels = [
+        r
+        for r in graph(
+            "a laptop is sitting on a desk",
+            [("laptop", "laptop", []), ("desk", "desk", [])],
+            [(0, "sit on", 1)],
+        ).relations
+    ]
+    assert p._undoable(0, "tablet", rels) is None
