@@ -73,7 +73,8 @@ class GraphBuilder(RelationRules):
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         # what the caption itself became under the prefix ("a photo of [pillows] on a bed")
         self.prefix_object = self._pobj(doc[skip - 1]) if skip else None
-        self.lemma = predicate_form == "lemma"
+        self._lemma = predicate_form == "lemma"
+        self.form_read = False  # a relation rule read the form (see :attr:`lemma`)
         self.alias: dict[int, int] = {}  # quantity or framing noun -> the noun after "of"
         self.frames: set[int] = set()  # framing nouns ("a photo of"): no entity, no attributes
         self.quoted: set[int] = set(doc.user_data.get("quoted", ()))  # quoted strings: names
@@ -81,6 +82,13 @@ class GraphBuilder(RelationRules):
         self.implicit_objects: set[int] = set()  # landmarks of "on the side" (no "of")
         self.entities: dict[int, EntityDraft] = {}
         self.relations: list[tuple[int, str, int]] = []
+
+    @property
+    def lemma(self) -> bool:
+        """Predicates as lemmas (else as written). Rules read it only where the forms differ:
+        a relation pass that never read it gives the same relations in either form."""
+        self.form_read = True
+        return self._lemma
 
     # ---- entities -------------------------------------------------------------------------
 
@@ -126,17 +134,20 @@ class GraphBuilder(RelationRules):
                 target.count = target.count if target.count is not None else count
         for tok in self.doc:
             self._predicative_attributes(tok)
-        consumed, implicit_objects = set(self.consumed), set(self.implicit_objects)
-        lemma = self.lemma
-        others = []
-        for form in other_forms:  # first, so that the builder is left in its own form's state
-            self.lemma = form == "lemma"
-            self.relations = []
-            others.append(self._relation_pass())
-            self.consumed, self.implicit_objects = set(consumed), set(implicit_objects)
-        self.lemma = lemma
-        self.relations = []
+        start = set(self.consumed), set(self.implicit_objects)
+        self.form_read = False
         relations = self._relation_pass()
+        own, lemma = (self.consumed, self.implicit_objects, self.relations), self._lemma
+        others = []
+        for form in other_forms:
+            if not self.form_read:  # no rule read the form: the same relations in any form
+                others.append(list(relations))
+                continue
+            self._lemma, self.relations = form == "lemma", []
+            self.consumed, self.implicit_objects = set(start[0]), set(start[1])
+            others.append(self._relation_pass())
+        self.consumed, self.implicit_objects, self.relations = own
+        self._lemma = lemma
         for tok in self.doc:  # no relation rule reads attributes: once, for every form
             self._state_attribute(tok)
         if "attach" in self.families:

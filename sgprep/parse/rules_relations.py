@@ -37,7 +37,7 @@ class RelationRules:
 
     def _verb_predicate(self, verb: Token) -> str:
         lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
-        words = [lemma if self.lemma else verb.lower_]
+        words = [verb.lower_ if lemma == verb.lower_ or not self.lemma else lemma]
         words += [
             c.lower_ for c in verb.children if c.dep_ == "prt" and not self._is_prt_with_object(c)
         ]

@@ -316,6 +316,17 @@ def test_one_entity_pass_gives_each_form_what_its_own_build_gives(parser, captio
     assert alone("lemma")[1] != alone("surface")[1]  # the forms differ on these captions
 
 
+def test_relations_read_once_when_no_rule_reads_the_form(parser):
+    from sgprep.parse.rules_extract import GraphBuilder
+
+    for caption, reads in (("a white truck to the left of a man", False),
+                           ("a man holding a cup", True), ("a car covered by snow", True)):  # fmt: skip
+        builder = GraphBuilder(parser.nlp(caption), "lemma")
+        _, relations, (others,) = builder.build_forms("surface")
+        assert builder.form_read is reads, caption
+        assert (relations == others) is not reads, caption
+
+
 def test_cup_of_coffee(parser):
     g = parse(parser, "a cup of coffee")
     assert sorted(heads(g)) == ["coffee", "cup"]
