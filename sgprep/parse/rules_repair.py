@@ -87,6 +87,34 @@ def _set_tree(doc: Doc, heads: list[int], deps: list[str]) -> None:
     doc.from_array([HEAD, DEP], numpy.array(rows, dtype="uint64"))
 
 
+class LazyHeads:
+    """Each token's head index, read from the doc at the first use: most docs need no repair,
+    and a list of every head made up front costs a token object per word."""
+
+    __slots__ = ("doc", "heads")
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+        self.heads: list[int] | None = None
+
+    def _list(self) -> list[int]:
+        if self.heads is None:
+            self.heads = [t.head.i for t in self.doc]
+        return self.heads
+
+    def __getitem__(self, k: int) -> int:
+        return self._list()[k]
+
+    def __setitem__(self, k: int, value: int) -> None:
+        self._list()[k] = value
+
+    def __iter__(self):
+        return iter(self._list())
+
+    def __len__(self) -> int:
+        return len(self.doc)
+
+
 def repair_verb_inside_noun_phrase(doc: Doc) -> Doc:
     """ "girl swinging tennis racket" read as one noun phrase (girl/compound swinging/amod
     racket): make it the clause it is, girl <-acl- swinging -dobj-> racket."""
@@ -201,7 +229,7 @@ def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset())
     """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
     A garment after "in" does not act; the participle is the wearer's. So for ``places``
     ("a boy in the background wearing shorts")."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for tok in doc:
         garment = tok.head
@@ -236,7 +264,7 @@ def repair_participle_on_part(doc: Doc) -> Doc:
     the cake": the model hangs the participle on the nearest noun, the hair or the glasses. A
     participle of a person's doing (it has a phrase or an object of its own) on a worn thing or
     a part, itself the object of "with" or of "wear" on a person, is the person's."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for tok in doc:
         part = tok.head
@@ -292,7 +320,7 @@ def repair_participle_on_thing(doc: Doc) -> Doc:
     camera. A participle of a person's doing (``PERSON_ACTIONS``) with an object, on a noun
     after a preposition that is no person, is the doing of the person that the phrase
     chain starts from."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for tok in doc:
         thing = tok.head
@@ -348,7 +376,7 @@ def repair_with_back_reference(doc: Doc) -> Doc:
     hands in his pockets": the model hangs the phrase after the "with" object on the noun
     before "with". A phrase that refers back to that noun (a pronoun inside it) cannot be
     about it: it is about the "with" object, and is hung there."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for prep in doc:
         if prep.lower_ != "with" or prep.dep_ != "prep" or prep.head.pos_ not in {"NOUN", "PROPN"}:
@@ -454,7 +482,7 @@ def repair_with_list(doc: Doc) -> Doc:
     Likewise "between" needs two things: "posing between a flag on the left and a model"
     with a lone singular object and an "and"-conjunct hung higher up (on the woman) -> that
     conjunct is the second object."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for prep in doc:
         if prep.lower_ == "between" and prep.dep_ == "prep":
@@ -583,7 +611,7 @@ def repair_participle_on_listed_thing(doc: Doc) -> Doc:
     part of a list. A participle with an object or a phrase of its own, on a worn thing or a
     part that is a later conjunct of the object of "in", "with" or "wearing" on a person, is
     the person's (the first item of the list is handled by the participle repairs above)."""
-    heads = [t.head.i for t in doc]
+    heads = LazyHeads(doc)
     changed = False
     for tok in doc:
         thing = tok.head
@@ -614,6 +642,9 @@ def repair_garment_read_as_subject(doc: Doc) -> Doc:
     model ends the list of worn things early and makes the last one a second subject of the
     verb. A worn thing that is a verb's later subject, after a person subject who is
     "wearing" something, is the last item of that list."""
+    subject_of = [t.head.i for t in doc if t.dep_ == "nsubj"]
+    if len(subject_of) == len(set(subject_of)):
+        return doc  # no verb with two subjects
     heads = [t.head.i for t in doc]
     deps = [t.dep_ for t in doc]
     changed = False
