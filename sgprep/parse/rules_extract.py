@@ -31,6 +31,9 @@ from sgprep.parse.rules_relations import RelationRules
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
 TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
 ATTRIBUTE_DEPS = {"amod", "compound", "nmod", "npadvmod"}
+#: Words that can be the object of a preposition.
+POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
+QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 
 
 @dataclass
@@ -71,6 +74,8 @@ class GraphBuilder(RelationRules):
         self.doc = doc
         self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
+        self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
+        self._times: dict[int, bool] = {}
         # what the caption itself became under the prefix ("a photo of [pillows] on a bed")
         self.prefix_object = self._pobj(doc[skip - 1]) if skip else None
         self._lemma = predicate_form == "lemma"
@@ -152,10 +157,11 @@ class GraphBuilder(RelationRules):
             self._state_attribute(tok)
         if "attach" in self.families:
             entities = dict(self.entities)  # each form drops its own lone times: from all
-            for k, other in enumerate(others):
-                others[k] = self._without_time(other)
+            kept, own_entities = self._without_time(relations), self.entities
+            for k, other in enumerate(others):  # the same relations keep the same
                 self.entities = dict(entities)
-            relations = self._without_time(relations)
+                others[k] = list(kept) if other == relations else self._without_time(other)
+            self.entities, relations = own_entities, kept
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
 
@@ -168,8 +174,10 @@ class GraphBuilder(RelationRules):
         return self._clean_relations()
 
     def _is_time(self, i: int) -> bool:
-        tok = self.doc[i]
-        return tok.lower_ in lex.TIME_NOUNS or tok.lemma_.lower() in lex.TIME_NOUNS
+        if i not in self._times:
+            tok = self.doc[i]
+            self._times[i] = tok.lower_ in lex.TIME_NOUNS or tok.lemma_.lower() in lex.TIME_NOUNS
+        return self._times[i]
 
     def _without_time(self, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
         """ "walking on the beach at sunset", "on a rainy day": a time is no place. Relations
@@ -218,7 +226,7 @@ class GraphBuilder(RelationRules):
 
     def _quantity_target(self, tok: Token) -> Token | None:
         lemma = tok.lemma_.lower()
-        if tok.pos_ not in NOUNS or lemma not in lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS:
+        if tok.pos_ not in NOUNS or lemma not in QUANTITY_OR_LIKENESS:
             return None
         for child in tok.children:
             if child.dep_ == "prep" and child.lower_ == "of":
@@ -528,9 +536,10 @@ class GraphBuilder(RelationRules):
                     out.append(ent)
         return out
 
-    @staticmethod
-    def _pobj(prep: Token) -> Token | None:
-        for child in prep.children:
-            if child.dep_ in {"pobj", "pcomp"} and child.pos_ in NOUNS | {"PRON", "NUM", "ADJ"}:
-                return child
-        return None
+    def _pobj(self, prep: Token) -> Token | None:
+        if prep.i not in self._pobjs:
+            self._pobjs[prep.i] = next(
+                (c for c in prep.children if c.dep_ in {"pobj", "pcomp"} and c.pos_ in POBJ_POS),
+                None,
+            )
+        return self._pobjs[prep.i]
