@@ -276,15 +276,17 @@ class RuleParser(Parser):
         prefixed = dict(zip(fragments, reparsed))
         for k, (i, doc) in enumerate(zip(where, docs)):
             results[i] = (
-                self._graph(prefixed[k], len(FRAGMENT_PREFIX))
+                self._graph(prefixed[k], len(FRAGMENT_PREFIX), FRAGMENT_PREFIX + texts[k])
                 if k in prefixed
-                else self._graph(doc)
+                else self._graph(doc, 0, texts[k])
             )
         self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
 
-    def _graph(self, doc, shift: int = 0) -> SceneGraph | ParseError:
+    def _graph(self, doc, shift: int = 0, text: str | None = None) -> SceneGraph | ParseError:
+        """The graph of one parsed doc; ``text`` is the doc's text when the caller has it
+        (spaCy keeps it exactly, and rebuilds it from the tokens on every ``doc.text``)."""
         skip = self._prefix_tokens if shift else 0
         try:
             doc = repair_trailing_nouns(merge_hyphenated(doc), *self._words)
@@ -315,7 +317,7 @@ class RuleParser(Parser):
             ).build_forms(other_form)
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
-            text = doc.text  # spaCy rebuilds it from the tokens on every access: once a doc
+            text = doc.text if text is None else text  # spaCy rebuilds it on every access
             names = "names" in self.families
             entities = [self._entity(doc, d, shift, text, names) for d in drafts]
             lemma = self.predicate_form == "lemma"

@@ -72,6 +72,7 @@ class GraphBuilder(RelationRules):
         families: frozenset[str] = FAMILIES,
     ):
         self.doc = doc
+        self.tokens = list(doc)  # one token object each, for all the passes over the doc
         self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
@@ -109,7 +110,7 @@ class GraphBuilder(RelationRules):
         relation rules read the form, so the entity rules run once; the relation rules run
         once per form, each from the state the entity rules left (the prepositions they fold
         in, the landmarks they imply), and for each form as :meth:`build` would give them."""
-        for tok in self.doc:
+        for tok in self.tokens:
             target = self._frame_target(tok)
             if target is not None:
                 self.frames.add(tok.i)
@@ -117,7 +118,7 @@ class GraphBuilder(RelationRules):
                 target = self._quantity_target(tok)
             if target is not None:
                 self.alias[tok.i] = target.i
-        for tok in self.doc:
+        for tok in self.tokens:
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
@@ -137,7 +138,7 @@ class GraphBuilder(RelationRules):
                 if count is None:  # "a couple of dogs": 2
                     count = lex.EXACT_QUANTITIES.get(self.doc[i].lower_)
                 target.count = target.count if target.count is not None else count
-        for tok in self.doc:
+        for tok in self.tokens:
             self._predicative_attributes(tok)
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
@@ -153,7 +154,7 @@ class GraphBuilder(RelationRules):
             others.append(self._relation_pass())
         self.consumed, self.implicit_objects, self.relations = own
         self._lemma = lemma
-        for tok in self.doc:  # no relation rule reads attributes: once, for every form
+        for tok in self.tokens:  # no relation rule reads attributes: once, for every form
             self._state_attribute(tok)
         if "attach" in self.families:
             entities = dict(self.entities)  # each form drops its own lone times: from all
@@ -167,9 +168,9 @@ class GraphBuilder(RelationRules):
 
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
-        for tok in self.doc:
+        for tok in self.tokens:
             self._relations_from(tok)
-        for tok in self.doc:
+        for tok in self.tokens:
             self._object_gap(tok)
         return self._clean_relations()
 
