@@ -51,10 +51,11 @@ def repair_trailing_nouns(doc: Doc, nouns: frozenset[str], modifiers: frozenset[
     """Make a mis-tagged noun after a noun the head of the pair ("fire hydrant")."""
     fixes = []
     for tok in doc[1:]:
+        if tok.pos_ not in {"ADJ", "ADV"}:
+            continue
         prev = doc[tok.i - 1]
         if (
-            tok.pos_ in {"ADJ", "ADV"}
-            and prev.pos_ == "NOUN"
+            prev.pos_ == "NOUN"
             and tok.lower_ in nouns
             and tok.lower_ not in modifiers
             and (tok.head == prev or prev.head == tok or tok.head == tok or not list(tok.children))
@@ -120,6 +121,8 @@ def repair_verb_inside_noun_phrase(doc: Doc) -> Doc:
     racket): make it the clause it is, girl <-acl- swinging -dobj-> racket."""
     fixes = []
     for tok in doc[1:]:
+        if tok.tag_ != "VBG":
+            continue
         noun, head = doc[tok.i - 1], tok.head
         hangs_off = (noun.head == head and noun.dep_ in {"compound", "nmod"}) or (
             noun.head == tok and noun.dep_ in {"npadvmod", "nsubj"}
@@ -148,10 +151,11 @@ def merge_hyphenated(doc: Doc) -> Doc:
     """ "multi-colored", "t-shirt": one token again (the tokenizer splits on infix hyphens)."""
     spans: list[list[int]] = []
     for tok in doc[1:-1]:
+        if tok.text != "-":
+            continue
         prev = doc[tok.i - 1]
         if (
-            tok.text == "-"
-            and not prev.whitespace_
+            not prev.whitespace_
             and not tok.whitespace_
             and prev.is_alpha
             and doc[tok.i + 1].is_alpha
@@ -183,10 +187,11 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
     """
     fixes = []
     for tok in doc[1:]:
+        if tok.tag_ != "NN":
+            continue
         prev = doc[tok.i - 1]
         if not (
-            tok.tag_ == "NN"
-            and tok.lower_.endswith("ing")
+            tok.lower_.endswith("ing")
             and tok.lower_ not in ING_NOUNS
             and prev.pos_ == "NOUN"
             and prev.dep_ == "compound"
@@ -232,11 +237,11 @@ def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset())
     heads = LazyHeads(doc)
     changed = False
     for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
         garment = tok.head
         if (
-            tok.tag_ == "VBG"
-            and tok.dep_ == "acl"
-            and garment.i < tok.i
+            garment.i < tok.i
             and (garment.lower_ in CLOTHING or garment.lower_ in places)
             and garment.dep_ == "pobj"
             and garment.head.lower_ == "in"
@@ -267,8 +272,10 @@ def repair_participle_on_part(doc: Doc) -> Doc:
     heads = LazyHeads(doc)
     changed = False
     for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
         part = tok.head
-        if not (tok.tag_ == "VBG" and tok.dep_ == "acl" and part.i < tok.i):
+        if not part.i < tok.i:
             continue
         if not (part.lower_ in PERSON_PARTS or part.lower_ in CLOTHING):
             continue
@@ -323,11 +330,11 @@ def repair_participle_on_thing(doc: Doc) -> Doc:
     heads = LazyHeads(doc)
     changed = False
     for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
         thing = tok.head
         if not (
-            tok.tag_ == "VBG"
-            and tok.dep_ == "acl"
-            and tok.lemma_.lower() in PERSON_ACTIONS
+            tok.lemma_.lower() in PERSON_ACTIONS
             and any(c.dep_ == "dobj" for c in tok.children)
             and thing.i < tok.i
             and thing.dep_ == "pobj"
@@ -614,11 +621,11 @@ def repair_participle_on_listed_thing(doc: Doc) -> Doc:
     heads = LazyHeads(doc)
     changed = False
     for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
         thing = tok.head
         if not (
-            tok.tag_ == "VBG"
-            and tok.dep_ == "acl"
-            and thing.i < tok.i
+            thing.i < tok.i
             and thing.dep_ == "conj"
             and (thing.lower_ in CLOTHING or thing.lower_ in PERSON_PARTS)
             and any(c.dep_ in {"prep", "dobj"} for c in tok.children)
