@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=3000, help="captions per timed run")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: this process's CPU seconds, which hold better than wall time on a shared machine",
+    )
     args = ap.parse_args(argv)
 
     if args.long:
@@ -91,11 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     for run in runners.values():
         run(captions[:64])
     best = {name: float("inf") for name in runners}
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     for _ in range(args.repeats):
         for name, run in runners.items():
-            start = time.perf_counter()
+            start = clock()
             out = run(captions)
-            best[name] = min(best[name], time.perf_counter() - start)
+            best[name] = min(best[name], clock() - start)
             assert len(out) == len(captions)
 
     rates = {name: len(captions) / seconds for name, seconds in best.items()}
@@ -120,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         "repeats": args.repeats,
         "spacy_model": args.spacy_model,
         "batch_size": args.batch_size,
+        "clock": args.clock,
         "cpus": os.cpu_count(),
         "captions_per_s": {n: round(r, 1) for n, r in rates.items()},
         "ratio": round(ours / sng, 2),
