@@ -204,8 +204,25 @@ CONNECT_PREDICATES = ("near", "next to", "beside", "in front of", "behind")
 #: "on top of"): where a thing is, not what it is made of, has or is for ("of", "with", "for").
 LOCATIVE_WORDS = frozenset(
     "on in at under over above below behind beside near by inside onto against along "
-    "alongside among around beneath underneath atop upon next to front top outside of".split()
+    "alongside among around beneath underneath atop upon next to front top outside of "
+    # the way a thing moves, after a verb that says where it is ("a elephant walking | down
+    # the street" -> "a elephant walking near a tent")
+    "down across through past".split()
 )
+#: Things one rides or stands on: a verb after them needs them ("a person on a surfboard
+#: riding a wave" -> "a person near a horse riding a wave").
+RIDDEN = frozenset(
+    "surfboard surfboards skateboard skateboards snowboard snowboards skis ski board boards "
+    "horse horses elephant elephants camel bike bikes bicycle bicycles motorcycle scooter "
+    "scooters wave waves".split()
+)
+#: Things drawn for a phrase put in place of another: of more, one is more often as long as
+#: the phrase it replaces ("in a chair" -> "by a cat", not "by a bicycle").
+IN_PLACE_DRAWS = 6
+#: Words that would put connect's new thing on or in what follows it inside a caption.
+HOLDING_WORDS = frozenset("on in inside into onto atop upon".split())
+#: Rooms: what is done in one needs it ("a man in a kitchen cooking food").
+ROOMS = frozenset("kitchen bathroom bedroom office restaurant classroom".split())
 #: Verbs that say only that a thing is: they stay before connect's new phrase.
 COPULAS = frozenset("is are was were be being been 's".split())
 #: Words that may not end such a run alone ("to", "of": "attached to", "the top of").
@@ -564,6 +581,9 @@ class Perturber:
         self.extra_words = int(max_length_ratio * n) - n if text else 99  # what connect may add
         #: the characters connect's negative may have at most (its length is a text-only cue)
         self.connect_max_chars = connect_max_length_ratio * len(text) if text else 1e9
+        #: whether connect may add a thing after an entity (always longer, a length cue): the
+        #: stage allows it only while the caption has no negative yet
+        self.connect_may_add = True
         self._connect_queue: list | None = None
         self._additions: list | None = None
         self._anchors: dict[int, bool] = {}
@@ -1591,6 +1611,9 @@ class Perturber:
             self._connect_queue.sort(reverse=True)
         if self._connect_queue:
             return self._attach(*self._connect_queue.pop()[2])
+        if not self.connect_may_add:
+            self.rejected["connect_addition_not_needed"] += 1
+            return None
         if self._additions is None:
             self._additions = list(range(len(self.g.entities)))
             self.rng.shuffle(self._additions)
@@ -1625,17 +1648,14 @@ class Perturber:
         out = []
         for k, r in enumerate(self.g.relations):
             j, span, subject_span = r.object, ents[r.object].span, ents[r.subject].span
-            if (
-                span is None
-                or subject_span is None
-                or span[1] != tail
-                or subject_span[1] > span[0]
-                or r.subject == j
-            ):
+            if span is None or subject_span is None or subject_span[1] > span[0] or r.subject == j:
                 continue
-            if any(
-                (x.subject == j or x.object == j) and x is not r for x in self.g.relations
-            ) or any(e.span is not None and e.span[0] > span[0] for e in ents):
+            if any((x.subject == j or x.object == j) and x is not r for x in self.g.relations):
+                continue
+            # a place phrase inside the caption, before another phrase of the subject's ("a
+            # boy | in a park | flying a kite", "a cat | on a bed | next to a window")
+            inside = span[1] != tail or any(e.span is not None and e.span[0] > span[0] for e in ents)
+            if inside and not self._phrase_follows(j):
                 continue
             pred = predicate_key(r.predicate).split()
             verb = relation_type(r.predicate) == "action"
@@ -1655,6 +1675,12 @@ class Perturber:
                 start = self._locative_start(span[0], subject_span[1])
                 if start is not None:
                     out.append((k, start, span[1]))
+            if pred == ["with"] and not inside and object_class(self.names[r.subject]) in ANIMATE:
+                # what a person or an animal has with it, at the end: "a man standing on a
+                # hill | with a kite" -> "a man standing on a hill near a truck"
+                start = self._with_start(span[0], subject_span[1])
+                if start is not None:
+                    out.append((k, start, span[1]))
             if verb:
                 # the whole predicate would take the subject's verb with it ("two boys |
                 # racing each other on scooters" -> "two boys in front of a surfboard"): only
@@ -1665,6 +1691,36 @@ class Perturber:
                 if start is not None and (k, start, span[1]) not in out:
                     out.append((k, start, span[1]))
         return out
+
+    def _phrase_follows(self, j: int) -> bool:
+        """Entity j's noun phrase is followed by another phrase of the caption's subject: a
+        place phrase or a participle ("a boy in a park | flying a kite"), so that
+        a place phrase ending with it may be replaced inside the caption; not "of" ("the
+        shore | of a lake"), "and" (a list) or a clause. Never a thing one rides or stands
+        on ("a person on a surfboard | riding a wave": the verb needs it) or a room ("in a
+        kitchen | cooking": what is cooked there needs it)."""
+        end = self.g.entities[j].span[1]
+        m = _WORD.match(self.text[end:].lstrip(" ").lower())
+        if m is None or m.group() in ("of", "to", "front", "top") or m.group() in HOLDING_WORDS:
+            return False
+        head = self.names[j].split()[-1]
+        if object_class(self.names[j]) == "vehicle" or head in RIDDEN or head in ROOMS:
+            return False
+        word = m.group()
+        # not "on", "in": the new thing would be read as there ("a cat by a ladder | on a
+        # desk"); not "with": "a plate of food near a dog | with a fork" would give the dog the fork
+        return word in LOCATIVE_WORDS or (word.endswith("ing") and len(word) > 4)
+
+    def _with_start(self, np_start: int, floor: int) -> int | None:
+        """Where "with" right before a noun phrase (and its determiner) begins, after some
+        words of the caption's: "a man standing on a hill | with a | kite"."""
+        before = self.text[floor:np_start]
+        words = list(re.finditer(r"[A-Za-z]+", before))
+        if words and words[-1].group().lower() in DETERMINERS:
+            words.pop()
+        if not words or words[-1].group().lower() != "with" or "," in before:
+            return None
+        return floor + words[-1].start()
 
     def _predicate_start(self, subject_end: int, np_start: int) -> int | None:
         """Where the predicate after a subject's noun phrase begins, after a copula: "the
@@ -1720,7 +1776,7 @@ class Perturber:
         self.rng.shuffle(preds)  # of two as long ("beside", "behind"), either
         phrases = [
             (len(p) + 1 + len(_with_article(o)), -n, -m, o, p)
-            for n, o in enumerate(self._draw_three(options))
+            for n, o in enumerate(self._draw_three(options, IN_PLACE_DRAWS))
             for m, p in enumerate(preds)
         ]
         old = end - start
@@ -1737,13 +1793,13 @@ class Perturber:
             self._fitting[size] = [(w, n) for w, n in zip(*self._addable()) if fits(w)]
         return self._fitting[size]
 
-    def _draw_three(self, options: list[tuple[str, float]]) -> list[str]:
-        """Three things drawn by weight, without repeats, in the order drawn."""
+    def _draw_three(self, options: list[tuple[str, float]], draws: int = 3) -> list[str]:
+        """Three things (or ``draws``) drawn by weight, without repeats, in the order drawn."""
         cum = list(accumulate(n for _, n in options))
         return list(
             dict.fromkeys(
                 options[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)][0]
-                for _ in range(3)
+                for _ in range(draws)
             )
         )
 
@@ -1797,7 +1853,10 @@ class Perturber:
         said = f" {self.text.lower()} "
         pred = next((p for p in ("near", "beside") if f" {p} " not in said), "near")
         chars = len(self.text) + len(pred) + len(phrase) + 2 + clause
-        if chars > self.connect_max_chars and not clause and " by " not in said:
+        if (chars > self.connect_max_chars or self._opens(i)) and not clause and " by " not in said:
+            # right after the caption's first noun phrase "by" reads as a place ("the man by
+            # a dog is wearing glasses"); further on it may name an agent ("written on the
+            # building by a horse"), so only where "near" would be too long
             # a short caption: "man by a ladder has a beard" is within its length
             pred, chars = "by", chars - len(pred) + 2
         # the subject of a relation is somewhere doing something already: it is only put

@@ -331,6 +331,9 @@ class NegativesStage(Stage):
             build = cands.pop()
             if not cands:
                 del pools[family]
+            # an addition (always longer than its caption) only where it is the caption's only
+            # negative; a phrase put in place of another, always
+            perturber.connect_may_add = not out
             p = build()
             if p is None:
                 continue
