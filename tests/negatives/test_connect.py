@@ -285,3 +285,74 @@ def test_a_thing_that_hangs_or_leans_needs_its_support_kept_or_its_verb_gone():
         [(0, "lean on", 1)],
     )
     assert not any(t.startswith("four pillows leaning ") and "headboard" not in t for t in texts)
+
+
+# --- more phrases put in place (connect's length, fifth pass) -------------------------------
+def test_a_place_phrase_inside_the_caption_may_be_replaced_before_a_participle_or_a_place():
+    cap = "a boy in a park flying a kite"
+    ents = [("boy", "boy", []), ("park", "park", []), ("kite", "kite", [])]
+    texts, _ = connected(cap, ents, [(0, "in", 1), (0, "fly", 2)])
+    inside = [t for t in texts if "park" not in t]
+    # the verb and its object stay, after the new phrase
+    assert inside and all(t.startswith("a boy ") and t.endswith(" flying a kite") for t in inside)
+    assert all(len(t) <= len(cap) + 3 for t in inside), texts
+    cap = "a cat on a bed next to a window"
+    ents = [("cat", "cat", []), ("bed", "bed", []), ("window", "window", [])]
+    texts, _ = connected(cap, ents, [(0, "on", 1), (0, "next to", 2)])
+    assert any("bed" not in t and t.endswith(" next to a window") for t in texts), texts
+
+
+def test_inside_the_caption_never_before_on_of_or_with_nor_a_ridden_thing_or_a_room():
+    cases = [
+        # "a cat by a ladder on a desk": the ladder would be on the desk
+        ("a cat on a laptop on a desk", ["cat", "laptop", "desk"], [(0, "on", 1), (0, "on", 2)]),
+        # "a plate near a dog with a fork": the dog would have the fork
+        ("a dog in the grass with a frisbee", ["dog", "grass", "frisbee"], [(0, "in", 1)]),
+        ("a bird on the shore of a lake", ["bird", "shore", "lake"], [(0, "on", 1)]),
+        # the verb needs the surfboard; what is cooked needs the kitchen
+        (
+            "a person on a surfboard riding a wave",
+            ["person", "surfboard", "wave"],
+            [(0, "on", 1), (0, "ride", 2)],
+        ),
+        (
+            "a man in a kitchen cooking food",
+            ["man", "kitchen", "food"],
+            [(0, "in", 1), (0, "cook", 2)],
+        ),
+    ]
+    for cap, names, rels in cases:
+        texts, _ = connected(cap, [(n, n, []) for n in names], rels)
+        assert all(names[1] in t for t in texts), (cap, texts)
+
+
+def test_a_being_s_trailing_with_phrase_may_be_replaced_a_thing_s_never():
+    cap = "a man standing on a hill with a kite"
+    ents = [("man", "man", []), ("hill", "hill", []), ("kite", "kite", [])]
+    texts, _ = connected(cap, ents, [(0, "stand on", 1), (0, "with", 2)])
+    assert any(t.startswith("a man standing on a hill ") and "kite" not in t for t in texts)
+    cap = "a wooden table by the door with a vase"
+    ents = [("wooden table", "table", ["wooden"]), ("door", "door", []), ("vase", "vase", [])]
+    texts, _ = connected(cap, ents, [(0, "by", 1), (0, "with", 2)])
+    assert all("with a vase" in t for t in texts), texts
+
+
+def test_a_path_after_a_verb_of_place_may_be_replaced_and_the_verb_stays():
+    cap = "an elephant walking down the street"
+    ents = [("elephant", "elephant", []), ("street", "street", [])]
+    texts, _ = connected(cap, ents, [(0, "walk down", 1)])
+    in_place = [t for t in texts if "street" not in t]
+    assert in_place and all(t.startswith("an elephant walking ") for t in in_place), texts
+
+
+def test_an_addition_only_where_the_stage_allows_it():
+    cap = "a man holding a plate"  # nothing to put in place: only an addition is left
+    g = graph(cap, [("man", "man", []), ("plate", "plate", [])], [(0, "hold", 1)])
+    made = {}
+    for may_add in (True, False):
+        rejected = Counter()
+        p = Perturber(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap, 1.75, None, LIMIT)
+        p.connect_may_add = may_add
+        made[may_add] = [b() for b in p.candidates("connect")]
+    assert any(made[True]) and not any(made[False])
+    assert rejected["connect_addition_not_needed"]

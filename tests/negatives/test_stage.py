@@ -304,11 +304,16 @@ def test_connect_is_at_most_one_per_caption_and_comes_last(graphs):
     settings = NegativesSettings(strategies=["swap", "shuffle", "replace", "connect"], per_sample=8)
     out = run(settings, samples(graphs))
     kinds = Counter()
-    for neg in out.values():
+    for key, neg in out.items():
         connects = [n for n in neg.negatives if n.kind == "connect"]
         assert len(connects) <= MAX_CONNECT, [n.text for n in connects]
         if connects:  # drawn last, and only where the other families gave few
             assert len(neg.negatives) - len(connects) < CONNECT_BELOW
             assert neg.negatives[-1].kind == "connect"
+            # an addition (every thing of the caption kept, one more: always longer, a
+            # length cue) only where it is the caption's only negative
+            kept = [e.text for e in graphs[int(key[1:])].entities]
+            if all(t in connects[0].text for t in kept):
+                assert len(neg.negatives) == 1, [n.text for n in neg.negatives]
         kinds.update(n.kind for n in neg.negatives)
     assert 0 < kinds["connect"] <= len(out) < sum(kinds.values()), kinds
