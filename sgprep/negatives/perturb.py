@@ -1686,6 +1686,8 @@ class Perturber:
                 # racing each other on scooters" -> "two boys in front of a surfboard"): only
                 # its place phrase may go (blind review round 5: not minimal)
                 continue
+            if inside and not LOCATIVE_WORDS.issuperset(pred):
+                continue  # "a giraffe | with a long neck | eating leaves": a part, not a place
             if pred[-1] != "of" and not between:
                 start = self._predicate_start(subject_span[1], span[0])
                 if start is not None and (k, start, span[1]) not in out:

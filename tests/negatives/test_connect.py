@@ -356,3 +356,10 @@ def test_an_addition_only_where_the_stage_allows_it():
         made[may_add] = [b() for b in p.candidates("connect")]
     assert any(made[True]) and not any(made[False])
     assert rejected["connect_addition_not_needed"]
+
+
+def test_inside_the_caption_only_a_place_phrase_goes_never_a_part():
+    cap = "a giraffe with a long neck eating leaves"
+    ents = [("giraffe", "giraffe", []), ("long neck", "neck", ["long"]), ("leaves", "leaves", [])]
+    texts, _ = connected(cap, ents, [(0, "with", 1), (0, "eat", 2)])
+    assert all("long neck" in t for t in texts), texts
