@@ -1654,7 +1654,9 @@ class Perturber:
                 continue
             # a place phrase inside the caption, before another phrase of the subject's ("a
             # boy | in a park | flying a kite", "a cat | on a bed | next to a window")
-            inside = span[1] != tail or any(e.span is not None and e.span[0] > span[0] for e in ents)
+            inside = span[1] != tail or any(
+                e.span is not None and e.span[0] > span[0] for e in ents
+            )
             if inside and not self._phrase_follows(j):
                 continue
             pred = predicate_key(r.predicate).split()
