@@ -10,12 +10,9 @@ from __future__ import annotations
 import csv
 import json
 import math
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import orjson
 
 from sgprep.io.readers import (
     TABLE_SUFFIXES,
@@ -23,6 +20,7 @@ from sgprep.io.readers import (
     decode_text,
     failed_sample,
     files_under,
+    json_loads,
     load_image_file,
     unreadable_folder,
 )
@@ -181,7 +179,7 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             yield here, lineno, None, error
             continue
         try:
-            row = _json_loads(text)
+            row = json_loads(text)
         except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             yield here, lineno, None, ("bad_row", f"line {lineno} is not JSON: {exc}")
             continue
@@ -194,23 +192,6 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             )
             continue
         yield here, lineno, row, None
-
-
-#: A run of 19 digits: an integer orjson may read unlike json (beyond 64 bits it gives a float).
-_LONG_NUMBER = re.compile(r"\d{19}")
-
-
-def _json_loads(text: str) -> Any:
-    """``json.loads(text)``, through orjson (3-4x faster) where the two agree: orjson refuses
-    what json reads as NaN, infinities and lone surrogates (json then reads it, or words the
-    error), and reads integers beyond 64 bits as floats (a line with 19 digits in a row goes
-    to json)."""
-    if _LONG_NUMBER.search(text) is None:
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
-    return json.loads(text)
 
 
 def _tsv_rows(path: Path, start: Cursor) -> Iterator[Row]:
