@@ -92,6 +92,7 @@ def cli_from(checkout: Path, *args: str) -> float:
         capture_output=True,
         text=True,
         env=env,
+        cwd=checkout.parent,  # `python -m` puts the working folder first on the path
     )
     return float(out.stdout)
 
