@@ -75,3 +75,13 @@ def test_planning_finds_the_keys_reading_finds(tmp_path):
     read = [s.key for s in _read(table)]
     assert read == ["7", "", "k3", "k4", "", "", "k7"]
     assert [s.key for s in _read(table, load=False)] == read
+
+
+def test_metadata_columns_kept_are_those_json_can_write():
+    import sys
+
+    huge = 10 ** (sys.get_int_max_str_digits() + 1)  # json.dumps refuses its digits
+    row = {"caption": "a", "s": "x\ud800", "f": math.nan, "b": True, "n": None, "i": 3, "h": huge}
+    sample = tables._row_to_sample(row, "t.jsonl:1", tables.Path("."))
+    assert sorted(sample.meta) == ["b", "f", "i", "n", "s"]
+    assert sample.meta["f"] is None  # NaN kept as null

@@ -507,7 +507,13 @@ def _no_nan(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+#: Types json.dumps always writes (an int may be too long to: Python's digit limit).
+_ALWAYS_JSONABLE = frozenset({str, bool, float, type(None)})
+
+
 def _jsonable(value: Any) -> bool:
+    if type(value) in _ALWAYS_JSONABLE:
+        return True
     try:
         json.dumps(value)
         return True
