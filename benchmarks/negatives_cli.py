@@ -13,6 +13,19 @@ the ratio CLI/anchor, and the CLI's rate against the goal of 5,000 graphs/s per 
 The input is made once by `sgprep parse` over generated captions (the generator of
 `negatives_throughput.py`), in shards of 1,000.
 
+Large inputs, so that start-up is amortised: ``--input`` names an sgprep output to read (a
+folder of shards, or a ``FILE.jsonl`` with its ``FILE.run.json``) instead of generated
+captions; ``--jsonl`` also reads the same graphs as JSON Lines (parse's ``FILE.jsonl`` output,
+made once, or the ``.jsonl`` beside an ``--input`` folder). Start-up (imports, vocabulary,
+planning a tiny run: ``--limit 10``) is measured apart, interleaved with the rest, and each
+rate is also given without it. ``--vs CHECKOUT`` runs the same CLI commands from another
+checkout too (``PYTHONPATH=CHECKOUT``; its bytecode compiled as well), interleaved with this
+one's, and reports this checkout's rate over that one's, pair by pair (the before/after of a
+change):
+
+    python benchmarks/negatives_cli.py --input /tmp/parsed --jsonl --repeats 2 \
+        --vs /tmp/main-checkout
+
 sgprep's bytecode is compiled first (``compileall``, into the checkout's ``__pycache__``),
 as pip does when it installs the package: where ``PYTHONDONTWRITEBYTECODE`` is set, each CLI
 run of a checkout would otherwise compile every sgprep module it imports again, about 0.25
@@ -22,7 +35,9 @@ CPU-s of a run that no installed copy pays. ``--source-only`` measures that way 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,13 +64,37 @@ def load_graphs(output: Path) -> list[tuple[str, str, object]]:
     return rows
 
 
-def compile_package() -> None:
-    """sgprep's bytecode, as an installed copy has it (the CLI runs import this checkout)."""
+def compile_package(root: Path | None = None) -> None:
+    """sgprep's bytecode, as an installed copy has it (the CLI runs import this checkout, or
+    ``root``'s)."""
     import compileall
 
-    import sgprep
+    if root is None:
+        import sgprep
 
-    compileall.compile_dir(Path(sgprep.__file__).parent, quiet=1)
+        root = Path(sgprep.__file__).parent.parent
+    compileall.compile_dir(root / "sgprep", quiet=1)
+
+
+def cli_from(checkout: Path, *args: str) -> float:
+    """CPU seconds (user + system, children included) of one ``sgprep`` CLI run importing the
+    sgprep of ``checkout``."""
+    code = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
+        "stderr=subprocess.DEVNULL); "
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN); print(u.ru_utime + u.ru_stime)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    out = subprocess.run(
+        [sys.executable, "-c", code, sys.executable, "-m", "sgprep.cli", *args, "--no-progress"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=checkout.parent,  # `python -m` puts the working folder first on the path
+    )
+    return float(out.stdout)
 
 
 def in_process(strategy: str, graphs) -> float:
@@ -75,44 +114,66 @@ def in_process(strategy: str, graphs) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=5000, help="generated captions")
+    ap.add_argument("--input", type=Path, help="an sgprep output (shards) to read instead")
+    ap.add_argument("--jsonl", action="store_true", help="also read the graphs as JSON Lines")
+    ap.add_argument("--vs", type=Path, help="another checkout to run the same commands from")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--strategies", default="swap,shuffle,replace,connect")
     ap.add_argument(
         "--source-only", action="store_true", help="do not compile sgprep's bytecode first"
     )
     args = ap.parse_args(argv)
+    here = Path(__file__).resolve().parents[1]
+    checkouts = {"cli": here, **({"vs": args.vs.resolve()} if args.vs else {})}
     if not args.source_only:
-        compile_package()
+        for root in checkouts.values():
+            compile_package(root)
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        table = tmp / "captions.txt"
-        table.write_text("\n".join(generate_captions(args.n)) + "\n")
-        parsed = tmp / "parsed"
-        cli_run("parse", "-i", str(table), "-o", str(parsed), "--shard-size", "1000")
-        graphs = load_graphs(parsed)
+        if args.input is None:
+            table = tmp / "captions.txt"
+            table.write_text("\n".join(generate_captions(args.n)) + "\n")
+            parsed = tmp / "parsed"
+            cli_run("parse", "-i", str(table), "-o", str(parsed), "--shard-size", "1000")
+            inputs = {"shards": parsed}
+            if args.jsonl:
+                inputs["jsonl"] = tmp / "parsed.jsonl"
+                cli_run("parse", "-i", str(table), "-o", str(inputs["jsonl"]))
+        else:
+            inputs = {"shards": args.input}
+            if args.jsonl:
+                inputs["jsonl"] = args.input.with_name(args.input.name + ".jsonl")
+        graphs = load_graphs(inputs["shards"])
         for strategy in args.strategies.split(","):
-            anchor, cli = [], []
+            rates: dict[str, list[float]] = {"in_process": []}
             for _ in range(args.repeats):
-                anchor.append(len(graphs) / in_process(strategy, graphs))
-                run = cli_run(
-                    "negatives",
-                    "-i",
-                    str(parsed),
-                    "-o",
-                    str(tmp / "neg"),
-                    "--strategy",
-                    strategy,
-                    "--workers",
-                    "1",
-                    "--overwrite",
-                )
-                cli.append(len(graphs) / run.cpu)
-            ratios = [c / a for c, a in zip(cli, anchor)]
-            results[f"{strategy}_in_process_graphs_per_cpu_s"] = statistics.median(anchor)
-            results[f"{strategy}_cli_graphs_per_cpu_s"] = statistics.median(cli)
-            results[f"{strategy}_cli_vs_in_process"] = statistics.median(ratios)
-            results[f"{strategy}_cli_vs_goal_5000"] = statistics.median(cli) / GOAL
+                rates["in_process"].append(len(graphs) / in_process(strategy, graphs))
+                for form, source in inputs.items():
+                    for name, checkout in checkouts.items():
+                        flags = ["--strategy", strategy, "--workers", "1", "--overwrite"]
+                        out = str(tmp / ("neg.jsonl" if form == "jsonl" else "neg"))
+                        run = ["negatives", "-i", str(source), "-o", out, *flags]
+                        start = cli_from(checkout, *run, "--limit", "10")
+                        cpu = cli_from(checkout, *run)
+                        rates.setdefault(f"{name}_{form}", []).append(len(graphs) / cpu)
+                        rates.setdefault(f"{name}_{form}_startup_cpu_s", []).append(start)
+                        rates.setdefault(f"{name}_{form}_without_startup", []).append(
+                            len(graphs) / max(cpu - start, 1e-9)
+                        )
+            for key, values in rates.items():
+                unit = "" if key.endswith("_s") else "_graphs_per_cpu_s"
+                results[f"{strategy}_{key}{unit}"] = statistics.median(values)
+            for form in inputs:
+                cli = rates[f"cli_{form}"]
+                ratios = [c / a for c, a in zip(cli, rates["in_process"])]
+                results[f"{strategy}_cli_{form}_vs_in_process"] = statistics.median(ratios)
+                results[f"{strategy}_cli_{form}_vs_goal_5000"] = statistics.median(cli) / GOAL
+                if args.vs:
+                    pairs = zip(cli, rates[f"vs_{form}"])
+                    results[f"{strategy}_cli_{form}_vs_other_checkout"] = statistics.median(
+                        c / v for c, v in pairs
+                    )
     results["graphs"] = len(graphs)
     report(results)
     return 0

@@ -91,15 +91,16 @@ def climbs_above_root(path: Path) -> bool:
     return False
 
 
-def exclusive_temp(path: Path) -> tuple[Path, BinaryIO]:
-    """A new temp file beside ``path``, created exclusively and never through a symlink."""
+def exclusive_temp(path: Path, buffering: int = -1) -> tuple[Path, BinaryIO]:
+    """A new temp file beside ``path``, created exclusively and never through a symlink.
+    ``buffering``: as ``open``'s (a shard written sample by sample wants a large buffer)."""
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         tmp.unlink()  # a stale one of a killed run (a symlink is removed, never followed)
     except FileNotFoundError:
         pass
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o644)
-    return tmp, os.fdopen(fd, "wb")
+    return tmp, os.fdopen(fd, "wb", buffering=buffering)
 
 
 def sync_close(fh: BinaryIO) -> None:

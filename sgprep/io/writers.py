@@ -51,6 +51,9 @@ from sgprep.schema import FileInfo, OutputDir, Sample, ShardStats
 log = logging.getLogger(__name__)
 
 SHARD_FILE = OutputDir.SHARD_FILE
+#: A shard's data file is written sample by sample through a buffer this large (the default
+#: 8 KiB made a system call every sample or two).
+WRITE_BUFFER = 1 << 20
 
 
 class OutputConflict(Exception):
@@ -434,7 +437,7 @@ class _TarSink(ShardSink):
     def __init__(self, writer: ShardWriter, index: int):
         super().__init__(writer, index)
         self.path = writer.root / f"{shard_name(index)}{writer.tar_suffix}"
-        self.tmp, self.fh = exclusive_temp(self.path)
+        self.tmp, self.fh = exclusive_temp(self.path, WRITE_BUFFER)
         self.gzip = GzipStream(self.fh) if writer.compression == "gzip" else None
         self.tar = TarWriter(self.gzip or self.fh, mtime=FIXED_MTIME)
         #: shared_images: the last image written, its sample's key and its bytes
@@ -688,7 +691,7 @@ class _JsonlSink(ShardSink):
     def __init__(self, writer: JsonlWriter, index: int):
         super().__init__(writer, index)
         self.path = writer.root / f"{shard_name(index)}.jsonl"
-        self.tmp, self.fh = exclusive_temp(self.path)
+        self.tmp, self.fh = exclusive_temp(self.path, WRITE_BUFFER)
 
     def _add(self, sample: Sample) -> None:
         self.fh.write((dumps(to_record(sample).model_dump(mode="json")) + "\n").encode("utf-8"))

@@ -20,10 +20,15 @@ several are refused with a list of what was found, asking for ``--input-format``
 from __future__ import annotations
 
 import glob
+import json
 import logging
 import os
+import re
 import stat
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from sgprep.registry import load_entry
 from sgprep.schema import Sample
@@ -198,6 +203,23 @@ def decode_text(raw: bytes, what: str) -> tuple[str | None, str | None]:
         return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
         return None, f"{what} is not valid UTF-8: {exc}"
+
+
+#: A run of 19 digits: an integer orjson may read unlike json (beyond 64 bits it gives a float).
+_LONG_NUMBER = re.compile(r"\d{19}")
+
+
+def json_loads(text: str) -> Any:
+    """``json.loads(text)``, through orjson (3-4x faster) where the two agree: orjson refuses
+    what json reads as NaN, infinities and lone surrogates (json then reads it, or words the
+    error), and reads integers beyond 64 bits as floats (a line with 19 digits in a row goes
+    to json)."""
+    if _LONG_NUMBER.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def files_under(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:

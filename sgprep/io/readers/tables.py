@@ -20,10 +20,11 @@ from sgprep.io.readers import (
     decode_text,
     failed_sample,
     files_under,
+    json_loads,
     load_image_file,
     unreadable_folder,
 )
-from sgprep.schema import Sample
+from sgprep.schema import PRODUCTS, Sample
 
 CAPTION_COLUMNS = ("caption", "text", "txt", "sentence", "description", "alt", "raw_caption")
 KEY_COLUMNS = ("key", "id", "uid", "sample_id", "__key__")
@@ -178,7 +179,7 @@ def _jsonl_rows(path: Path, start: Cursor) -> Iterator[Row]:
             yield here, lineno, None, error
             continue
         try:
-            row = json.loads(text)
+            row = json_loads(text)
         except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             yield here, lineno, None, ("bad_row", f"line {lineno} is not JSON: {exc}")
             continue
@@ -436,13 +437,19 @@ def _row_to_sample(
         if error:
             return failed_sample("", source, "caption_encoding", error)
     key = _column(row, "key", columns)[1]
+    if not load:  # planning: the key is all it reads
+        return Sample(key="" if key is None else str(key), source=source)
     caption_names = {columns["caption"].lower()} if "caption" in columns else set(CAPTION_COLUMNS)
-    meta = {k: _no_nan(v) for k, v in row.items() if _jsonable(v) and k not in caption_names}
+    # annotation columns are read by _annotations, not kept as metadata (skipped here: testing
+    # that a scene graph is JSON-able cost as much as reading it)
+    skip = caption_names.union(f for f, _, _ in PRODUCTS if row.get(f) is not None)
+    meta = {k: _no_nan(v) for k, v in row.items() if k not in skip and _jsonable(v)}
     if "url" in columns:
         meta["url"] = _no_nan(_column(row, "url", columns)[1])
     sample = Sample(key="" if key is None else str(key), source=source, meta=meta)
     if caption is not None and not isinstance(caption, str):
         # a list, a struct or a number is not a caption; its repr must not pass as one
+        _keep_as_meta(sample, row, PRODUCTS)
         return sample.fail(
             "read",
             "caption_invalid",
@@ -461,13 +468,10 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
     annotations (``sg``, ``det``, ``neg``, as objects or JSON text) and failures along."""
     from pydantic import ValidationError
 
-    from sgprep.schema import PRODUCTS
-
-    for field, _, model in PRODUCTS:
+    for number, (field, _, model) in enumerate(PRODUCTS):
         value = row.get(field)
         if value is None:
             continue
-        sample.meta.pop(field, None)
         try:
             parsed = (
                 model.model_validate_json(value)
@@ -476,6 +480,7 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
             )
         except ValidationError as exc:
             sample.fail("read", "bad_annotation", f"the {field} column is invalid: {exc}")
+            _keep_as_meta(sample, row, PRODUCTS[number + 1 :])
             return
         setattr(sample, field, parsed)
     if row.get("status") == "failed" and row.get("stage") and row.get("reason"):
@@ -487,6 +492,13 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
             sample.meta = {**row["meta"], **{k: v for k, v in sample.meta.items() if k != "meta"}}
 
 
+def _keep_as_meta(sample: Sample, row: dict[str, Any], products) -> None:
+    """The annotation columns left unread (the row failed first) are metadata, as any column."""
+    for field, _, _ in products:
+        if row.get(field) is not None and _jsonable(row[field]):
+            sample.meta[field] = _no_nan(row[field])
+
+
 def _load_image(sample: Sample, path: Path, name: str) -> None:
     load_image_file(sample, path, repr(name))
 
@@ -495,7 +507,13 @@ def _no_nan(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+#: Types json.dumps always writes (an int may be too long to: Python's digit limit).
+_ALWAYS_JSONABLE = frozenset({str, bool, float, type(None)})
+
+
 def _jsonable(value: Any) -> bool:
+    if type(value) in _ALWAYS_JSONABLE:
+        return True
     try:
         json.dumps(value)
         return True
