@@ -44,7 +44,15 @@ def test_lines_read_as_json_reads_them(tmp_path):
 
 def test_annotation_columns_are_read_or_kept_as_metadata(tmp_path):
     rows = [
-        {"key": "ok", "caption": "a red cat on a mat", "sg": GRAPH, "status": "ok", "source": "x"},
+        {
+            "key": "ok",
+            "caption": "a red cat on a mat",
+            "sg": GRAPH,
+            "det": None,
+            "neg": None,
+            "status": "ok",
+            "source": "x",
+        },
         {"key": "list", "caption": ["not", "text"], "sg": GRAPH, "det": None},
         {"key": "bad", "caption": "a cat", "sg": {"parser": 3}, "neg": {"negatives": []}},
         {"key": "text", "caption": "a red cat on a mat", "sg": json.dumps(GRAPH)},
@@ -53,7 +61,7 @@ def test_annotation_columns_are_read_or_kept_as_metadata(tmp_path):
     table.write_text("".join(json.dumps(r) + "\n" for r in rows))
     ok, listed, bad, text = _read(table)
     assert ok.failure is None and ok.sg.entities[0].head == "cat"
-    assert ok.meta == {"key": "ok"}
+    assert ok.meta == {}  # an sgprep record's key, status and source are not metadata
     assert listed.failure.reason == "caption_invalid"
     assert listed.meta == {"key": "list", "sg": GRAPH, "det": None}  # the row failed first
     assert bad.failure.reason == "bad_annotation" and "sg column" in bad.failure.message

@@ -130,6 +130,21 @@ def test_sgprep_output_is_valid_input_and_keeps_annotations(tmp_path, photos):
     assert all(r.status == "ok" and r.meta == {"path": r.key} for r in records)
 
 
+def test_sgprep_jsonl_output_read_again_keeps_its_metadata_only(tmp_path):
+    """A JSONL record's own fields (key, status, an annotation it lacks) are not metadata of the
+    next run's record."""
+    captions = tmp_path / "c.csv"
+    captions.write_text("key,caption,site\nk1,a red cat on a mat,a\nk2,a dog under a table,b\n")
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    run_cli("parse", "--input", captions, "--output", first, "--no-progress")
+    run_cli("negatives", "--input", first, "--output", second, "--no-progress")
+    before = {r.key: r.meta for r in map(Record.model_validate_json, first.open())}
+    after = {r.key: r for r in map(Record.model_validate_json, second.open())}
+    assert before == {"k1": {"key": "k1", "site": "a"}, "k2": {"key": "k2", "site": "b"}}
+    assert {k: r.meta for k, r in after.items()} == before
+    assert all(r.neg is not None for r in after.values())
+
+
 @pytest.mark.slow  # end to end: `make test` runs it, `make test-fast` does not
 def test_index_locates_each_sample_in_its_tar(tmp_path, photos):
     """shard/offset/size: the tar's bytes [offset, offset + size) are the sample, whole."""

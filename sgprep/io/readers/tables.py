@@ -486,8 +486,11 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
     if row.get("status") == "failed" and row.get("stage") and row.get("reason"):
         sample.fail(str(row["stage"]), str(row["reason"]), str(row.get("error") or ""))
     if {"status", "source"} <= set(row):  # an sgprep record: its bookkeeping is not metadata
-        for name in ("status", "stage", "reason", "error", "source", "image"):
+        for name in ("status", "stage", "reason", "error", "source", "image", "key"):
             sample.meta.pop(name, None)
+        for field, _, _ in PRODUCTS:  # an annotation the record did not have (null)
+            if row.get(field) is None:
+                sample.meta.pop(field, None)
         if isinstance(row.get("meta"), dict):
             sample.meta = {**row["meta"], **{k: v for k, v in sample.meta.items() if k != "meta"}}
 
