@@ -22,7 +22,10 @@ nothing in a normal run sets it.
   predicate ("jumping up in the air" -> jump in; "sticking out of" stays);
 - ``subjects``: who does a verb in a long caption when the model hangs it on the last worn
   thing of a list ("a man in a black shirt and brown shorts holding a bag") or makes that
-  thing a second subject ("a woman wearing jeans and a purple shirt is watching ...").
+  thing a second subject ("a woman wearing jeans and a purple shirt is watching ...");
+- ``after_with``: a place phrase the model hangs on a "with" object says where the thing
+  before "with" is ("trees with green leaves in the background" -> trees in background) —
+  :mod:`sgprep.parse.rules_long`.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
-    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects"}
+    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects",
+     "after_with"}
 )
 
 

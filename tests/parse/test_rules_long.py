@@ -450,3 +450,31 @@ def test_informal_person_noun_takes_the_neutral_head(parser):
     assert {"person", "people"} <= set(heads(graph))
     assert ("person", "sit on", "grass") in rels(graph)
     assert "guy" in heads(parse(parser, caption, off="names"))
+
+
+# ---- after_with -----------------------------------------------------------------------------
+
+
+def test_place_phrase_after_a_with_object_is_the_owners(parser):
+    caption = "large frying pan with sliced vegetables on the stove"  # dev-rules
+    graph = parse(parser, caption)
+    assert {("pan", "with", "vegetable"), ("pan", "on", "stove")} <= rels(graph)
+    assert ("vegetable", "on", "stove") in rels(parse(parser, caption, off="after_with"))
+
+
+@pytest.mark.parametrize(
+    "caption, kept",
+    [
+        ("a man with goggles on his head", ("goggles", "on", "head")),  # a part, a pronoun
+        ("a little white cup with a brown stain on the inside", None),  # a position
+        ("a green valley with snow-capped mountains in the background",  # a scene
+         ("mountain", "in", "background")),
+        ("a glass of wine on a table, with a bottle in the background",  # after a comma
+         ("bottle", "in", "background")),
+    ],  # fmt: skip
+)
+def test_place_phrase_after_a_with_object_stays_where_it_belongs(parser, caption, kept):
+    graph = parse(parser, caption)
+    assert rels(graph) == rels(parse(parser, caption, off="after_with"))
+    if kept:
+        assert kept in rels(graph)

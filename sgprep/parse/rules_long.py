@@ -1,0 +1,87 @@
+"""Repairs of phrase attachment in long noun phrases, written from the errors of the
+``long-rules`` and ``dev-rules`` parts (``docs/rule-parser.md``).
+
+Each function takes the parsed doc, re-hangs tokens where the small model attached them to
+the nearest noun instead of the phrase's head, and returns the doc; each belongs to one rule
+family of :mod:`sgprep.parse.rules_families` and is called only while that family is on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sgprep.parse.rules_lexicon import (
+    ANAPHORA,
+    CLOTHING,
+    NOUNS,
+    PLACE_PREPOSITIONS,
+    RELATIONAL_NOUNS,
+)
+from sgprep.parse.rules_repair import BODY_PARTS, OWNED_PARTS, _set_tree
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+#: Places that hold what they are "with": "a kitchen with a cat on the counter" is the cat's
+#: counter, so a phrase after their "with" object stays with that object.
+SCENES = frozenset(
+    """
+    room kitchen bathroom bedroom office street road field yard park beach area scene lot
+    city town parking garden lawn water ocean sea lake river sky valley landscape
+    """.split()
+)
+#: Prepositions of a place phrase that can move from a "with" object to its owner.
+WITH_PLACE_PREPOSITIONS = PLACE_PREPOSITIONS | {"at", "atop"}
+
+
+def _place_object(prep):
+    """The noun a place phrase ends in: "on top of a rug" -> rug; "in the middle" -> None (a
+    position of the nearer noun, not a place)."""
+    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+    while pobj is not None and pobj.lower_ in RELATIONAL_NOUNS:
+        of = next((c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        if of is None:
+            return None
+        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
+    return pobj if pobj is not None and pobj.pos_ in NOUNS else None
+
+
+def repair_place_after_with_object(doc: Doc) -> Doc:
+    """ "trees with green leaves in the background", "a large frying pan with sliced vegetables
+    on the stove": the model hangs the place phrase on the "with" object, the nearest noun; it
+    says where the thing before "with" is (FACTUAL's gold: trees in background, pan on stove).
+
+    Not moved: a phrase that points back (a pronoun: "a fence with a bird on it", handled by
+    ``repair_with_back_reference``), a position of the object ("a cup with a stain on the
+    inside", "a logo with a torch in the middle"), a part or worn thing ("goggles on his head",
+    "letters on the player's shirt"), and a place that holds its "with" object ("a kitchen
+    with a cat on the counter"), and a "with" after a comma, which sets a scene of its own
+    ("a glass of wine on a table, with a bottle in the background")."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for with_ in doc:
+        if with_.lower_ != "with" or with_.dep_ != "prep" or with_.head.pos_ not in NOUNS:
+            continue
+        owner = with_.head
+        if owner.lemma_.lower() in SCENES or owner.lower_ in SCENES:
+            continue
+        if with_.i > 0 and doc[with_.i - 1].is_punct:
+            continue  # ", with a bottle in the background": the bottle is there
+        thing = next((c for c in with_.children if c.dep_ == "pobj" and c.pos_ in NOUNS), None)
+        if thing is None:
+            continue
+        for prep in thing.rights:
+            if prep.dep_ != "prep" or prep.lower_ not in WITH_PLACE_PREPOSITIONS:
+                continue
+            if any(t.lower_ in ANAPHORA for t in prep.subtree):
+                continue
+            place = _place_object(prep)
+            if place is None or place.lower_ in OWNED_PARTS | BODY_PARTS | CLOTHING:
+                continue
+            if any(c.dep_ == "poss" for c in place.children):
+                continue  # "a man with a hat in his hand", "a dog with a toy in the man's lap"
+            heads[prep.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
