@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
+from sgprep.parse.rules_long import participle_doers
 from sgprep.parse.rules_relations import RelationRules
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
@@ -509,6 +510,9 @@ class GraphBuilder(RelationRules):
             # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
             return self._subjects(verb.head.head, depth + 1)
         if verb.dep_ in {"acl", "relcl"} or (verb.dep_ == "amod" and verb.head.pos_ in NOUNS):
+            doers = participle_doers(verb) if "coordination" in self.families else []
+            if doers:  # "a man and a woman sitting on a deck": both sit
+                return [e for e in map(self._entity, doers) if e is not None]
             return self._with_conjuncts(verb.head, conjuncts=False)
         if (
             verb.dep_ in {"xcomp", "advcl", "conj", "ccomp", "pcomp"}

@@ -25,7 +25,9 @@ nothing in a normal run sets it.
   thing a second subject ("a woman wearing jeans and a purple shirt is watching ...");
 - ``after_with``: a place phrase the model hangs on a "with" object says where the thing
   before "with" is ("trees with green leaves in the background" -> trees in background) —
-  :mod:`sgprep.parse.rules_long`.
+  :mod:`sgprep.parse.rules_long`;
+- ``coordination``: a participle or relative clause after a coordination of nouns is what
+  every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import os
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
     {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects",
-     "after_with"}
+     "after_with", "coordination"}
 )
 
 

@@ -14,10 +14,11 @@ from sgprep.parse.rules_lexicon import (
     ANAPHORA,
     CLOTHING,
     NOUNS,
-    PLACE_PREPOSITIONS,
+    PERSON_NOUNS,
     RELATIONAL_NOUNS,
+    SUPPORT_PREPOSITIONS,
 )
-from sgprep.parse.rules_repair import BODY_PARTS, OWNED_PARTS, _set_tree
+from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, _set_tree
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -30,8 +31,10 @@ SCENES = frozenset(
     city town parking garden lawn water ocean sea lake river sky valley landscape
     """.split()
 )
-#: Prepositions of a place phrase that can move from a "with" object to its owner.
-WITH_PLACE_PREPOSITIONS = PLACE_PREPOSITIONS | {"at", "atop"}
+#: Prepositions of a place phrase that can move from a "with" object to its owner: support
+#: and containment. A relative position stays the object's ("a page with a heading above a
+#: paragraph").
+WITH_PLACE_PREPOSITIONS = SUPPORT_PREPOSITIONS
 
 
 def _place_object(prep):
@@ -85,3 +88,53 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
     if changed:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
+
+
+#: Nouns that stand for a part of a group named before ("some reading books and others typing").
+PRONOUN_NOUNS = frozenset({"others", "other", "some", "one", "ones", "another", "rest"})
+
+
+def _animate(tok) -> bool:
+    word, lemma = tok.lower_, tok.lemma_.lower()
+    return bool({word, lemma} & (PERSON_NOUNS | ANIMALS))
+
+
+def participle_doers(verb) -> list:
+    """ "a man and a woman sitting on a deck", "stop sign and no parking sign attached to the
+    pole": a participle (or relative clause) after a coordination of nouns is what every
+    conjunct does; the model hangs it on one of them. Returns the nouns that do it, in order
+    (the noun it hangs on among them), or [] where it is that noun's alone: a conjunct with a
+    phrase of its own before the participle ("a man in red and a dog sitting ...") keeps to
+    itself, and worn things and parts are never doers (``subjects`` handles those lists).
+    A coordination of people or animals with things ("a kite and a person sitting in a lawn
+    chair") gives it to the people and animals only. Not shared: a comma list (its last item
+    is what the participle describes: "a bed, two lamps and a large window overlooking the
+    city"), and a phrase with a pronoun in it ("buckets and spades lying around them")."""
+    noun = verb.head
+    if verb.dep_ not in {"acl", "relcl"} or noun.pos_ not in NOUNS or verb.i < noun.i:
+        return []
+    conjuncts = [c for c in noun.conjuncts if c.pos_ in NOUNS and c.i < verb.i]
+    if not conjuncts:
+        return []
+    group = sorted([noun, *conjuncts], key=lambda t: t.i)
+    if any(t.lower_ in CLOTHING | OWNED_PARTS | BODY_PARTS | PRONOUN_NOUNS for t in group):
+        return []
+    first = group[0].left_edge.i
+    if any(t.is_punct for t in noun.doc[max(first - 1, 0) : group[-1].i]):
+        return []  # "a bed, two lamps and a large window overlooking the city": a list's last
+    if any(t.lower_ in ANAPHORA for t in verb.subtree):
+        return []  # "buckets and spades lying around them": them are others
+    doers = []
+    for tok in group:
+        own_phrase = any(
+            c.dep_ in {"prep", "acl", "relcl"} and c is not verb and c.i < verb.i
+            for c in tok.rights
+        )
+        if not own_phrase or tok is group[-1]:
+            doers.append(tok)
+    if len(doers) < 2:
+        return []
+    animate = [t for t in doers if _animate(t)]
+    if animate and len(animate) < len(doers):
+        doers = animate
+    return doers

@@ -478,3 +478,33 @@ def test_place_phrase_after_a_with_object_stays_where_it_belongs(parser, caption
     assert rels(graph) == rels(parse(parser, caption, off="after_with"))
     if kept:
         assert kept in rels(graph)
+
+
+# ---- coordination ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, doers",
+    [
+        ("a man and a woman sitting on a deck", {"man", "woman"}),  # dev-rules
+        ("rocks and spiky plants bordering water", {"rock", "plant"}),  # dev-rules
+    ],
+)
+def test_participle_after_a_coordination_is_every_conjuncts(parser, caption, doers):
+    def doing(graph):
+        return {s for s, p, _ in rels(graph) if p in {"sit on", "border"}}
+
+    assert doing(parse(parser, caption)) == doers
+    assert len(doing(parse(parser, caption, off="coordination"))) == 1
+
+
+def test_participle_after_people_and_things_is_the_peoples(parser):
+    caption = "a kite and person sitting in a lawn chair on the beach"  # long-rules, shortened
+    assert ("person", "sit in", "chair") in rels(parse(parser, caption))
+    assert ("kite", "sit in", "chair") in rels(parse(parser, caption, off="coordination"))
+
+
+def test_participle_after_a_comma_list_is_the_last_items(parser):
+    caption = "a hotel room with a king size bed, two bedside lamps and a large window overlooking the city"
+    graph = parse(parser, caption)
+    assert {s for s, p, _ in rels(graph) if p == "overlook"} == {"window"}
