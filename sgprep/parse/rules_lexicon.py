@@ -57,7 +57,7 @@ QUANTITY_NOUNS = frozenset(
     cluster row line pile stack heap collection bundle handful crowd team series swarm
     school pack bouquet assortment array selection dozen few
     dozens hundred hundreds thousand thousands million millions billions plenty loads tons
-    multitude myriad abundance
+    multitude myriad abundance alot remains puddle trail gang
     piece slice part portion patch roll chunk bit strip scoop half paragraph
     """.split()
 )
@@ -67,7 +67,7 @@ QUANTITY_NOUNS = frozenset(
 #: "group" keeps its "of" there ("a group of sheep" -> sheep is group of). Other quantity nouns
 #: ("a pair of", "lots of", "a crowd of") give no attribute.
 PARTITIVE_ATTRIBUTES = frozenset(
-    "piece slice bouquet pile heap chunk strip scoop patch bunch".split()
+    "piece slice bouquet pile heap chunk strip scoop patch bunch trail gang".split()
 )
 GROUP_NOUNS = frozenset({"group"})
 

@@ -508,3 +508,11 @@ def test_participle_after_a_comma_list_is_the_last_items(parser):
     caption = "a hotel room with a king size bed, two bedside lamps and a large window overlooking the city"
     graph = parse(parser, caption)
     assert {s for s, p, _ in rels(graph) if p == "overlook"} == {"window"}
+
+
+def test_more_measure_nouns_give_the_noun_after_of(parser):
+    # dev-rules / long-rules captions
+    assert rels(parse(parser, "alot of food on the plate")) == {("food", "on", "plate")}
+    graph = parse(parser, "a trail of footprints in the snow to the right of a man in a red coat")
+    assert ("footprint", "in", "snow") in rels(graph) and "trail" not in heads(graph)
+    assert "trail" in attributes(graph, "footprint")
