@@ -70,7 +70,10 @@ from sgprep.parse.base import (
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_lexicon import SCENERY
-from sgprep.parse.rules_long import repair_place_after_with_object
+from sgprep.parse.rules_long import (
+    repair_place_after_with_object,
+    repair_relative_clause_agreement,
+)
 from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
@@ -306,6 +309,8 @@ class RuleParser(Parser):
                 doc = repair_with_back_reference(doc)
             if "after_with" in self.families:
                 doc = repair_place_after_with_object(doc)
+            if "relatives" in self.families:
+                doc = repair_relative_clause_agreement(doc)
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
                 doc = repair_noun_root(doc, *self._words)

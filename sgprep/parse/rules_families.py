@@ -27,7 +27,10 @@ nothing in a normal run sets it.
   before "with" is ("trees with green leaves in the background" -> trees in background) —
   :mod:`sgprep.parse.rules_long`;
 - ``coordination``: a participle or relative clause after a coordination of nouns is what
-  every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck).
+  every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck);
+- ``relatives``: a relative clause whose verb disagrees in number with the noun the model
+  hangs it on is about the noun up the phrase chain that agrees ("two lamps on a table that
+  are lit" -> lamps is lit).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ import os
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
     {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects",
-     "after_with", "coordination"}
+     "after_with", "coordination", "relatives"}
 )
 
 

@@ -138,3 +138,61 @@ def participle_doers(verb) -> list:
     if animate and len(animate) < len(doers):
         doers = animate
     return doers
+
+
+#: Finite verb forms whose number is plain from the word (the model's tag says the rest).
+_SINGULAR_FORMS = frozenset({"is", "was", "has", "does", "'s"})
+_PLURAL_FORMS = frozenset({"are", "were", "have", "do", "'re"})
+
+
+def _clause_number(verb) -> str | None:
+    """ "sg" or "pl" for a relative clause whose relative pronoun is its subject, by its finite
+    verb ("that are white", "which has", "that holds"); None where the verb does not say."""
+    subject = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
+    if subject is None or subject.lower_ not in {"that", "which", "who"}:
+        return None
+    finite = [c for c in verb.children if c.dep_ in {"aux", "auxpass"} and c.i > subject.i]
+    for tok in [*finite, verb]:
+        if tok.lower_ in _SINGULAR_FORMS or tok.tag_ == "VBZ":
+            return "sg"
+        if tok.lower_ in _PLURAL_FORMS or tok.tag_ == "VBP":
+            return "pl"
+    return None
+
+
+def _noun_number(noun) -> str | None:
+    if noun.tag_ in {"NNS", "NNPS"}:
+        return "pl"
+    if noun.tag_ in {"NN", "NNP"} and not noun.conjuncts:
+        return "sg"
+    return None
+
+
+def repair_relative_clause_agreement(doc: Doc) -> Doc:
+    """ "four windows on the middle train car that are white on the bottom", "two lamps on a
+    table that are lit": the model hangs the relative clause on the nearest noun; its verb's
+    number says which noun it is about. A clause whose verb disagrees with that noun moves up
+    the chain of place phrases ("windows on the car") to the nearest noun it agrees with."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for verb in doc:
+        if verb.dep_ != "relcl" or verb.head.pos_ not in NOUNS:
+            continue
+        number = _clause_number(verb)
+        noun = verb.head
+        if number is None or _noun_number(noun) in {None, number}:
+            continue
+        up = noun
+        for _ in range(3):  # noun <-pobj- prep <-prep- noun
+            if up.dep_ != "pobj" or up.head.dep_ != "prep" or up.head.lower_ == "of":
+                break
+            up = up.head.head
+            if up.pos_ not in NOUNS:
+                break
+            if _noun_number(up) == number:
+                heads[verb.i] = up.i
+                changed = True
+                break
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc

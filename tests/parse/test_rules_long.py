@@ -516,3 +516,18 @@ def test_more_measure_nouns_give_the_noun_after_of(parser):
     graph = parse(parser, "a trail of footprints in the snow to the right of a man in a red coat")
     assert ("footprint", "in", "snow") in rels(graph) and "trail" not in heads(graph)
     assert "trail" in attributes(graph, "footprint")
+
+
+# ---- relatives ------------------------------------------------------------------------------
+
+
+def test_relative_clause_goes_to_the_noun_its_verb_agrees_with(parser):
+    caption = "there is a photo on the wall and two lamps on a table that are lit."  # long-rules
+    assert "lit" in attributes(parse(parser, caption), "lamp")
+    assert "lit" in attributes(parse(parser, caption, off="relatives"), "table")
+
+
+def test_relative_clause_that_agrees_with_its_noun_stays(parser):
+    caption = "two lamps on a table that is covered with books"
+    graph = parse(parser, caption)
+    assert rels(graph) == rels(parse(parser, caption, off="relatives"))
