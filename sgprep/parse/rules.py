@@ -71,6 +71,7 @@ from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
+    repair_phrase_after_time,
     repair_place_after_with_object,
     repair_relative_clause_agreement,
 )
@@ -311,6 +312,8 @@ class RuleParser(Parser):
                 doc = repair_place_after_with_object(doc)
             if "relatives" in self.families:
                 doc = repair_relative_clause_agreement(doc)
+            if "times" in self.families:
+                doc = repair_phrase_after_time(doc)
             if "spans" in self.families:
                 doc = repair_adjective_argument(doc, *self._words)
                 doc = repair_noun_root(doc, *self._words)

@@ -30,7 +30,9 @@ nothing in a normal run sets it.
   every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck);
 - ``relatives``: a relative clause whose verb disagrees in number with the noun the model
   hangs it on is about the noun up the phrase chain that agrees ("two lamps on a table that
-  are lit" -> lamps is lit).
+  are lit" -> lamps is lit);
+- ``times``: a phrase the model hangs on a time noun is about what the time phrase is about
+  ("jumps into a puddle on a rainy day in the park" -> boy in park).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import os
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
     {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects",
-     "after_with", "coordination", "relatives"}
+     "after_with", "coordination", "relatives", "times"}
 )
 
 

@@ -17,6 +17,8 @@ from sgprep.parse.rules_lexicon import (
     PERSON_NOUNS,
     RELATIONAL_NOUNS,
     SUPPORT_PREPOSITIONS,
+    TIME_NOUNS,
+    TIME_PREPOSITIONS,
 )
 from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, _set_tree
 
@@ -193,6 +195,31 @@ def repair_relative_clause_agreement(doc: Doc) -> Doc:
                 heads[verb.i] = up.i
                 changed = True
                 break
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def repair_phrase_after_time(doc: Doc) -> Doc:
+    """ "jumps into a muddy puddle on a rainy day in the park", "in the daytime amid a gang
+    of sandpipers": the model hangs the next phrase on the time noun, the nearest noun; a time
+    is no place, so the phrase is about what the time phrase is about (the boy is in the
+    park). "The day of the race" keeps its "of"."""
+    heads = [t.head.i for t in doc]
+    changed = False
+    for time in doc:
+        if (
+            time.dep_ != "pobj"
+            or time.lemma_.lower() not in TIME_NOUNS
+            or time.head.lower_ not in TIME_PREPOSITIONS
+            or time.head.dep_ != "prep"
+        ):
+            continue
+        anchor = time.head.head
+        for phrase in time.rights:
+            if phrase.dep_ == "prep" and phrase.lower_ != "of":
+                heads[phrase.i] = anchor.i
+                changed = True
     if changed:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc

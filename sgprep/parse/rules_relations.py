@@ -289,6 +289,8 @@ class RelationRules:
             return False
         if before.lower_ in lex.CLOTHING:
             return False  # "standing in a red shirt to the left of a ladder": he stands there
+        if "times" in self.families and before.lemma_.lower() in lex.TIME_NOUNS:
+            return False  # "jumps into a puddle on a rainy day in the park": a time is no place
         thing = self._entity(before)
         for obj_tok in objects:
             self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))

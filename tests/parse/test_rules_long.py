@@ -531,3 +531,21 @@ def test_relative_clause_that_agrees_with_its_noun_stays(parser):
     caption = "two lamps on a table that is covered with books"
     graph = parse(parser, caption)
     assert rels(graph) == rels(parse(parser, caption, off="relatives"))
+
+
+# ---- times ----------------------------------------------------------------------------------
+
+
+def test_phrase_after_a_time_is_about_what_the_time_phrase_is_about(parser):
+    # benchmarks/data/cc12m_style_gold.csv
+    caption = "a little boy in rubber boots jumps into a muddy puddle on a rainy day in the park"
+    graph = parse(parser, caption)
+    assert ("boy", "jump in", "park") in rels(graph)
+    assert not any(s == "day" for s, _, _ in rels(graph))
+    assert "rainy" in attributes(graph, "day")
+    assert ("day", "in", "park") in rels(parse(parser, caption, off="times"))
+
+
+def test_of_after_a_time_stays(parser):
+    caption = "runners at the start on the day of the race"
+    assert rels(parse(parser, caption)) == rels(parse(parser, caption, off="times"))
