@@ -15,6 +15,7 @@ from sgprep.parse.rules_lexicon import (
     CLOTHING,
     NOUNS,
     PERSON_NOUNS,
+    POSTURE_VERBS,
     RELATIONAL_NOUNS,
     SUPPORT_PREPOSITIONS,
     TIME_NOUNS,
@@ -51,6 +52,20 @@ def _place_object(prep):
     return pobj if pobj is not None and pobj.pos_ in NOUNS else None
 
 
+def _posture_of_owner(verb, thing) -> bool:
+    """ "a dry tree with some yellow leaves standing in grass": a posture participle with a
+    place phrase after a "with" object that is no person or animal (leaves do not stand) is
+    the owner's, unless the phrase points back ("a boat with a rope lying on it")."""
+    return (
+        verb.dep_ == "acl"
+        and verb.tag_ in {"VBG", "VBN"}
+        and verb.lemma_.lower() in POSTURE_VERBS | {"park"}
+        and not _animate(thing)
+        and any(c.dep_ == "prep" for c in verb.children)
+        and not any(t.lower_ in ANAPHORA for t in verb.subtree)
+    )
+
+
 def repair_place_after_with_object(doc: Doc) -> Doc:
     """ "trees with green leaves in the background", "a large frying pan with sliced vegetables
     on the stove": the model hangs the place phrase on the "with" object, the nearest noun; it
@@ -76,6 +91,10 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
         if thing is None:
             continue
         for prep in thing.rights:
+            if _posture_of_owner(prep, thing):
+                heads[prep.i] = owner.i  # "a tree with yellow leaves standing in grass"
+                changed = True
+                continue
             if prep.dep_ != "prep" or prep.lower_ not in WITH_PLACE_PREPOSITIONS:
                 continue
             if any(t.lower_ in ANAPHORA for t in prep.subtree):

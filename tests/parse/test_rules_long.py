@@ -549,3 +549,10 @@ def test_phrase_after_a_time_is_about_what_the_time_phrase_is_about(parser):
 def test_of_after_a_time_stays(parser):
     caption = "runners at the start on the day of the race"
     assert rels(parse(parser, caption)) == rels(parse(parser, caption, off="times"))
+
+
+def test_posture_after_a_with_object_that_is_no_animal_is_the_owners(parser):
+    caption = "dry tree with some yellow leaves standing in grass"  # dev-rules
+    assert ("tree", "stand in", "grass") in rels(parse(parser, caption))
+    assert ("leaf", "stand in", "grass") in rels(parse(parser, caption, off="after_with"))
+    assert ("dog", "sit on", "bench") in rels(parse(parser, "a man with a dog sitting on a bench"))
