@@ -61,6 +61,7 @@ def _posture_of_owner(verb, thing) -> bool:
         and verb.tag_ in {"VBG", "VBN"}
         and verb.lemma_.lower() in POSTURE_VERBS | {"park"}
         and not _animate(thing)
+        and thing.lower_ not in OWNED_PARTS | CLOTHING  # a person's: ``clauses`` moves those
         and any(c.dep_ == "prep" for c in verb.children)
         and not any(t.lower_ in ANAPHORA for t in verb.subtree)
     )
