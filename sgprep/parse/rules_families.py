@@ -41,8 +41,21 @@ import os
 
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
-    {"noise", "clauses", "spans", "attach", "names", "with", "counts", "predicates", "subjects",
-     "after_with", "coordination", "relatives", "times"}
+    {
+        "noise",
+        "clauses",
+        "spans",
+        "attach",
+        "names",
+        "with",
+        "counts",
+        "predicates",
+        "subjects",
+        "after_with",
+        "coordination",
+        "relatives",
+        "times",
+    }
 )
 
 

@@ -467,10 +467,14 @@ def test_place_phrase_after_a_with_object_is_the_owners(parser):
     [
         ("a man with goggles on his head", ("goggles", "on", "head")),  # a part, a pronoun
         ("a little white cup with a brown stain on the inside", None),  # a position
-        ("a green valley with snow-capped mountains in the background",  # a scene
-         ("mountain", "in", "background")),
-        ("a glass of wine on a table, with a bottle in the background",  # after a comma
-         ("bottle", "in", "background")),
+        (
+            "a green valley with snow-capped mountains in the background",  # a scene
+            ("mountain", "in", "background"),
+        ),
+        (
+            "a glass of wine on a table, with a bottle in the background",  # after a comma
+            ("bottle", "in", "background"),
+        ),
     ],  # fmt: skip
 )
 def test_place_phrase_after_a_with_object_stays_where_it_belongs(parser, caption, kept):
