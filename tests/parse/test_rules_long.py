@@ -475,7 +475,7 @@ def test_place_phrase_after_a_with_object_is_the_owners(parser):
             "a glass of wine on a table, with a bottle in the background",  # after a comma
             ("bottle", "in", "background"),
         ),
-    ],  # fmt: skip
+    ],
 )
 def test_place_phrase_after_a_with_object_stays_where_it_belongs(parser, caption, kept):
     graph = parse(parser, caption)
