@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
-from sgprep.parse.rules_long import participle_doers
+from sgprep.parse.rules_long import is_shade_of_next, participle_doers, shade_of
 from sgprep.parse.rules_relations import RelationRules
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
@@ -262,6 +262,8 @@ class GraphBuilder(RelationRules):
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if is_colour(tok) and tok.dep_ == "pobj" and tok.head.lower_ == "in":
             return False  # "a woman in red": red is her attribute
+        if "colours" in self.families and is_shade_of_next(tok):
+            return False  # "lime" in "a lime green coat", "navy" in "navy blue"
         if tok.dep_ == "pobj" and self._in_colour(tok.head):
             return False  # "green in color"
         if is_colour(tok) and tok.dep_ == "conj" and self._colour_chain_root(tok) is not None:
@@ -405,7 +407,10 @@ class GraphBuilder(RelationRules):
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
         if "spans" in self.families and word.pos_ in lex.NON_ATTRIBUTE_POS:
             return  # "green shrubbery beside brick building": a preposition is no attribute
-        draft.add_attribute(word.text)
+        shade = shade_of(word) if "colours" in self.families else None
+        if shade is None and "colours" in self.families and is_shade_of_next(word):
+            return  # "light" of "light blue": the colour carries it
+        draft.add_attribute(f"{shade.lower_} {word.text}" if shade is not None else word.text)
         for mod in word.children:  # "long white whiskers" read as long <- white: long too
             if (
                 mod.i < word.i

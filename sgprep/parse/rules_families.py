@@ -32,7 +32,9 @@ nothing in a normal run sets it.
   hangs it on is about the noun up the phrase chain that agrees ("two lamps on a table that
   are lit" -> lamps is lit);
 - ``times``: a phrase the model hangs on a time noun is about what the time phrase is about
-  ("jumps into a puddle on a rainy day in the park" -> boy in park).
+  ("jumps into a puddle on a rainy day in the park" -> boy in park);
+- ``colours``: a shade word and the colour after it are one attribute ("a light blue shirt"
+  -> shirt is light blue; "lime green", "navy blue").
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ FAMILIES = frozenset(
         "coordination",
         "relatives",
         "times",
+        "colours",
     }
 )
 

@@ -560,3 +560,23 @@ def test_posture_after_a_with_object_that_is_no_animal_is_the_owners(parser):
     assert ("tree", "stand in", "grass") in rels(parse(parser, caption))
     assert ("leaf", "stand in", "grass") in rels(parse(parser, caption, off="after_with"))
     assert ("dog", "sit on", "bench") in rels(parse(parser, "a man with a dog sitting on a bench"))
+
+
+# ---- colours --------------------------------------------------------------------------------
+
+
+def test_shade_and_colour_are_one_attribute(parser):
+    caption = "navy blue and red pole with a sign hanging off it ."  # long-rules
+    graph = parse(parser, caption)
+    assert sorted(attributes(graph, "pole")) == ["navy blue", "red"]
+    assert "navy" not in heads(graph)
+    off = parse(parser, caption, off="colours")
+    assert "navy" in heads(off) and "navy blue" not in attributes(off, "pole")
+    assert attributes(parse(parser, "a light blue shirt on a chair"), "shirt") == ["light blue"]
+
+
+def test_a_word_that_describes_the_thing_itself_stays_its_own_attribute(parser):
+    assert sorted(attributes(parse(parser, "faded blue jeans on a bed"), "jeans")) == [
+        "blue",
+        "faded",
+    ]
