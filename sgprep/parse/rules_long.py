@@ -41,6 +41,13 @@ SCENES = frozenset(
 WITH_PLACE_PREPOSITIONS = SUPPORT_PREPOSITIONS
 
 
+def _move(doc: Doc, heads: list[int], i: int, head: int) -> None:
+    """Hang token ``i`` on ``head`` in ``heads``, the doc's heads read at the first move."""
+    if not heads:
+        heads.extend(t.head.i for t in doc)
+    heads[i] = head
+
+
 def _place_object(prep):
     """The noun a place phrase ends in: "on top of a rug" -> rug; "in the middle" -> None (a
     position of the nearer noun, not a place)."""
@@ -79,8 +86,7 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
     "letters on the player's shirt"), and a place that holds its "with" object ("a kitchen
     with a cat on the counter"), and a "with" after a comma, which sets a scene of its own
     ("a glass of wine on a table, with a bottle in the background")."""
-    heads = [t.head.i for t in doc]
-    changed = False
+    heads: list[int] = []  # read from the doc at the first change only
     for with_ in doc:
         if with_.lower_ != "with" or with_.dep_ != "prep" or with_.head.pos_ not in NOUNS:
             continue
@@ -94,8 +100,7 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
             continue
         for prep in thing.rights:
             if _posture_of_owner(prep, thing):
-                heads[prep.i] = owner.i  # "a tree with yellow leaves standing in grass"
-                changed = True
+                _move(doc, heads, prep.i, owner.i)  # "a tree with yellow leaves standing in grass"
                 continue
             if prep.dep_ != "prep" or prep.lower_ not in WITH_PLACE_PREPOSITIONS:
                 continue
@@ -106,9 +111,8 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
                 continue
             if any(c.dep_ == "poss" for c in place.children):
                 continue  # "a man with a hat in his hand", "a dog with a toy in the man's lap"
-            heads[prep.i] = owner.i
-            changed = True
-    if changed:
+            _move(doc, heads, prep.i, owner.i)
+    if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
@@ -136,6 +140,8 @@ def participle_doers(verb) -> list:
     noun = verb.head
     if verb.dep_ not in {"acl", "relcl"} or noun.pos_ not in NOUNS or verb.i < noun.i:
         return []
+    if noun.dep_ != "conj" and not any(c.dep_ == "conj" for c in noun.children):
+        return []  # no coordination: the common case, decided without walking the tree
     conjuncts = [c for c in noun.conjuncts if c.pos_ in NOUNS and c.i < verb.i]
     if not conjuncts:
         return []
@@ -193,8 +199,7 @@ def repair_relative_clause_agreement(doc: Doc) -> Doc:
     table that are lit": the model hangs the relative clause on the nearest noun; its verb's
     number says which noun it is about. A clause whose verb disagrees with that noun moves up
     the chain of place phrases ("windows on the car") to the nearest noun it agrees with."""
-    heads = [t.head.i for t in doc]
-    changed = False
+    heads: list[int] = []  # read from the doc at the first change only
     for verb in doc:
         if verb.dep_ != "relcl" or verb.head.pos_ not in NOUNS:
             continue
@@ -210,10 +215,9 @@ def repair_relative_clause_agreement(doc: Doc) -> Doc:
             if up.pos_ not in NOUNS:
                 break
             if _noun_number(up) == number:
-                heads[verb.i] = up.i
-                changed = True
+                _move(doc, heads, verb.i, up.i)
                 break
-    if changed:
+    if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
@@ -223,12 +227,12 @@ def repair_phrase_after_time(doc: Doc) -> Doc:
     of sandpipers": the model hangs the next phrase on the time noun, the nearest noun; a time
     is no place, so the phrase is about what the time phrase is about (the boy is in the
     park). "The day of the race" keeps its "of"."""
-    heads = [t.head.i for t in doc]
-    changed = False
+    heads: list[int] = []  # read from the doc at the first change only
     for time in doc:
+        if time.dep_ != "pobj":
+            continue
         if (
-            time.dep_ != "pobj"
-            or time.lemma_.lower() not in TIME_NOUNS
+            (time.lower_ not in TIME_NOUNS and time.lemma_.lower() not in TIME_NOUNS)
             or time.head.lower_ not in TIME_PREPOSITIONS
             or time.head.dep_ != "prep"
         ):
@@ -236,9 +240,8 @@ def repair_phrase_after_time(doc: Doc) -> Doc:
         anchor = time.head.head
         for phrase in time.rights:
             if phrase.dep_ == "prep" and phrase.lower_ != "of":
-                heads[phrase.i] = anchor.i
-                changed = True
-    if changed:
+                _move(doc, heads, phrase.i, anchor.i)
+    if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
@@ -260,7 +263,7 @@ SHADE_WORDS = frozenset(
 def shade_of(word):
     """The shade word right before the colour ``word`` ("light" for "blue" in "a light blue
     shirt"), hung on the colour or on the same noun; None otherwise."""
-    if word.i == 0 or not is_colour(word):
+    if word.i == 0 or not is_colour(word) or word.doc[word.i - 1].lower_ not in SHADE_WORDS:
         return None
     shade = word.doc[word.i - 1]
     if (
@@ -274,7 +277,7 @@ def shade_of(word):
 
 def is_shade_of_next(tok) -> bool:
     """ "light" in "a light blue shirt": no attribute or entity of its own."""
-    if tok.i + 1 >= len(tok.doc):
+    if tok.lower_ not in SHADE_WORDS or tok.i + 1 >= len(tok.doc):
         return False
     shade = shade_of(tok.doc[tok.i + 1])
     return shade is not None and shade.i == tok.i
