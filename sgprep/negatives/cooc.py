@@ -117,11 +117,15 @@ def singular(noun: str) -> str:
 def name_words(e: Entity) -> list[str]:
     """The words of an entity's object name: its head (singular) and the noun modifiers just
     before it in its text that are not attributes ("tennis racket", "hot dog"), at most two."""
-    head = singular(e.head)
-    words = e.text.lower().replace(",", " ").split()
+    return _name_words(e.text, e.head, e.attributes)
+
+
+def _name_words(text: str, head: str, attributes: Iterable[str]) -> list[str]:
+    head = singular(head)
+    words = text.lower().replace(",", " ").split()
     if not words or singular(words[-1]) != head:
         return [head]
-    attrs = {w for a in e.attributes for w in a.lower().split()}
+    attrs = {w for a in attributes for w in a.lower().split()}
     mods: list[str] = []
     for k in range(len(words) - 2, -1, -1):
         w, nxt = words[k], singular(words[k + 1])
@@ -151,7 +155,10 @@ def name(e: Entity) -> str:
 
 @lru_cache(maxsize=65536)
 def _name(text: str, head: str, attributes: tuple[str, ...]) -> str:
-    return " ".join(name_words(Entity(text=text, head=head, attributes=list(attributes))))
+    stripped, head_stripped = text.strip(), head.strip()  # as an Entity would have them
+    if not stripped or not head_stripped:  # one an Entity refuses: refused as before
+        Entity(text=text, head=head, attributes=list(attributes))
+    return " ".join(_name_words(stripped, head_stripped, attributes))
 
 
 @lru_cache(maxsize=65536)

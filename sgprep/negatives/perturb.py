@@ -508,12 +508,18 @@ def _with_entities(
     changes: dict[int, Entity],
     relations: list[Relation] | None = None,
     extra: list[Entity] | None = None,
+    bare_relations: dict[int, Relation] | None = None,
 ) -> SceneGraph:
     """The perturbed graph: its entities and relations carry no spans (the positive's spans
-    mean nothing in the negative's text)."""
+    mean nothing in the negative's text). ``bare_relations``: the span-less copies of
+    ``graph``'s relations by id (:attr:`Perturber.bare_relations`), made once per graph."""
     entities = [changes.get(i, e) for i, e in enumerate(bare)] + (extra or [])
     relations = graph.relations if relations is None else relations
-    relations = [r if r.span is None else r.model_copy(update={"span": None}) for r in relations]
+    known = bare_relations or {}
+    relations = [
+        r if r.span is None else known.get(id(r)) or r.model_copy(update={"span": None})
+        for r in relations
+    ]
     return graph.model_copy(update={"entities": entities, "relations": relations})
 
 
@@ -596,6 +602,7 @@ class Perturber:
         self._addable_pool: tuple[list[str], list[float]] | None = None
         self._words: list[str] | None = None
         self._bare: list[Entity] | None = None
+        self._bare_relations: dict[int, Relation] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
         self._scene_objects: list[str] | None = None
@@ -688,6 +695,18 @@ class Perturber:
         return self._bare
 
     @property
+    def bare_relations(self) -> dict[int, Relation]:
+        """The graph's relations without spans, by the id of the relation with its span (the
+        graph keeps those alive), made once per graph."""
+        if self._bare_relations is None:
+            self._bare_relations = {
+                id(r): r.model_copy(update={"span": None})
+                for r in self.g.relations
+                if r.span is not None
+            }
+        return self._bare_relations
+
+    @property
     def heads(self) -> set[str]:
         """The graph's head nouns in lower case: words a new object must not be."""
         if self._heads is None:
@@ -750,6 +769,7 @@ class Perturber:
                 i: _entity(ei, [b if x == a else x for x in ei.attributes]),
                 j: _entity(ej, [a if x == b else x for x in ej.attributes]),
             },
+            bare_relations=self.bare_relations,
         )
         return Perturbation(
             "swap_attribute", "swap", graph, (SetAttribute(i, a, b), SetAttribute(j, b, a))
@@ -813,7 +833,10 @@ class Perturber:
             if self._parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
                 return self._refuse("parsed_backwards")
         graph = _with_entities(
-            self.g, self.bare, {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)}
+            self.g,
+            self.bare,
+            {i: _entity(ei, head=ej.head), j: _entity(ej, head=ei.head)},
+            bare_relations=self.bare_relations,
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
 
@@ -858,7 +881,7 @@ class Perturber:
                 return self._refuse("parsed_backwards")
         if self._listed_together(s, o) or self._had_by_one(s, o):
             return self._refuse("list_reorder")
-        graph = _with_entities(self.g, self.bare, {}, relations)
+        graph = _with_entities(self.g, self.bare, {}, relations, bare_relations=self.bare_relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
 
     def _plural(self, i: int) -> bool:
@@ -994,7 +1017,9 @@ class Perturber:
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
             return self._refuse("colour_compound")
         attributes = [new if x == a else x for x in e.attributes]
-        graph = _with_entities(self.g, self.bare, {i: _entity(e, attributes)})
+        graph = _with_entities(
+            self.g, self.bare, {i: _entity(e, attributes)}, bare_relations=self.bare_relations
+        )
         return Perturbation("replace_attribute", "replace", graph, (SetAttribute(i, a, new),))
 
     @staticmethod
@@ -1046,7 +1071,9 @@ class Perturber:
             new = self._attested_object(i)
             if new is None:
                 return None
-            graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
+            graph = _with_entities(
+                self.g, self.bare, {i: _entity(e, head=new)}, bare_relations=self.bare_relations
+            )
             return Perturbation(
                 "replace_object", "replace", graph, (SetHead(i, new, self.names[i]),)
             )
@@ -1055,7 +1082,9 @@ class Perturber:
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
-        graph = _with_entities(self.g, self.bare, {i: _entity(e, head=new)})
+        graph = _with_entities(
+            self.g, self.bare, {i: _entity(e, head=new)}, bare_relations=self.bare_relations
+        )
         return Perturbation("replace_object", "replace", graph, (SetHead(i, new),))
 
     def _attested_object(self, i: int) -> str | None:
@@ -1542,7 +1571,10 @@ class Perturber:
             }
         )
         return Perturbation(
-            "replace_relation", "replace", _with_entities(self.g, self.bare, {}, relations), (edit,)
+            "replace_relation",
+            "replace",
+            _with_entities(self.g, self.bare, {}, relations, bare_relations=self.bare_relations),
+            (edit,),
         )
 
     # --- connect ----------------------------------------------------------------------------
@@ -2043,7 +2075,7 @@ class Perturber:
             i -= i > j
         n = len(bare)
         relations.append(Relation.model_construct(subject=i, predicate=pred, object=n))
-        graph = _with_entities(self.g, bare, {}, relations, [new])
+        graph = _with_entities(self.g, bare, {}, relations, [new], self.bare_relations)
         edit = Attach(
             i if dropped is None else self.g.relations[dropped].subject,
             pred,
