@@ -603,6 +603,8 @@ class Perturber:
         self._words: list[str] | None = None
         self._bare: list[Entity] | None = None
         self._bare_relations: dict[int, Relation] | None = None
+        self._fixed: dict[int, set[str]] = {}
+        self._all_attributes: set[str] | None = None
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
         self._scene_objects: list[str] | None = None
@@ -615,8 +617,12 @@ class Perturber:
         return self._names
 
     def fixed(self, i: int) -> set[str]:
-        """Attributes of entity i that are part of its name ("hot" of "hot dog")."""
-        return fixed_attributes(self.g.entities[i])
+        """Attributes of entity i that are part of its name ("hot" of "hot dog"), found once
+        per graph (read only: callers test membership)."""
+        hit = self._fixed.get(i)
+        if hit is None:
+            hit = self._fixed[i] = fixed_attributes(self.g.entities[i])
+        return hit
 
     @property
     def words(self) -> list[str]:
@@ -627,7 +633,10 @@ class Perturber:
 
     @property
     def all_attributes(self) -> set[str]:
-        return {a.lower() for e in self.g.entities for a in e.attributes}
+        """Every entity's attributes in lower case, found once per graph (read only)."""
+        if self._all_attributes is None:
+            self._all_attributes = {a.lower() for e in self.g.entities for a in e.attributes}
+        return self._all_attributes
 
     def _refuse(self, reason: str) -> None:
         self.rejected[reason] += 1
@@ -1141,8 +1150,7 @@ class Perturber:
             memo.clear()
         context = (old, plural, shared, article, worn, one_wearer)
         own = set((e.text or old).lower().split())
-        # the rest of the caption: its settings, sports and tied words
-        scene = siblings.caption_context(tuple(w for w in self.words if w not in own))
+        scene = None  # the rest of the caption: its settings, sports and tied words (lazily)
         words, cum = options
         tried: set[str] = set()
         for _ in range(2 * len(words)):  # siblings are few: each drawn by count, once
@@ -1162,6 +1170,8 @@ class Perturber:
                 if verdict is not True:
                     self.rejected[verdict] += 1
                 continue
+            if scene is None:
+                scene = siblings.caption_context(tuple(w for w in self.words if w not in own))
             why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
             if why:
                 self.rejected[why] += 1  # "a tennis player swinging a baseball bat"
