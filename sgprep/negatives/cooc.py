@@ -145,8 +145,14 @@ def _name_words(text: str, head: str, attributes: Iterable[str]) -> list[str]:
 def fixed_attributes(e: Entity) -> set[str]:
     """Attributes that belong to the object's name ("hot" of "hot dog", "double" of
     "double decker bus")."""
-    words = name_words(e)
-    return {a for a in e.attributes if a.lower() in words[:-1]}
+    modifiers = _modifiers(e.text, e.head, tuple(e.attributes))
+    return {a for a in e.attributes if a.lower() in modifiers}
+
+
+@lru_cache(maxsize=65536)
+def _modifiers(text: str, head: str, attributes: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of the object name before its head (:func:`name_words`)."""
+    return tuple(_name_words(text, head, attributes)[:-1])
 
 
 def name(e: Entity) -> str:

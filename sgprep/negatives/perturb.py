@@ -2005,28 +2005,33 @@ class Perturber:
 
     def _list_addable(self) -> tuple[list[str], list[float]]:
         c, names, words = self.cooc, self.names, self.words
-        setting = scenes.settings_of(words + names)
         key = ("addable", tuple(words), tuple(names))
         if self.detected is None:  # the same words and names: the same answer
             table = _memo_table(c)
             if key not in table:
                 if len(table) > MAX_MEMO:
                     table.clear()
-                table[key] = self._filter_addable(setting)
+                table[key] = self._filter_addable(scenes.settings_of(words + names))
             return table[key]
-        return self._filter_addable(setting)
+        return self._filter_addable(scenes.settings_of(words + names))
 
     def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float]]:
         c, names, words = self.cooc, self.names, self.words
         classes = {object_class(n) for n in names} - {None}
         said = set(words) | set(names)
         out = []
+        table = _memo_table(c)  # _memo's, read directly on a hit (judgments are never None)
+
+        def expected(obj: str, n: str) -> bool:
+            hit = table.get((obj, n))
+            return _memo(c, (obj, n), self._expected) if hit is None else hit
+
         for obj, fit, cls, weight in _memo(c, ("setting", setting), self._known_addable):
             if (
                 obj in said
                 or cls in classes
                 or (self.detected is not None and not self._absent(obj))
-                or any(_memo(c, (obj, n), self._expected) for n in names)
+                or any(expected(obj, n) for n in names)
             ):
                 continue
             out.append((obj, fit, weight))
