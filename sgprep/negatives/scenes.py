@@ -51,6 +51,11 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         "bleachers stadium field player players soccer",
         "airport": "airport runway tarmac airplane airplanes plane planes jet jets",
         "rail": "train trains railway railroad tracks track platform station",
+        # indoors, public (blind review round 6: "a man sleeping on a bench in an airport
+        # terminal, near a van"); not "gate", "store", "shop": as often outdoors
+        "indoor": "terminal terminals lobby hallway corridor concourse lounge museum mall "
+        "classroom office cafeteria library gym auditorium hall indoors arrival arrivals "
+        "departure departures",
     }.items()
     for word in words.split()
 }
@@ -74,14 +79,14 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "motorcycle": "beach farm lawn|street",
             "bicycle": "lawn beach water home rail sport airport|street",
             "boat": "beach|water",
-            "bench": "beach wild snow|street lawn sport rail water",
-            "chair": "beach lawn|home kitchen dining",
+            "bench": "beach wild snow indoor|street lawn sport rail water",
+            "chair": "beach lawn indoor|home kitchen dining",
             "table": "lawn beach|home kitchen dining",
             "umbrella": "street lawn dining|beach",
             "suitcase": "street home beach|airport rail",
             "skateboard": "lawn street|",
             "teddy bear": "home|",
-            "ladder": "street home bathroom|",
+            "ladder": "street home bathroom indoor|",
             "tent": "lawn beach wild snow|",
             # widened (issue 18: 18 things were a phrase a model could learn), each known to
             # the bundled statistics (cow 35 captions, sheep 18, surfboard 34, van 9); not a
@@ -89,10 +94,23 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "cow": "lawn|farm",
             "sheep": "lawn|farm",
             "van": "farm beach lawn airport rail|street",
-            "surfboard": "street lawn water|beach",
+            # a surfboard belongs by the sea only (blind review round 6: "a brown bear walking
+            # behind a surfboard" by a river)
+            "surfboard": "water|beach",
         }.items()
     )
 }
+#: Settings under a roof: nothing that belongs outdoors is added there (:data:`OUTDOOR`).
+INDOOR = frozenset("home kitchen bathroom indoor".split())
+#: Vehicles and large outdoor things: never added indoors ("soldiers hugging their families
+#: at an airport arrival gate, near a van").
+OUTDOOR = frozenset("car truck bus van motorcycle boat horse cow sheep tent surfboard".split())
+#: Town and sport things: never added where wild animals are ("a bear by a river, near a
+#: skateboard"); a car, a truck, a bench or a tent may be on a safari.
+URBAN = frozenset(
+    "bicycle motorcycle bus van skateboard surfboard suitcase umbrella ladder chair table".split()
+    + ["teddy bear"]
+)
 #: What may be added to a caption that names no setting: things found indoors and out.
 ANYWHERE = ("bicycle", "cat", "ladder", "suitcase", "umbrella", "skateboard")
 #: Small things: never put near a building, a vehicle or a tree ("a steeple next to a chair",
@@ -125,14 +143,22 @@ def addable_in(settings: frozenset[str]) -> tuple[tuple[str, int], ...]:
     """The objects possible in every one of ``settings`` or all but one (a caption may name
     a setting in passing: "a pony walking near the ocean") and typical of none, each with
     how many it fits, by name; with no setting named, :data:`ANYWHERE`. Connect keeps, of
-    those it may add, the ones that fit most."""
+    those it may add, the ones that fit most. Indoors (:data:`INDOOR`) nothing of
+    :data:`OUTDOOR`; where a wild animal is, nothing of :data:`URBAN`."""
     if not settings:
         return tuple((o, 0) for o in ANYWHERE)
     need = max(1, len(settings) - 1)
+    banned = (
+        (OUTDOOR if settings & INDOOR else frozenset())
+        | (URBAN if "wild" in settings else frozenset())
+        | ({"bicycle"} if "indoor" in settings else frozenset())  # a terminal, a lobby
+    )
     return tuple(
         sorted(
             (o, n)
             for o, (possible, typical) in ADDABLE.items()
-            if not settings & typical and (n := len(settings & possible)) >= need
+            if o not in banned
+            and not settings & typical
+            and (n := len(settings & possible)) >= need
         )
     )
