@@ -348,19 +348,24 @@ STRUCTURES = frozenset(
     "skyscraper barn station train city town village skyline buildings warehouse garage "
     "shed hangar stadium".split()
 )
-#: Huge things: a place, a building, a ship, a plane, a train. Only a road vehicle
+#: Huge places that hold a scene: a phrase at the caption's end places them too ("fans
+#: filling the stands at a baseball stadium, near a dog").
+HUGE_PLACES = frozenset(
+    "stadium arena stands stand bleachers ballpark terminal terminals airport port harbor "
+    "harbour station skyline city town mall museum hotel".split()
+)
+#: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
 #: (:data:`HUGE_FITS`) is of a size to be put near one (blind review round 6: "a lighthouse
 #: beside a cat", "a large ship docked in a busy harbour, near a dog", "planes landing by an
 #: umbrella").
-HUGE = frozenset(
+HUGE = HUGE_PLACES | frozenset(
     "building buildings skyscraper skyscrapers tower towers lighthouse lighthouses bridge "
-    "bridges church cathedral castle palace temple station terminal terminals airport port "
-    "harbor harbour stadium arena stands bleachers ballpark skyline city town warehouse "
-    "hangar factory hotel mall museum ship ships liner ferry plane planes airplane airplanes "
-    "jet jets airliner airliners train trains locomotive".split()
+    "bridges church cathedral castle palace temple warehouse hangar factory ship ships "
+    "liner ferry plane planes airplane airplanes jet jets airliner airliners train trains "
+    "locomotive".split()
 )
-#: What may be put near a huge thing: a vehicle of the road ("a ship docked at the pier, near
-#: a truck").
+#: What may be put near a huge thing: a vehicle, a horse, a cow ("a ship docked at the pier,
+#: near a truck"; "a building next to a horse": a horse is as tall as a van).
 HUGE_FITS = frozenset("car truck bus van boat horse cow".split())
 #: Verbs after a caption's first noun phrase that connect's phrase may come before ("the
 #: fence near a bicycle | is gray"); not before another verb ("people by a cat | stand").
@@ -1840,7 +1845,7 @@ class Perturber:
         if self._far_before(start):
             # "another surfer rides a wave in the distance | behind him": far off already
             return self._refuse("connect_background")
-        size = self._size(i)
+        size = "huge" if self._huge_before(start) else self._size(i)
         options = self._fits(size)
         if not options:
             return self._refuse("connect_scale") if size == "huge" else None
@@ -1859,6 +1864,15 @@ class Perturber:
         size, _, _, obj, pred = max(fitting) if fitting else min(phrases)
         chars = len(self.text) - old + size
         return chars, (i, pred, obj, [], False, False, False, (start, end), k)
+
+    def _huge_before(self, start: int, huge: frozenset[str] = HUGE) -> bool:
+        """The caption's first noun phrase, or the one right before character ``start``,
+        names a huge thing (:data:`HUGE`): a reader takes a phrase put there as placing it
+        ("fans filling the stands | in front of a bicycle", "planes landing over the fence
+        | by an umbrella")."""
+        spans = sorted((e.span, k) for k, e in enumerate(self.g.entities) if e.span is not None)
+        before = [k for span, k in spans if span[1] <= start]
+        return any(self.names[k].split()[-1] in huge for k in {spans[0][1], *before[-1:]})
 
     def _fits(self, size: str) -> list[tuple[str, float]]:
         """The addable things (with weights) that may be put near a thing of ``size``, once
@@ -1908,7 +1922,11 @@ class Perturber:
             # end it would place the verb's object ("burger has cheese and tomato, near a cat")
             return self._refuse("connect_before_verb")
         words, weights = self._addable()
-        fits = _SIZE_FITS[self._size(i)]
+        # at the end, a reader takes it as placing the scene's place too ("fans filling the
+        # stands at a baseball stadium, near a dog"); for a huge thing of another kind there
+        # ("a bridge over water near a bicycle") the rule would cost too many captions
+        size = "huge" if self._huge_before(len(self.text), HUGE_PLACES) else self._size(i)
+        fits = _SIZE_FITS[size]
         # a short caption takes a bare plural ("wooden fence near trucks"): a thing that
         # comes in numbers, one word
         bare = self.extra_words < 3
@@ -1923,7 +1941,7 @@ class Perturber:
             )
         ]
         if not options or self.extra_words < 2:
-            if not any(map(fits, words)) and self._size(i) == "huge":
+            if not any(map(fits, words)) and size == "huge":
                 return self._refuse("connect_scale")  # "a lighthouse beside a cat"
             return self._refuse("too_long" if any(map(fits, words)) else "connect_nothing_absent")
         # the shortest of three drawn: an addition is a length cue

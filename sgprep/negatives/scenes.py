@@ -55,7 +55,7 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         # terminal, near a van"); not "gate", "store", "shop": as often outdoors
         "indoor": "terminal terminals lobby hallway corridor concourse lounge museum mall "
         "classroom office cafeteria library gym auditorium hall indoors arrival arrivals "
-        "departure departures",
+        "departure departures conveyor carousel",
     }.items()
     for word in words.split()
 }
@@ -105,10 +105,11 @@ INDOOR = frozenset("home kitchen bathroom indoor".split())
 #: Vehicles and large outdoor things: never added indoors ("soldiers hugging their families
 #: at an airport arrival gate, near a van").
 OUTDOOR = frozenset("car truck bus van motorcycle boat horse cow sheep tent surfboard".split())
-#: Town and sport things: never added where wild animals are ("a bear by a river, near a
-#: skateboard"); a car, a truck, a bench or a tent may be on a safari.
+#: Town and sport things, and pets: never added where wild animals are ("a bear by a river,
+#: near a skateboard"); a car, a truck, a bench or a tent may be on a safari.
 URBAN = frozenset(
-    "bicycle motorcycle bus van skateboard surfboard suitcase umbrella ladder chair table".split()
+    "bicycle motorcycle bus van skateboard surfboard suitcase umbrella ladder chair table "
+    "dog cat".split()
     + ["teddy bear"]
 )
 #: What may be added to a caption that names no setting: things found indoors and out.
@@ -131,7 +132,9 @@ def _word_settings(word: str) -> frozenset[str]:
 def settings_of(words: list[str]) -> frozenset[str]:
     """The settings the caption's (lower-case) words name."""
     out: frozenset[str] = frozenset()
-    for w in words:
+    for n, w in enumerate(words):
+        if n and words[n - 1] == "teddy":
+            continue  # a teddy bear is no wild animal
         s = _word_settings(w)
         if s:
             out |= s
