@@ -354,6 +354,11 @@ HUGE_PLACES = frozenset(
     "stadium arena stands stand bleachers ballpark terminal terminals airport port harbor "
     "harbour station skyline city town mall museum hotel".split()
 )
+#: Places a whole view or crowd fills: nothing added fits them ("a plane flying over the
+#: city skyline near a horse", "fans filling the stands near a truck").
+VAST = frozenset(
+    "skyline cityscape city town stadium arena stands stand bleachers ballpark".split()
+)
 #: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
 #: (:data:`HUGE_FITS`) is of a size to be put near one (blind review round 6: "a lighthouse
 #: beside a cat", "a large ship docked in a busy harbour, near a dog", "planes landing by an
@@ -388,6 +393,7 @@ OPENING_WORDS = frozenset(
 
 
 _SIZE_FITS = {
+    "vast": lambda obj: False,
     "huge": HUGE_FITS.__contains__,
     "big": lambda obj: obj not in scenes.SMALL,
     "small": lambda obj: obj not in scenes.BIG,
@@ -1848,7 +1854,7 @@ class Perturber:
         size = "huge" if self._huge_before(start) else self._size(i)
         options = self._fits(size)
         if not options:
-            return self._refuse("connect_scale") if size == "huge" else None
+            return self._refuse("connect_scale") if size in ("huge", "vast") else None
         said = f" {self.text.lower()} "
         preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
         if " by " not in said and not self.text[:start].rstrip().endswith("ed"):  # "parked by"
@@ -1925,7 +1931,9 @@ class Perturber:
         # at the end, a reader takes it as placing the scene's place too ("fans filling the
         # stands at a baseball stadium, near a dog"); for a huge thing of another kind there
         # ("a bridge over water near a bicycle") the rule would cost too many captions
-        size = "huge" if self._huge_before(len(self.text), HUGE_PLACES) else self._size(i)
+        size = self._size(i)
+        if self._huge_before(len(self.text), HUGE_PLACES):
+            size = "vast" if self._huge_before(len(self.text), VAST) else "huge"
         fits = _SIZE_FITS[size]
         # a short caption takes a bare plural ("wooden fence near trucks"): a thing that
         # comes in numbers, one word
@@ -1941,7 +1949,7 @@ class Perturber:
             )
         ]
         if not options or self.extra_words < 2:
-            if not any(map(fits, words)) and size == "huge":
+            if not any(map(fits, words)) and size in ("huge", "vast"):
                 return self._refuse("connect_scale")  # "a lighthouse beside a cat"
             return self._refuse("too_long" if any(map(fits, words)) else "connect_nothing_absent")
         # the shortest of three drawn: an addition is a length cue
@@ -1996,12 +2004,15 @@ class Perturber:
         return len(before) <= 3 and all(w in OPENING_WORDS for w in before)
 
     def _size(self, i: int) -> str:
-        """ "huge" (a place, a building, a ship: :data:`HUGE`), "big" (a house, a vehicle, a
+        """ "vast" (a city, a stadium: :data:`VAST`, nothing fits), "huge" (a
+        building, a ship: :data:`HUGE`), "big" (a house, a vehicle, a
         tree, a structure), "small" (a small thing, food)
         or "any": what may be put near entity i (:data:`_SIZE_FITS`)."""
         obj = self.names[i]
         cls = object_class(obj)
         head = obj.split()[-1]
+        if head in VAST:
+            return "vast"
         if head in HUGE:
             return "huge"
         if cls in ("building", "vehicle", "plant") or head in STRUCTURES or head in PLACES:

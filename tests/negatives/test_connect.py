@@ -404,6 +404,13 @@ def test_nothing_smaller_than_a_horse_is_put_by_a_huge_thing():
         "a ship at the port", [("ship", "ship", []), ("port", "port", [])], [(0, "at", 1)]
     )
     assert added(texts, "a ship at the port") <= {"car", "truck", "bus", "van", "boat"}, texts
+    # a city or a stadium takes nothing at all: "a plane flying over the city skyline near a
+    # horse"
+    cap = "a plane flying over the city skyline"
+    texts, rejected = connected(
+        cap, [("plane", "plane", []), ("city skyline", "skyline", [])], [(0, "fly over", 1)]
+    )
+    assert not texts and rejected["connect_scale"], texts
 
 
 def test_no_vehicle_indoors_and_no_town_thing_or_pet_by_a_wild_animal():
