@@ -620,6 +620,7 @@ class Perturber:
         #: stage allows it only while the caption has no negative yet
         self.connect_may_add = True
         self._connect_queue: list | None = None
+        self._spans: list | None = None  # (span, entity) in the caption's order
         self._additions: list | None = None
         self._anchors: dict[int, bool] = {}
         self._fitting: dict[str, list[tuple[str, float]]] = {}
@@ -1876,7 +1877,13 @@ class Perturber:
         names a huge thing (:data:`HUGE`): a reader takes a phrase put there as placing it
         ("fans filling the stands | in front of a bicycle", "planes landing over the fence
         | by an umbrella")."""
-        spans = sorted((e.span, k) for k, e in enumerate(self.g.entities) if e.span is not None)
+        spans = self._spans
+        if spans is None:
+            spans = self._spans = sorted(
+                (e.span, k) for k, e in enumerate(self.g.entities) if e.span is not None
+            )
+        if not spans:
+            return False
         before = [k for span, k in spans if span[1] <= start]
         return any(self.names[k].split()[-1] in huge for k in {spans[0][1], *before[-1:]})
 
