@@ -125,8 +125,8 @@ TIED_POSITIONS = {
         frozenset({"under"}),
     ),
 }
-#: Verbs said of many at once: their subject must be plural ("children crowd around the
-#: table"; redrawn "a woman crowds around the table" is ill-formed).
+#: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
+#: around the table", redrawn "a woman crowds around the table"); one thing may surround.
 COLLECTIVE_VERBS = frozenset("crowd gather surround huddle swarm flock cluster mill".split())
 #: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
 #: climb"): exchanged, a small doer and a grown one done to reads as absurd.
@@ -621,17 +621,15 @@ def _plain(attribute: str) -> bool:
 
 
 def _size_fits(obj: str, a: str) -> frozenset[str]:
-    """The size words that measure what ``a`` measures of ``obj`` (:data:`NOUN_DIMENSION`
-    for the noun, else the dimension ``a`` names; "short" of an unknown noun: height or
-    length)."""
+    """The size words that measure what ``a`` measures of ``obj``: the dimensions that hold
+    ``a`` ("tall": height; "large": bulk), narrowed to the noun's own where it is one of
+    them (:data:`NOUN_DIMENSION`: "short grass" is height, "short hair" length)."""
+    dims = [d for d, ws in SIZE_DIMENSIONS.items() if a in ws]
     noun = obj.split()[-1]
-    dim = NOUN_DIMENSION.get(noun) or NOUN_DIMENSION.get(singular(noun))
-    if dim is None:
-        dims = [d for d, ws in SIZE_DIMENSIONS.items() if a in ws]
-        if not dims:
-            return frozenset()
-        return frozenset().union(*(SIZE_DIMENSIONS[d] for d in dims))
-    return SIZE_DIMENSIONS[dim]
+    own = NOUN_DIMENSION.get(noun) or NOUN_DIMENSION.get(singular(noun))
+    if own in dims:
+        dims = [own]
+    return frozenset().union(*(SIZE_DIMENSIONS[d] for d in dims))
 
 
 class Perturber:
@@ -965,7 +963,7 @@ class Perturber:
 
     def _exchange_misfit(self, relations: list[Relation], moved: set[int]) -> str | None:
         """Why the exchanged relations are ill-formed or absurd whatever the photo: a
-        verb said of many (:data:`COLLECTIVE_VERBS`) gets one doer ("a woman crowds around
+        verb said of many (:data:`COLLECTIVE_VERBS`) goes from many doers to one ("a woman crowds around
         the table": ``verb_number``); a small one or a child now helps, lifts or carries
         (:data:`STRENGTH_VERBS`) a grown-up ("a small girl helps a tall man climb":
         ``role_size``)."""
@@ -976,8 +974,9 @@ class Perturber:
             if not words:
                 continue
             verb = lemma(words[0])
-            if verb in COLLECTIVE_VERBS and not self._plural(r.subject):
-                return "verb_number"
+            was = (moved - {r.subject}).pop()  # who did it before the exchange
+            if verb in COLLECTIVE_VERBS and self._plural(was) and not self._plural(r.subject):
+                return "verb_number"  # "a fence surrounding the field" is fine
             if verb in STRENGTH_VERBS and self._small(r.subject) and self._grown(r.object):
                 return "role_size"
         return None

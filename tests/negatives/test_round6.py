@@ -118,6 +118,7 @@ def test_size_words_measure_what_the_noun_takes():
     assert _size_fits("grass", "tall") == frozenset({"tall", "short", "high", "low"})
     assert "long" in _size_fits("hair", "short") and "small" not in _size_fits("hair", "short")
     assert "small" in _size_fits("dog", "big") and "tall" not in _size_fits("dog", "big")
+    assert "small" in _size_fits("tree", "large")  # "a large tree" -> "a small tree"
     cap = "A zebra standing in tall dry grass."
     ents = [("zebra", "zebra", []), ("tall dry grass", "grass", ["tall", "dry"])]
     texts, _ = built(cap, ents, [(0, "stand in", 1)], "replace_attribute", seeds=20)
@@ -153,6 +154,14 @@ def test_a_collective_verb_keeps_a_plural_subject():
     p = Perturber(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap)
     assert p._exchange(0, 2, "redraw_relation") is None
     assert rejected["verb_number"] == 1
+    cap = "A wooden fence surrounding a small garden."
+    ents = [("wooden fence", "fence", ["wooden"]), ("small garden", "garden", ["small"])]
+    g = graph(cap, ents, [(0, "surround", 1)])
+    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap)
+    assert (
+        p._exchange_misfit([g.relations[0].model_copy(update={"subject": 1, "object": 0})], {0, 1})
+        is None
+    )
 
 
 def test_a_small_child_does_not_help_a_tall_man_climb():
