@@ -1242,8 +1242,12 @@ class Perturber:
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head
         )
-        # a pronoun or a partner anywhere in the caption, punctuation aside ("... behind him.")
-        gendered = old in GENDERED and not (_PRONOUNS | GENDERED_KIN).isdisjoint(self.words)
+        # a pronoun or a partner anywhere in the caption, punctuation aside ("... behind him."),
+        # or a cue in the noun phrase itself ("a bearded man"; the rest: ``gender_cue`` below)
+        gendered = old in GENDERED and (
+            not (_PRONOUNS | GENDERED_KIN).isdisjoint(self.words)
+            or not siblings.GENDER_CUES.isdisjoint(_WORD.findall((e.text or "").lower()))
+        )
         article = self._article(i)
         # what entity i is had, worn or held by ("wearing a jacket" -> "a shirt": both may be);
         # a man holding a cup is no man who may be a woman as well
@@ -1272,8 +1276,11 @@ class Perturber:
             if len(new) > len(old) and self.rng.random() >= LONGER_KEEP:
                 self.rejected["length_balance"] += 1  # "man" -> "woman", half the time
                 continue
-            if new in taken or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
-                continue  # "a woman with his hat"
+            if new in taken:
+                continue
+            if gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]:
+                self.rejected["gender_cue"] += 1  # "a woman with his hat"
+                continue
             verdict = memo.get((new, context))
             if verdict is None:
                 verdict = memo[new, context] = self._verdict(new, *context)

@@ -79,6 +79,11 @@ def test_a_pronoun_at_the_caption_s_end_keeps_the_gender():
     rels = [(0, "wear", 1), (0, "ride", 2), (3, "on", 4)]
     texts, _ = built(cap, ents, rels, "replace_object", seeds=20)
     assert not any(t.lower().startswith(("a woman", "a lady")) for t in texts), texts
+    cap = "A bearded man rides a bike down the street."
+    ents = [("bearded man", "man", ["bearded"]), ("bike", "bike", [])]
+    texts, rejected = built(cap, ents, [(0, "ride", 1)], "replace_object", seeds=20)
+    assert not any("woman" in t or "lady" in t for t in texts), texts
+    assert rejected["gender_cue"]
     cap = "A man and his wife cut a cake together"
     ents = [("man", "man", []), ("cake", "cake", [])]
     texts, _ = built(cap, ents, [(0, "cut", 1)], "replace_object", seeds=20)
