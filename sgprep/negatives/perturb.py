@@ -83,7 +83,60 @@ GENDERED = {
     **dict.fromkeys("man men boy boys guy gentleman father son husband king".split(), "m"),
     **dict.fromkeys("woman women girl girls lady mother daughter wife queen".split(), "f"),
 }
-_PRONOUNS = frozenset("his him himself her hers herself".split())
+_PRONOUNS = frozenset("he his him himself she her hers herself".split())
+#: Nouns for a person's partner or kin that say the gender of whom they belong to ("a man
+#: ... his wife"): with a pronoun, anywhere in the caption, they keep a person's gender.
+GENDERED_KIN = frozenset("husband wife boyfriend girlfriend bride groom".split())
+#: Plural nouns that are also a verb's third person ("the crowd watches", "a man waves"):
+#: after another noun and ending the clause, the parser's noun may be the clause's verb
+#: (blind review round 6: "as the crowd watches" -> "as the crowd bracelets").
+VERB_LIKE_NOUNS = frozenset(
+    "watches rows walks stands waves looks rests runs plays drinks smiles laughs points "
+    "races rides jumps dives turns falls leans sits swims climbs flies skates surfs skis "
+    "poses works waits feeds kicks throws catches pitches swings hits bats serves spots "
+    "shows stares lands lifts pulls pushes helps cooks shops trips marches steps hops "
+    "parks stops crosses drives tows tracks brakes".split()
+)
+#: Words that may follow a clause's verb at its end (no object): "as the crowd watches on".
+_CLAUSE_ENDS = frozenset("on by nearby closely intently and while as from in at".split())
+#: Size words by the dimension they measure: a noun takes those of one dimension only
+#: ("tall grass" -> "short grass", never "small grass"; "long hair", never "tall hair").
+SIZE_DIMENSIONS = {
+    "height": frozenset("tall short high low".split()),
+    "length": frozenset("long short".split()),
+    "bulk": frozenset("big small large little huge tiny giant massive enormous".split()),
+}
+#: Nouns measured in height or length where the statistics say too little.
+NOUN_DIMENSION = {
+    **dict.fromkeys(
+        "grass tree trees weed weeds plant plants bush man woman person boy girl building "
+        "tower skyscraper giraffe pole lamp fence wall glass grasses".split(),
+        "height",
+    ),
+    **dict.fromkeys("hair road street line hallway beard table train bench".split(), "length"),
+}
+#: Verbs whose place is tied to them: one hides behind or under a thing, never in front of
+#: it (blind review round 6: "a boy hides behind a tree" -> "hides in front of a tree").
+TIED_POSITIONS = {
+    **dict.fromkeys("hide hiding hides hid hidden".split(), frozenset({"behind", "under"})),
+    **dict.fromkeys("peek peeking peeks peer peering peers".split(), frozenset({"behind"})),
+    **dict.fromkeys(
+        "shelter sheltering shelters crawl crawling crawls duck ducking ducks".split(),
+        frozenset({"under"}),
+    ),
+}
+#: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
+#: around the table", redrawn "a woman crowds around the table"); one thing may surround.
+COLLECTIVE_VERBS = frozenset("crowd gather surround huddle swarm flock cluster mill".split())
+#: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
+#: climb"): exchanged, a small doer and a grown one done to reads as absurd.
+STRENGTH_VERBS = frozenset("help lift carry hold push pull raise boost pick".split())
+SMALL_WORDS = frozenset("small little young tiny baby".split())
+CHILDREN = frozenset("child children kid kids baby babies toddler toddlers infant".split())
+GROWN_WORDS = frozenset("tall big large old adult elderly grown".split())
+GROWN_UPS = frozenset(
+    "man men woman women adult adults person gentleman lady father mother dad mom".split()
+)
 ANIMATE = frozenset({"person", "animal"})
 #: Things that come in numbers anywhere: "a wooden fence near trees" reads well, "near kitchens"
 #: or "near leaves" (a part) do not.
@@ -596,6 +649,18 @@ def _plain(attribute: str) -> bool:
     )
 
 
+def _size_fits(obj: str, a: str) -> frozenset[str]:
+    """The size words that measure what ``a`` measures of ``obj``: the dimensions that hold
+    ``a`` ("tall": height; "large": bulk), narrowed to the noun's own where it is one of
+    them (:data:`NOUN_DIMENSION`: "short grass" is height, "short hair" length)."""
+    dims = [d for d, ws in SIZE_DIMENSIONS.items() if a in ws]
+    noun = obj.split()[-1]
+    own = NOUN_DIMENSION.get(noun) or NOUN_DIMENSION.get(singular(noun))
+    if own in dims:
+        dims = [own]
+    return frozenset().union(*(SIZE_DIMENSIONS[d] for d in dims))
+
+
 class Perturber:
     """Candidates of every family for one graph, drawing words from ``vocab`` with ``rng``."""
 
@@ -902,6 +967,9 @@ class Perturber:
             )
             for r in self.g.relations
         ]
+        why = self._exchange_misfit(relations, {s, o})
+        if why:
+            return self._refuse(why)
         if self.cooc is not None:
             if self.cooc.is_related(self.names[s], self.names[o]):
                 return self._refuse("related_word")
@@ -922,6 +990,34 @@ class Perturber:
             return self._refuse("list_reorder")
         graph = _with_entities(self.g, self.bare, {}, relations, bare_relations=self.bare_relations)
         return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _exchange_misfit(self, relations: list[Relation], moved: set[int]) -> str | None:
+        """Why the exchanged relations are ill-formed or absurd whatever the photo: a
+        verb said of many (:data:`COLLECTIVE_VERBS`) goes from many doers to one ("a woman crowds around
+        the table": ``verb_number``); a small one or a child now helps, lifts or carries
+        (:data:`STRENGTH_VERBS`) a grown-up ("a small girl helps a tall man climb":
+        ``role_size``)."""
+        for r in relations:
+            if r.subject not in moved:
+                continue
+            words = r.predicate.lower().split()
+            if not words:
+                continue
+            verb = lemma(words[0])
+            was = (moved - {r.subject}).pop()  # who did it before the exchange
+            if verb in COLLECTIVE_VERBS and self._plural(was) and not self._plural(r.subject):
+                return "verb_number"  # "a fence surrounding the field" is fine
+            if verb in STRENGTH_VERBS and self._small(r.subject) and self._grown(r.object):
+                return "role_size"
+        return None
+
+    def _small(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return bool(SMALL_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in CHILDREN
+
+    def _grown(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return bool(GROWN_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in GROWN_UPS
 
     def _plural(self, i: int) -> bool:
         e = self.g.entities[i]
@@ -1039,6 +1135,8 @@ class Perturber:
 
     def _replace_attr(self, i: int, a: str) -> Perturbation | None:
         e = self.g.entities[i]
+        if self._verb_like(i):  # "as the old crowd watches": "old" of a verb
+            return self._refuse("verb_as_noun")
         have = {x.lower() for x in e.attributes}
         if self.cooc is not None:
             new = self._attested_attribute(i, a, self.all_attributes)
@@ -1084,16 +1182,26 @@ class Perturber:
         if not c.known(obj) and " " in obj:
             obj = obj.split()[-1]
         antonym = ANTONYMS.get(a.lower())
-        if antonym and antonym not in have and c.attribute_ok(antonym, obj):
+        fits = (_size_fits(obj, a.lower()) if kind == "size" else None) or None
+        if (
+            antonym
+            and antonym not in have
+            and c.attribute_ok(antonym, obj)
+            and (fits is None or antonym in fits)
+        ):
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
         words, cum = c.pool("attrs_of", obj, kind)
+        off_dimension = False
         for _ in range(8 if words else 0):
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
+            if fits is not None and new not in fits:
+                off_dimension = True  # "tall dry grass" -> "small dry grass"
+                continue
             if new not in have and not c.is_related(new, a, "adj"):
                 return new
-        return self._refuse("no_attested_replacement")
+        return self._refuse("size_dimension" if off_dimension else "no_attested_replacement")
 
     def replace_object(self) -> list[Candidate]:
         out = []
@@ -1145,6 +1253,8 @@ class Perturber:
             return self._refuse("not_a_noun")
         if self._in_compound(i):  # "a toy truck" -> "a toy bus"
             return self._refuse("compound")
+        if self._verb_like(i):  # "as the crowd watches" -> "as the crowd bracelets"
+            return self._refuse("verb_as_noun")
         group, e = siblings.group_of(old), self.g.entities[i]
         before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
@@ -1162,7 +1272,12 @@ class Perturber:
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head
         )
-        gendered = old in GENDERED and bool(_PRONOUNS & set(self.text.lower().split()))
+        # a pronoun or a partner anywhere in the caption, punctuation aside ("... behind him."),
+        # or a cue in the noun phrase itself ("a bearded man"; the rest: ``gender_cue`` below)
+        gendered = old in GENDERED and (
+            not (_PRONOUNS | GENDERED_KIN).isdisjoint(self.words)
+            or not siblings.GENDER_CUES.isdisjoint(_WORD.findall((e.text or "").lower()))
+        )
         article = self._article(i)
         # what entity i is had, worn or held by ("wearing a jacket" -> "a shirt": both may be);
         # a man holding a cup is no man who may be a woman as well
@@ -1191,8 +1306,11 @@ class Perturber:
             if len(new) > len(old) and self.rng.random() >= LONGER_KEEP:
                 self.rejected["length_balance"] += 1  # "man" -> "woman", half the time
                 continue
-            if new in taken or (gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]):
-                continue  # "a woman with his hat"
+            if new in taken:
+                continue
+            if gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]:
+                self.rejected["gender_cue"] += 1  # "a woman with his hat"
+                continue
             verdict = memo.get((new, context))
             if verdict is None:
                 verdict = memo[new, context] = self._verdict(new, *context)
@@ -1324,6 +1442,36 @@ class Perturber:
                 return True
         after = _WORD.findall(text[e.span[1] :].lower())[:1]
         return bool(after) and after[0].endswith("ed") and len(after[0]) > 4
+
+    def _verb_like(self, i: int) -> bool:
+        """Entity i's last word is a noun that is also a verb's third person
+        (:data:`VERB_LIKE_NOUNS`), right after another noun, ending the clause and with no
+        "-ing" word since the clause began ("as the crowd watches.", "a man waves at the
+        camera"; not "a surfer riding the ocean waves"): the parser may have taken the
+        clause's verb for a noun, and replacing it writes nonsense."""
+        e, text = self.g.entities[i], self.text
+        words = (e.text or "").lower().split()
+        if not words or words[-1] not in VERB_LIKE_NOUNS:
+            return False
+        if e.span is None or not text or e.span[1] > len(text):
+            return False
+        if len(words) >= 2:  # the chunk took the subject in: "the crowd watches"
+            noun_before = words[-2] not in DETERMINERS and words[-2].isalpha()
+        else:
+            before = text[: e.span[0]].rstrip()
+            noun_before = any(
+                j != i and f.span is not None and f.span[1] == len(before)
+                for j, f in enumerate(self.g.entities)
+            )
+        if not noun_before:
+            return False
+        clause = re.split(
+            r"[,;.]|\b(?:as|while|when|and|where|who|that)\b", text[: e.span[0]].lower()
+        )
+        if any(w.endswith("ing") for w in _WORD.findall(clause[-1])):
+            return False  # a verb before it: "riding the ocean waves"
+        after = text[e.span[1] :].lstrip()
+        return not after or not after[0].isalpha() or after.split()[0].lower() in _CLAUSE_ENDS
 
     def _part_of_other(self, i: int, new: str) -> bool:
         """``new`` is seen as a part of another object of the caption: there whenever that
@@ -1470,6 +1618,8 @@ class Perturber:
                 why = self._fixed_layout(r, tail)
                 if why:
                     return self._refuse(why)
+                if self._tied_position(r, tail):
+                    return self._refuse("tied_position")  # "hides behind a tree"
                 if self.cooc is not None:
                     why = self.cooc.judge(
                         self.names[r.subject], new_pred, self.names[r.object], strict=True
@@ -1513,6 +1663,23 @@ class Perturber:
         if (a in FIXED_ROLES and b in FIXED_ROLES[a]) or (b in FIXED_ROLES and a in FIXED_ROLES[b]):
             return "fixed_position"
         return None
+
+    def _tied_position(self, r: Relation, tail: str) -> bool:
+        """A verb of :data:`TIED_POSITIONS` holds the place ``tail`` names: in the relation
+        ("hide behind") or just before the preposition in the caption ("a boy hides behind a
+        tree", parsed "boy | behind | tree"): its opposite is absurd, not false."""
+        words = r.predicate.lower().split()
+        if words and tail in TIED_POSITIONS.get(words[0], ()):
+            return True
+        span = self.g.entities[r.object].span
+        if not self.text or span is None or span[0] > len(self.text):
+            return False
+        before = _WORD.findall(self.text[: span[0]].lower())[-6:]
+        first = tail.split()[0]
+        for k in range(len(before) - 1, 0, -1):
+            if before[k] == first:
+                return tail in TIED_POSITIONS.get(before[k - 1], ())
+        return False
 
     def _point_of_view(self, r: Relation, tail: str) -> bool:
         """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:

@@ -290,6 +290,21 @@ TIES: dict[str, frozenset[str]] = {
     for w in words.split()
 }
 
+#: Places only some animals get to or stay on (blind review round 6: "a black cat walking
+#: along the top of a fence" -> "a black dog"): a caption naming one keeps its animal, the
+#: others are refused as ``animal_place``. Members as :data:`TIES`; a bird or a fish has no
+#: sibling group yet, its rows wait for one.
+ANIMAL_PLACES: dict[str, frozenset[str]] = {
+    w: frozenset(members.split(","))
+    for members, words in {
+        "cat": "fence fences roof roofs rooftop rooftops shelf shelves ledge ledges railing "
+        "railings sill mantle mantel",
+        "bird": "wire wires powerline branch branches perch perched perching feeder",
+        "fish": "aquarium tank bowl underwater",
+    }.items()
+    for w in words.split()
+}
+
 #: Liquids, and what may hold one ("a bucket of milk" -> "a basket of milk" spills).
 LIQUIDS = frozenset(
     "milk water juice coffee tea beer wine soup soda lemonade liquid paint oil".split()
@@ -413,6 +428,7 @@ class CaptionContext:
     sports: frozenset[str]
     tied: tuple[frozenset[str], ...]  # for each word of :data:`TIES`, its members
     gender_cue: bool
+    places: tuple[frozenset[str], ...] = ()  # for each word of :data:`ANIMAL_PLACES`
 
 
 @lru_cache(maxsize=65536)
@@ -430,6 +446,7 @@ def caption_context(words: tuple[str, ...]) -> CaptionContext:
         frozenset(sports),
         tuple(TIES[w] for w in words if w in TIES),
         not GENDER_CUES.isdisjoint(words),
+        tuple(ANIMAL_PLACES[w] for w in words if w in ANIMAL_PLACES),
     )
 
 
@@ -438,7 +455,8 @@ def contradiction(new: str, old: str, scene: CaptionContext) -> str | None:
     :func:`caption_context`) make ``new`` absurd in place of ``old``: ``scene_contradiction``
     (a setting it is never in, "elephants on a farm"), ``sport_contradiction`` ("a tennis
     player swinging a baseball bat"), ``tied_word`` ("walking the cat on a leash"),
-    ``gender_cue`` ("a woman with a beard"); None if nothing contradicts it."""
+    ``gender_cue`` ("a woman with a beard"), ``animal_place`` ("a cat on a fence" -> "a
+    dog"); None if nothing contradicts it."""
     g = group_of(new)
     if g is None:
         return None
@@ -459,6 +477,10 @@ def contradiction(new: str, old: str, scene: CaptionContext) -> str | None:
         hit = member(old)
         if hit and any(hit[1] in tied and new not in tied for tied in scene.tied):
             return "tied_word"
+    if scene.places:
+        hit = member(old)
+        if hit and any(hit[1] in place and new not in place for place in scene.places):
+            return "animal_place"
     if scene.gender_cue and any(g is p for p in PEOPLE):
         return "gender_cue"
     return None
