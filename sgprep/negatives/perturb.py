@@ -18,7 +18,7 @@ from functools import lru_cache
 from itertools import accumulate
 from weakref import WeakKeyDictionary
 
-from sgprep.negatives import grammar, scenes, siblings
+from sgprep.negatives import grammar, kinds, scenes, siblings
 from sgprep.negatives.cooc import (
     FAR_AWAY,
     NEARBY,
@@ -756,14 +756,21 @@ class Perturber:
             return None
         attributes = attributes or {}
         for i in changed:
-            if not c.known(names[i]) and not c.known(names[i].split()[-1]):
+            if (
+                not c.known(names[i])
+                and not c.known(names[i].split()[-1])
+                # an attribute swap judges an unknown thing by its kind ("a red kayak")
+                and not (attr_by_class and check_attributes and kinds.known_kind(names[i]))
+            ):
                 return "unknown_object"
             if not check_attributes:  # noun phrases moved whole keep their own attributes
                 continue
             for a in attributes.get(i, self.g.entities[i].attributes):
                 if a not in self.fixed(i) and not (
-                    c.attribute_ok_by_class if attr_by_class else c.attribute_ok
-                )(a, names[i]):
+                    c.attribute_ok_by_class(a, names[i]) or kinds.attribute_fits(a, names[i])
+                    if attr_by_class
+                    else c.attribute_ok(a, names[i])
+                ):
                     return "implausible_attribute"
         for r in self.g.relations if relations is None else relations:
             if (r.subject in changed or r.object in changed) and size_misfit(

@@ -1,0 +1,104 @@
+"""What kinds of things take which attributes, known without statistics: a back-off for swaps
+of attributes between objects the co-occurrence statistics have not seen, or not with these
+words ("a blue boat next to a red kayak" -> "a red boat next to a blue kayak").
+
+Made things (clothing, vehicles, furniture, containers, toys, umbrellas, bags, doors...) come
+in any colour; animals, fruit and flowers only in their own (:data:`siblings.COLOURS`). A
+material fits only a thing made of such stuff (a wooden chair, a metal table; no wooden dog).
+Sizes fit things that come in sizes; ages fit people and animals ("old", "young") or made
+things ("old", "new"). Anything else: no knowledge, and the caller refuses as before.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sgprep.negatives.cooc import PAINTED, object_class, singular
+from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
+from sgprep.negatives.vocab import attribute_type
+
+#: Made things of no class in :data:`cooc.OBJECT_CLASSES` that come in any colour.
+MADE = frozenset(
+    "kayak canoe helicopter taxi tram trolley wagon cart stroller sled skateboard surfboard "
+    "snowboard ski teddy doll toy handbag wallet suitcase luggage bucket jar pan kettle "
+    "thermos mailbox hydrant toilet sink bathtub refrigerator fridge stove oven microwave "
+    "television tv monitor computer laptop phone cellphone door window wall roof balloon "
+    "raincoat mitten glove collar leash kite frisbee tent car boat bus truck bridge".split()
+)
+#: Materials by what is made of them (heads, singular).
+_MADE_OF = {
+    "wooden wood metal plastic wicker rattan bamboo iron steel glass marble stone leather "
+    "velvet": "chair table bench stool desk shelf cabinet dresser bed couch sofa armchair",
+    "wooden wood metal plastic glass ceramic porcelain clay paper tin steel aluminum "
+    "aluminium copper": "cup mug bowl plate vase pot jar bucket tray bottle can pan box basket",
+    "leather canvas plastic cloth straw wicker paper": "bag backpack purse handbag suitcase "
+    "basket hat",
+    "wooden wood metal iron steel wire stone brick concrete plastic chain": "fence gate "
+    "pole post railing",
+    "wooden wood metal glass steel": "door window",
+    "wooden wood metal glass brick stone concrete steel": "wall building house tower barn shed",
+    "cotton wool silk leather denim lace velvet canvas fur": "shirt jacket coat dress pants "
+    "jeans skirt sweater scarf glove hat cap vest boot shoe",
+    "wooden wood metal plastic steel": "boat canoe spoon fork knife bat toy",
+}
+MADE_OF: dict[str, frozenset[str]] = {}
+for _materials, _things in _MADE_OF.items():
+    for _thing in _things.split():
+        MADE_OF[_thing] = MADE_OF.get(_thing, frozenset()) | frozenset(_materials.split())
+
+#: Size words and the classes of things they measure.
+_SIZES = {
+    "small little big large huge tiny": frozenset(
+        {"person", "animal", "vehicle", "furniture", "small object", "building", "plant", "food"}
+    ),
+    "tall short": frozenset({"person", "animal", "building", "plant"}),
+}
+SIZE_FITS = {w: classes for ws, classes in _SIZES.items() for w in ws.split()}
+#: Age words: of the living, and of made things.
+LIVING_AGES = frozenset({"old", "young", "elderly"})
+MADE_AGES = frozenset({"old", "new"})
+LIVING = frozenset({"person", "animal"})
+#: Young ones by name: never "old" ("an old boy", "an old puppy").
+YOUNG_BY_NAME = frozenset(
+    "child kid baby toddler infant puppy kitten calf lamb cub foal chick".split()
+)
+
+
+def _head(obj: str) -> str:
+    return singular(obj.split()[-1].lower())
+
+
+def made(obj: str) -> bool:
+    """A made thing that comes in any colour."""
+    head = _head(obj)
+    return object_class(head) in PAINTED or head in MADE
+
+
+@lru_cache(maxsize=65536)
+def attribute_fits(attribute: str, obj: str) -> bool:
+    """Whether ``obj`` may plausibly have ``attribute``, by kind of thing; False where
+    nothing is known (the statistics decide those)."""
+    a, head = attribute.lower(), _head(obj)
+    cls, kind = object_class(head), attribute_type(a)
+    if kind == "colour":  # animals, fruit, flowers: only their own colours
+        return a in OWN_COLOURS[head] if head in OWN_COLOURS else made(head)
+    if kind == "material":
+        return a in MADE_OF.get(head, ())
+    if kind == "size":
+        classes = SIZE_FITS.get(a, frozenset())
+        return cls in classes or ("vehicle" in classes and head in MADE)
+    living = cls in LIVING
+    if a == "old":
+        return (living and head not in YOUNG_BY_NAME) or (not living and made(head))
+    if a in LIVING_AGES:
+        return living and (a == "young" or head not in YOUNG_BY_NAME)
+    if a in MADE_AGES:
+        return not living and made(head)
+    return False
+
+
+def known_kind(obj: str) -> bool:
+    """Whether the kind of ``obj`` is known here (a class, a made thing, own colours): an
+    object the statistics never saw may then be judged by :func:`attribute_fits`."""
+    head = _head(obj)
+    return object_class(head) is not None or head in MADE or head in OWN_COLOURS
