@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sgprep.negatives.cooc import PAINTED, object_class, singular
+from sgprep.negatives.cooc import PAINTED, YOUNG, object_class, singular
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.vocab import attribute_type
 
@@ -31,14 +31,16 @@ _MADE_OF = {
     "velvet": "chair table bench stool desk shelf cabinet dresser bed couch sofa armchair",
     "wooden wood metal plastic glass ceramic porcelain clay paper tin steel aluminum "
     "aluminium copper": "cup mug bowl plate vase pot jar bucket tray bottle can pan box basket",
-    "leather canvas plastic cloth straw wicker paper": "bag backpack purse handbag suitcase "
+    "leather canvas plastic cloth straw wicker paper": "bag backpack purse handbag wallet suitcase "
     "basket hat",
     "wooden wood metal iron steel wire stone brick concrete plastic chain": "fence gate "
     "pole post railing",
     "wooden wood metal glass steel": "door window",
     "wooden wood metal glass brick stone concrete steel": "wall building house tower barn shed",
-    "cotton wool silk leather denim lace velvet canvas fur": "shirt jacket coat dress pants "
-    "jeans skirt sweater scarf glove hat cap vest boot shoe",
+    "cotton wool silk lace velvet": "shirt dress sweater scarf skirt blouse",
+    "denim": "jacket shirt skirt pants jeans dress vest",
+    "leather fur wool": "jacket coat boot glove hat cap vest",
+    "leather canvas": "shoe sneaker",
     "wooden wood metal plastic steel": "boat canoe spoon fork knife bat toy",
 }
 MADE_OF: dict[str, frozenset[str]] = {}
@@ -86,6 +88,8 @@ def attribute_fits(attribute: str, obj: str) -> bool:
         return a in MADE_OF.get(head, ())
     if kind == "size":
         classes = SIZE_FITS.get(a, frozenset())
+        if head in YOUNG and a in ("tall", "short"):
+            return False  # "a tall baby"
         return cls in classes or ("vehicle" in classes and head in MADE)
     living = cls in LIVING
     if a == "old":

@@ -121,3 +121,19 @@ def test_really_false_and_fluency_checks_still_hold_for_unknown_things():
         [("red gizmo", "gizmo", ["red"]), ("blue canoe", "canoe", ["blue"])],
     )
     assert done == [] and rejected["unknown_object"] == 1
+
+
+def test_no_tall_baby_and_no_leather_shirt():
+    done, rejected = swaps(
+        "a tall woman holding a small baby",
+        [("tall woman", "woman", ["tall"]), ("small baby", "baby", ["small"])],
+        [(0, "holding", 1)],
+    )
+    assert done == [] and rejected["implausible_attribute"] == 1
+    done, rejected = swaps(
+        "a cotton shirt and a leather jacket on a chair",
+        [("cotton shirt", "shirt", ["cotton"]), ("leather jacket", "jacket", ["leather"])],
+    )
+    assert done == [] and rejected["implausible_attribute"] == 1
+    # a material the new thing is made of, with a colour that stays: "a black leather wallet"
+    assert attribute_fits("leather", "wallet") and attribute_fits("denim", "jacket")
