@@ -56,6 +56,13 @@ _SIZES = {
     "tall short": frozenset({"person", "animal", "building", "plant"}),
 }
 SIZE_FITS = {w: classes for ws, classes in _SIZES.items() for w in ws.split()}
+#: Patterns: of textiles and clothes, and of the animals whose own they are ("a striped cat").
+PATTERNS = frozenset(
+    "striped plaid spotted checkered checked dotted floral patterned plain".split()
+)
+TEXTILES = frozenset(
+    "towel blanket pillow cushion curtain umbrella bag tablecloth sheet rug quilt".split()
+)
 #: Age words: of the living, and of made things.
 LIVING_AGES = frozenset({"old", "young", "elderly"})
 MADE_AGES = frozenset({"old", "new"})
@@ -84,6 +91,12 @@ def attribute_fits(attribute: str, obj: str) -> bool:
     cls, kind = object_class(head), attribute_type(a)
     if kind == "colour":  # animals, fruit, flowers: only their own colours
         return a in OWN_COLOURS[head] if head in OWN_COLOURS else made(head)
+    if a in PATTERNS:
+        return (
+            a in OWN_COLOURS[head]
+            if head in OWN_COLOURS
+            else (cls == "clothing" or head in TEXTILES)
+        )
     if kind == "material":
         return a in MADE_OF.get(head, ())
     if kind == "size":
@@ -106,3 +119,9 @@ def known_kind(obj: str) -> bool:
     object the statistics never saw may then be judged by :func:`attribute_fits`."""
     head = _head(obj)
     return object_class(head) is not None or head in MADE or head in OWN_COLOURS
+
+
+def kind(attribute: str) -> str:
+    """An attribute's type for swapping: :func:`vocab.attribute_type`'s, or "pattern"."""
+    a = attribute.lower()
+    return "pattern" if a in PATTERNS else attribute_type(a)

@@ -841,13 +841,16 @@ class Perturber:
                         ):
                             self.rejected["identical_attributes"] += 1
                             continue
-                        if not (_plain(a) and _plain(b)):
+                        if not (
+                            (_plain(a) or a.lower() in kinds.PATTERNS)
+                            and (_plain(b) or b.lower() in kinds.PATTERNS)
+                        ):
                             self.rejected["participle_attribute"] += 1
                             continue
                         if a in self.fixed(i) or b in self.fixed(j):
                             self.rejected["fixed_expression"] += 1
                             continue
-                        if attribute_type(a) != attribute_type(b):
+                        if kinds.kind(a) != kinds.kind(b):  # a pattern for a pattern too
                             # "a wooden girl holding a young bench": a text-only model
                             # spots it; swap colour with colour, size with size
                             self.rejected["attribute_types_differ"] += 1

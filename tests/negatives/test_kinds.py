@@ -137,3 +137,23 @@ def test_no_tall_baby_and_no_leather_shirt():
     assert done == [] and rejected["implausible_attribute"] == 1
     # a material the new thing is made of, with a colour that stays: "a black leather wallet"
     assert attribute_fits("leather", "wallet") and attribute_fits("denim", "jacket")
+
+
+def test_patterns_swap_with_patterns_on_things_that_have_them():
+    done, rejected = swaps(
+        "a striped shirt and plaid pants on a bed",
+        [("striped shirt", "shirt", ["striped"]), ("plaid pants", "pants", ["plaid"])],
+    )
+    assert done == [[["plaid"], ["striped"]]] and not rejected
+    # a pattern for an age: the types differ ("an old shirt and a striped man")
+    done, rejected = swaps(
+        "a striped shirt next to an old man",
+        [("striped shirt", "shirt", ["striped"]), ("old man", "man", ["old"])],
+    )
+    assert done == [] and rejected["attribute_types_differ"] == 1
+    # an animal's pattern is its own: no striped dog
+    done, rejected = swaps(
+        "a spotted dog on a striped towel",
+        [("spotted dog", "dog", ["spotted"]), ("striped towel", "towel", ["striped"])],
+    )
+    assert done == [] and rejected["implausible_attribute"] == 1
