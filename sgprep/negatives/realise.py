@@ -28,7 +28,7 @@ from sgprep.negatives.perturb import (
 )
 from sgprep.negatives.vocab import relation_type
 from sgprep.negatives.words import SEAM_WORDS, attribute_type
-from sgprep.parse.rules_lexicon import PREP_SYNONYMS
+from sgprep.parse.rules_lexicon import PREP_SYNONYMS, QUANTITY_NOUNS
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
@@ -285,6 +285,12 @@ class Realiser:
         before = self.word_before(span[0]) if span is not None else None
         if before is not None and attribute_type(before.lower) != "other":
             raise Disfluent("partial_noun_phrase")
+        if before is not None and before.lower == "of":
+            # "a row of parked cars": the quantity belongs to the noun phrase; moving "parked
+            # cars" alone leaves "a row of a red bicycle" (blind review round 8)
+            quantity = self.word_before(before.start)
+            if quantity is not None and quantity.lower in QUANTITY_NOUNS:
+                raise Disfluent("partial_noun_phrase")
 
     def _plain_words(self, i: int) -> set[str]:
         e = self.graph.entities[i]
