@@ -47,3 +47,24 @@ def plausible_perturber(caption: str, entities: list[tuple], relations: list[tup
 def build_all(g: SceneGraph, kind: str, seed: int = 0):
     p, rejected = perturber(g, seed)
     return [c() for c in p.candidates(kind)], rejected
+
+
+def texts_over_seeds(
+    caption: str, entities: list[tuple], relations: list[tuple], kind: str, seeds: int
+):
+    """The caption-level texts a kind makes over several seeds (the stage's perturber: bundled
+    statistics and the caption), and its refusals by reason."""
+    from sgprep.negatives.realise import Realiser
+
+    vocab = load_vocab()
+    g = graph(caption, entities, relations)
+    texts, rejected = set(), Counter()
+    for seed in range(seeds):
+        p = Perturber(g, vocab, random.Random(seed), rejected, vocab.cooc, caption)
+        for build in p.candidates(kind):
+            made = build()
+            if made is not None:
+                text, _ = Realiser(caption, g).realise(made, use_template=False)
+                if text:
+                    texts.add(text)
+    return texts, rejected

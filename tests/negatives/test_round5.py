@@ -3,12 +3,9 @@ COCO style; each refusal counted by its reason)."""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
+from neg_helpers import graph, plausible_perturber, texts_over_seeds
 
-from neg_helpers import graph, plausible_perturber
-
-from sgprep.negatives.perturb import MoveNPs, Perturbation, Perturber
+from sgprep.negatives.perturb import MoveNPs, Perturbation
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.vocab import load_vocab
 
@@ -17,17 +14,7 @@ VOCAB = load_vocab()
 
 def built(caption, entities, relations, kind, seeds=6):
     """The texts a kind makes over several seeds, and its refusals by reason."""
-    g = graph(caption, entities, relations)
-    texts, rejected = set(), Counter()
-    for seed in range(seeds):
-        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption)
-        for build in p.candidates(kind):
-            made = build()
-            if made is not None:
-                text, _ = Realiser(caption, g).realise(made, use_template=False)
-                if text:
-                    texts.add(text)
-    return texts, rejected
+    return texts_over_seeds(caption, entities, relations, kind, seeds)
 
 
 # --- 1. replace_relation: a layout fixed whatever the camera --------------------------------

@@ -6,12 +6,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from neg_helpers import graph
+from neg_helpers import graph, texts_over_seeds
 
 from sgprep.negatives import siblings
 from sgprep.negatives.cooc import name
 from sgprep.negatives.perturb import Perturber, _size_fits
-from sgprep.negatives.realise import Realiser
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
@@ -19,17 +18,7 @@ VOCAB = load_vocab()
 
 def built(caption, entities, relations, kind, seeds=8):
     """The texts a kind makes over several seeds, and its refusals by reason."""
-    g = graph(caption, entities, relations)
-    texts, rejected = set(), Counter()
-    for seed in range(seeds):
-        p = Perturber(g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption)
-        for build in p.candidates(kind):
-            made = build()
-            if made is not None:
-                text, _ = Realiser(caption, g).realise(made, use_template=False)
-                if text:
-                    texts.add(text)
-    return texts, rejected
+    return texts_over_seeds(caption, entities, relations, kind, seeds)
 
 
 # --- 1. a verb parsed as a noun -------------------------------------------------------------
