@@ -1274,9 +1274,10 @@ class Perturber:
             return self._refuse("compound")  # "orange juice" -> "orange milk"
         if old in siblings.DRINKS and any(attribute_type(a) == "colour" for a in attrs):
             return self._refuse("compound")  # "red wine" -> "red beer"
-        if old in siblings.DRINKS and self._article(i) in ("a", "an"):
+        article = self._article(i)
+        if old in siblings.DRINKS and article in ("a", "an"):
             return self._refuse("article_needed")  # "drinking a beer" -> "a wine", "a milk"
-        if self._article(i) in ("another", "other") or before == ["other"]:
+        if article in ("another", "other") or before == ["other"]:
             return self._refuse("another")  # "a giraffe ... and another giraffe"
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
@@ -1288,7 +1289,6 @@ class Perturber:
             not (_PRONOUNS | GENDERED_KIN).isdisjoint(self.words)
             or not siblings.GENDER_CUES.isdisjoint(_WORD.findall((e.text or "").lower()))
         )
-        article = self._article(i)
         # what entity i is had, worn or held by ("wearing a jacket" -> "a shirt": both may be);
         # a man holding a cup is no man who may be a woman as well
         shared = any(r.object == i and predicate_key(r.predicate) in NON_EXCLUSIVE for r in rels)
