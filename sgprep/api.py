@@ -40,7 +40,11 @@ def run(pipeline: str | Path | dict[str, Any], **overrides: Any):
     """Run a pipeline: a YAML path, or a mapping of RunConfig fields (``input``, ``output``,
     ``stages``: ``[{"name": "parse", "settings": {...}}]``, ...). ``overrides`` replace fields
     as the CLI flags do; ``executor`` (``local``, ``ray``) picks the executor, as on the command
-    line. Returns the run summary (``totals``, ``output``, ``seconds``, ...)."""
+    line. Returns the run summary (``totals``, ``output``, ``seconds``, ...). A run that did
+    less than asked raises :class:`sgprep.errors.RunIncomplete` (its ``summary`` is still
+    there), as the command line exits 1: raise the stage's limit (e.g.
+    ``max_fallback_share``) to accept such a run."""
+    from sgprep.errors import RunIncomplete
     from sgprep.exec import make_executor
     from sgprep.pipeline import load_pipeline, make_config
 
@@ -48,7 +52,10 @@ def run(pipeline: str | Path | dict[str, Any], **overrides: Any):
         config = make_config({**pipeline, **overrides})
     else:
         config = load_pipeline(Path(pipeline), **overrides)
-    return make_executor(config).run()
+    summary = make_executor(config).run()
+    if summary.problems:
+        raise RunIncomplete(summary.problems, summary)
+    return summary
 
 
 def read_index(output: str | Path):

@@ -156,3 +156,37 @@ def test_redo_fallbacks_on_a_complete_jsonl_with_fallback_graphs_is_refused(tabl
     assert "is complete and holds graphs from the fallback parser" in " ".join(
         result.output.split()
     )
+
+
+def test_the_python_api_raises_on_a_mostly_fallback_run(table, tmp_path):
+    from sgprep import api
+    from sgprep.errors import RunIncomplete
+
+    with FakeEndpoint("ok") as endpoint:
+        failing_for(endpoint, {"numbers": set(range(0, N, 3)) | set(range(1, N, 3))})
+        config = {
+            "input": str(table),
+            "output": str(tmp_path / "out"),
+            "shard_size": 4,
+            "stages": [
+                {
+                    "name": "parse",
+                    "settings": {
+                        "parser": "llama3",
+                        "engine": "openai",
+                        "endpoint": endpoint.url,
+                        "model": "fake-model",
+                        "max_retries": 0,
+                        "breaker_cooldown": 0.1,
+                        "max_concurrency": 1,
+                    },
+                }
+            ],
+        }
+        with pytest.raises(RunIncomplete) as raised:
+            api.run(config, workers=1, progress=False)
+        assert "16 of 24 graphs (67%) came from the fallback parser 'spacy'" in str(raised.value)
+        assert raised.value.summary.output.samples == N  # what was done is still reported
+        config["stages"][0]["settings"]["max_fallback_share"] = 0.7
+        summary = api.run(config, workers=1, progress=False)  # the limit raised: accepted
+        assert summary.output.samples == N
