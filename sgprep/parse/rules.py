@@ -56,6 +56,7 @@ import logging
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 from pydantic import ValidationError
@@ -95,6 +96,7 @@ from sgprep.parse.rules_repair import (
     repair_with_list,
     word_index,
 )
+from sgprep.parse.rules_view import DocView
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
 log = logging.getLogger(__name__)
@@ -289,42 +291,60 @@ class RuleParser(Parser):
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
 
+    def _repair_steps(self) -> list[tuple[Callable, tuple]]:
+        """The repairs, in the order they run, each with its arguments after the doc."""
+        spans, names = "spans" in self.families, "names" in self.families
+        steps: list[tuple[Callable, tuple]] = [
+            (merge_hyphenated, ()),
+            (repair_trailing_nouns, self._words),
+            (repair_verb_inside_noun_phrase, ()),
+            (repair_participle_after_noun, (self._verb_lemma,)),
+            (repair_participle_on_garment, (SCENERY if spans else frozenset(),)),
+        ]
+        if "clauses" in self.families:
+            steps += [(repair_participle_on_part, ()), (repair_participle_on_thing, ())]
+        if "subjects" in self.families:
+            steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
+        if "attach" in self.families:
+            steps.append((repair_with_back_reference, ()))
+        if "after_with" in self.families:
+            steps.append((repair_place_after_with_object, ()))
+        if "relatives" in self.families:
+            steps.append((repair_relative_clause_agreement, ()))
+        if "times" in self.families:
+            steps.append((repair_phrase_after_time, ()))
+        if spans:
+            steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
+        if names:
+            steps += [(repair_adjective_compound, self._words), (repair_plain_possessive, ())]
+        steps += [(repair_quoted, ()), (repair_with_list, ())]
+        return steps
+
+    def _repaired(self, doc) -> tuple[object, DocView]:
+        """The doc after the repairs, and a view of it. A repair runs only where its
+        ``needs`` test (:func:`sgprep.parse.rules_view.needs`) says it may change the doc; a
+        repair without one always runs. After a repair ran, the view is read again."""
+        view = None
+        for repair, args in self._repair_steps():
+            test = getattr(repair, "needs", None)
+            if test is not None:
+                if view is None:
+                    view = DocView(doc)
+                if not test(view, *args):
+                    continue
+            doc = repair(doc, *args)
+            view = None
+        return doc, view if view is not None else DocView(doc)
+
     def _graph(self, doc, shift: int = 0, text: str | None = None) -> SceneGraph | ParseError:
         """The graph of one parsed doc; ``text`` is the doc's text when the caller has it
         (spaCy keeps it exactly, and rebuilds it from the tokens on every ``doc.text``)."""
         skip = self._prefix_tokens if shift else 0
         try:
-            doc = repair_trailing_nouns(merge_hyphenated(doc), *self._words)
-            doc = repair_verb_inside_noun_phrase(doc)
-            doc = repair_participle_after_noun(doc, self._verb_lemma)
-            doc = repair_participle_on_garment(
-                doc, SCENERY if "spans" in self.families else frozenset()
-            )
-            if "clauses" in self.families:
-                doc = repair_participle_on_part(doc)
-                doc = repair_participle_on_thing(doc)
-            if "subjects" in self.families:
-                doc = repair_participle_on_listed_thing(doc)
-                doc = repair_garment_read_as_subject(doc)
-            if "attach" in self.families:
-                doc = repair_with_back_reference(doc)
-            if "after_with" in self.families:
-                doc = repair_place_after_with_object(doc)
-            if "relatives" in self.families:
-                doc = repair_relative_clause_agreement(doc)
-            if "times" in self.families:
-                doc = repair_phrase_after_time(doc)
-            if "spans" in self.families:
-                doc = repair_adjective_argument(doc, *self._words)
-                doc = repair_noun_root(doc, *self._words)
-            if "names" in self.families:
-                doc = repair_adjective_compound(doc, *self._words)
-                doc = repair_plain_possessive(doc)
-            doc = repair_quoted(doc)
-            doc = repair_with_list(doc)
+            doc, view = self._repaired(doc)
             other_form = "surface" if self.predicate_form == "lemma" else "lemma"
             drafts, relations, (others,) = GraphBuilder(
-                doc, self.predicate_form, skip=skip, families=self.families
+                doc, self.predicate_form, skip=skip, families=self.families, view=view
             ).build_forms(other_form)
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}

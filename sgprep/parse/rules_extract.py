@@ -28,6 +28,7 @@ from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_long import is_shade_of_next, participle_doers, shade_of
 from sgprep.parse.rules_relations import RelationRules
+from sgprep.parse.rules_view import DocView
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
 TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
@@ -35,6 +36,8 @@ ATTRIBUTE_DEPS = {"amod", "compound", "nmod", "npadvmod"}
 #: Words that can be the object of a preposition.
 POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
 QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
+#: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
+RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
 
 
 @dataclass
@@ -71,9 +74,11 @@ class GraphBuilder(RelationRules):
         predicate_form: str = "lemma",
         skip: int = 0,
         families: frozenset[str] = FAMILIES,
+        view: DocView | None = None,
     ):
         self.doc = doc
         self.tokens = list(doc)  # one token object each, for all the passes over the doc
+        self.view = DocView(doc) if view is None else view  # the doc does not change here
         self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
@@ -111,7 +116,7 @@ class GraphBuilder(RelationRules):
         relation rules read the form, so the entity rules run once; the relation rules run
         once per form, each from the state the entity rules left (the prepositions they fold
         in, the landmarks they imply), and for each form as :meth:`build` would give them."""
-        for tok in self.tokens:
+        for tok in self._with_pos(NOUNS):  # frames and quantities are nouns
             target = self._frame_target(tok)
             if target is not None:
                 self.frames.add(tok.i)
@@ -119,27 +124,27 @@ class GraphBuilder(RelationRules):
                 target = self._quantity_target(tok)
             if target is not None:
                 self.alias[tok.i] = target.i
-        for tok in self.tokens:
+        for tok in self._with_pos(NOUNS):
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
-                source = self._draft(self.doc[i])
-                lemma = self.doc[i].lemma_.lower()
+                source = self._draft(self.tokens[i])
+                lemma = self.tokens[i].lemma_.lower()
                 if lemma in lex.LIKENESS_NOUNS:
-                    target.add_attribute(self.doc[i].lemma_)  # "a model of a shuttle"
+                    target.add_attribute(self.tokens[i].lemma_)  # "a model of a shuttle"
                 elif "counts" in self.families and lemma in lex.PARTITIVE_ATTRIBUTES:
-                    target.add_attribute(self.doc[i].lower_)  # "a piece of bread": piece
+                    target.add_attribute(self.tokens[i].lower_)  # "a piece of bread": piece
                 elif "counts" in self.families and lemma in lex.GROUP_NOUNS:
-                    target.add_attribute(f"{self.doc[i].lower_} of")  # "a group of sheep"
+                    target.add_attribute(f"{self.tokens[i].lower_} of")  # "a group of sheep"
                 for attr in source.attributes:
                     target.add_attribute(attr)
                 count = source.count
                 if count is None:  # "a couple of dogs": 2
-                    count = lex.EXACT_QUANTITIES.get(self.doc[i].lower_)
+                    count = lex.EXACT_QUANTITIES.get(self.tokens[i].lower_)
                 target.count = target.count if target.count is not None else count
-        for tok in self.tokens:
+        for tok in self._with_dep({"acomp"}):
             self._predicative_attributes(tok)
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
@@ -155,7 +160,7 @@ class GraphBuilder(RelationRules):
             others.append(self._relation_pass())
         self.consumed, self.implicit_objects, self.relations = own
         self._lemma = lemma
-        for tok in self.tokens:  # no relation rule reads attributes: once, for every form
+        for tok in self._with_pos({"VERB"}):  # no relation rule reads attributes: once for all
             self._state_attribute(tok)
         if "attach" in self.families:
             entities = dict(self.entities)  # each form drops its own lone times: from all
@@ -167,17 +172,30 @@ class GraphBuilder(RelationRules):
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
 
+    def _with_pos(self, pos: frozenset[str] | set[str]) -> list[Token]:
+        """The tokens whose part of speech is one of ``pos``, in order: a rule that only
+        applies to some words loops over these (see ``docs/parser-speed.md``)."""
+        view = self.view
+        return [self.tokens[i] for i, p in enumerate(view.pos) if p in pos]
+
+    def _with_dep(self, deps: frozenset[str] | set[str]) -> list[Token]:
+        """The tokens whose dependency is one of ``deps``, in order."""
+        view = self.view
+        if view.deps.isdisjoint(deps):
+            return []
+        return [self.tokens[i] for i, d in enumerate(view.dep) if d in deps]
+
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
-        for tok in self.tokens:
+        for tok in self._with_dep(RELATION_DEPS):
             self._relations_from(tok)
-        for tok in self.tokens:
+        for tok in self._with_pos(VERBS):
             self._object_gap(tok)
         return self._clean_relations()
 
     def _is_time(self, i: int) -> bool:
         if i not in self._times:
-            tok = self.doc[i]
+            tok = self.tokens[i]
             self._times[i] = tok.lower_ in lex.TIME_NOUNS or tok.lemma_.lower() in lex.TIME_NOUNS
         return self._times[i]
 
@@ -336,7 +354,7 @@ class GraphBuilder(RelationRules):
                     draft.start = child.right_edge.i + 1
         while (
             draft.start < head.i
-            and self.doc[draft.start].dep_
+            and self.tokens[draft.start].dep_
             in {
                 "det",
                 "punct",
@@ -349,10 +367,10 @@ class GraphBuilder(RelationRules):
                 # "very large bear", "largely dry grass": an adverb grading an attribute is no
                 # part of the name (the bear is large)
                 "names" in self.families
-                and self.doc[draft.start].pos_ == "ADV"
-                and self.doc[draft.start].dep_ == "advmod"
-                and self.doc[draft.start].head.dep_ == "amod"
-                and self.doc[draft.start].head.i < head.i
+                and self.tokens[draft.start].pos_ == "ADV"
+                and self.tokens[draft.start].dep_ == "advmod"
+                and self.tokens[draft.start].head.dep_ == "amod"
+                and self.tokens[draft.start].head.i < head.i
             )
         ):
             draft.start += 1
@@ -395,7 +413,7 @@ class GraphBuilder(RelationRules):
     def _inside_compound(self, word: Token) -> bool:
         """A noun modifier that a noun before it names with ("ice cream" in "ice cream
         cone", "golden" is not a noun): the pair is one name."""
-        prev = self.doc[word.i - 1] if word.i > 0 else None
+        prev = self.tokens[word.i - 1] if word.i > 0 else None
         return (
             prev is not None
             and prev.pos_ in NOUNS
@@ -468,11 +486,13 @@ class GraphBuilder(RelationRules):
             preferred = [i for i in candidates if self._is_person(i)]
         elif word in lex.NEUTER_PRONOUNS:
             preferred = [
-                i for i in candidates if not self._is_person(i) and self.doc[i].tag_ != "NNS"
+                i for i in candidates if not self._is_person(i) and self.tokens[i].tag_ != "NNS"
             ]
         else:
             preferred = [
-                i for i in candidates if self.doc[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
+                i
+                for i in candidates
+                if self.tokens[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
             ]
         if pronoun.dep_ == "poss" and preferred:
             # "a rocket standing on a pad at dusk, with lights at its base": the owner is the
@@ -488,7 +508,7 @@ class GraphBuilder(RelationRules):
         return max(preferred or candidates)
 
     def _is_person(self, i: int) -> bool:
-        tok = self.doc[i]
+        tok = self.tokens[i]
         return tok.lower_ in lex.PERSON_NOUNS or tok.lemma_.lower() in lex.PERSON_NOUNS
 
     def _subjects(self, verb: Token, depth: int = 0) -> list[int]:

@@ -23,6 +23,7 @@ from sgprep.parse.rules_lexicon import (
     is_colour,
 )
 from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, _set_tree
+from sgprep.parse.rules_view import needs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -75,6 +76,15 @@ def _posture_of_owner(verb, thing) -> bool:
     )
 
 
+@needs(
+    lambda v: (
+        "with" in v.words
+        and any(
+            w == "with" and d == "prep" and v.pos[h] in NOUNS
+            for w, d, h in zip(v.lower, v.dep, v.head)
+        )
+    )
+)
 def repair_place_after_with_object(doc: Doc) -> Doc:
     """ "trees with green leaves in the background", "a large frying pan with sliced vegetables
     on the stove": the model hangs the place phrase on the "with" object, the nearest noun; it
@@ -194,6 +204,7 @@ def _noun_number(noun) -> str | None:
     return None
 
 
+@needs(lambda v: "relcl" in v.deps)
 def repair_relative_clause_agreement(doc: Doc) -> Doc:
     """ "four windows on the middle train car that are white on the bottom", "two lamps on a
     table that are lit": the model hangs the relative clause on the nearest noun; its verb's
@@ -222,6 +233,18 @@ def repair_relative_clause_agreement(doc: Doc) -> Doc:
     return doc
 
 
+@needs(
+    lambda v: (
+        "pobj" in v.deps
+        and any(
+            d == "pobj"
+            and v.lower[h] in TIME_PREPOSITIONS
+            and v.dep[h] == "prep"
+            and (v.lower[i] in TIME_NOUNS or v.doc[i].lemma_.lower() in TIME_NOUNS)
+            for i, (d, h) in enumerate(zip(v.dep, v.head))
+        )
+    )
+)
 def repair_phrase_after_time(doc: Doc) -> Doc:
     """ "jumps into a muddy puddle on a rainy day in the park", "in the daytime amid a gang
     of sandpipers": the model hangs the next phrase on the time noun, the nearest noun; a time

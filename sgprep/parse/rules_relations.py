@@ -17,10 +17,13 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_repair import LEMMA_FIXES
+from sgprep.parse.rules_view import DocView
 
 
 class RelationRules:
     doc: object
+    tokens: list[Token]
+    view: DocView
     families: frozenset[str]
     lemma: bool
     skip: int
@@ -108,7 +111,7 @@ class RelationRules:
     def _add_reciprocal(self, subjects: list[int], predicate: str) -> None:
         group = list(subjects)
         if len(group) == 1:
-            group += [c for c in self._with_conjuncts(self.doc[group[0]]) if c not in group]
+            group += [c for c in self._with_conjuncts(self.tokens[group[0]]) if c not in group]
         for a in group:
             for b in group:
                 self._add(a, predicate, b)
@@ -282,7 +285,7 @@ class RelationRules:
         so."""
         if prep.i == 0 or prep_text not in lex.SUPPORT_PREPOSITIONS or verb.lemma_ == "be":
             return False  # "lying on concrete under a branch": the animal is under it
-        before = self.doc[prep.i - 1]
+        before = self.tokens[prep.i - 1]
         if before.dep_ != "pobj" or before.head.head != verb or before.pos_ not in NOUNS:
             return False
         if before.head.lower_ in {"with", "of", "by"} or self._entity(before) is None:
@@ -301,7 +304,7 @@ class RelationRules:
         to him"): a phrase ending in a pronoun that is about the verb's own subject places
         that object, not the subject."""
         start = prep.head if prep.head.lower_ in lex.PREP_HEADS and prep.head.i < prep.i else prep
-        before = self.doc[start.i - 1] if start.i > 0 else None
+        before = self.tokens[start.i - 1] if start.i > 0 else None
         if before is None or before.dep_ != "pobj" or before.head.head != verb:
             return None
         return before if self._entity(before) is not None else None

@@ -27,6 +27,7 @@ from sgprep.parse.rules_lexicon import (
     PERSON_ACTIONS,
     PERSON_NOUNS,
 )
+from sgprep.parse.rules_view import DocView, acl_participles, needs
 
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
@@ -47,6 +48,20 @@ def word_index(nlp) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(words("noun")), frozenset(words("adj") | words("adv"))
 
 
+def _trailing_noun(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    if v.poses.isdisjoint(("ADJ", "ADV")):
+        return False
+    pos, lower = v.pos, v.lower
+    return any(
+        pos[i] in {"ADJ", "ADV"}
+        and pos[i - 1] == "NOUN"
+        and lower[i] in nouns
+        and lower[i] not in modifiers
+        for i in range(1, len(pos))
+    )
+
+
+@needs(_trailing_noun)
 def repair_trailing_nouns(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
     """Make a mis-tagged noun after a noun the head of the pair ("fire hydrant")."""
     fixes = []
@@ -116,6 +131,19 @@ class LazyHeads:
         return len(self.doc)
 
 
+@needs(
+    lambda v: (
+        "VBG" in v.tags
+        and any(
+            v.tag[i] == "VBG"
+            and v.dep[i] in {"amod", "compound"}
+            and v.head[i] > i
+            and v.pos[v.head[i]] == "NOUN"
+            and v.pos[i - 1] in {"NOUN", "PROPN"}
+            for i in range(1, len(v))
+        )
+    )
+)
 def repair_verb_inside_noun_phrase(doc: Doc) -> Doc:
     """ "girl swinging tennis racket" read as one noun phrase (girl/compound swinging/amod
     racket): make it the clause it is, girl <-acl- swinging -dobj-> racket."""
@@ -147,6 +175,7 @@ def repair_verb_inside_noun_phrase(doc: Doc) -> Doc:
     return doc
 
 
+@needs(lambda v: "-" in v.words)
 def merge_hyphenated(doc: Doc) -> Doc:
     """ "multi-colored", "t-shirt": one token again (the tokenizer splits on infix hyphens)."""
     spans: list[list[int]] = []
@@ -175,6 +204,21 @@ def merge_hyphenated(doc: Doc) -> Doc:
 _VERB_LIKE_RIGHT = {"prep", "advmod", "dobj", "npadvmod", "agent"}
 
 
+@needs(
+    lambda v, *_: (
+        "NN" in v.tags
+        and "compound" in v.deps
+        and any(
+            v.tag[i] == "NN"
+            and v.lower[i].endswith("ing")
+            and v.lower[i] not in ING_NOUNS
+            and v.pos[i - 1] == "NOUN"
+            and v.dep[i - 1] == "compound"
+            and v.head[i - 1] == i
+            for i in range(1, len(v))
+        )
+    )
+)
 def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
     """ "a woman in an orange spacesuit posing between ...": the model reads "spacesuit
     posing" as one noun (spacesuit/compound posing/NN). Make the noun before it the head
@@ -230,6 +274,15 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
     return doc
 
 
+@needs(
+    lambda v, places=frozenset(): any(
+        v.head[i] < i
+        and (v.lower[v.head[i]] in CLOTHING or v.lower[v.head[i]] in places)
+        and v.dep[v.head[i]] == "pobj"
+        and v.lower[v.head[v.head[i]]] == "in"
+        for i in acl_participles(v)
+    )
+)
 def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset()) -> Doc:
     """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
     A garment after "in" does not act; the participle is the wearer's. So for ``places``
@@ -264,6 +317,15 @@ PERSON_PARTS = frozenset(
 )
 
 
+@needs(
+    lambda v: (
+        not v.deps.isdisjoint(("prep", "dobj"))
+        and any(
+            v.head[i] < i and (v.lower[v.head[i]] in PERSON_PARTS or v.lower[v.head[i]] in CLOTHING)
+            for i in acl_participles(v)
+        )
+    )
+)
 def repair_participle_on_part(doc: Doc) -> Doc:
     """ "man with brown hair standing in a red shirt", "man wearing eyeglasses standing behind
     the cake": the model hangs the participle on the nearest noun, the hair or the glasses. A
@@ -294,6 +356,28 @@ def repair_participle_on_part(doc: Doc) -> Doc:
     return doc
 
 
+def _adjective_argument(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    if v.poses.isdisjoint(("ADJ", "VERB")):
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        (
+            pos[i] == "ADJ"
+            and dep[i] in {"dobj", "pobj", "nsubj", "nsubjpass"}
+            and lower[i] in nouns
+            and lower[i] not in modifiers
+        )
+        or (
+            pos[i] == "VERB"
+            and lower[i] in ING_NOUNS
+            and dep[i] in {"pobj", "dobj", "pcomp"}
+            and pos[head[i]] in {"ADP", "VERB"}
+        )
+        for i in range(len(pos))
+    )
+
+
+@needs(_adjective_argument)
 def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
     """ "climbs a ladder to rescue a kitten": the model tags "kitten" ADJ, although it is the
     verb's object. A word tagged ADJ in a noun's place (subject, object, object of a
@@ -322,6 +406,12 @@ def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozen
     return doc
 
 
+@needs(
+    lambda v: (
+        "dobj" in v.deps
+        and any(v.head[i] < i and v.dep[v.head[i]] == "pobj" for i in acl_participles(v))
+    )
+)
 def repair_participle_on_thing(doc: Doc) -> Doc:
     """ "two men looking toward the camera holding food": the model hangs "holding" on the
     camera. A participle of a person's doing (``PERSON_ACTIONS``) with an object, on a noun
@@ -351,6 +441,18 @@ def repair_participle_on_thing(doc: Doc) -> Doc:
     return doc
 
 
+def _noun_root(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    first = next((i for i, p in enumerate(v.pos) if p not in {"DET", "PUNCT", "SPACE"}), None)
+    return (
+        first is not None
+        and v.dep[first] == "ROOT"
+        and v.pos[first] in {"ADJ", "ADV"}
+        and v.lower[first] in nouns
+        and v.lower[first] not in modifiers
+    )
+
+
+@needs(_noun_root)
 def repair_noun_root(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
     """ "seagull walking on ground", "surfboard on the roof": the model reads a caption's
     first word, a noun it does not know, as an adjective or adverb root. A subjectless
@@ -378,6 +480,7 @@ def repair_noun_root(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str])
     return doc
 
 
+@needs(lambda v: "with" in v.words and not v.words.isdisjoint(ANAPHORA))
 def repair_with_back_reference(doc: Doc) -> Doc:
     """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
     hands in his pockets": the model hangs the phrase after the "with" object on the noun
@@ -431,6 +534,7 @@ def quoted_spans(doc: Doc) -> list[tuple[int, int]]:
     return spans
 
 
+@needs(lambda v: not v.words.isdisjoint(_QUOTE_PAIRS))
 def repair_quoted(doc: Doc) -> Doc:
     """A quoted string is a name or a title, never objects or attributes. When the word
     before it names what the string is ("the printed heading 'Region-based segmentation'",
@@ -479,6 +583,12 @@ def _is_person(tok) -> bool:
     return tok.lower_ in PERSON_NOUNS or tok.lemma_.lower() in PERSON_NOUNS
 
 
+@needs(
+    lambda v: (
+        ("with" in v.words or "between" in v.words)
+        and any(w in {"with", "between"} and d == "prep" for w, d in zip(v.lower, v.dep))
+    )
+)
 def repair_with_list(doc: Doc) -> Doc:
     """ "a cat with green eyes, a pink nose and long white whiskers": the model hangs the
     list after the comma on "cat" as its conjuncts. A comma list right after a "with" phrase
@@ -538,6 +648,22 @@ def repair_with_list(doc: Doc) -> Doc:
     return doc
 
 
+def _adjective_compound(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    if v.deps.isdisjoint(("compound", "nmod")):
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        dep[i] in {"compound", "nmod"}
+        and pos[i] in {"NOUN", "PROPN"}
+        and i < head[i]
+        and pos[head[i]] in {"NOUN", "PROPN"}
+        and lower[i] in modifiers
+        and lower[i] not in nouns
+        for i in range(len(pos))
+    )
+
+
+@needs(_adjective_compound)
 def repair_adjective_compound(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
     """ "man sitting in an armless chair", "sky filled with light wispy clouds": the model
     reads an adjective it does not know as a noun compound, which would make it part of the
@@ -580,6 +706,20 @@ ANIMALS = frozenset(
 )
 
 
+def _plain_possessive(v: DocView) -> bool:
+    if "compound" not in v.deps:
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        dep[i] == "compound"
+        and pos[i] == "NOUN"
+        and head[i] == i + 1
+        and (lower[i + 1] in OWNED_PARTS or lower[i + 1] in BODY_PARTS or lower[i] == "tree")
+        for i in range(len(pos) - 1)
+    )
+
+
+@needs(_plain_possessive)
 def repair_plain_possessive(doc: Doc) -> Doc:
     """ "elephants tail on his body", "a womans coat": a possessive written without its
     apostrophe is read as a compound ("elephants tail" would be one name). A noun compound
@@ -612,6 +752,14 @@ def _first_conjunct(tok):
     return tok
 
 
+@needs(
+    lambda v: any(
+        v.head[i] < i
+        and v.dep[v.head[i]] == "conj"
+        and (v.lower[v.head[i]] in CLOTHING or v.lower[v.head[i]] in PERSON_PARTS)
+        for i in acl_participles(v)
+    )
+)
 def repair_participle_on_listed_thing(doc: Doc) -> Doc:
     """ "an older man in a black shirt and brown shorts holding a bag", "a man with a beard
     and sunglasses holding a drink": the model hangs the participle on the last worn thing or
@@ -644,6 +792,15 @@ def repair_participle_on_listed_thing(doc: Doc) -> Doc:
     return doc
 
 
+def _two_subjects(v: DocView) -> bool:
+    """A verb with two subjects, one of them a worn thing (the repair's own first test)."""
+    if "nsubj" not in v.deps or v.words.isdisjoint(CLOTHING):
+        return False
+    subject_of = [h for h, d in zip(v.head, v.dep) if d == "nsubj"]
+    return len(subject_of) != len(set(subject_of))
+
+
+@needs(_two_subjects)
 def repair_garment_read_as_subject(doc: Doc) -> Doc:
     """ "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy": the
     model ends the list of worn things early and makes the last one a second subject of the

@@ -1,0 +1,107 @@
+"""A cheap view of one parsed doc for the rule layer: each token's part of speech, tag,
+dependency, head and lower-case word as plain Python lists, read once per doc.
+
+spaCy makes a new ``Token`` object for every ``doc[i]``, ``tok.head`` and child, and looks a
+string up for every ``tok.pos_``; a rule that tests each word's tag reads ~0.1-0.2 µs a word
+before it does anything. The rules test the same few attributes first, and most of them fire
+on a few % of captions, so they test them here, on lists, and touch ``Token`` objects only
+where something may apply (``docs/parser-speed.md``: how a rule uses it).
+
+A view describes the doc as it was when the view was made: whoever changes the doc (a
+repair) makes a new one afterwards (:meth:`sgprep.parse.rules.RuleParser._repaired` does).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
+    from spacy.tokens import Doc
+
+#: Strings of the hashes (and part-of-speech ids) read so far, shared by all docs: labels
+#: and words repeat from caption to caption. Cleared when it grows past the limit.
+_NAMES: dict[int, str] = {}
+_NAMES_LIMIT = 500_000
+_ATTRS: list[int] = []
+
+
+def _attrs() -> list[int]:
+    if not _ATTRS:
+        from spacy.attrs import DEP, HEAD, LOWER, POS, TAG
+
+        _ATTRS.extend([POS, TAG, DEP, LOWER, HEAD])
+    return _ATTRS
+
+
+def _names(strings, ids: list[int]) -> list[str]:
+    try:
+        return list(map(_NAMES.__getitem__, ids))
+    except KeyError:
+        if len(_NAMES) > _NAMES_LIMIT:
+            _NAMES.clear()
+        for h in ids:
+            if h not in _NAMES:
+                _NAMES[h] = strings[h]
+        return list(map(_NAMES.__getitem__, ids))
+
+
+_WRAP, _HALF = 1 << 64, 1 << 63  # to_array gives a head before its token wrapped around
+
+
+class DocView:
+    """Per-token lists of one doc, indexed by token index: ``pos`` (``tok.pos_``), ``tag``
+    (``tok.tag_``), ``dep`` (``tok.dep_``), ``head`` (``tok.head.i``), ``lower``
+    (``tok.lower_``); and the sets of each (``poses``, ``tags``, ``deps``, ``words``) for a
+    rule to ask whether the doc has one at all. ``lemma`` (``tok.lemma_``) is read on first
+    use."""
+
+    __slots__ = ("doc", "pos", "tag", "dep", "head", "lower", "poses", "tags", "deps", "words",
+                 "_lemma")  # fmt: skip
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+        pos, tag, dep, lower, head = doc.to_array(_attrs()).T.tolist()
+        strings = doc.vocab.strings
+        self.pos = _names(strings, pos)
+        self.tag = _names(strings, tag)
+        self.dep = _names(strings, dep)
+        self.lower = _names(strings, lower)
+        # a head is an offset from its token, as uint64
+        self.head = [i + h if h < _HALF else i + h - _WRAP for i, h in enumerate(head)]
+        self.poses = set(self.pos)
+        self.tags = set(self.tag)
+        self.deps = set(self.dep)
+        self.words = set(self.lower)
+        self._lemma: list[str] | None = None
+
+    @property
+    def lemma(self) -> list[str]:
+        if self._lemma is None:
+            self._lemma = [t.lemma_ for t in self.doc]
+        return self._lemma
+
+    def __len__(self) -> int:
+        return len(self.pos)
+
+
+def needs(test):
+    """Declares when a repair may change a doc: ``test(view, *args)`` (the repair's own
+    arguments after the doc) is False only where the repair would leave the doc as it is.
+    :meth:`sgprep.parse.rules.RuleParser._repaired` skips the repair there. The test reads
+    the view's lists only; it repeats the repair's first, cheapest conditions, and must not
+    be stricter than the repair (a test that says False where the repair would change the
+    doc changes the graphs)."""
+
+    def declare(repair):
+        repair.needs = test
+        return repair
+
+    return declare
+
+
+def acl_participles(view: DocView) -> list[int]:
+    """Tokens tagged VBG hung as a clause on a noun (``acl``): "a man in a shirt holding"."""
+    if "VBG" not in view.tags or "acl" not in view.deps:
+        return []
+    tag, dep = view.tag, view.dep
+    return [i for i in range(len(tag)) if tag[i] == "VBG" and dep[i] == "acl"]
