@@ -5,6 +5,7 @@ the config names."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 import typer
@@ -62,11 +63,12 @@ def test_api_run_uses_the_executor_the_config_names(tmp_path, monkeypatch):
     from sgprep.exec.ray_executor import RayExecutor
 
     calls = []
-    monkeypatch.setattr(RayExecutor, "run", lambda self: calls.append(self.config) or "ray ran")
+    ran = SimpleNamespace(problems=[], by="ray")  # what the stubbed executor's run returns
+    monkeypatch.setattr(RayExecutor, "run", lambda self: calls.append(self.config) or ran)
     pipe = _pipeline(tmp_path, "executor: ray\n")
-    assert api.run(pipe) == "ray ran"
+    assert api.run(pipe) is ran
     assert calls[0].executor == "ray"
-    assert api.run(_pipeline(tmp_path, name="q.yaml"), executor="ray") == "ray ran"
+    assert api.run(_pipeline(tmp_path, name="q.yaml"), executor="ray") is ran
     local = calls[0].model_copy(update={"executor": "local"})
     assert type(make_executor(local)) is LocalExecutor
     with pytest.raises(ValueError, match="did you mean 'ray'"):
