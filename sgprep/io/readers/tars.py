@@ -247,10 +247,14 @@ def _own_header(data: bytes, at: int) -> tuple[str, int] | None:
     ):
         return None
     name_field, size_field = data[at : at + 100], data[at + 124 : at + 136]
-    if not data.startswith(b"%06o\0 " % (fixed.base + sum(name_field) + sum(size_field)), at + 148):
+    name = name_field.partition(b"\0")[0]
+    # a name padded with zeros (as written) sums as the name alone: a short sum
+    padded = name_field.count(0) == 100 - len(name)
+    name_sum = sum(name) if padded else sum(name_field)
+    if not data.startswith(b"%06o\0 " % (fixed.base + name_sum + sum(size_field)), at + 148):
         return None
-    name = name_field.split(b"\0")[0].decode("utf-8", "surrogateescape")
-    return name, int(size_field.split(b"\0")[0].strip() or b"0", 8)
+    size = int(size_field.partition(b"\0")[0].strip() or b"0", 8)
+    return name.decode("utf-8", "surrogateescape"), size
 
 
 _FIXED = fixed_fields(FIXED_MTIME)
@@ -263,7 +267,7 @@ class _Index(NamedTuple):
     offsets: list[int]
     sizes: list[int]
     #: Written by an sgprep of this schema version: its annotation members are the bytes this
-    #: sgprep would write for what they hold (``Sample._read_as``).
+    #: sgprep would write for what they hold (``Sample.read_as``).
     canonical: bool = False
 
 
@@ -519,9 +523,9 @@ def _assemble(
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
             setattr(sample, field, value)
             if canonical:
-                if sample._read_as is None:
-                    sample._read_as = {}
-                sample._read_as[field] = (value, members[ext])
+                if sample.read_as is None:
+                    sample.read_as = {}
+                sample.read_as[field] = (value, members[ext])
     return sample
 
 
