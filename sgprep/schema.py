@@ -334,6 +334,12 @@ class Sample(BaseModel):
     det: Detections | None = None
     neg: Negatives | None = None
     failure: Failure | None = None
+    #: field -> (the annotation read, the member bytes it was read from), for annotations whose
+    #: bytes are what sgprep writes for them (its own shards of this schema version, vouched for
+    #: by their index): while the field still holds that very object, the writer writes these
+    #: bytes again instead of encoding it (``sgprep.io.records``). A field, not a private
+    #: attribute: pydantic reads those through ``__getattr__``, 40 times slower.
+    read_as: dict[str, tuple[Any, bytes]] | None = Field(default=None, exclude=True, repr=False)
 
     @property
     def ok(self) -> bool:

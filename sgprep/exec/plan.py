@@ -157,6 +157,8 @@ def _scan(plan: Plan, module: Any, writer: Writer) -> None:
     task: ShardTask | None = None
     with _KeySet(writer.root / "_meta" / ".keys.sqlite") as keys:
         for unit_number, unit in enumerate(plan.units):
+            if plan.limit is not None and position >= plan.limit:
+                break  # the limit is covered: the later units are not opened
             for cursor, sample in module.records(
                 Path(unit.path), load=False, **plan.reader_options
             ):

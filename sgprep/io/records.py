@@ -127,10 +127,15 @@ def to_record(sample: Sample) -> Record:
 
 def _annotation_json(sample: Sample, field: str) -> bytes | None:
     """A pydantic model's JSON mode has no NaN (written as null), so orjson is exact here
-    but for tiny floats (see :func:`dumps_bytes`)."""
+    but for tiny floats (see :func:`dumps_bytes`). An annotation read from sgprep's own
+    shards of this schema version, and not replaced since, is written as the bytes it was
+    read from: they are what this encoding gives for it (``Sample.read_as``)."""
     value = getattr(sample, field)
     if value is None:
         return None
+    read = sample.read_as
+    if read is not None and field in read and read[field][0] is value:
+        return read[field][1]
     data = value.model_dump(mode="json")
     out = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     return _json_dumps(data) if _tiny_float(out) else out

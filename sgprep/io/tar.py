@@ -26,15 +26,20 @@ def _octal(value: int, width: int) -> bytes:
 
 def ustar_header(name: str, size: int, mtime: int, mode: int = 0o644) -> bytes:
     raw = name.encode("ascii")
+    return b"".join(_header(raw, sum(raw), size, fixed_fields(mtime, mode)))
+
+
+def _header(raw: bytes, raw_sum: int, size: int, fixed: FixedFields) -> tuple[bytes, ...]:
+    """The header of member ``raw`` (its name, ASCII), whose bytes sum to ``raw_sum``, in
+    pieces (joined once with the member's data)."""
     if len(raw) > 100:
-        raise ValueError(f"member name {name!r} is longer than 100 bytes")
+        raise ValueError(f"member name {raw.decode()!r} is longer than 100 bytes")
     if size >= 8**11:
-        raise ValueError(f"member {name!r} is too large for a ustar header ({size} bytes)")
-    fixed = fixed_fields(mtime, mode)
+        raise ValueError(f"member {raw.decode()!r} is too large for a ustar header ({size} bytes)")
     size_field = b"%011o\0" % size
     # the checksum counts the checksum field as spaces: the fixed fields' sum has them
-    checksum = b"%06o\0 " % (fixed.base + sum(raw) + sum(size_field))
-    return raw.ljust(100, b"\0") + fixed.mode_ids + size_field + fixed.mtime + checksum + fixed.tail
+    checksum = b"%06o\0 " % (fixed.base + raw_sum + sum(size_field))
+    return raw.ljust(100, b"\0"), fixed.mode_ids, size_field, fixed.mtime, checksum, fixed.tail
 
 
 class FixedFields(NamedTuple):
@@ -87,10 +92,16 @@ class TarWriter:
 
     def write_sample(self, members: dict[str, bytes | str]) -> None:
         """A WebDataset sample dict: ``__key__`` plus extension -> bytes, written sorted, in
-        one write."""
-        key = members["__key__"]
-        names = sorted(ext for ext in members if ext != "__key__")
-        self._write([p for ext in names for p in self._member(f"{key}.{ext}", members[ext])])
+        one write. The members' names share ``KEY.``: its byte sum is taken once."""
+        stem = f"{members['__key__']}.".encode("ascii")
+        stem_sum, fixed, pieces = sum(stem), fixed_fields(self.mtime), []
+        for ext in sorted(members):
+            if ext == "__key__":
+                continue
+            data, suffix = members[ext], ext.encode("ascii")
+            pieces += _header(stem + suffix, stem_sum + sum(suffix), len(data), fixed)
+            pieces += (data, _ZEROS[: -len(data) % BLOCK])
+        self._write(pieces)
 
     def close(self) -> None:
         end = 2 * BLOCK

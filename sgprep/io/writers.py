@@ -658,7 +658,8 @@ def index_table(rows: list[dict[str, Any]]):
     schema = INDEX_SCHEMA()
     columns = []
     for field in schema:
-        values = [row[field.name] for row in rows]
+        name = field.name  # a pyarrow property: a new str at every call
+        values = [row[name] for row in rows]
         valid = pa.py_buffer(
             np.packbits(np.array([v is not None for v in values], dtype=bool), bitorder="little")
         )

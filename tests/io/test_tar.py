@@ -56,3 +56,31 @@ def test_reader_checks_our_headers_and_others_alike():
             except _NotPlain:
                 continue
             raise AssertionError(f"byte {at} flipped, still read as {result}")
+
+
+def test_a_sample_is_written_as_its_members_one_by_one():
+    """write_sample sums the key's bytes once for all its members: the same bytes as
+    adding each member with its own header, sorted by extension."""
+    members = {"__key__": "000000042", "txt": b"a cat", "sg.json": b"{}" * 300, "json": b""}
+    one, each = io.BytesIO(), io.BytesIO()
+    TarWriter(one, mtime=946684800).write_sample(members)
+    writer = TarWriter(each, mtime=946684800)
+    for ext in sorted(e for e in members if e != "__key__"):
+        writer.add(f"000000042.{ext}", members[ext])
+    assert one.getvalue() == each.getvalue()
+
+
+def test_a_name_field_padded_with_other_bytes_is_summed_whole():
+    """The short checksum of sgprep's own headers sums the name alone only when the rest of
+    the field is zeros: a byte after the name's end counts, as tarfile counts it."""
+    from sgprep.io.readers.tars import _own_header
+    from sgprep.io.tar import FIXED_MTIME
+
+    header = bytearray(ustar_header("k.txt", 5, FIXED_MTIME))
+    header[60] = ord("x")  # after the name's NUL: not part of the name, part of the sum
+    assert _own_header(bytes(header), 0) is None  # the checksum no longer agrees
+    header[148:156] = b"%06o\0 " % (sum(header[:148]) + 256 + sum(header[156:]))
+    assert _own_header(bytes(header), 0) == ("k.txt", 5)
+    with tarfile.open(fileobj=io.BytesIO(bytes(header) + b"hello".ljust(BLOCK, b"\0"))) as tar:
+        assert [(m.name, m.size) for m in tar] == [("k.txt", 5)]
+    assert _own_header(b"\0" * BLOCK + bytes(header), BLOCK) == ("k.txt", 5)  # at an offset

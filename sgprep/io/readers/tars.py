@@ -31,7 +31,7 @@ from sgprep.io.readers import (
 )
 from sgprep.io.records import digest
 from sgprep.io.tar import FIXED_MTIME, fixed_fields
-from sgprep.schema import PRODUCTS, Sample
+from sgprep.schema import PRODUCTS, SCHEMA_VERSION, Sample
 
 SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
 ANNOTATIONS = {p.member: (p.field, p.model) for p in PRODUCTS}
@@ -214,17 +214,9 @@ def _ustar_header(header: bytes) -> tuple[str, bytes, int]:
     """(name, type flag, data size) of one plain ustar header; _NotPlain for anything else.
     A header as sgprep writes them (its fixed fields, its checksum format) is checked on
     its name and size fields alone, a quarter of the bytes to sum; the answer is the same."""
-    fixed = fixed_fields(FIXED_MTIME)
-    if (
-        header[156:] == fixed.tail
-        and header[100:124] == fixed.mode_ids
-        and header[136:148] == fixed.mtime
-        and not header[124] & 0x80
-    ):
-        name_field, size_field = header[:100], header[124:136]
-        if header[148:156] == b"%06o\0 " % (fixed.base + sum(name_field) + sum(size_field)):
-            name = name_field.split(b"\0")[0].decode("utf-8", "surrogateescape")
-            return name, b"0", int(size_field.split(b"\0")[0].strip() or b"0", 8)
+    own = _own_header(header, 0)
+    if own is not None:
+        return own[0], b"0", own[1]
     kind = header[156:157]
     checksum = header[148:156].split(b"\0")[0].strip()
     if (
@@ -242,12 +234,41 @@ def _ustar_header(header: bytes) -> tuple[str, bytes, int]:
     return name.decode("utf-8", "surrogateescape"), kind, size
 
 
+def _own_header(data: bytes, at: int) -> tuple[str, int] | None:
+    """(name, data size) of the header at byte ``at`` of ``data`` when it is one as sgprep
+    writes them: its fixed fields, its checksum format, the checksum of its name and size
+    fields (the rest is fixed). Compared in place, without copying the header; else None."""
+    fixed = _FIXED
+    if not (
+        data.startswith(fixed.tail, at + 156)
+        and data.startswith(fixed.mode_ids, at + 100)
+        and data.startswith(fixed.mtime, at + 136)
+        and not data[at + 124] & 0x80
+    ):
+        return None
+    name_field, size_field = data[at : at + 100], data[at + 124 : at + 136]
+    name = name_field.partition(b"\0")[0]
+    # a name padded with zeros (as written) sums as the name alone: a short sum
+    padded = name_field.count(0) == 100 - len(name)
+    name_sum = sum(name) if padded else sum(name_field)
+    if not data.startswith(b"%06o\0 " % (fixed.base + name_sum + sum(size_field)), at + 148):
+        return None
+    size = int(size_field.partition(b"\0")[0].strip() or b"0", 8)
+    return name.decode("utf-8", "surrogateescape"), size
+
+
+_FIXED = fixed_fields(FIXED_MTIME)
+
+
 class _Index(NamedTuple):
     """The ok samples of a tar that sgprep wrote, in tar order, from the index beside it."""
 
     keys: list[str]
     offsets: list[int]
     sizes: list[int]
+    #: Written by an sgprep of this schema version: its annotation members are the bytes this
+    #: sgprep would write for what they hold (``Sample.read_as``).
+    canonical: bool = False
 
 
 def _own_index(path: Path) -> _Index | None:
@@ -269,7 +290,8 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
     name = tar.name[: -len(".tar")]
     index = tar.with_name(f"{name}.parquet")
     try:
-        files = json.loads(tar.with_name(f"{name}_stats.json").read_bytes())["files"]
+        stats = json.loads(tar.with_name(f"{name}_stats.json").read_bytes())
+        files = stats["files"]
         data = index.read_bytes()
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -297,7 +319,12 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
         return None
     if any(o is None or n is None for _, o, n in rows):
         return None
-    return _Index([k for k, _, _ in rows], [o for _, o, _ in rows], [n for _, _, n in rows])
+    return _Index(
+        [k for k, _, _ in rows],
+        [o for _, o, _ in rows],
+        [n for _, _, n in rows],
+        stats.get("schema_version") == SCHEMA_VERSION,
+    )
 
 
 def _read_indexed(
@@ -326,7 +353,7 @@ def _read_indexed(
                 return
             source = f"{path}:{key}"
             try:
-                sample = _assemble(key, source, members, [], load, shared)
+                sample = _assemble(key, source, members, [], load, shared, index.canonical)
             except Exception as exc:  # as _read_tar's flush
                 sample = failed_sample(
                     key,
@@ -345,8 +372,9 @@ def _sample_members(data: bytes, key: str) -> dict[str, bytes] | None:
     while at < end:
         if end - at < 512:
             return None
+        own = _own_header(data, at)
         try:
-            name, kind, size = _ustar_header(data[at : at + 512])
+            name, kind, size = (own[0], b"0", own[1]) if own else _ustar_header(data[at : at + 512])
         except (_NotPlain, ValueError):
             return None
         stem, dot, ext = name.partition(".")
@@ -430,9 +458,12 @@ def _assemble(
     problems: list[tuple[str, str]],
     load: bool = True,
     shared: dict[str, tuple[bytes, str]] | None = None,
+    canonical: bool = False,
 ) -> Sample:
     """``shared``: the image of the last sample read from this tar that had one, by key: a
-    sample written with ``shared_images`` names it in ``image_key`` instead of an image."""
+    sample written with ``shared_images`` names it in ``image_key`` instead of an image.
+    ``canonical``: the members are sgprep's own, of this schema version (``_Index``): the
+    annotations keep the bytes they were read from, to be written again as they are."""
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
@@ -487,9 +518,14 @@ def _assemble(
     for ext, (field, model) in ANNOTATIONS.items():
         if ext in members:
             try:
-                setattr(sample, field, model.model_validate_json(members[ext]))
+                value = model.model_validate_json(members[ext])
             except ValidationError as exc:
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
+            setattr(sample, field, value)
+            if canonical:
+                if sample.read_as is None:
+                    sample.read_as = {}
+                sample.read_as[field] = (value, members[ext])
     return sample
 
 
