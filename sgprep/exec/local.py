@@ -13,11 +13,14 @@ import logging
 import multiprocessing
 import os
 import queue
+import threading
 import time
+from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console
@@ -95,6 +98,34 @@ class LineProgress:
         )
 
 
+class ShardTally:
+    """The progress's count of samples done, kept per shard: a try of a shard that fails
+    takes back what it counted, so that the retry does not count its samples twice. A count
+    that arrives late from a failed try (through a worker's queue) is dropped: each count
+    carries the try it belongs to."""
+
+    def __init__(self, advance):
+        self.advance = advance
+        self.tries: Counter[int] = Counter()  # failed tries so far, by shard
+        self.counted: Counter[int] = Counter()  # by the shard's current try
+
+    def __call__(self, n: int) -> None:
+        """``n`` samples done at once (a whole shard, once it is written)."""
+        self.advance(n)
+
+    def attempt(self, index: int) -> int:
+        return self.tries[index]
+
+    def add(self, index: int, attempt: int, n: int) -> None:
+        if attempt == self.tries[index]:
+            self.counted[index] += n
+            self.advance(n)
+
+    def failed(self, index: int) -> None:
+        self.advance(-self.counted.pop(index, 0))
+        self.tries[index] += 1
+
+
 class RateColumn(ProgressColumn):
     """Samples per second since the run started: the rate the summary reports at the end
     (rich's own estimate is over its last seconds, and so differs from it)."""
@@ -135,7 +166,8 @@ class ShardRunner:
         )
         self.ready = False
 
-    def run(self, index: int, progress=None) -> ShardStats:
+    def prepare(self) -> None:
+        """Place and set up the stages (load their models), once."""
         if not self.ready:
             gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
             for stage in self.stages:
@@ -144,6 +176,9 @@ class ShardRunner:
             self.ready = True
             self.gc_thresholds = gc.get_threshold()
             gc.set_threshold(*GC_THRESHOLDS)
+
+    def run(self, index: int, progress=None) -> ShardStats:
+        self.prepare()
         task = self.plan.tasks[index]
         rows = None
         if self.writer.is_done(index) and wants_redo(self.stages, self.writer.read_stats(index)):
@@ -211,6 +246,7 @@ class LocalExecutor:
         self.config = config
         self.console = console or Console(stderr=True)
         self.token: str | None = None  # the run's, given to every worker
+        self._lock_fd: int | None = None
 
     def run(self) -> RunSummary:
         self.config = config = check_stages(resolve(self.config))
@@ -219,6 +255,7 @@ class LocalExecutor:
         writer = make_writer(config.output, **config.writer_options())
         writer.prepare(config.run_meta(), config.fingerprint(), config.overwrite)
         self.token = writer.token
+        self._lock_fd: int | None = getattr(writer, "_lock_fd", None)  # closed in forked workers
         try:
             return self._run(writer)
         except Exception:
@@ -263,8 +300,10 @@ class LocalExecutor:
         ledger = ShardLedger(writer.layout.meta)
         written = []
         try:
-            with self._progress(plan.samples, done) as advance:
-                for stats in self._execute_tasks(plan, todo, summary.workers, advance, ledger):
+            # worker processes are forked from this one: no progress thread may run then
+            with self._progress(plan.samples, done, threads=summary.workers <= 1) as advance:
+                tally = ShardTally(advance)
+                for stats in self._execute_tasks(plan, todo, summary.workers, tally, ledger):
                     summary.shards_written += 1
                     summary.totals.add(stats)
                     written.append(int(stats.shard))
@@ -317,8 +356,10 @@ class LocalExecutor:
         return max(1, min(wanted, tasks))
 
     @contextmanager
-    def _progress(self, total: int, done: int):
-        """A callback ``advance(n)``: a rich bar on a terminal, periodic log lines otherwise."""
+    def _progress(self, total: int, done: int, threads: bool = True):
+        """A callback ``advance(n)``: a rich bar on a terminal, periodic log lines otherwise.
+        Without ``threads`` the bar is redrawn by ``advance`` (the pool's loop calls it with 0
+        five times a second), not by rich's refresh thread."""
         config = self.config
         if config.progress and not self.console.is_terminal:
             lines = LineProgress(config.command, total, done, config.progress_interval)
@@ -339,29 +380,39 @@ class LocalExecutor:
             console=self.console,
             disable=not config.progress,
             transient=False,
+            auto_refresh=threads,
         )
         with progress:
             bar = progress.add_task(config.command, total=total, completed=done, first=done)
-            yield lambda n: progress.advance(bar, n)
+            if threads:
+                yield lambda n: progress.advance(bar, n)
+                return
+
+            def advance(n: int) -> None:
+                progress.advance(bar, n)
+                progress.refresh()
+
+            yield advance
 
     def _execute_tasks(
-        self, plan: Plan, todo: list[int], workers: int, advance, ledger: ShardLedger
+        self, plan: Plan, todo: list[int], workers: int, tally: ShardTally, ledger: ShardLedger
     ):
         """Run the tasks; yield each finished shard's stats (in any order). A task that
         fails goes to the ledger, which says whether to submit it again."""
         if workers <= 1:
-            return self._in_process(plan, todo, advance, ledger)
-        return self._in_pool(plan, todo, workers, advance, ledger)
+            return self._in_process(plan, todo, tally, ledger)
+        return self._in_pool(plan, todo, workers, tally, ledger)
 
-    def _in_process(self, plan: Plan, todo: list[int], advance, ledger: ShardLedger):
+    def _in_process(self, plan: Plan, todo: list[int], tally: ShardTally, ledger: ShardLedger):
         runner = ShardRunner(self.config, plan, token=self.token)
         try:
             queue = list(todo)
             while queue:
                 index = queue.pop(0)
                 try:
-                    stats = runner.run(index, advance)
+                    stats = runner.run(index, partial(tally.add, index, tally.attempt(index)))
                 except Exception as exc:  # noqa: BLE001 - the ledger decides
+                    tally.failed(index)
                     if ledger.failure(index, exc):
                         queue.append(index)
                     continue
@@ -369,36 +420,69 @@ class LocalExecutor:
         finally:
             runner.close()
 
-    def _in_pool(self, plan: Plan, todo: list[int], workers: int, advance, ledger: ShardLedger):
+    def _in_pool(
+        self, plan: Plan, todo: list[int], workers: int, tally: ShardTally, ledger: ShardLedger
+    ):
         """At most ``workers`` tasks in flight, so that a worker that dies (killed, out of
         memory: the pool is then broken) leaves few suspects. A new pool takes over; the
         suspects are run one at a time, so that the one that kills its worker is known and
-        goes to the ledger (retried, then recorded as failed) as any failing shard does."""
-        context = multiprocessing.get_context("spawn")
+        goes to the ledger (retried, then recorded as failed) as any failing shard does.
+
+        Workers are forked from this process after it has set the stages up, when every stage
+        allows it (:attr:`Stage.fork_safe`) and no other thread runs here: they share the
+        loaded models (no model loaded again per worker). Otherwise they are spawned and each
+        sets the stages up itself."""
+        cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
+        parent = self._forking_runner(plan, cpus)
+        context = multiprocessing.get_context("fork" if parent else "spawn")
         tracker_was_running = _resource_tracker_running()
         updates = context.Queue()
-        cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
-        initargs = (self.config, plan, updates, cpus, self.token)
+        if parent is not None:
+            initargs = (parent, updates, self._lock_fd)
+            initializer = _init_forked_worker
+        else:
+            initargs = (self.config, plan, updates, cpus, self.token)
+            initializer = _init_worker
         queue = list(todo)
         suspects: set[int] = set()
         try:
             while queue:
+                if parent is not None:
+                    gc.freeze()  # the models' objects: never scanned, their pages stay shared
                 with ProcessPoolExecutor(
-                    workers, mp_context=context, initializer=_init_worker, initargs=initargs
+                    workers, mp_context=context, initializer=initializer, initargs=initargs
                 ) as pool:
                     broken = yield from self._pool_tasks(
-                        pool, queue, suspects, workers, updates, advance, ledger
+                        pool, queue, suspects, workers, updates, tally, ledger
                     )
                 if broken:
+                    for index in broken:
+                        tally.failed(index)
                     queue[:0] = self._after_death(broken, suspects, ledger)
         finally:
+            if parent is not None:
+                gc.unfreeze()
+                parent.close()
             updates.close()
             updates.join_thread()
             # the pool's and the queue's semaphores are released before their tracker stops
-            pool = updates = initargs = None
+            pool = updates = initargs = parent = None
             if not tracker_was_running:
                 gc.collect()
                 _stop_resource_tracker()
+
+    def _forking_runner(self, plan: Plan, cpus: int) -> ShardRunner | None:
+        """A runner set up here for forked workers to share, or None where they are spawned."""
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return None
+        runner = ShardRunner(self.config, plan, cpus, self.token)
+        if not all(stage.fork_safe for stage in runner.stages):
+            return None
+        if threading.active_count() > 1:  # a lock held by another thread would stay held
+            log.info("other threads run in this process: worker processes are spawned")
+            return None
+        runner.prepare()
+        return runner
 
     @staticmethod
     def _pool_tasks(
@@ -407,7 +491,7 @@ class LocalExecutor:
         suspects: set[int],
         workers: int,
         updates,
-        advance,
+        tally: ShardTally,
         ledger: ShardLedger,
     ):
         """Run ``queue`` on ``pool`` until it is empty or the pool breaks; return the shards
@@ -419,11 +503,12 @@ class LocalExecutor:
                     if queue[0] in suspects and pending:
                         break  # a suspect runs alone
                     index = queue.pop(0)
-                    pending[pool.submit(_run_in_worker, index)] = index
+                    future = pool.submit(_run_in_worker, index, tally.attempt(index))
+                    pending[future] = index
                     if index in suspects:
                         break
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(updates, advance)
+                _drain(updates, tally)
                 for future in done:
                     index = pending.pop(future)
                     try:
@@ -431,12 +516,13 @@ class LocalExecutor:
                     except BrokenProcessPool:  # a worker died: this pool cannot go on
                         return sorted([index, *pending.values()])
                     except Exception as exc:  # noqa: BLE001 - the ledger decides
+                        tally.failed(index)
                         if ledger.failure(index, exc):
                             queue.append(index)
                         continue
                     suspects.discard(index)
                     yield stats
-            _drain(updates, advance)
+            _drain(updates, tally)
             return []
         except BaseException:
             for future in pending:
@@ -485,10 +571,12 @@ def _stop_resource_tracker() -> None:
             log.debug("resource tracker not stopped", exc_info=True)
 
 
-def _drain(updates, advance) -> None:
+def _drain(updates, tally: ShardTally) -> None:
+    """Count what the workers reported; with nothing new, redraw the progress (``tally(0)``)."""
+    tally(0)
     while True:
         try:
-            advance(updates.get_nowait())
+            tally.add(*updates.get_nowait())
         except queue.Empty:
             return
 
@@ -505,6 +593,19 @@ def _init_worker(config: RunConfig, plan: Plan, updates, cpus: int, token: str |
     Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
 
 
-def _run_in_worker(index: int) -> ShardStats:
+def _init_forked_worker(runner: ShardRunner, updates, lock_fd: int | None) -> None:
+    """A forked worker: the parent's runner, its stages set up, is this process's own copy.
+    The output's lock is the run's, not this worker's: its inherited descriptor is closed, so
+    that a worker left over from the run never keeps the output locked."""
+    global _RUNNER, _UPDATES
+    from multiprocessing.util import Finalize
+
+    if lock_fd is not None:
+        os.close(lock_fd)
+    _RUNNER, _UPDATES = runner, updates
+    Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
+
+
+def _run_in_worker(index: int, attempt: int) -> ShardStats:
     assert _RUNNER is not None
-    return _RUNNER.run(index, _UPDATES.put)
+    return _RUNNER.run(index, lambda n: _UPDATES.put((index, attempt, n)))

@@ -119,6 +119,14 @@ class Stage(ABC):
     def setup(self) -> None:
         """Load models; called once per worker before the first batch."""
 
+    @property
+    def fork_safe(self) -> bool:
+        """Whether worker processes may be forked from a process where this stage is set up,
+        sharing its loaded model instead of loading it again: its setup starts no thread and
+        opens no connection, device or file that the workers would then share. False (the
+        default): each worker is spawned and sets the stage up itself."""
+        return False
+
     @abstractmethod
     def process_batch(self, batch: list[Sample]) -> list[Sample]: ...
 

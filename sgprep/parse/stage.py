@@ -38,6 +38,12 @@ class ParseStage(Stage):
     def setup(self) -> None:
         self.parser.setup()
 
+    @property
+    def fork_safe(self) -> bool:
+        """The rule parser's spaCy pipeline is plain data once loaded (no thread, no
+        connection): workers forked after it loaded share it."""
+        return self.settings.parser == "spacy"
+
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         need = []
         for sample in batch:

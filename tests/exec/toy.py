@@ -72,3 +72,36 @@ class ToyStage(Stage):
 
     def sample_stats(self, samples: list[Sample]) -> dict[str, int]:
         return {"reversed": sum(1 for s in samples if "toy" in s.meta)}
+
+
+SETUP_TOY = "tests.exec.toy:SetupToyStage"
+FORK_TOY = "tests.exec.toy:ForkSafeToyStage"
+
+
+class SetupToyStage(ToyStage):
+    """The toy, telling where it runs. Its ``setup`` writes ``STATE/setup_PID``; each batch
+    writes ``STATE/batch_PID`` with the descriptors of that process that are open on the
+    output's ``_meta/lock`` (none expected in a worker)."""
+
+    def setup(self) -> None:
+        if self.settings.state:
+            (Path(self.settings.state) / f"setup_{os.getpid()}").write_text("")
+
+    def process_batch(self, batch: list[Sample]) -> list[Sample]:
+        if self.settings.state:
+            held = []
+            for fd in os.listdir("/proc/self/fd"):
+                try:
+                    target = os.readlink(f"/proc/self/fd/{fd}")
+                except OSError:
+                    continue
+                if target.endswith(os.path.join("_meta", "lock")):
+                    held.append(fd)
+            (Path(self.settings.state) / f"batch_{os.getpid()}").write_text(" ".join(held))
+        return super().process_batch(batch)
+
+
+class ForkSafeToyStage(SetupToyStage):
+    """The same, allowing workers forked from the process where it was set up."""
+
+    fork_safe = True

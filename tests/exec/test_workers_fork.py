@@ -1,0 +1,117 @@
+"""Worker processes forked after the stages are set up (their models loaded once), the progress
+count of retried shards, and planning that stops at --limit."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import pytest
+
+from sgprep import api
+from sgprep.exec import plan as plan_module
+from sgprep.io.readers import reader
+from sgprep.io.writers import make_writer
+from tests.exec.toy import FORK_TOY, SETUP_TOY, TOY
+
+CAPTIONS = [f"caption number {i}" for i in range(12)]
+LINUX = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="forks; reads /proc")
+
+
+def _config(tmp_path: Path, out: str, stage: str = TOY, **overrides):
+    table = tmp_path / "c.txt"
+    if not table.exists():
+        table.write_text("\n".join(CAPTIONS) + "\n")
+    state = tmp_path / "state"
+    state.mkdir(exist_ok=True)
+    return {
+        "input": str(table),
+        "output": str(tmp_path / out),
+        "shard_size": 4,
+        "progress": True,
+        "progress_interval": 3600.0,  # only the final line
+        "stages": [{"name": stage, "settings": {"state": str(state), "batch_size": 1}}],
+        **overrides,
+    }
+
+
+def _bytes(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
+
+
+def _final_progress(caplog) -> str:
+    lines = [r.getMessage() for r in caplog.records if r.name == "sgprep.exec.local"]
+    return [line for line in lines if "samples (" in line][-1]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_retried_shard_is_counted_once(tmp_path, caplog, workers):
+    """Shard 1 counts its first sample, fails on its second, and is retried: the progress
+    ends at 12 of 12 samples, not 13."""
+    caplog.set_level(logging.INFO, logger="sgprep.exec.local")
+    (tmp_path / "state" / "fail_000000005").parent.mkdir(exist_ok=True)
+    (tmp_path / "state" / "fail_000000005").write_text("1")
+    summary = api.run(_config(tmp_path, "flaky", workers=workers))
+    assert summary.shards_retried == 1 and summary.shards_written == 3
+    assert _final_progress(caplog).split()[1] == "12/12"
+
+
+@LINUX
+def test_forked_workers_share_the_stages_set_up_once(tmp_path):
+    """A fork-safe stage is set up once, in the run's process; the workers run its batches
+    without setting it up again, hold no descriptor on the output's lock, and write the bytes
+    one process writes."""
+    one = api.run(_config(tmp_path, "one", stage=FORK_TOY, workers=1))
+    state = tmp_path / "state"
+    for path in state.iterdir():
+        path.unlink()
+    two = api.run(_config(tmp_path, "two", stage=FORK_TOY, workers=2))
+    assert (one.shards_written, two.shards_written, two.workers) == (3, 3, 2)
+    assert [p.name for p in state.glob("setup_*")] == [f"setup_{os.getpid()}"]
+    batches = list(state.glob("batch_*"))
+    assert batches and f"batch_{os.getpid()}" not in {p.name for p in batches}
+    assert all(p.read_text() == "" for p in batches)  # no worker holds the lock
+    assert _bytes(tmp_path / "two") == _bytes(tmp_path / "one")
+
+
+@LINUX
+def test_a_stage_not_fork_safe_is_set_up_in_each_spawned_worker(tmp_path):
+    api.run(_config(tmp_path, "two", stage=SETUP_TOY, workers=2))
+    setups = {p.name for p in (tmp_path / "state").glob("setup_*")}
+    assert len(setups) == 2 and f"setup_{os.getpid()}" not in setups
+
+
+def test_planning_stops_at_the_limit(tmp_path, monkeypatch):
+    """With --limit, the input's units after the limit are not opened (for sgprep's own
+    output each would be an index parquet read)."""
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"t{n}.txt").write_text("".join(f"a cat {n} {i}\n" for i in range(5)))
+    module = reader("table")
+    opened: list[str] = []
+
+    def records(path, *args, **kwargs):
+        opened.append(Path(path).name)
+        yield from module.records(path, *args, **kwargs)
+
+    class Counting:
+        units = staticmethod(module.units)
+
+    Counting.records = staticmethod(records)
+    monkeypatch.setattr(plan_module, "reader", lambda fmt: Counting)
+    writer = make_writer(tmp_path / "out")
+    (tmp_path / "out" / "_meta").mkdir(parents=True)
+    plan = plan_module.make_plan(str(folder), "table", 4, 5, writer)
+    assert plan.samples == 5 and [t.count for t in plan.tasks] == [4, 1]
+    assert opened == ["t0.txt"]
+    opened.clear()
+    plan = plan_module.make_plan(str(folder), "table", 4, 7, tmp_writer(tmp_path))
+    assert plan.samples == 7 and opened == ["t0.txt", "t1.txt"]
+
+
+def tmp_writer(tmp_path: Path):
+    out = tmp_path / "out2"
+    (out / "_meta").mkdir(parents=True)
+    return make_writer(out)
