@@ -28,6 +28,8 @@ NEVER = (
     "ray",
     "sgprep.detect",
     "skimage",
+    "spacy.cli",  # spaCy's command line (import_spacy leaves it out)
+    "weasel",
 )
 
 RUN = """

@@ -167,15 +167,22 @@ class ShardRunner:
         self.ready = False
 
     def prepare(self) -> None:
-        """Place and set up the stages (load their models), once."""
+        """Place and set up the stages (load their models), once. The collector's thresholds
+        are raised first (a model's load makes many objects and few cycles), and what the setup
+        made is then frozen: the models' objects are never scanned again while shards run."""
         if not self.ready:
-            gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
-            for stage in self.stages:
-                stage.place(gpus if stage.resources().gpus else 0, self.cpus)
-                stage.setup()
-            self.ready = True
             self.gc_thresholds = gc.get_threshold()
             gc.set_threshold(*GC_THRESHOLDS)
+            try:
+                gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
+                for stage in self.stages:
+                    stage.place(gpus if stage.resources().gpus else 0, self.cpus)
+                    stage.setup()
+            except BaseException:
+                gc.set_threshold(*self.gc_thresholds)
+                raise
+            gc.freeze()
+            self.ready = True
 
     def run(self, index: int, progress=None) -> ShardStats:
         self.prepare()
@@ -197,6 +204,7 @@ class ShardRunner:
         if self.ready:
             for stage in self.stages:
                 stage.teardown()
+            gc.unfreeze()
             gc.set_threshold(*self.gc_thresholds)
             self.ready = False
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import types
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
@@ -121,21 +122,50 @@ def import_spacy(model: str = ""):
     process pays it. So while spaCy is first imported, ``import torch`` fails as if torch were
     not installed; afterwards torch imports normally (the torch detector is unaffected).
     Skipped when torch is already imported, for transformer pipelines (``*_trf``, which run
-    on torch), or when ``SGPREP_SPACY_TORCH=1``."""
-    if (
-        "spacy" not in sys.modules
-        and "torch" not in sys.modules
-        and "trf" not in model
-        and os.environ.get(SPACY_TORCH_ENV) != "1"
-    ):
-        sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` -> ImportError
-        try:
-            import spacy
-        finally:
-            del sys.modules["torch"]
-    import spacy
+    on torch), or when ``SGPREP_SPACY_TORCH=1``.
 
+    ``import spacy`` also imports spaCy's own command line (``spacy.cli``: typer apps, weasel,
+    requests, every training command), only to offer ``spacy.info``: a quarter of spaCy's
+    import, about 0.2 CPU-s of each process's start-up. It is left out here: ``spacy.info``
+    imports it when called, and ``import spacy.cli`` works as before."""
+    if "spacy" in sys.modules:
+        import spacy
+
+        return spacy
+    cli, info = _SpacyCliStandIn("spacy.cli"), _SpacyCliStandIn("spacy.cli.info")
+    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = cli, info
+    try:
+        if (
+            "torch" not in sys.modules
+            and "trf" not in model
+            and os.environ.get(SPACY_TORCH_ENV) != "1"
+        ):
+            sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` fails
+            try:
+                import spacy
+            finally:
+                del sys.modules["torch"]
+        import spacy
+    finally:
+        for name, stand_in in (("spacy.cli.info", info), ("spacy.cli", cli)):
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
+    if getattr(spacy, "cli", None) is cli:
+        del spacy.cli
     return spacy
+
+
+class _SpacyCliStandIn(types.ModuleType):
+    """What ``import spacy`` finds as ``spacy.cli`` and ``spacy.cli.info`` while
+    :func:`import_spacy` imports it: ``info`` imports the real command when called."""
+
+    __path__: list[str] = []
+
+    @staticmethod
+    def info(*args, **kwargs):
+        from spacy.cli.info import info
+
+        return info(*args, **kwargs)
 
 
 @lru_cache(maxsize=4)

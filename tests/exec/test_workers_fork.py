@@ -115,3 +115,24 @@ def tmp_writer(tmp_path: Path):
     out = tmp_path / "out2"
     (out / "_meta").mkdir(parents=True)
     return make_writer(out)
+
+
+def test_what_setup_made_is_frozen_while_shards_run(tmp_path, monkeypatch):
+    """The stages' objects (a model) are moved out of the collector's reach while shards run,
+    and given back when the run is over."""
+    import gc
+
+    from tests.exec.toy import SetupToyStage
+
+    seen = []
+    process_batch = SetupToyStage.process_batch
+
+    def spy(self, batch):
+        seen.append(gc.get_freeze_count())
+        return process_batch(self, batch)
+
+    monkeypatch.setattr(SetupToyStage, "process_batch", spy)
+    before = gc.get_freeze_count()
+    api.run(_config(tmp_path, "out", stage=SETUP_TOY, workers=1, progress=False))
+    assert seen and min(seen) > before
+    assert gc.get_freeze_count() == before
