@@ -136,3 +136,19 @@ def test_what_setup_made_is_frozen_while_shards_run(tmp_path, monkeypatch):
     api.run(_config(tmp_path, "out", stage=SETUP_TOY, workers=1, progress=False))
     assert seen and min(seen) > before
     assert gc.get_freeze_count() == before
+
+
+@LINUX
+def test_a_forked_worker_that_dies_is_replaced_and_counted_once(tmp_path, caplog):
+    """SIGKILL in a forked worker breaks its pool: a new one is forked from the same set-up
+    stages, the shard is done again, the bytes are a clean run's and the progress ends at
+    12 of 12."""
+    caplog.set_level(logging.INFO, logger="sgprep.exec.local")
+    api.run(_config(tmp_path, "clean", stage=FORK_TOY, workers=1))
+    (tmp_path / "state" / "kill_000000005").write_text("")
+    caplog.clear()
+    once = api.run(_config(tmp_path, "once", stage=FORK_TOY, workers=2))
+    assert once.shards_written == 3 and once.shards_retried >= 1
+    assert not (tmp_path / "state" / "kill_000000005").exists()
+    assert _bytes(tmp_path / "once") == _bytes(tmp_path / "clean")
+    assert _final_progress(caplog).split()[1] == "12/12"
