@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-from pipeline_core import captions, cli_run, report  # noqa: E402
+from pipeline_core import captions, cli_run, compile_package, report  # noqa: E402
 
 LOAD_SPACY = (
     "import resource, subprocess, sys, time; t = time.perf_counter(); "
@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args(argv)
+    compile_package()  # as an installed copy has it (PYTHONDONTWRITEBYTECODE: each run compiles)
     walls, cpus, anchor_walls, anchor_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         table = Path(tmp) / "captions.txt"
