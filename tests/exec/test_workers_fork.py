@@ -152,3 +152,23 @@ def test_a_forked_worker_that_dies_is_replaced_and_counted_once(tmp_path, caplog
     assert not (tmp_path / "state" / "kill_000000005").exists()
     assert _bytes(tmp_path / "once") == _bytes(tmp_path / "clean")
     assert _final_progress(caplog).split()[1] == "12/12"
+
+
+@LINUX
+def test_the_progress_bar_starts_no_thread_before_the_fork(tmp_path):
+    """On a terminal, with workers, rich's bar is redrawn by the pool's loop (no refresh
+    thread), so the workers are still forked; it ends at 12 of 12."""
+    import io
+
+    from rich.console import Console
+
+    from sgprep.exec.local import LocalExecutor
+    from sgprep.pipeline import make_config
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=120)
+    config = make_config(_config(tmp_path, "two", stage=FORK_TOY, workers=2))
+    summary = LocalExecutor(config, console).run()
+    assert summary.shards_written == 3
+    assert [p.name for p in (tmp_path / "state").glob("setup_*")] == [f"setup_{os.getpid()}"]
+    assert "12/12" in screen.getvalue()
