@@ -1,5 +1,5 @@
-"""Worker processes forked after the stages are set up (their models loaded once), the progress
-count of retried shards, and planning that stops at --limit."""
+"""Worker processes forked after the stages are set up (their models loaded once), and the
+progress count of retried shards."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ from pathlib import Path
 import pytest
 
 from sgprep import api
-from sgprep.exec import plan as plan_module
-from sgprep.io.readers import reader
-from sgprep.io.writers import make_writer
 from tests.exec.toy import FORK_TOY, SETUP_TOY, TOY
 
 CAPTIONS = [f"caption number {i}" for i in range(12)]
@@ -80,41 +77,6 @@ def test_a_stage_not_fork_safe_is_set_up_in_each_spawned_worker(tmp_path):
     api.run(_config(tmp_path, "two", stage=SETUP_TOY, workers=2))
     setups = {p.name for p in (tmp_path / "state").glob("setup_*")}
     assert len(setups) == 2 and f"setup_{os.getpid()}" not in setups
-
-
-def test_planning_stops_at_the_limit(tmp_path, monkeypatch):
-    """With --limit, the input's units after the limit are not opened (for sgprep's own
-    output each would be an index parquet read)."""
-    folder = tmp_path / "tables"
-    folder.mkdir()
-    for n in range(3):
-        (folder / f"t{n}.txt").write_text("".join(f"a cat {n} {i}\n" for i in range(5)))
-    module = reader("table")
-    opened: list[str] = []
-
-    def records(path, *args, **kwargs):
-        opened.append(Path(path).name)
-        yield from module.records(path, *args, **kwargs)
-
-    class Counting:
-        units = staticmethod(module.units)
-
-    Counting.records = staticmethod(records)
-    monkeypatch.setattr(plan_module, "reader", lambda fmt: Counting)
-    writer = make_writer(tmp_path / "out")
-    (tmp_path / "out" / "_meta").mkdir(parents=True)
-    plan = plan_module.make_plan(str(folder), "table", 4, 5, writer)
-    assert plan.samples == 5 and [t.count for t in plan.tasks] == [4, 1]
-    assert opened == ["t0.txt"]
-    opened.clear()
-    plan = plan_module.make_plan(str(folder), "table", 4, 7, tmp_writer(tmp_path))
-    assert plan.samples == 7 and opened == ["t0.txt", "t1.txt"]
-
-
-def tmp_writer(tmp_path: Path):
-    out = tmp_path / "out2"
-    (out / "_meta").mkdir(parents=True)
-    return make_writer(out)
 
 
 def test_what_setup_made_is_frozen_while_shards_run(tmp_path, monkeypatch):
