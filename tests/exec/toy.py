@@ -88,7 +88,7 @@ class SetupToyStage(ToyStage):
             (Path(self.settings.state) / f"setup_{os.getpid()}").write_text("")
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
-        if self.settings.state:
+        if self.settings.state and os.path.isdir("/proc/self/fd"):
             held = []
             for fd in os.listdir("/proc/self/fd"):
                 try:
