@@ -72,8 +72,8 @@ def entity_name(entity: Entity) -> str:
     tokens, lower = tokens[start:], lower[start:]
     head_last = entity.head.split()[-1].lower()
     for i, word in enumerate(lower):
-        if word.startswith(head_last):
-            return " ".join(tokens[: i + 1])
+        if word.startswith(head_last) and not (word != head_last and word.endswith("ed")):
+            return " ".join(tokens[: i + 1])  # not "haired" for "hair": the head is named
     return entity.head
 
 

@@ -73,9 +73,14 @@ from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
+    repair_comma_compound,
+    repair_misread_verbs,
+    repair_participle_after_comma,
+    repair_phrase_after_air,
     repair_phrase_after_time,
     repair_place_after_with_object,
     repair_relative_clause_agreement,
+    verb_words,
 )
 from sgprep.parse.rules_noise import clean_alt_text
 from sgprep.parse.rules_repair import (
@@ -250,6 +255,7 @@ class RuleParser(Parser):
             )
         self.nlp = None
         self._words: tuple[frozenset[str], frozenset[str]] | None = None
+        self._verbs: frozenset[str] = frozenset()
         self._prefix_tokens = 0
         self._lemmatizer = None
         self._counts: Counter[str] = Counter()
@@ -260,6 +266,7 @@ class RuleParser(Parser):
             self.nlp = load_spacy(self.settings.spacy_model)
         if self._words is None:
             self._words = word_index(self.nlp)
+            self._verbs = verb_words(self.nlp)
             self._prefix_tokens = len(self.nlp.make_doc(FRAGMENT_PREFIX))
             if "lemmatizer" in self.nlp.pipe_names:
                 self._lemmatizer = self.nlp.get_pipe("lemmatizer")
@@ -328,6 +335,10 @@ class RuleParser(Parser):
             (merge_hyphenated, ()),
             (repair_trailing_nouns, self._words),
             (repair_verb_inside_noun_phrase, ()),
+        ]
+        if "verbs" in self.families:
+            steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs)))
+        steps += [
             (repair_participle_after_noun, (self._verb_lemma,)),
             (repair_participle_on_garment, (SCENERY if spans else frozenset(),)),
         ]
@@ -343,6 +354,12 @@ class RuleParser(Parser):
             steps.append((repair_relative_clause_agreement, ()))
         if "times" in self.families:
             steps.append((repair_phrase_after_time, ()))
+        if "lists" in self.families:
+            steps.append((repair_comma_compound, ()))
+        if "afterthoughts" in self.families:
+            steps.append((repair_participle_after_comma, ()))
+        if "air" in self.families:
+            steps.append((repair_phrase_after_air, ()))
         if spans:
             steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
         if names:
@@ -417,6 +434,8 @@ class RuleParser(Parser):
             lemma = head.lemma_.lower()
         if names:  # "a guy in a red cap" -> person, "guys" -> people
             lemma = HEAD_FORMS.get(head.lower_, lemma)
+        if draft.name is not None:  # "a red haired girl": hair
+            lemma = draft.name
         return Entity(
             text=(doc.text if text is None else text)[start:end],
             head=lemma if lemma.strip() else head.text,

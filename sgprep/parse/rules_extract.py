@@ -26,7 +26,13 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
-from sgprep.parse.rules_long import is_shade_of_next, participle_doers, shade_of
+from sgprep.parse.rules_long import (
+    is_shade_of_next,
+    part_adjective,
+    participle_doers,
+    redundant_possession,
+    shade_of,
+)
 from sgprep.parse.rules_relations import RelationRules
 from sgprep.parse.rules_view import DocView
 
@@ -47,6 +53,7 @@ class EntityDraft:
     count: int | None = None
     start: int = 0  # first token of the entity text
     end: int = 0  # last token of the entity text (inclusive)
+    name: str | None = None  # the head's name where it is no word of the text ("haired": hair)
 
     def add_attribute(self, word: str) -> None:
         word = word.lower().strip()
@@ -127,6 +134,8 @@ class GraphBuilder(RelationRules):
         for tok in self._with_pos(NOUNS):
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
+        if "parts" in self.families:
+            self._part_entities()
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
@@ -185,13 +194,59 @@ class GraphBuilder(RelationRules):
             return []
         return [self.tokens[i] for i, d in enumerate(view.dep) if d in deps]
 
+    def _part_entities(self) -> None:
+        """ "a red haired girl": the hair is an entity of its own with the colour (the girl has
+        it; :meth:`_relation_pass` adds that); family ``parts``."""
+        lower = self.view.lower
+        for i in range(len(lower)):
+            if lower[i][-2:] != "ed" or self._follow(self.view.head[i]) not in self.entities:
+                continue
+            tok = self.tokens[i]
+            part = part_adjective(tok)
+            if part is None:
+                continue
+            name, modifiers = part
+            draft = EntityDraft(head=tok, start=tok.i, end=tok.i, name=name)
+            if tok.i > 0 and self.doc[tok.i - 1].lower_ == modifiers[0]:
+                draft.start = tok.i - 1
+            for word in modifiers:
+                value = lex.NUMBER_WORDS.get(word) if not word.isdigit() else int(word)
+                if value is not None:
+                    draft.count = value  # "a four legged chair": legs is 4
+                else:
+                    draft.add_attribute(word)
+            self.entities[tok.i] = draft
+            owner = self.entities[self._follow(tok.head.i)]
+            if owner.start <= tok.i < owner.head.i:
+                owner.start = tok.i + 1  # "two black haired men": the men's text is "men"
+            for word in (tok.lower_, *modifiers):  # they were the owner's attributes
+                if word in owner.attributes:
+                    owner.attributes.remove(word)
+            if draft.count is not None and owner.count == draft.count:
+                owner.count = None  # "a four legged chair": four is the legs' count
+
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
         for tok in self._with_dep(RELATION_DEPS):
             self._relations_from(tok)
         for tok in self._with_pos(VERBS):
             self._object_gap(tok)
-        return self._clean_relations()
+        for i, draft in self.entities.items():
+            if draft.name is not None:  # "a red haired girl": the girl has the hair
+                self._add(self._follow(draft.head.head.i), "have", i)
+        relations = self._clean_relations()
+        if "pronouns" in self.families:  # "looking at his cell phone": no "man have phone"
+            joined = {(s, o) for s, p, o in relations if p != "have"}
+            relations = [
+                (s, p, o)
+                for s, p, o in relations
+                if not (
+                    p == "have"
+                    and (s, o) in joined
+                    and redundant_possession(self.doc[s], self.doc[o])
+                )
+            ]
+        return relations
 
     def _is_time(self, i: int) -> bool:
         if i not in self._times:
@@ -494,10 +549,15 @@ class GraphBuilder(RelationRules):
                 for i in candidates
                 if self.tokens[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
             ]
-        if pronoun.dep_ == "poss" and preferred:
+        if preferred and (
+            pronoun.dep_ == "poss"
+            or ("pronouns" in self.families and pronoun.dep_ in {"pobj", "dobj"})
+        ):
             # "a rocket standing on a pad at dusk, with lights at its base": the owner is the
             # nearest agreeing noun above the pronoun, or the subject of the verb above it,
-            # before the nearest noun in the text
+            # before the nearest noun in the text. So is what an object pronoun points to
+            # (family ``pronouns``): "the tray on the table has sandwiches on it" (the tray),
+            # "the lighthouse on the cliff stands ..., and waves crash onto the rocks below it"
             for up in pronoun.ancestors:
                 if self._follow(up.i) in preferred:
                     return self._follow(up.i)

@@ -30,11 +30,28 @@ nothing in a normal run sets it.
   every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck);
 - ``relatives``: a relative clause whose verb disagrees in number with the noun the model
   hangs it on is about the noun up the phrase chain that agrees ("two lamps on a table that
-  are lit" -> lamps is lit);
+  are lit" -> lamps is lit), and a "who" clause on a thing is the nearest person's or
+  animal's ("a dog with a vest who is wearing a lei" -> dog wear lei);
 - ``times``: a phrase the model hangs on a time noun is about what the time phrase is about
   ("jumps into a puddle on a rainy day in the park" -> boy in park);
 - ``colours``: a shade word and the colour after it are one attribute ("a light blue shirt"
-  -> shirt is light blue; "lime green", "navy blue").
+  -> shirt is light blue; "lime green", "navy blue");
+- ``pronouns``: an object pronoun points to the agreeing noun above it or to the subject of a
+  clause above it before the nearest noun ("the tray on the table has sandwiches on it" ->
+  sandwiches on tray);
+- ``verbs``: a sentence's verb the model read as the plural head of its subject's noun
+  phrase ("a chef in a white apron slices vegetables": apron/compound slices/NNS) is the verb,
+  and a participle read as a sentence's past tense is the participle of the noun before it
+  ("a room with a sofa and a TV mounted on the wall" -> TV mount on wall);
+- ``afterthoughts``: a participle after a comma that the model hangs on the object of a
+  phrase is about the clause's subject ("<PERSON> speaks after the hearing, surrounded by
+  cameras" -> cameras surround person);
+- ``air``: "the air" is no place: a phrase the model hangs on it is about the thing in the air
+  ("spray flies into the air behind him" -> spray behind surfer);
+- ``parts``: an adjective made of a part's noun with a modifier is that part ("a red haired
+  girl" -> girl have hair, hair is red; "a four legged chair" -> chair have legs, legs is 4);
+- ``lists``: a noun before a comma is an item of a list, not a modifier of the noun after the
+  comma ("sunset, beach, nofilter": three keywords, not one compound).
 """
 
 from __future__ import annotations
@@ -58,6 +75,12 @@ FAMILIES = frozenset(
         "relatives",
         "times",
         "colours",
+        "pronouns",
+        "verbs",
+        "afterthoughts",
+        "air",
+        "parts",
+        "lists",
     }
 )
 

@@ -13,7 +13,15 @@ entity spans stay right without a map. What it does:
 - camera metadata: exposure tokens (``f/2.8``, ``1/200s``, ``ISO 400``, ``50mm``, ``EV +1``)
   and a camera maker followed by its model code (``Canon EOS 5D Mark III``) -> blanks;
 - ``<PERSON>`` -> `` person `` (a person it is), any other ``<TAG>`` -> blanks;
-- ``#`` before a word -> blank (the word stays);
+- credit lines and stock labels ("photo by <PERSON>", "image courtesy of ...", "(c) 2019 ...",
+  "STOCK PHOTO:", "royalty free", "vector art for autumn designs"; "vector illustration of a
+  dog" keeps its frame) and how the photo was taken ("shot with a fisheye lens",
+  "taken on an iPhone") -> blanks, a credit up to the next comma, semicolon or bar;
+- a news photo's dateline ("NEW YORK, NY - MAY 15:"), dates ("on May 15, 2019"), a year
+  after in/of/from ("in 1944"), "Image may contain:" and stock photo numbers -> blanks;
+- two hashtags or more that end a caption after its text -> blanks; a caption of hashtags only is a list
+  of keywords (each ``#`` -> a comma); any other ``#`` before a word -> a blank (the word
+  stays);
 - ALL-CAPS words in a run of two or more, or of four letters and more, -> lower case
   ("LUXURY HOTEL ROOM", "STOP"); short lone acronyms ("TV", "NYC") keep their case;
 - separators left with nothing between them (the commas of blanked metadata) -> blanks.
@@ -42,15 +50,51 @@ _CAMERA = (
     r"\b(?i:" + "|".join(CAMERA_MAKERS) + r")\b(?:\s+(?:[A-Z0-9][\w-]*\d[\w-]*|[A-Z]{2,}[\w-]*"
     r"|Mark|Mk|[IVX]{1,4}|\d+[\w-]*))+"
 )
+#: credit lines and stock-photo labels: "photo by <PERSON>", "image courtesy of NASA", "(c) 2019
+#: Jane Doe", "STOCK PHOTO:", "royalty free stock image"; up to the next separator
+_CREDIT = (
+    r"\b(?:photo(?:graph)?|image|picture|illustration|footage)s?\s+(?:by|courtesy\s+of|credit)\b"
+    r"[^,;|]*|(?:©|\(c\)|\bcopyright\b)[^,;|]*"
+    r"|\b(?:royalty[- ]free\s+)?stock\s+(?:photo(?:graph)?|image|picture|footage|illustration|vector)s?\b"
+    r"|\broyalty[- ]free\b|\ball\s+rights\s+reserved\b"
+    r"|\b(?:vector|clip)[ -]?(?:art|illustrations?|graphics?|icons?|images?)\b(?!\s+of\b)"
+    r"(?:\s+for\s+[^,;|]*)?"
+)
+#: how the photo was taken: "shot with a fisheye lens", "taken on an iPhone"
+_SHOT = (
+    r"\b(?:shot|taken|photographed|filmed)\s+(?:with|on)\s+(?:an?\s+|the\s+|my\s+)?"
+    r"(?:[\w-]+\s+){0,2}(?:lens|camera|iphone|smartphone|phone|drone|film|\d+mm)\b"
+)
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?"
+)
+#: a news photo's dateline ("NEW YORK, NY - MAY 15:"), a date ("on May 15, 2019", "June 3rd"),
+#: a year after in/on/of ("in 1944"), the automatic alt text's opening ("Image may contain:")
+#: and a stock photo's number ("ID: 123456789")
+_DATE = (
+    r"^\s*[A-Z][A-Z .,'-]*\s+[-\u2013\u2014]\s+" + _MONTH + r"\s+\d{1,2}(?:,\s*\d{4})?\s*:"
+    r"|\b(?:on\s+)?" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?"
+    r"|\b(?:in|of|from)\s+(?:the\s+)?(?:1[89]|20)\d{2}s?\b"
+    r"(?=\s*(?:[,.;:!?)]|$|(?:in|at|on|and|with|during)\b))"
+    r"|\bimage\s+may\s+contain\s*:(?:\s*one\s+or\s+more\b)?|\b(?:photo\s+)?id\s*:?\s*\d{4,}\b"
+)
 _PLACEHOLDER = r"<[A-Z_]+>"
 _NOISE = re.compile("|".join([_URL, _FILE, _CAMERA_FILE, _EXPOSURE]), re.IGNORECASE)
+_CREDIT_RE = re.compile("|".join([_CREDIT, _SHOT, _DATE]), re.IGNORECASE)
 _CAMERA_RE = re.compile(_CAMERA)  # model codes are upper case or have digits: case matters
 _PLACEHOLDER_RE = re.compile(_PLACEHOLDER)
-_HASHTAG = re.compile(r"#(?=\w)")
+_HASHTAG = re.compile(r"#(?=[A-Za-z])")
+#: two hashtags or more that end a caption after its text: tags, not the scene ("... the sea
+#: #sunset #sea")
+_TRAILING_TAGS = re.compile(r"(?:\s*#[A-Za-z][\w-]*){2,}\s*$")  # one is a word: "at the #beach"
 _CAPS_WORD = re.compile(r"\b[A-Z][A-Z'&-]*[A-Z]\b")
 _SEPARATORS = ",;:|/-"
 #: cheap first test: most captions have none of these and skip every regex
-_MAYBE = re.compile(r"[<#/:]|www|\d|[A-Z]{2}|\.[A-Za-z]{2,4}\b")
+_MAYBE = re.compile(
+    r"[<#/:©]|www|\d|[A-Z]{2}|\.[A-Za-z]{2,4}\b|\b(?:[Bb]y|[Ss]tock|[Cc]ourtesy|[Cc]redit|"
+    r"[Ss]hot|[Tt]aken|[Pp]hotographed|[Ff]ilmed|[Rr]oyalty|[Rr]ights|[Vv]ector|[Cc]lip|\(c\))\b"
+)
 
 
 def _blank(match: re.Match) -> str:
@@ -107,9 +151,15 @@ def clean_alt_text(text: str) -> str:
     """``text`` with alt-text noise blanked, the same length (see the module doc)."""
     if not _MAYBE.search(text):
         return text
-    cleaned = _PLACEHOLDER_RE.sub(_placeholder, text)
+    cleaned = _CREDIT_RE.sub(_blank, text)  # before placeholders: "photo by <PERSON>" goes
+    cleaned = _PLACEHOLDER_RE.sub(_placeholder, cleaned)
     cleaned = _NOISE.sub(_blank, cleaned)
     cleaned = _CAMERA_RE.sub(_blank, cleaned)
+    tags = _TRAILING_TAGS.search(cleaned)
+    if tags and any(ch.isalpha() for ch in cleaned[: tags.start()]):
+        cleaned = cleaned[: tags.start()] + " " * (tags.end() - tags.start())
+    elif tags:  # "#sunset #sea" alone: a list of keywords
+        cleaned = cleaned[: tags.start()] + _HASHTAG.sub(",", cleaned[tags.start() :])
     cleaned = _HASHTAG.sub(" ", cleaned)
     cleaned = _lower_caps(cleaned)
     if cleaned != text:

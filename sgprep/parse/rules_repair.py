@@ -678,6 +678,7 @@ def repair_adjective_compound(doc: Doc, nouns: frozenset[str], modifiers: frozen
             and tok.lower_ in modifiers
             and tok.lower_ not in nouns
             and not any(c.dep_ in {"compound", "poss", "det"} for c in tok.children)
+            and not (tok.text[:1].isupper() and tok.head.text[:1].isupper())  # "New York City"
         ):
             tok.pos_, tok.tag_, tok.dep_ = "ADJ", "JJ", "amod"
     return doc

@@ -55,6 +55,12 @@ CAPTIONS = [
     "a boy jumps into a muddy puddle on a rainy day in the park",
     "a red apple on a wooden table",
     "two dogs playing in the snow",
+    "a chef in a white apron slices fresh vegetables on a cutting board",
+    "a living room with a sofa, a coffee table and a large TV mounted on the wall",
+    "travel, beach, ocean, nofilter",
+    "<PERSON> speaks after the hearing on Tuesday, surrounded by microphones and cameras",
+    "spray flies into the air behind him",
+    "a dog with colorful life vest who is wearing a lei",
 ]
 
 
