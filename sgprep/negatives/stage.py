@@ -174,6 +174,12 @@ class NegativesStage(Stage):
         if self.settings.llm_judge.enabled and self.judge is None:
             self.judge = LLMJudge(self.settings.llm_judge)
 
+    @property
+    def fork_safe(self) -> bool:
+        """The vocabulary is plain data once loaded; the LLM judge holds a client (a pool of
+        connections), which forked workers must not share."""
+        return not self.settings.llm_judge.enabled
+
     def teardown(self) -> None:
         if self.judge is not None:
             self.judge.close()

@@ -134,3 +134,55 @@ def test_the_progress_bar_starts_no_thread_before_the_fork(tmp_path):
     assert summary.shards_written == 3
     assert [p.name for p in (tmp_path / "state").glob("setup_*")] == [f"setup_{os.getpid()}"]
     assert "12/12" in screen.getvalue()
+
+
+def test_the_negatives_stage_forks_unless_it_holds_a_judge_client():
+    from sgprep.negatives.stage import NegativesSettings, NegativesStage
+
+    assert NegativesStage(NegativesSettings()).fork_safe
+    judged = NegativesSettings(llm_judge={"enabled": True, "endpoint": "http://127.0.0.1:9/v1"})
+    assert not NegativesStage(judged).fork_safe
+
+
+@LINUX
+def test_a_parse_and_negatives_chain_forks_and_writes_the_bytes_of_one_worker(
+    tmp_path, monkeypatch
+):
+    from sgprep.exec.local import LocalExecutor
+
+    runners = []
+    forking = LocalExecutor._forking_runner
+
+    def record(self, plan, cpus):
+        runners.append(forking(self, plan, cpus))
+        return runners[-1]
+
+    monkeypatch.setattr(LocalExecutor, "_forking_runner", record)
+    table = tmp_path / "c.txt"
+    table.write_text(
+        "".join(
+            f"a {c} dog chasing a {d} ball on the grass\n"
+            for c in ("brown", "black", "white")
+            for d in ("red", "blue", "green", "small")
+        )
+    )
+
+    def chain(out, workers):
+        return api.run(
+            {
+                "input": str(table),
+                "output": str(tmp_path / out),
+                "shard_size": 4,
+                "stages": [
+                    {"name": "parse", "settings": {"parser": "spacy"}},
+                    {"name": "negatives", "settings": {"strategies": ["swap", "replace"]}},
+                ],
+            },
+            workers=workers,
+            progress=False,
+        )
+
+    one, two = chain("one", 1), chain("two", 2)
+    assert (one.shards_written, two.shards_written, two.workers) == (3, 3, 2)
+    assert _bytes(tmp_path / "two") == _bytes(tmp_path / "one")
+    assert len(runners) == 1 and runners[0] is not None  # the two workers were forked
