@@ -259,6 +259,7 @@ class RuleParser(Parser):
         self._prefix_tokens = 0
         self._lemmatizer = None
         self._counts: Counter[str] = Counter()
+        self._steps: tuple[tuple, list[tuple[Callable, tuple]]] | None = None
         self.families = families_on()  # every rule family, unless a benchmark switched one off
 
     def setup(self) -> None:
@@ -329,7 +330,14 @@ class RuleParser(Parser):
         return results  # type: ignore[return-value]
 
     def _repair_steps(self) -> list[tuple[Callable, tuple]]:
-        """The repairs, in the order they run, each with its arguments after the doc."""
+        """The repairs, in the order they run, each with its arguments after the doc (made
+        again when the families or the word index change)."""
+        key = (self.families, self._words)
+        if self._steps is None or self._steps[0] != key:
+            self._steps = key, self._make_repair_steps()
+        return self._steps[1]
+
+    def _make_repair_steps(self) -> list[tuple[Callable, tuple]]:
         spans, names = "spans" in self.families, "names" in self.families
         steps: list[tuple[Callable, tuple]] = [
             (merge_hyphenated, ()),

@@ -44,6 +44,7 @@ POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
 QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 #: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
+ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 
 
 @dataclass
@@ -86,6 +87,7 @@ class GraphBuilder(RelationRules):
         self.doc = doc
         self.tokens = list(doc)  # one token object each, for all the passes over the doc
         self.view = DocView(doc) if view is None else view  # the doc does not change here
+        self._selected: dict[tuple[str, frozenset[str]], list[Token]] = {}  # _with_pos, _with_dep
         self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
@@ -153,7 +155,7 @@ class GraphBuilder(RelationRules):
                 if count is None:  # "a couple of dogs": 2
                     count = lex.EXACT_QUANTITIES.get(self.tokens[i].lower_)
                 target.count = target.count if target.count is not None else count
-        for tok in self._with_dep({"acomp"}):
+        for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
@@ -169,7 +171,7 @@ class GraphBuilder(RelationRules):
             others.append(self._relation_pass())
         self.consumed, self.implicit_objects, self.relations = own
         self._lemma = lemma
-        for tok in self._with_pos({"VERB"}):  # no relation rule reads attributes: once for all
+        for tok in self._with_pos(VERB):  # no relation rule reads attributes: once for all
             self._state_attribute(tok)
         if "attach" in self.families:
             entities = dict(self.entities)  # each form drops its own lone times: from all
@@ -181,18 +183,25 @@ class GraphBuilder(RelationRules):
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
 
-    def _with_pos(self, pos: frozenset[str] | set[str]) -> list[Token]:
+    def _with_pos(self, pos: frozenset[str]) -> list[Token]:
         """The tokens whose part of speech is one of ``pos``, in order: a rule that only
         applies to some words loops over these (see ``docs/parser-speed.md``)."""
-        view = self.view
-        return [self.tokens[i] for i, p in enumerate(view.pos) if p in pos]
+        found = self._selected.get(("pos", pos))
+        if found is None:
+            tokens, view = self.tokens, self.view
+            found = [tokens[i] for i, p in enumerate(view.pos) if p in pos]
+            self._selected["pos", pos] = found
+        return found
 
-    def _with_dep(self, deps: frozenset[str] | set[str]) -> list[Token]:
+    def _with_dep(self, deps: frozenset[str]) -> list[Token]:
         """The tokens whose dependency is one of ``deps``, in order."""
-        view = self.view
-        if view.deps.isdisjoint(deps):
-            return []
-        return [self.tokens[i] for i, d in enumerate(view.dep) if d in deps]
+        found = self._selected.get(("dep", deps))
+        if found is None:
+            tokens, view = self.tokens, self.view
+            found = [] if view.deps.isdisjoint(deps) else [
+                tokens[i] for i, d in enumerate(view.dep) if d in deps]  # fmt: skip
+            self._selected["dep", deps] = found
+        return found
 
     def _part_entities(self) -> None:
         """ "a red haired girl": the hair is an entity of its own with the colour (the girl has

@@ -56,16 +56,15 @@ class DocView:
     use."""
 
     __slots__ = ("doc", "pos", "tag", "dep", "head", "lower", "poses", "tags", "deps", "words",
-                 "_lemma")  # fmt: skip
+                 "_lemma", "_acl")  # fmt: skip
 
     def __init__(self, doc: Doc):
         self.doc = doc
         pos, tag, dep, lower, head = doc.to_array(_attrs()).T.tolist()
-        strings = doc.vocab.strings
-        self.pos = _names(strings, pos)
-        self.tag = _names(strings, tag)
-        self.dep = _names(strings, dep)
-        self.lower = _names(strings, lower)
+        n = len(pos)
+        names = _names(doc.vocab.strings, pos + tag + dep + lower)
+        self.pos, self.tag = names[:n], names[n : 2 * n]
+        self.dep, self.lower = names[2 * n : 3 * n], names[3 * n :]
         # a head is an offset from its token, as uint64
         self.head = [i + h if h < _HALF else i + h - _WRAP for i, h in enumerate(head)]
         self.poses = set(self.pos)
@@ -73,6 +72,7 @@ class DocView:
         self.deps = set(self.dep)
         self.words = set(self.lower)
         self._lemma: list[str] | None = None
+        self._acl: list[int] | None = None
 
     @property
     def lemma(self) -> list[str]:
@@ -101,7 +101,10 @@ def needs(test):
 
 def acl_participles(view: DocView) -> list[int]:
     """Tokens tagged VBG hung as a clause on a noun (``acl``): "a man in a shirt holding"."""
-    if "VBG" not in view.tags or "acl" not in view.deps:
-        return []
-    tag, dep = view.tag, view.dep
-    return [i for i in range(len(tag)) if tag[i] == "VBG" and dep[i] == "acl"]
+    if view._acl is None:
+        if "VBG" not in view.tags or "acl" not in view.deps:
+            view._acl = []
+        else:
+            tag, dep = view.tag, view.dep
+            view._acl = [i for i in range(len(tag)) if tag[i] == "VBG" and dep[i] == "acl"]
+    return view._acl
