@@ -140,5 +140,7 @@ def test_a_repair_runs_where_its_test_says_on_the_doc_as_repaired_so_far(parser,
 
     monkeypatch.setattr(rules, "repair_quoted", retag)
     monkeypatch.setattr(rules, "repair_with_list", gated)  # runs after repair_quoted
-    parser.parse_batch(["a dog on a bed", "a cat with a hat", "two birds on a wire"])
+    fresh = RuleParser(ParserSettings())  # its repair steps are made with the two above
+    fresh.nlp = parser.nlp
+    fresh.parse_batch(["a dog on a bed", "a cat with a hat", "two birds on a wire"])
     assert ran == ["a cat with a hat", "two birds on a wire"]
