@@ -88,6 +88,9 @@ class GraphBuilder(RelationRules):
         self.tokens = list(doc)  # one token object each, for all the passes over the doc
         self.view = DocView(doc) if view is None else view  # the doc does not change here
         self._selected: dict[tuple[str, frozenset[str]], list[Token]] = {}  # _with_pos, _with_dep
+        #: each token's children (``tok.children``, in order), the token objects made once
+        self.kids = [[self.tokens[j] for j in kids] for kids in self.view.children]
+        self._conjuncts_of: dict[int, list[Token]] = {}
         self.families = families  # rule families switched on (see rules_families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
@@ -234,6 +237,21 @@ class GraphBuilder(RelationRules):
             if draft.count is not None and owner.count == draft.count:
                 owner.count = None  # "a four legged chair": four is the legs' count
 
+    def _conjuncts(self, tok: Token) -> list[Token]:
+        """``tok.conjuncts`` (the words coordinated with it, in spaCy's order), read from
+        the view once per word."""
+        found = self._conjuncts_of.get(tok.i)
+        if found is None:
+            head, dep, children = self.view.head, self.view.dep, self.view.children
+            start = tok.i
+            while start != head[start] and dep[start] == "conj":
+                start = head[start]
+            chain = [start]
+            for word in chain:  # grows while it is read: conjuncts of conjuncts
+                chain += [c for c in children[word] if c > word and dep[c] == "conj"]
+            found = self._conjuncts_of[tok.i] = [self.tokens[k] for k in chain if k != tok.i]
+        return found
+
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
         for tok in self._with_dep(RELATION_DEPS):
@@ -296,11 +314,12 @@ class GraphBuilder(RelationRules):
         root = tok.dep_ == "ROOT" or (self.prefix_object is not None and tok == self.prefix_object)
         if tok.dep_ == "attr" and tok.head.lemma_ == "be":  # "this is a photo of the beach"
             root = any(
-                c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"} for c in tok.head.children
+                c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"}
+                for c in self.kids[tok.head.i]
             )
         if not root:
             return None
-        for child in tok.children:
+        for child in self.kids[tok.i]:
             if child.dep_ == "prep" and child.lower_ == "of":
                 pobj = self._pobj(child)
                 if pobj is not None and pobj.pos_ in NOUNS and pobj.i not in self.quoted:
@@ -312,7 +331,7 @@ class GraphBuilder(RelationRules):
         lemma = tok.lemma_.lower()
         if tok.pos_ not in NOUNS or lemma not in QUANTITY_OR_LIKENESS:
             return None
-        for child in tok.children:
+        for child in self.kids[tok.i]:
             if child.dep_ == "prep" and child.lower_ == "of":
                 pobj = self._pobj(child)
                 if pobj is not None and pobj.pos_ in NOUNS:
@@ -376,8 +395,8 @@ class GraphBuilder(RelationRules):
             tok.dep_ != "pobj"
             or tok.lemma_.lower() not in lex.RELATIONAL_NOUNS - lex.ARTICLE_KEEPING
             or tok.pos_ not in NOUNS
-            or not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
-            or any(c.dep_ == "prep" for c in tok.children)
+            or not any(c.dep_ == "det" and c.lower_ == "the" for c in self.kids[tok.i])
+            or any(c.dep_ == "prep" for c in self.kids[tok.i])
         ):
             return None
         owner = tok.head.head
@@ -400,12 +419,12 @@ class GraphBuilder(RelationRules):
             return False
         return any(
             c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
-            for c in tok.children
+            for c in self.kids[tok.i]
         )
 
     def _draft(self, head: Token) -> EntityDraft:
         draft = EntityDraft(head=head, start=head.i, end=head.i)
-        for child in head.children:
+        for child in self.kids[head.i]:
             if child.i < head.i and child.dep_ in TEXT_LEFT_DEPS:
                 if child.lower_ in lex.QUANTIFIERS and child.dep_ != "compound":
                     continue
@@ -413,7 +432,7 @@ class GraphBuilder(RelationRules):
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
         if "names" in self.families:  # "green tree branches" with the tree as owner: branches
-            for child in head.children:
+            for child in self.kids[head.i]:
                 if child.dep_ == "poss" and draft.start <= child.i < head.i:
                     draft.start = child.right_edge.i + 1
         while (
@@ -459,7 +478,7 @@ class GraphBuilder(RelationRules):
             if dep in {"compound", "nmod", "npadvmod"} and child.pos_ in NOUNS:
                 # the modifiers of a noun modifier are the head's ("red tennis bag": the bag
                 # is red; "white plastic fork": the fork is white)
-                for grandchild in child.children:
+                for grandchild in self.kids[child.i]:
                     if grandchild.i < child.i and grandchild.dep_ in {"amod", "compound", "nummod"}:
                         self._modifier(draft, grandchild)
                 if not (child.lower_ in lex.MATERIALS or is_colour(child)):
@@ -493,7 +512,7 @@ class GraphBuilder(RelationRules):
         if shade is None and "colours" in self.families and is_shade_of_next(word):
             return  # "light" of "light blue": the colour carries it
         draft.add_attribute(f"{shade.lower_} {word.text}" if shade is not None else word.text)
-        for mod in word.children:  # "long white whiskers" read as long <- white: long too
+        for mod in self.kids[word.i]:  # "long white whiskers" read as long <- white: long too
             if (
                 mod.i < word.i
                 and mod.dep_ in {"amod", "advmod"}
@@ -503,7 +522,7 @@ class GraphBuilder(RelationRules):
                 and mod.i not in self.quoted
             ):
                 self._attribute_chain(draft, mod)
-        for conj in word.children:
+        for conj in self.kids[word.i]:
             if conj.dep_ == "conj" and (
                 conj.pos_ in {"ADJ", "VERB"} or is_colour(conj) or conj.lower_ in lex.MATERIALS
             ):
@@ -513,7 +532,7 @@ class GraphBuilder(RelationRules):
         """ "the dress is red" / "the sky looks grey and cloudy"."""
         if tok.dep_ != "acomp" or tok.head.lemma_ not in lex.LINKING_VERBS:
             return
-        if any(c.dep_ == "prep" and not self._in_colour(c) for c in tok.children):
+        if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]):
             return  # "adjacent to", "full of": a relation, handled with prepositions
         for subject in self._subjects(tok.head):
             draft = self.entities.get(subject)
@@ -583,12 +602,12 @@ class GraphBuilder(RelationRules):
     def _subjects(self, verb: Token, depth: int = 0) -> list[int]:
         """Entities doing what ``verb`` says (with their conjuncts)."""
         found: list[int] = []
-        subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass", "csubj"}]
+        subjects = [c for c in self.kids[verb.i] if c.dep_ in {"nsubj", "nsubjpass", "csubj"}]
         for child in subjects[-1:]:  # two subjects: an object-gap clause, the last one acts
             found.extend(self._with_conjuncts(child))
-        expl = any(c.dep_ == "expl" for c in verb.children)
+        expl = any(c.dep_ == "expl" for c in self.kids[verb.i])
         if not found and expl:  # "there is a car on the track"
-            for child in verb.children:
+            for child in self.kids[verb.i]:
                 if child.dep_ in {"attr", "nsubj", "dobj"}:
                     found.extend(self._with_conjuncts(child))
         if found:
@@ -599,7 +618,7 @@ class GraphBuilder(RelationRules):
             and verb.head.dep_ == "dobj"
             and verb.head.head.pos_ in VERBS
             and depth < 4
-            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in verb.children)
+            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in self.kids[verb.i])
         ):
             # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
             return self._subjects(verb.head.head, depth + 1)
@@ -629,7 +648,7 @@ class GraphBuilder(RelationRules):
         if ent is not None:
             out.append(ent)
         if conjuncts:
-            for conj in tok.conjuncts:
+            for conj in self._conjuncts(tok):
                 ent = self._entity(conj)
                 if ent is not None and ent not in out:
                     out.append(ent)
@@ -638,7 +657,11 @@ class GraphBuilder(RelationRules):
     def _pobj(self, prep: Token) -> Token | None:
         if prep.i not in self._pobjs:
             self._pobjs[prep.i] = next(
-                (c for c in prep.children if c.dep_ in {"pobj", "pcomp"} and c.pos_ in POBJ_POS),
+                (
+                    c
+                    for c in self.kids[prep.i]
+                    if c.dep_ in {"pobj", "pcomp"} and c.pos_ in POBJ_POS
+                ),
                 None,
             )
         return self._pobjs[prep.i]

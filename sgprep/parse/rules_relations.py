@@ -23,6 +23,7 @@ from sgprep.parse.rules_view import DocView
 class RelationRules:
     doc: object
     tokens: list[Token]
+    kids: list[list[Token]]
     view: DocView
     families: frozenset[str]
     lemma: bool
@@ -42,7 +43,9 @@ class RelationRules:
         lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
         words = [verb.lower_ if lemma == verb.lower_ or not self.lemma else lemma]
         words += [
-            c.lower_ for c in verb.children if c.dep_ == "prt" and not self._is_prt_with_object(c)
+            c.lower_
+            for c in self.kids[verb.i]
+            if c.dep_ == "prt" and not self._is_prt_with_object(c)
         ]
         return " ".join(words)
 
@@ -51,7 +54,7 @@ class RelationRules:
         shirt the man is wearing" (man wear shirt), "the lawn the bears are on" (bears on lawn)."""
         if verb.pos_ not in VERBS:
             return
-        nsubjs = [c for c in verb.children if c.dep_ == "nsubj"]
+        nsubjs = [c for c in self.kids[verb.i] if c.dep_ == "nsubj"]
         if verb.dep_ == "relcl" and verb.head.pos_ in NOUNS:
             gap = verb.head
         elif len(nsubjs) >= 2:  # the model's reading of "blue shirt the man is wearing"
@@ -59,22 +62,23 @@ class RelationRules:
         else:
             return
         if any(
-            c.dep_ in {"dobj", "attr"} or c.lower_ in lex.RELATIVE_PRONOUNS for c in verb.children
+            c.dep_ in {"dobj", "attr"} or c.lower_ in lex.RELATIVE_PRONOUNS
+            for c in self.kids[verb.i]
         ):
             return
         subjects = [self._entity(c) for c in nsubjs]
         noun = self._entity(gap)
         stranded = [
             c
-            for c in verb.children
+            for c in self.kids[verb.i]
             if c.dep_ == "prep"
             and self._pobj(c) is None
-            and not any(g.dep_ == "prep" for g in c.children)
+            and not any(g.dep_ == "prep" for g in self.kids[c.i])
         ]
         if stranded:
             verb_part = "" if verb.lemma_ == "be" else self._verb_predicate(verb) + " "
             predicate = verb_part + stranded[0].lower_
-        elif verb.lemma_ == "be" or any(c.dep_ == "prep" for c in verb.children):
+        elif verb.lemma_ == "be" or any(c.dep_ == "prep" for c in self.kids[verb.i]):
             return
         else:
             predicate = self._verb_predicate(verb)
@@ -87,25 +91,25 @@ class RelationRules:
             return
         if verb.dep_ not in {"acl", "ROOT", "relcl", "conj"}:
             return
-        if sum(c.dep_ == "nsubj" for c in verb.children) >= (1 if verb.dep_ == "relcl" else 2):
+        if sum(c.dep_ == "nsubj" for c in self.kids[verb.i]) >= (1 if verb.dep_ == "relcl" else 2):
             return  # "the shirt the man is wearing": an object gap, not a state
         if any(
             c.dep_
             in {"dobj", "prep", "agent", "xcomp", "ccomp", "attr", "dative", "acomp", "advcl"}
             or self._is_prt_with_object(c)
-            for c in verb.children
+            for c in self.kids[verb.i]
         ):
             return
         if any(t.dep_ in {"prep", "dobj"} for t in verb.subtree if t.i > verb.i):
             return  # "standing next to a creek": "to" hangs from "next"
-        words = [verb.lower_] + [c.lower_ for c in verb.children if c.dep_ == "prt"]
+        words = [verb.lower_] + [c.lower_ for c in self.kids[verb.i] if c.dep_ == "prt"]
         for subject in self._subjects(verb):
             self.entities[subject].add_attribute(" ".join(words))
 
     def _reciprocal(self, obj: Token) -> bool:
         """ "each other", "one another"."""
         return obj.lower_ in {"other", "another"} and any(
-            c.lower_ in {"each", "one"} for c in obj.children
+            c.lower_ in {"each", "one"} for c in self.kids[obj.i]
         )
 
     def _add_reciprocal(self, subjects: list[int], predicate: str) -> None:
@@ -160,12 +164,12 @@ class RelationRules:
     def _locative_pronoun(self, verb: Token) -> bool:
         """The verb or its object has a preposition whose object is a pronoun ("has moss on
         it", "has meat and vegetables on it")."""
-        holders = [verb] + [c for c in verb.children if c.dep_ == "dobj"]
-        holders += [conj for h in holders[1:] for conj in h.conjuncts]
+        holders = [verb] + [c for c in self.kids[verb.i] if c.dep_ == "dobj"]
+        holders += [conj for h in holders[1:] for conj in self._conjuncts(h)]
         return any(
             c.dep_ == "prep" and (p := self._pobj(c)) is not None and p.lower_ in lex.ANAPHORA
             for h in holders
-            for c in h.children
+            for c in self.kids[h.i]
         )
 
     def _prep_phrase(self, prep: Token) -> tuple[list[str], Token] | None:
@@ -173,7 +177,7 @@ class RelationRules:
         words = [prep.lower_]
         pobj = self._pobj(prep)
         if pobj is None:  # "out of": a preposition governing a preposition
-            for child in prep.children:
+            for child in self.kids[prep.i]:
                 if child.dep_ == "prep" and self._pobj(child) is not None:
                     self.consumed.add(child.i)
                     words.append(child.lower_)
@@ -184,20 +188,20 @@ class RelationRules:
         if pobj.pos_ in NOUNS and self._is_position(pobj):
             of = next(
                 c
-                for c in pobj.children
+                for c in self.kids[pobj.i]
                 if c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
             )
             self.consumed.add(of.i)
-            mods = [c for c in pobj.children if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
+            mods = [c for c in self.kids[pobj.i] if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
             keep_article = pobj.lemma_.lower() in lex.ARTICLE_KEEPING or any(
                 m.lower_ in lex.ARTICLE_KEEPING for m in mods
             )
-            if keep_article and any(c.dep_ == "det" for c in pobj.children):
+            if keep_article and any(c.dep_ == "det" for c in self.kids[pobj.i]):
                 words.append("the")
             words += [m.lower_ for m in mods] + [pobj.lower_, of.lower_]
             pobj = self._pobj(of)
         elif pobj.pos_ in NOUNS and (landmark := self._implicit_landmark(pobj)) is not None:
-            mods = [c for c in pobj.children if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
+            mods = [c for c in self.kids[pobj.i] if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
             words += [m.lower_ for m in mods] + [pobj.lower_, "of"]
             self.implicit_objects.add(landmark.i)
             pobj = landmark
@@ -230,7 +234,7 @@ class RelationRules:
             # is no thing, the phrase is about the landmark
             landmark = next(
                 self._pobj(c)
-                for c in anchor.children
+                for c in self.kids[anchor.i]
                 if c.dep_ == "prep" and c.lower_ in {"of", "to"} and self._pobj(c) is not None
             )
             if landmark.i == pobj.i:
@@ -323,7 +327,7 @@ class RelationRules:
                 or (c.dep_ == "prep" and c.lower_ != "of" and any(
                     t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree))
             )
-            for c in pobj.children
+            for c in self.kids[pobj.i]
         )  # fmt: skip
 
     @staticmethod
@@ -338,12 +342,12 @@ class RelationRules:
         conjunct before it, unless that conjunct has a phrase of its own ("a man in red and a
         dog on a bed")."""
         shared = []
-        for other in noun.conjuncts:
+        for other in self._conjuncts(noun):
             if other.i >= prep.i or other.pos_ not in NOUNS:
                 continue
             if any(
                 c.dep_ in {"prep", "acl", "relcl"} and c.i < prep.i
-                for c in other.children
+                for c in self.kids[other.i]
                 if c.i > other.i
             ):
                 continue
@@ -357,7 +361,7 @@ class RelationRules:
             return [pobj]  # "on the side" of the bowl: the bowl alone, not its conjuncts
         if is_colour(pobj) and pobj.head.lower_ == "in":
             return []  # attribute, and its conjuncts are other entities, not other objects
-        return [pobj] + [c for c in pobj.conjuncts if c.pos_ in NOUNS | {"PRON"}]
+        return [pobj] + [c for c in self._conjuncts(pobj) if c.pos_ in NOUNS | {"PRON"}]
 
     def _verb_preposition(
         self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
@@ -372,7 +376,7 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject), self._verb_predicate(verb), subject
                     )
             return
-        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        dobj = next((c for c in self.kids[verb.i] if c.dep_ == "dobj"), None)
         if "attach" in self.families and self._absolute_with(prep, objects):
             return  # "holding an umbrella with a logo on it": the logo's own phrase says it
         if "attach" in self.families and self._chained_place(verb, prep, prep_text, objects):
@@ -445,7 +449,7 @@ class RelationRules:
             self._add(part, "of", whole)
         else:
             self._add(whole, "have", part)
-        for conj in pobj.conjuncts:
+        for conj in self._conjuncts(pobj):
             self._add(self._entity(conj), "have", part)
 
     def _clean_relations(self) -> list[tuple[int, str, int]]:

@@ -56,7 +56,7 @@ class DocView:
     use."""
 
     __slots__ = ("doc", "pos", "tag", "dep", "head", "lower", "poses", "tags", "deps", "words",
-                 "_lemma", "_acl")  # fmt: skip
+                 "_lemma", "_acl", "_children")  # fmt: skip
 
     def __init__(self, doc: Doc):
         self.doc = doc
@@ -73,12 +73,24 @@ class DocView:
         self.words = set(self.lower)
         self._lemma: list[str] | None = None
         self._acl: list[int] | None = None
+        self._children: list[list[int]] | None = None
 
     @property
     def lemma(self) -> list[str]:
         if self._lemma is None:
             self._lemma = [t.lemma_ for t in self.doc]
         return self._lemma
+
+    @property
+    def children(self) -> list[list[int]]:
+        """Each token's children (``[c.i for c in tok.children]``), in order."""
+        if self._children is None:
+            kids: list[list[int]] = [[] for _ in self.head]
+            for j, h in enumerate(self.head):
+                if h != j:
+                    kids[h].append(j)
+            self._children = kids
+        return self._children
 
     def __len__(self) -> int:
         return len(self.pos)

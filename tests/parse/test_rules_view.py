@@ -13,6 +13,7 @@ import pytest
 from sgprep.parse import rules
 from sgprep.parse.base import ParserSettings, make_parser
 from sgprep.parse.rules import RuleParser
+from sgprep.parse.rules_extract import GraphBuilder
 from sgprep.parse.rules_view import DocView, needs
 
 #: Captions on which the repairs fire, at least one each (checked below), and some on which
@@ -115,6 +116,16 @@ def test_the_view_reads_what_the_tokens_say(parser):
         assert view.lower == [t.lower_ for t in doc]
         assert view.lemma == [t.lemma_ for t in doc]
         assert view.words == {t.lower_ for t in doc} and len(view) == len(doc)
+        assert view.children == [[c.i for c in t.children] for t in doc]
+
+
+def test_the_builder_reads_children_and_conjuncts_as_spacy_does(parser):
+    for caption in CAPTIONS + ["cats, dogs and birds, and a man or a woman with a hat and a cap"]:
+        doc, view = parser._repaired(parser.nlp(caption))
+        builder = GraphBuilder(doc, view=view)
+        for tok in doc:
+            assert [c.i for c in builder.kids[tok.i]] == [c.i for c in tok.children]
+            assert [c.i for c in builder._conjuncts(tok)] == [c.i for c in tok.conjuncts]
 
 
 def test_gated_repairs_give_the_graphs_of_ungated_ones(parser, monkeypatch):
