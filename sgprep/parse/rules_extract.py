@@ -307,9 +307,10 @@ class GraphBuilder(RelationRules):
     def _frame_target(self, tok: Token) -> Token | None:
         """ "a black and white photo of coins": the caption is about the coins. Only the
         caption's root noun phrase (or "this is a photo of ...") frames it."""
-        if tok.i < self.skip or tok.pos_ != "NOUN":
+        if tok.i < self.skip or self.view.pos[tok.i] != "NOUN":
             return None
-        if tok.lower_ not in lex.FRAMING_NOUNS and tok.lemma_.lower() not in lex.FRAMING_NOUNS:
+        lower = self.view.lower[tok.i]
+        if lower not in lex.FRAMING_NOUNS and tok.lemma_.lower() not in lex.FRAMING_NOUNS:
             return None
         root = tok.dep_ == "ROOT" or (self.prefix_object is not None and tok == self.prefix_object)
         if tok.dep_ == "attr" and tok.head.lemma_ == "be":  # "this is a photo of the beach"
@@ -328,8 +329,7 @@ class GraphBuilder(RelationRules):
         return None
 
     def _quantity_target(self, tok: Token) -> Token | None:
-        lemma = tok.lemma_.lower()
-        if tok.pos_ not in NOUNS or lemma not in QUANTITY_OR_LIKENESS:
+        if self.view.pos[tok.i] not in NOUNS or tok.lemma_.lower() not in QUANTITY_OR_LIKENESS:
             return None
         for child in self.kids[tok.i]:
             if child.dep_ == "prep" and child.lower_ == "of":
@@ -340,17 +340,15 @@ class GraphBuilder(RelationRules):
         return None
 
     def _is_entity_head(self, tok: Token) -> bool:
-        if tok.i < self.skip or tok.pos_ not in NOUNS or not any(ch.isalpha() for ch in tok.text):
+        i, view = tok.i, self.view
+        if i < self.skip or view.pos[i] not in NOUNS or not any(ch.isalpha() for ch in tok.text):
             return False
-        if tok.i in self.alias or tok.i in self.quoted:
+        if i in self.alias or i in self.quoted:
             return False
-        if (
-            tok.dep_ in {"compound", "amod", "nmod"}
-            and tok.head.pos_ in NOUNS
-            and tok.head.i > tok.i
-        ):
+        dep, head = view.dep[i], view.head[i]
+        if dep in {"compound", "amod", "nmod"} and view.pos[head] in NOUNS and head > i:
             return False  # part of the next noun's name, or its attribute ("metal fork")
-        if tok.dep_ == "pobj" and self._is_position(tok) and tok.head.i not in self.consumed:
+        if dep == "pobj" and self._is_position(tok) and head not in self.consumed:
             return False  # "on top of"; but "a photo of the surface of the moon" is a thing
         if self._implicit_landmark(tok) is not None:
             return False  # "a bowl with markings on the side": the bowl's side
@@ -435,25 +433,18 @@ class GraphBuilder(RelationRules):
             for child in self.kids[head.i]:
                 if child.dep_ == "poss" and draft.start <= child.i < head.i:
                     draft.start = child.right_edge.i + 1
+        view = self.view
         while (
             draft.start < head.i
-            and self.tokens[draft.start].dep_
-            in {
-                "det",
-                "punct",
-                "cc",
-                "case",
-                "poss",
-                "predet",
-            }
+            and view.dep[draft.start] in {"det", "punct", "cc", "case", "poss", "predet"}
             or (
                 # "very large bear", "largely dry grass": an adverb grading an attribute is no
                 # part of the name (the bear is large)
                 "names" in self.families
-                and self.tokens[draft.start].pos_ == "ADV"
-                and self.tokens[draft.start].dep_ == "advmod"
-                and self.tokens[draft.start].head.dep_ == "amod"
-                and self.tokens[draft.start].head.i < head.i
+                and view.pos[draft.start] == "ADV"
+                and view.dep[draft.start] == "advmod"
+                and view.dep[view.head[draft.start]] == "amod"
+                and view.head[draft.start] < head.i
             )
         ):
             draft.start += 1
@@ -602,10 +593,11 @@ class GraphBuilder(RelationRules):
     def _subjects(self, verb: Token, depth: int = 0) -> list[int]:
         """Entities doing what ``verb`` says (with their conjuncts)."""
         found: list[int] = []
-        subjects = [c for c in self.kids[verb.i] if c.dep_ in {"nsubj", "nsubjpass", "csubj"}]
+        dep = self.view.dep
+        subjects = [c for c in self.kids[verb.i] if dep[c.i] in {"nsubj", "nsubjpass", "csubj"}]
         for child in subjects[-1:]:  # two subjects: an object-gap clause, the last one acts
             found.extend(self._with_conjuncts(child))
-        expl = any(c.dep_ == "expl" for c in self.kids[verb.i])
+        expl = any(dep[c.i] == "expl" for c in self.kids[verb.i])
         if not found and expl:  # "there is a car on the track"
             for child in self.kids[verb.i]:
                 if child.dep_ in {"attr", "nsubj", "dobj"}:
@@ -660,7 +652,7 @@ class GraphBuilder(RelationRules):
                 (
                     c
                     for c in self.kids[prep.i]
-                    if c.dep_ in {"pobj", "pcomp"} and c.pos_ in POBJ_POS
+                    if self.view.dep[c.i] in {"pobj", "pcomp"} and self.view.pos[c.i] in POBJ_POS
                 ),
                 None,
             )

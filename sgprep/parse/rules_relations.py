@@ -52,9 +52,10 @@ class RelationRules:
     def _object_gap(self, verb: Token) -> None:
         """A relative clause with no relative pronoun is about its noun as an object: "the
         shirt the man is wearing" (man wear shirt), "the lawn the bears are on" (bears on lawn)."""
-        if verb.pos_ not in VERBS:
+        view = self.view
+        if view.pos[verb.i] not in VERBS:
             return
-        nsubjs = [c for c in self.kids[verb.i] if c.dep_ == "nsubj"]
+        nsubjs = [c for c in self.kids[verb.i] if view.dep[c.i] == "nsubj"]
         if verb.dep_ == "relcl" and verb.head.pos_ in NOUNS:
             gap = verb.head
         elif len(nsubjs) >= 2:  # the model's reading of "blue shirt the man is wearing"
@@ -87,9 +88,10 @@ class RelationRules:
 
     def _state_attribute(self, verb: Token) -> None:
         """ "a man walking", "the floor is tiled": a participle with no object is a state."""
-        if verb.pos_ != "VERB" or verb.tag_ not in {"VBG", "VBN"} or verb.lemma_ == "be":
+        view, i = self.view, verb.i
+        if view.pos[i] != "VERB" or view.tag[i] not in {"VBG", "VBN"} or verb.lemma_ == "be":
             return
-        if verb.dep_ not in {"acl", "ROOT", "relcl", "conj"}:
+        if view.dep[i] not in {"acl", "ROOT", "relcl", "conj"}:
             return
         if sum(c.dep_ == "nsubj" for c in self.kids[verb.i]) >= (1 if verb.dep_ == "relcl" else 2):
             return  # "the shirt the man is wearing": an object gap, not a state
@@ -126,13 +128,13 @@ class RelationRules:
         self.relations.append((subject, " ".join(predicate.split()), obj))
 
     def _relations_from(self, tok: Token) -> None:
+        view = self.view
+        dep, head = view.dep[tok.i], view.head[tok.i]
         if (
-            tok.dep_ in {"prep", "agent", "dative"} or self._is_prt_with_object(tok)
+            dep in {"prep", "agent", "dative"} or self._is_prt_with_object(tok)
         ) and tok.i not in self.consumed:
             self._preposition(tok)
-        elif (
-            tok.dep_ in {"dobj", "obj"} and tok.head.pos_ in VERBS and tok.head.i not in self.quoted
-        ):
+        elif dep in {"dobj", "obj"} and view.pos[head] in VERBS and head not in self.quoted:
             verb = tok.head
             predicate = self._verb_predicate(verb)
             if self._reciprocal(tok):
@@ -145,7 +147,7 @@ class RelationRules:
                     if tok.lower_ in lex.ANAPHORA:
                         obj = self._entity(tok, exclude=subject)
                     self._add(subject, predicate, obj)
-        elif tok.dep_ == "poss":
+        elif dep == "poss":
             owned = tok.head
             exclude = {self._follow(owned.i)}
             if owned.dep_ == "pobj" and owned.head.head.pos_ in NOUNS:
