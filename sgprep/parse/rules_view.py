@@ -52,8 +52,8 @@ class DocView:
     """Per-token lists of one doc, indexed by token index: ``pos`` (``tok.pos_``), ``tag``
     (``tok.tag_``), ``dep`` (``tok.dep_``), ``head`` (``tok.head.i``), ``lower``
     (``tok.lower_``); and the sets of each (``poses``, ``tags``, ``deps``, ``words``) for a
-    rule to ask whether the doc has one at all. ``lemma`` (``tok.lemma_``) is read on first
-    use."""
+    rule to ask whether the doc has one at all. ``lemma`` (``tok.lemma_``) and ``children``
+    (``[c.i for c in tok.children]``) are made on first use."""
 
     __slots__ = ("doc", "pos", "tag", "dep", "head", "lower", "poses", "tags", "deps", "words",
                  "_lemma", "_acl", "_children")  # fmt: skip
