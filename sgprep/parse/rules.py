@@ -102,6 +102,11 @@ from sgprep.parse.rules_repair import (
     repair_with_list,
     word_index,
 )
+from sgprep.parse.rules_short import (
+    repair_fragment_ing_noun,
+    repair_have_read_as_auxiliary,
+    repair_object_read_as_adverb,
+)
 from sgprep.parse.rules_view import DocView
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
@@ -342,6 +347,14 @@ class RuleParser(Parser):
         steps: list[tuple[Callable, tuple]] = [
             (merge_hyphenated, ()),
             (repair_trailing_nouns, self._words),
+        ]
+        if "fragments" in self.families:  # "drawing on the wall": drawing is a noun
+            steps += [
+                (repair_fragment_ing_noun, ()),
+                (repair_object_read_as_adverb, ()),
+                (repair_have_read_as_auxiliary, ()),
+            ]
+        steps += [
             (repair_verb_inside_noun_phrase, ()),
         ]
         if "verbs" in self.families:
@@ -405,7 +418,8 @@ class RuleParser(Parser):
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text if text is None else text  # spaCy rebuilds it on every access
             names = "names" in self.families
-            entities = [self._entity(doc, d, shift, text, names) for d in drafts]
+            wooden = "conventions" in self.families
+            entities = [self._entity(doc, d, shift, text, names, wooden) for d in drafts]
             lemma = self.predicate_form == "lemma"
             return SceneGraph(
                 entities=entities,
@@ -430,12 +444,26 @@ class RuleParser(Parser):
 
     @staticmethod
     def _entity(
-        doc, draft: EntityDraft, shift: int = 0, text: str | None = None, names: bool = True
+        doc,
+        draft: EntityDraft,
+        shift: int = 0,
+        text: str | None = None,
+        names: bool = True,
+        wooden: bool = True,
     ) -> Entity:
         start = doc[draft.start].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
         head = draft.head
+        if wooden and "wood" in draft.attributes:  # "a wood bench": bench is wooden
+            draft.attributes[draft.attributes.index("wood")] = "wooden"
+            for k in range(draft.start, head.i):
+                if doc[k].lower_ == "wood":  # the name goes on after it: "bench"
+                    start = doc[k + 1].idx
+        if draft.singular and last.i == head.i:  # "two zebras next to each other": a zebra
+            lemma = head.lemma_.lower()
+            if head.lower_.startswith(lemma):
+                end = last.idx + len(lemma)
         if head.lower_ in PLURALIA_TANTUM or head.pos_ == "PROPN":
             lemma = head.lower_ if head.pos_ != "PROPN" else head.text
         else:

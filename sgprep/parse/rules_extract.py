@@ -34,6 +34,19 @@ from sgprep.parse.rules_long import (
     shade_of,
 )
 from sgprep.parse.rules_relations import RelationRules
+from sgprep.parse.rules_short import (
+    LONE_SUBJECTS,
+    RECIPROCAL_WORDS,
+    is_another_one,
+    is_plural_thing,
+    is_reciprocal,
+    kind_word,
+    landmark_without_of,
+    name_word,
+    owned_part,
+    reciprocal_anchor,
+    state_in_place,
+)
 from sgprep.parse.rules_view import DocView
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
@@ -45,6 +58,7 @@ QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 #: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
+PREP = frozenset({"prep"})
 
 
 @dataclass
@@ -54,7 +68,11 @@ class EntityDraft:
     count: int | None = None
     start: int = 0  # first token of the entity text
     end: int = 0  # last token of the entity text (inclusive)
-    name: str | None = None  # the head's name where it is no word of the text ("haired": hair)
+    #: a thing the caption names without a noun of its own ("haired" -> hair, the "other" of
+    #: "each other"): its name, for text and head; it has no span in the caption
+    name: str | None = None
+    singular: bool = False  # "two zebras next to each other": each is a zebra
+    related: bool = False  # a named thing whose relation its own rule adds (not "have")
 
     def add_attribute(self, word: str) -> None:
         word = word.lower().strip()
@@ -158,8 +176,39 @@ class GraphBuilder(RelationRules):
                 if count is None:  # "a couple of dogs": 2
                     count = lex.EXACT_QUANTITIES.get(self.tokens[i].lower_)
                 target.count = target.count if target.count is not None else count
+        words = self.view.words
+        if "fragments" in self.families and not words.isdisjoint(LONE_SUBJECTS):
+            for tok in self.tokens:  # "she is wearing white gloves": a woman
+                name = LONE_SUBJECTS.get(tok.lower_)
+                if (
+                    name
+                    and tok.i >= self.skip
+                    and tok.i not in self.entities
+                    and (
+                        name == "person"  # "someone in blue jeans lying on bed": anywhere
+                        or tok.dep_ in {"nsubj", "nsubjpass"}
+                        and not any(i < tok.i for i in self.entities)
+                    )
+                ):
+                    self.entities[tok.i] = EntityDraft(
+                        head=tok, start=tok.i, end=tok.i, name=name, related=True
+                    )
+        if "reciprocal" in self.families and not words.isdisjoint(RECIPROCAL_WORDS):
+            for tok in self.tokens:
+                if is_reciprocal(tok):
+                    self._reciprocal_twin(tok)
+        owned = self._owned_parts() if "owned_parts" in self.families else []
+        if "reciprocal" in self.families and "together" in words:
+            owned += self._together()  # "two zebras together": zebra next to zebra
         for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
+        if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
+            for tok in self._with_dep(PREP):  # "this picture is in black and white"
+                pobj = self._pobj(tok) if tok.lower_ == "in" else None
+                if pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be":
+                    for subject in self._subjects(tok.head):
+                        if subject in self.entities:
+                            self._attribute_chain(self.entities[subject], pobj)
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
         relations = self._relation_pass()
@@ -183,6 +232,10 @@ class GraphBuilder(RelationRules):
                 self.entities = dict(entities)
                 others[k] = list(kept) if other == relations else self._without_time(other)
             self.entities, relations = own_entities, kept
+        for owner, part in owned:  # "a grey haired woman": woman have hair
+            predicate = "next to" if self.tokens[part].lower_ == "together" else "have"
+            for found in (relations, *others):
+                found.append((owner, predicate, part))
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
 
@@ -252,6 +305,100 @@ class GraphBuilder(RelationRules):
             found = self._conjuncts_of[tok.i] = [self.tokens[k] for k in chain if k != tok.i]
         return found
 
+    def _reciprocal_twin(self, tok: Token) -> None:
+        """ "two zebras next to each other", "two people talking to each other": the other is
+        another of the same kind, a second entity named like the first; both are single
+        things (FACTUAL's gold: zebra next to zebra, no count)."""
+        anchor = reciprocal_anchor(tok)
+        if anchor is None:
+            return
+        if anchor.pos_ in NOUNS:
+            owners = [i for i in (self._entity(anchor),) if i is not None]
+        else:
+            owners = self._subjects(anchor)
+        if len(owners) != 1 or owners[0] == tok.i:
+            return
+        owner = self.entities[owners[0]]
+        if owner.name is not None:
+            return
+        if is_another_one(tok):  # "a television stacked on top of another one"
+            name = owner.head.lower_
+        elif is_plural_thing(owner.head, owner.count):
+            head = owner.head
+            lemma = head.lemma_.lower()
+            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
+            owner.singular, owner.count = True, None
+        else:
+            return
+        self.entities[tok.i] = EntityDraft(
+            head=tok, start=tok.i, end=tok.i, name=name, related=True
+        )
+
+    def _together(self) -> list[tuple[int, int]]:
+        """ "two zebras together": a caption that is a plural noun and "together" and nothing
+        else shows each next to another of its kind. (owner, twin) head indices."""
+        found = []
+        for tok in self.tokens:
+            if tok.lower_ != "together" or tok.dep_ != "advmod":
+                continue
+            owner = self.entities.get(tok.head.i)
+            if (
+                owner is None
+                or owner.name is not None
+                or not is_plural_thing(owner.head, owner.count)
+                or any(c.dep_ in {"prep", "acl", "relcl"} for c in owner.head.children)
+            ):
+                continue
+            head = owner.head
+            lemma = head.lemma_.lower()
+            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
+            owner.singular, owner.count = True, None
+            self.entities[tok.i] = EntityDraft(
+                head=tok, start=tok.i, end=tok.i, name=name, related=True
+            )
+            found.append((head.i, tok.i))
+        return found
+
+    def _owned_parts(self) -> list[tuple[int, int]]:
+        """ "a grey haired woman", "a four legged chair", "a black framed picture": the "-ed"
+        adjective names a part the thing has (woman have hair, hair is grey; legs is 4).
+        Its word and its modifier are no attributes of the thing; the part is an entity
+        named by the adjective's noun. (owner, part) head indices of the new relations."""
+        found = []
+        for i, draft in list(self.entities.items()):
+            for child in draft.head.children:
+                if child.i > draft.head.i or child.dep_ not in {"amod", "compound", "nmod"}:
+                    continue
+                if (
+                    child.lower_ in {"colored", "coloured"}
+                    and child.i > 0
+                    and is_colour(self.doc[child.i - 1])
+                ):  # "white colored sail boat": sail boat is white
+                    draft.attributes = [a for a in draft.attributes if a != child.lower_]
+                    draft.start = max(draft.start, child.i + 1)
+                    continue
+                part = owned_part(child)
+                if part is None or child.i in self.entities:
+                    continue
+                name, modifier = part
+                drop = {child.lower_, modifier}
+                draft.attributes = [a for a in draft.attributes if a.lower() not in drop]
+                # the name goes on after the adjective: "woman", not "grey haired woman"
+                draft.start = max(draft.start, child.i + 1)
+                piece = EntityDraft(head=child, start=child.i, end=child.i, name=name, related=True)
+                value = lex.NUMBER_WORDS.get(modifier)
+                if value is None and modifier.isdigit():
+                    value = int(modifier)
+                if value is not None:
+                    piece.count = value
+                    if draft.count == value:
+                        draft.count = None
+                else:
+                    piece.add_attribute(modifier)
+                self.entities[child.i] = piece
+                found.append((i, child.i))
+        return found
+
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
         for tok in self._with_dep(RELATION_DEPS):
@@ -259,7 +406,9 @@ class GraphBuilder(RelationRules):
         for tok in self._with_pos(VERBS):
             self._object_gap(tok)
         for i, draft in self.entities.items():
-            if draft.name is not None:  # "a red haired girl": the girl has the hair
+            if (
+                draft.name is not None and not draft.related
+            ):  # "a red haired girl": the girl has the hair
                 self._add(self._follow(draft.head.head.i), "have", i)
         relations = self._clean_relations()
         if "pronouns" in self.families:  # "looking at his cell phone": no "man have phone"
@@ -389,6 +538,8 @@ class GraphBuilder(RelationRules):
         a relational noun with "the" and no "of" is a position on the thing the phrase's
         noun belongs to (markings on side of bowl). That thing: the nearest noun above the
         phrase's noun, past its coordination."""
+        if "fragments" in self.families and (written := landmark_without_of(tok)) is not None:
+            return written  # "decorations on top the cake": the "of" left out
         if (
             tok.dep_ != "pobj"
             or tok.lemma_.lower() not in lex.RELATIONAL_NOUNS - lex.ARTICLE_KEEPING
@@ -446,6 +597,13 @@ class GraphBuilder(RelationRules):
                 and view.dep[view.head[draft.start]] == "amod"
                 and view.head[draft.start] < head.i
             )
+            or (
+                # "only one cloud", "about five boats": an adverb of the count
+                "conventions" in self.families
+                and self.doc[draft.start].dep_ in {"advmod", "quantmod"}
+                and self.doc[draft.start].head.dep_ == "nummod"
+                and self.doc[draft.start].head.head.i == head.i
+            )
         ):
             draft.start += 1
         return draft
@@ -463,6 +621,8 @@ class GraphBuilder(RelationRules):
             draft.count = lex.NUMBER_WORDS[child.lower_]
             return
         if dep in ATTRIBUTE_DEPS and child.i < draft.head.i:
+            if "conventions" in self.families and name_word(child, draft.head):
+                return  # "a hot dog", "his left hand": part of the name
             ordinal = "spans" in self.families and child.lower_ in lex.ORDINALS
             if child.lower_ in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return
@@ -472,9 +632,10 @@ class GraphBuilder(RelationRules):
                 for grandchild in self.kids[child.i]:
                     if grandchild.i < child.i and grandchild.dep_ in {"amod", "compound", "nummod"}:
                         self._modifier(draft, grandchild)
-                if not (child.lower_ in lex.MATERIALS or is_colour(child)):
+                kind = "conventions" in self.families and kind_word(child, draft.head)
+                if not (child.lower_ in lex.MATERIALS or is_colour(child) or kind):
                     return  # part of the name: "fire hydrant"
-                if "spans" in self.families and self._inside_compound(child):
+                if "spans" in self.families and self._inside_compound(child) and not kind:
                     return  # "ice cream cone": "cream" is part of the name, not a colour
             self._attribute_chain(draft, child)
             return
@@ -523,7 +684,9 @@ class GraphBuilder(RelationRules):
         """ "the dress is red" / "the sky looks grey and cloudy"."""
         if tok.dep_ != "acomp" or tok.head.lemma_ not in lex.LINKING_VERBS:
             return
-        if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]):
+        if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]) and not (
+            "places" in self.families and state_in_place(tok)
+        ):
             return  # "adjacent to", "full of": a relation, handled with prepositions
         for subject in self._subjects(tok.head):
             draft = self.entities.get(subject)
@@ -542,6 +705,8 @@ class GraphBuilder(RelationRules):
                 verb = verb.head
             return self._entity(verb.head) if verb.dep_ in {"relcl", "acl"} else None
         if tok.lower_ in lex.ANAPHORA:
+            if tok.i in self.entities:  # "he has a beard": no antecedent, the pronoun's own
+                return tok.i
             return self._antecedent(tok, exclude)
         i = self._follow(tok.i)
         return i if i in self.entities else None
@@ -629,7 +794,10 @@ class GraphBuilder(RelationRules):
                 return self._with_conjuncts(head, conjuncts=False)
             return self._subjects(head, depth + 1)
         if verb.dep_ == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
-            lefts = [c for c in verb.lefts if c.dep_ in {"npadvmod", "dep", "nmod"}]
+            deps = {"npadvmod", "dep", "nmod"}
+            if "fragments" in self.families:
+                deps = deps | {"compound", "amod"}  # "dog walking in the snow": dog/compound
+            lefts = [c for c in verb.lefts if c.dep_ in deps]
             for child in lefts:
                 found.extend(self._with_conjuncts(child))
         return found

@@ -52,6 +52,37 @@ nothing in a normal run sets it.
   girl" -> girl have hair, hair is red; "a four legged chair" -> chair have legs, legs is 4);
 - ``lists``: a noun before a comma is an item of a list, not a modifier of the noun after the
   comma ("sunset, beach, nofilter": three keywords, not one compound).
+- ``plurals``: a head whose written form is not its lemma is named as written in FACTUAL's
+  form ("the men", "dry leaves"; before: "man", "leaf") —
+  :func:`sgprep.parse.factual_format.entity_name`;
+- ``spellings``: FACTUAL's spelling of a few compounds in names ("cell phone" ->
+  "cellphone", "hotdog" -> "hot dog"), and no "other" in a name ("2 other people" ->
+  people) — :func:`sgprep.parse.factual_format.entity_name`;
+- ``reciprocal``: "each other" / "one another" after a plural subject is another thing of its
+  kind ("two zebras next to each other" -> zebra next to zebra), so is "another one"
+  ("a television stacked on top of another one"), and a plural noun "together" with
+  nothing else said is one next to another ("two zebras together") —
+  :mod:`sgprep.parse.rules_short`;
+- ``fragments``: relations lost when the small model mis-reads a fragment caption: an "-ing"
+  noun read as a verb even behind the "a photo of" prefix ("drawing on the wall"), a noun
+  read as a compound or adjective of a verb root ("dog walking in the snow"), an object
+  read as an adverb ("small girl holding large donut"),
+  "has" read as an auxiliary ("the bush has leaves"), a lone subject pronoun ("she is
+  wearing gloves" -> woman), a position with its "of" left out ("on top the cake");
+- ``owned_parts``: a "<modifier> <part>-ed" adjective is a part the thing has ("a grey haired
+  woman" -> woman have hair, hair is grey; "a four legged chair"; "a long sleeve shirt"),
+  and "colored" after a colour adds nothing ("white colored sail boat" -> sail boat is white);
+- ``conventions``: FACTUAL's names where its gold is consistent: a lexical adjective + noun
+  pair is one name ("hot dog", "polar bear", "high chair"), "left"/"right" of a part or worn
+  thing is part of its name ("his left hand"), a toy/baby/adult noun is an attribute ("toy
+  carrot" -> carrot is toy), so is a size adjective the model reads as a noun ("small
+  hill"), an adverb of a count is no part of the name ("only one cloud"), "in <colour>"
+  after "is" is the subject's colour ("the car is in red"), "wood" as an
+  attribute is "wooden", "full of" is "fill with";
+- ``places``: a place phrase after a verb's object is where the subject is ("a man riding a
+  motorcycle on the street" -> man on street), and a predicative adjective with a place
+  phrase is a state and a place ("a book is open on the counter" -> book is open, book on
+  counter);
 """
 
 from __future__ import annotations
@@ -81,6 +112,13 @@ FAMILIES = frozenset(
         "air",
         "parts",
         "lists",
+        "plurals",
+        "reciprocal",
+        "fragments",
+        "owned_parts",
+        "conventions",
+        "places",
+        "spellings",
     }
 )
 

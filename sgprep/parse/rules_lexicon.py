@@ -100,7 +100,7 @@ ING_NOUNS = frozenset(
     stuffing wedding pudding ring king string wing thing evening morning landing opening
     parking crossing drawing carving wiring plumbing lighting flooring roofing fencing
     seating shelving housing filling dressing covering marking sibling duckling seedling
-    sapling dumpling stocking earring spring swing living heading
+    sapling dumpling stocking earring spring swing living heading writing lettering
     """.split()
 )
 

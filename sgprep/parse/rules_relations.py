@@ -17,6 +17,12 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_repair import LEMMA_FIXES
+from sgprep.parse.rules_short import (
+    ADJECTIVE_PREDICATES,
+    PLACE_OF_DOING,
+    is_reciprocal,
+    state_in_place,
+)
 from sgprep.parse.rules_view import DocView
 
 
@@ -109,15 +115,20 @@ class RelationRules:
             self.entities[subject].add_attribute(" ".join(words))
 
     def _reciprocal(self, obj: Token) -> bool:
-        """ "each other", "one another"."""
+        """ "each other", "one another" (and "eachother", ``reciprocal``)."""
+        if "reciprocal" in self.families and is_reciprocal(obj):
+            return True
         return obj.lower_ in {"other", "another"} and any(
             c.lower_ in {"each", "one"} for c in self.kids[obj.i]
         )
 
-    def _add_reciprocal(self, subjects: list[int], predicate: str) -> None:
+    def _add_reciprocal(self, subjects: list[int], predicate: str, obj: Token) -> None:
         group = list(subjects)
         if len(group) == 1:
             group += [c for c in self._with_conjuncts(self.tokens[group[0]]) if c not in group]
+        if len(group) == 1 and obj.i in self.entities:  # "two zebras next to each other"
+            self._add(group[0], predicate, obj.i)  # the other zebra (``reciprocal``)
+            return
         for a in group:
             for b in group:
                 self._add(a, predicate, b)
@@ -138,7 +149,7 @@ class RelationRules:
             verb = tok.head
             predicate = self._verb_predicate(verb)
             if self._reciprocal(tok):
-                self._add_reciprocal(self._subjects(verb), predicate)
+                self._add_reciprocal(self._subjects(verb), predicate, tok)
                 return
             if verb.lemma_ == "have" and self._locative_pronoun(verb):
                 return  # "the rock has moss on it" says where the moss is: moss on rock
@@ -274,13 +285,14 @@ class RelationRules:
                 if anchor.dep_ == "acomp"
                 else self._with_conjuncts(anchor.head, False)
             )
+            predicate = f"{anchor.lower_} {prep_text}"
+            if "conventions" in self.families:  # "a vase full of flowers": vase fill with
+                predicate = ADJECTIVE_PREDICATES.get(predicate, predicate)
+            if "places" in self.families and state_in_place(anchor):
+                predicate = prep_text  # "a book is open on the counter": book on counter
             for subject in subjects:
                 for obj_tok in objects:
-                    self._add(
-                        subject,
-                        f"{anchor.lower_} {prep_text}",
-                        self._entity(obj_tok, exclude=subject),
-                    )
+                    self._add(subject, predicate, self._entity(obj_tok, exclude=subject))
 
     def _chained_place(
         self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
@@ -390,6 +402,9 @@ class RelationRules:
             and prep_text == "with"
             and dobj is None
             and verb.lemma_.lower() in lex.POSTURE_VERBS
+            and not (  # "a boy posing with birds": right after the verb, a way of posing
+                prep.i == verb.i + 1 and not all(o.lower_ in lex.CLOTHING for o in objects)
+            )
         ):
             # "a man standing with black shoes on", "people standing with their arms up":
             # the "with" phrase is the subject's, not a way of standing
@@ -404,6 +419,15 @@ class RelationRules:
             predicate = "wear"  # "a man standing in a red shirt": he wears it
         elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
+        elif (
+            "places" in self.families
+            and dobj is not None
+            and dobj.i < prep.i
+            and prep_text in PLACE_OF_DOING
+            and verb.lemma_.lower() not in lex.HANDLING_VERBS
+        ):
+            # "a man riding a motorcycle on the street": the man is on the street
+            predicate = prep_text
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
             if "predicates" in self.families and prep_text in lex.PLAIN_PREPOSITIONS:
@@ -425,7 +449,7 @@ class RelationRules:
             return
         for obj_tok in objects:
             if self._reciprocal(obj_tok):  # "cat and dog looking at each other"
-                self._add_reciprocal(subjects, predicate)
+                self._add_reciprocal(subjects, predicate, obj_tok)
                 continue
             held = dobj
             if held is None and "attach" in self.families and obj_tok.lower_ in lex.ANAPHORA:

@@ -30,7 +30,17 @@ from sgprep.parse.rules_lexicon import (
 from sgprep.parse.rules_view import DocView, acl_participles, needs
 
 #: Verb forms whose rule-based lemma is a different verb.
-LEMMA_FIXES = {"riding": "ride", "rides": "ride", "ridden": "ride"}
+LEMMA_FIXES = {
+    "riding": "ride",
+    "rides": "ride",
+    "ridden": "ride",
+    # the rule lemmatizer strips "-ing" from verbs ending in "e" to another word
+    "staring": "stare",
+    "bathing": "bathe",
+    "dining": "dine",
+    "shining": "shine",
+    "wading": "wade",
+}
 
 
 def word_index(nlp) -> tuple[frozenset[str], frozenset[str]]:

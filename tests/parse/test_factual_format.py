@@ -170,7 +170,7 @@ def test_caption_spans():
             "logo",
         ),
         (Entity(text="woman in red", head="woman", attributes=["in red"]), "woman"),
-        (Entity(text="the men", head="man"), "man"),
+        (Entity(text="the men", head="man"), "men"),  # as written (``plurals``)
         (Entity(text="glass door", head="door", attributes=["glass"]), "door"),
     ],
 )

@@ -62,6 +62,9 @@ CAPTIONS = [
     "<PERSON> speaks after the hearing on Tuesday, surrounded by microphones and cameras",
     "spray flies into the air behind him",
     "a dog with colorful life vest who is wearing a lei",
+    "a photo of railing along the pier",  # a fragment as parsed again behind the prefix
+    "small girl holding large donut",
+    "the bush has leaves",
 ]
 
 
