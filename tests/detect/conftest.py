@@ -65,7 +65,7 @@ def yolov9t_weights(tmp_path_factory, _private_caches) -> Path:
     return target
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # its threads end with the module: later tests fork
 def onnx_stage(fall_weights, _private_caches):
     pytest.importorskip("onnxruntime")
     stage = make_stage(fall_weights, "onnx", batch_size=4)
@@ -73,7 +73,7 @@ def onnx_stage(fall_weights, _private_caches):
     stage.teardown()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # its threads end with the module: later tests fork
 def torch_stage(fall_weights, _private_caches):
     pytest.importorskip("torch")
     stage = make_stage(fall_weights, "torch", batch_size=4, device="cpu")

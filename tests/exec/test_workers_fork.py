@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,14 @@ from tests.exec.toy import FORK_TOY, SETUP_TOY, TOY
 
 CAPTIONS = [f"caption number {i}" for i in range(12)]
 LINUX = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="forks; reads /proc")
+
+
+@pytest.fixture(autouse=True)
+def _no_other_thread():
+    """Workers fork only where no other thread runs (a lock it holds would stay held): a
+    fixture of an earlier test that keeps threads (a detector's pools) must end them first."""
+    others = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
+    assert not others, f"threads left running by earlier tests: {others}"
 
 
 def _config(tmp_path: Path, out: str, stage: str = TOY, **overrides):
