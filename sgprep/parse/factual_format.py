@@ -257,6 +257,27 @@ def from_factual(text: str, caption: str = "", parser_name: str = "factual") -> 
     return builder.build(parser_name)
 
 
+#: Predicates FACTUAL's gold writes in one form whatever the caption says, every time in the
+#: read parts of the development sets (``conventions``): "lying on" is "lay on" (as "laying
+#: on" is), "in the middle of" is "on middle of", "to the left of" is "at the left of", "to the
+#: right of" is "on the right side of". The graph keeps the English form (METHOD's "to the
+#: left of", the negatives' swap of left and right); only FACTUAL's string writes these.
+FACTUAL_PREDICATES = [
+    (re.compile(r"^lie\b"), "lay"),
+    (re.compile(r"\bin middle of$"), "on middle of"),
+    (re.compile(r"\bto the left of$"), "at the left of"),
+    (re.compile(r"\b(?:to|at) the right(?: side)? of$"), "on the right side of"),
+]
+
+
+def factual_predicate(predicate: str) -> str:
+    """A lemmatised predicate in FACTUAL's form (:data:`FACTUAL_PREDICATES`): "lie on" ->
+    "lay on", "stand to the left of" -> "stand at the left of"."""
+    for pattern, form in FACTUAL_PREDICATES:
+        predicate = pattern.sub(form, predicate)
+    return predicate
+
+
 def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]]:
     """The graph's tuples in FACTUAL order: relations, attributes (counts as numbers), then
     objects that appear in no other tuple. With ``ids``, later same-named entities get ``:N``."""
@@ -269,8 +290,10 @@ def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]
         names.append(f"{name}:{instance}" if ids and instance else name)
     tuples: list[tuple[str, ...]] = []
     mentioned = set()
+    conventions = "conventions" in families_on()
     for rel in graph.relations:
-        tuples.append((names[rel.subject], rel.predicate, names[rel.object]))
+        predicate = factual_predicate(rel.predicate) if conventions else rel.predicate
+        tuples.append((names[rel.subject], predicate, names[rel.object]))
         mentioned.update((rel.subject, rel.object))
     for i, entity in enumerate(graph.entities):
         if entity.count is not None and entity.count != 1:  # FACTUAL never writes "is 1"

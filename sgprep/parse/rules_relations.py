@@ -20,8 +20,6 @@ from sgprep.parse.rules_repair import LEMMA_FIXES
 from sgprep.parse.rules_short import (
     ADJECTIVE_PREDICATES,
     PLACE_OF_DOING,
-    POSITION_PREDICATES,
-    VERB_LEMMAS,
     is_reciprocal,
     state_in_place,
 )
@@ -49,8 +47,6 @@ class RelationRules:
 
     def _verb_predicate(self, verb: Token) -> str:
         lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
-        if "conventions" in self.families:  # "a cat lying on a bed": cat lay on bed
-            lemma = VERB_LEMMAS.get(lemma, lemma)
         words = [verb.lower_ if lemma == verb.lower_ or not self.lemma else lemma]
         words += [
             c.lower_
@@ -261,8 +257,6 @@ class RelationRules:
             return  # part of a preposition already handled from its head; words of a title
         prep_text = " ".join(words)
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
-        if "conventions" in self.families:  # "to the left of": at the left of
-            prep_text = POSITION_PREDICATES.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
 
         if anchor.pos_ in NOUNS or anchor.lower_ in lex.ANAPHORA:

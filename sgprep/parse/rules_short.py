@@ -254,22 +254,6 @@ SIDED_THINGS = frozenset(
 #: Predicates of an adjective and its preposition that FACTUAL's gold writes as a verb.
 ADJECTIVE_PREDICATES = {"full of": "fill with"}
 
-#: Positions that FACTUAL's gold writes in one form whatever the caption says: "in the middle
-#: of" is "on middle of", "to the left of" is "at the left of", "to the right of" is "on the
-#: right side of" (each every time in the read parts).
-POSITION_PREDICATES = {
-    "in middle of": "on middle of",
-    "to the left of": "at the left of",
-    "on the left of": "at the left of",
-    "to the right of": "on the right side of",
-    "on the right of": "on the right side of",
-    "at the right side of": "on the right side of",
-}
-
-#: Verb lemmas that FACTUAL's gold writes as another verb: "lying" is "lay" (as "laying" is)
-#: every time in the read parts. Only with ``predicate_form="lemma"``: surface forms stay.
-VERB_LEMMAS = {"lie": "lay"}
-
 
 def kind_word(modifier: Token, head: Token) -> bool:
     """A noun modifier that says what kind of the thing it is, an attribute in FACTUAL's

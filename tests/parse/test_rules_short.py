@@ -24,6 +24,13 @@ def parser() -> RuleParser:
     return p
 
 
+@pytest.fixture(scope="module")
+def surface(parser: RuleParser) -> RuleParser:
+    p = RuleParser(ParserSettings(predicate_form="surface"))
+    p.nlp = parser.nlp  # same model, loaded once per module
+    return p
+
+
 def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
     saved = parser.families
     parser.families = FAMILIES - {off}
@@ -345,3 +352,29 @@ def test_colour_after_in_on_a_copula_is_an_attribute(parser):
     assert facts(parse(parser, "the car is in red")) == {"( car , is , red )"}
     assert facts(parse(parser, "the car is in red", off="conventions")) == {"( car )"}
     assert "( man , in , car )" in facts(parse(parser, "the man is in the car"))
+
+
+
+@pytest.mark.parametrize(
+    "caption, fact, before",
+    [
+        ("a red ball in the middle of the lawn", "( ball , on middle of , lawn )", "in middle of"),
+        ("a lamp to the left of the sofa", "( lamp , at the left of , sofa )", "to the left of"),
+        ("a chair to the right of the desk", "( chair , on the right side of , desk )",
+         "to the right of"),
+        ("a boy standing to the left of a tree", "( boy , stand at the left of , tree )",
+         "stand to the left of"),
+        ("a cat lying on the couch", "( cat , lay on , couch )", "lie on"),
+    ],
+)  # fmt: skip
+def test_predicates_in_factuals_form(parser, monkeypatch, caption, fact, before):
+    graph = parse(parser, caption)
+    assert before in {r.predicate for r in graph.relations}  # the graph keeps the English form
+    assert fact in facts(graph)
+    monkeypatch.setenv(OFF_ENV, "conventions")
+    assert fact.replace(fact.split(" , ")[1], before) in facts(graph)
+
+
+def test_surface_predicates_keep_their_form(surface):
+    (graph,) = surface.parse_batch(["a dog lying on the couch to the left of a lamp"])
+    assert "( dog , lying on , couch )" in facts(graph)
