@@ -354,7 +354,6 @@ def test_colour_after_in_on_a_copula_is_an_attribute(parser):
     assert "( man , in , car )" in facts(parse(parser, "the man is in the car"))
 
 
-
 @pytest.mark.parametrize(
     "caption, fact, before",
     [
