@@ -364,6 +364,9 @@ def test_colour_after_in_on_a_copula_is_an_attribute(parser):
         ("a boy standing to the left of a tree", "( boy , stand at the left of , tree )",
          "stand to the left of"),
         ("a cat lying on the couch", "( cat , lay on , couch )", "lie on"),
+        ("a vase atop the piano", "( vase , on top of , piano )", "atop"),
+        ("a dog running toward the gate", "( dog , run towards , gate )", "run toward"),
+        ("bushes before the house", "( bushes , in front of , house )", "before"),
     ],
 )  # fmt: skip
 def test_predicates_in_factuals_form(parser, monkeypatch, caption, fact, before):
