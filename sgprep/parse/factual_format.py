@@ -260,15 +260,15 @@ def from_factual(text: str, caption: str = "", parser_name: str = "factual") -> 
 #: Predicates FACTUAL's gold writes in one form whatever the caption says, every time in the
 #: read parts of the development sets (``conventions``): "lying on" is "lay on" (as "laying
 #: on" is), "in the middle of" is "on middle of", "to the left of" is "at the left of", "to the
-#: right of" is "on the right side of"; "atop", "toward" and "before" (a place) are "on top of",
-#: "towards" and "in front of". The graph keeps the English form (METHOD's "to the
-#: left of", the negatives' swap of left and right); only FACTUAL's string writes these.
+#: right of" is "on the right side of", "atop" and "at the top of" are "on top of", "toward" is
+#: "towards" and "before" (a place) "in front of". The graph keeps the English form (METHOD's
+#: "to the left of", the negatives' swap of left and right); only FACTUAL's string writes these.
 FACTUAL_PREDICATES = [
     (re.compile(r"^lie\b"), "lay"),
     (re.compile(r"\bin middle of$"), "on middle of"),
     (re.compile(r"\bto the left of$"), "at the left of"),
     (re.compile(r"\b(?:to|at) the right(?: side)? of$"), "on the right side of"),
-    (re.compile(r"\batop$"), "on top of"),
+    (re.compile(r"\b(?:atop|at top of)$"), "on top of"),
     (re.compile(r"\btoward$"), "towards"),
     (re.compile(r"\bbefore$"), "in front of"),
 ]

@@ -365,6 +365,7 @@ def test_colour_after_in_on_a_copula_is_an_attribute(parser):
          "stand to the left of"),
         ("a cat lying on the couch", "( cat , lay on , couch )", "lie on"),
         ("a vase atop the piano", "( vase , on top of , piano )", "atop"),
+        ("a flag at the top of the tower", "( flag , on top of , tower )", "at top of"),
         ("a dog running toward the gate", "( dog , run towards , gate )", "run toward"),
         ("bushes before the house", "( bushes , in front of , house )", "before"),
     ],
