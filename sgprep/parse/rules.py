@@ -106,6 +106,7 @@ from sgprep.parse.rules_short import (
     repair_fragment_ing_noun,
     repair_have_read_as_auxiliary,
     repair_object_read_as_adverb,
+    repair_participle_on_prefix,
 )
 from sgprep.parse.rules_view import DocView
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
@@ -353,6 +354,7 @@ class RuleParser(Parser):
                 (repair_fragment_ing_noun, ()),
                 (repair_object_read_as_adverb, ()),
                 (repair_have_read_as_auxiliary, ()),
+                (repair_participle_on_prefix, ()),
             ]
         steps += [
             (repair_verb_inside_noun_phrase, ()),

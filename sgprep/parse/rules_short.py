@@ -110,6 +110,33 @@ def repair_fragment_ing_noun(doc: Doc) -> Doc:
     return doc
 
 
+@needs(lambda view: view.lower[:3] == _PREFIX_WORDS and "acl" in view.deps)
+def repair_participle_on_prefix(doc: Doc) -> Doc:
+    """ "bear sleeping on the tree", "train running on the track": parsed again behind "a
+    photo of ", the model hangs the participle on "photo" instead of the noun right before it.
+    A participle with a phrase of its own, right after the prefix's object, is the object's."""
+    skip = len(_PREFIX_WORDS)
+    if len(doc) <= skip + 1 or [t.lower_ for t in doc[:skip]] != _PREFIX_WORDS:
+        return doc
+    for tok in doc[skip + 1 :]:
+        before = doc[tok.i - 1]
+        if (
+            tok.dep_ == "acl"
+            and tok.pos_ == "VERB"
+            and tok.tag_ in {"VBG", "VBN"}
+            and tok.head.i == skip - 2  # "photo"
+            and before.dep_ == "pobj"
+            and before.head.i == skip - 1  # the prefix's "of"
+            and before.pos_ in {"NOUN", "PROPN"}
+            and any(c.dep_ in {"prep", "dobj"} for c in tok.children)
+        ):
+            heads = [t.head.i for t in doc]
+            heads[tok.i] = before.i
+            _set_tree(doc, heads, [t.dep_ for t in doc])
+            break
+    return doc
+
+
 def landmark_without_of(tok: Token) -> Token | None:
     """ "pink decorations on top the cake", "a man in front a ship": a position noun after a
     preposition with its "of" left out, and the model hangs the landmark elsewhere (an

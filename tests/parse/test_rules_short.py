@@ -381,3 +381,13 @@ def test_predicates_in_factuals_form(parser, monkeypatch, caption, fact, before)
 def test_surface_predicates_keep_their_form(surface):
     (graph,) = surface.parse_batch(["a dog lying on the couch to the left of a lamp"])
     assert "( dog , lying on , couch )" in facts(graph)
+
+
+def test_participle_hung_on_the_prefix_is_the_nouns(parser):
+    """ "train waiting at the station" is parsed again behind "a photo of ", and the model
+    hangs "waiting" on "photo"."""
+    assert facts(parse(parser, "train waiting at the station")) == {"( train , wait at , station )"}
+    assert facts(parse(parser, "train waiting at the station", off="fragments")) == {
+        "( train )",
+        "( station )",
+    }
