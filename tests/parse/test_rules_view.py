@@ -63,6 +63,7 @@ CAPTIONS = [
     "spray flies into the air behind him",
     "a dog with colorful life vest who is wearing a lei",
     "a photo of railing along the pier",  # a fragment as parsed again behind the prefix
+    "a photo of train waiting at the station",
     "small girl holding large donut",
     "the bush has leaves",
 ]
