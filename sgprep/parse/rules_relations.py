@@ -20,6 +20,7 @@ from sgprep.parse.rules_repair import LEMMA_FIXES
 from sgprep.parse.rules_short import (
     ADJECTIVE_PREDICATES,
     PLACE_OF_DOING,
+    covering_agent,
     is_reciprocal,
     state_in_place,
 )
@@ -382,6 +383,8 @@ class RelationRules:
     ) -> None:
         subjects = self._subjects(verb)
         passive_agent = prep.dep_ == "agent" or (prep.lower_ == "by" and verb.tag_ == "VBN")
+        if "conventions" in self.families and covering_agent(verb, prep):
+            passive_agent = True  # "a truck covered in graffiti": graffiti cover truck
         if passive_agent and self.lemma:
             # "a car covered by snow" -> snow --cover--> car: the active form, agent first.
             for subject in subjects:

@@ -391,3 +391,15 @@ def test_participle_hung_on_the_prefix_is_the_nouns(parser):
         "( train )",
         "( station )",
     }
+
+
+@pytest.mark.parametrize(
+    "caption, fact",
+    [
+        ("a red truck covered in graffiti", "( graffiti , cover , truck )"),
+        ("a hill covered with snow", "( snow , cover , hill )"),
+    ],
+)
+def test_covered_in_is_the_agents_cover(parser, caption, fact):
+    assert fact in facts(parse(parser, caption))
+    assert fact not in facts(parse(parser, caption, off="conventions"))
