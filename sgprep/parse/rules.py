@@ -19,7 +19,8 @@ second time behind the prefix "a photo of ", which forces the noun reading.
 Decisions worth knowing:
 - predicates are lemmatised by default ("lying on" -> "lie on"), as FACTUAL's gold graphs are;
   ``predicate_form="surface"`` keeps them as written ("lying on"). FACTUAL's gold writes
-  "lay on" for "lying on" too; we keep the right lemma "lie" (it costs 0.14 SPICE F1 there);
+  "lay on" for "lying on" too; the graph keeps the right lemma "lie", and only FACTUAL's string
+  form writes "lay" (``factual_format.FACTUAL_PREDICATES``, the ``conventions`` family);
 - a passive with a "by" agent becomes the active relation: "a car covered by snow" ->
   ``snow --cover--> car`` (FACTUAL's convention, and it makes "cover" mean one direction);
   with ``predicate_form="surface"`` it stays ``car --covered by--> snow``;
