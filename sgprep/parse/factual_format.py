@@ -257,8 +257,8 @@ def from_factual(text: str, caption: str = "", parser_name: str = "factual") -> 
     return builder.build(parser_name)
 
 
-#: Predicates FACTUAL's gold writes in one form whatever the caption says, every time in the
-#: read parts of the development sets (``conventions``): "lying on" is "lay on" (as "laying
+#: Predicates FACTUAL's gold writes in one form whatever the caption says (the read parts of the
+#: development sets never write the caption's form; ``conventions``): "lying on" is "lay on" (as "laying
 #: on" is), "in the middle of" is "on middle of", "to the left of" is "at the left of", "to the
 #: right of" is "on the right side of", "atop" and "at the top of" are "on top of", "toward" is
 #: "towards" and "before" (a place) "in front of". The graph keeps the English form (METHOD's
