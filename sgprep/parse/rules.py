@@ -266,7 +266,7 @@ class RuleParser(Parser):
         self._prefix_tokens = 0
         self._lemmatizer = None
         self._counts: Counter[str] = Counter()
-        self._steps: tuple[tuple, list[tuple[Callable, tuple]]] | None = None
+        self._steps: tuple[tuple, list[tuple[Callable, tuple, Callable | None]]] | None = None
         self.families = families_on()  # every rule family, unless a benchmark switched one off
 
     def setup(self) -> None:
@@ -339,9 +339,15 @@ class RuleParser(Parser):
     def _repair_steps(self) -> list[tuple[Callable, tuple]]:
         """The repairs, in the order they run, each with its arguments after the doc (made
         again when the families or the word index change)."""
+        return [(repair, args) for repair, args, _ in self._tested_steps()]
+
+    def _tested_steps(self) -> list[tuple[Callable, tuple, Callable | None]]:
+        """:meth:`_repair_steps`, each with its ``needs`` test (None: it always runs)."""
         key = (self.families, self._words)
         if self._steps is None or self._steps[0] != key:
-            self._steps = key, self._make_repair_steps()
+            steps = self._make_repair_steps()
+            tested = [(repair, args, getattr(repair, "needs", None)) for repair, args in steps]
+            self._steps = key, tested
         return self._steps[1]
 
     def _make_repair_steps(self) -> list[tuple[Callable, tuple]]:
@@ -396,8 +402,7 @@ class RuleParser(Parser):
         ``needs`` test (:func:`sgprep.parse.rules_view.needs`) says it may change the doc; a
         repair without one always runs. After a repair ran, the view is read again."""
         view = None
-        for repair, args in self._repair_steps():
-            test = getattr(repair, "needs", None)
+        for repair, args, test in self._tested_steps():
             if test is not None:
                 if view is None:
                     view = DocView(doc)

@@ -18,6 +18,7 @@ The rules read spaCy's dependency parse (English, ClearNLP labels as in ``en_cor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
@@ -59,6 +60,12 @@ QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 PREP = frozenset({"prep"})
+
+
+@lru_cache(maxsize=1 << 16)
+def _has_letter(word: str) -> bool:
+    """Whether a word (its lower case) has a letter: a number or a sign is no entity."""
+    return any(ch.isalpha() for ch in word)
 
 
 @dataclass
@@ -366,7 +373,7 @@ class GraphBuilder(RelationRules):
         named by the adjective's noun. (owner, part) head indices of the new relations."""
         found = []
         for i, draft in list(self.entities.items()):
-            for child in draft.head.children:
+            for child in self.kids[draft.head.i]:
                 if child.i > draft.head.i or child.dep_ not in {"amod", "compound", "nmod"}:
                     continue
                 if (
@@ -490,7 +497,7 @@ class GraphBuilder(RelationRules):
 
     def _is_entity_head(self, tok: Token) -> bool:
         i, view = tok.i, self.view
-        if i < self.skip or view.pos[i] not in NOUNS or not any(ch.isalpha() for ch in tok.text):
+        if i < self.skip or view.pos[i] not in NOUNS or not _has_letter(view.lower[i]):
             return False
         if i in self.alias or i in self.quoted:
             return False
