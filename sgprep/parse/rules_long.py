@@ -387,7 +387,29 @@ def repair_verb_read_as_noun(doc: Doc, verb_lemma, verbs: frozenset[str]) -> Doc
     return _verb_read_as_noun(doc, candidates, verb_lemma, verbs)
 
 
-@needs(lambda v, verb_lemma, verbs: "NNS" in v.tags or "VBD" in v.tags)
+def _misread_verbs(v, verb_lemma, verbs: frozenset[str]) -> bool:
+    """:func:`repair_misread_verbs`'s first conditions on the view: a past tense root after
+    a noun, or (no finite verb) a plural after a noun compound hung on it."""
+    tag, dep = v.tag, v.dep
+    if "VBD" in v.tags:
+        pos = v.pos
+        return any(
+            tag[i] == "VBD" and dep[i] == "ROOT" and pos[i - 1] in NOUNS for i in range(1, len(tag))
+        )
+    if "NNS" not in v.tags or not v.tags.isdisjoint(FINITE_TAGS):
+        return False
+    head = v.head
+    return any(
+        tag[i] == "NNS"
+        and dep[i] in {"ROOT", "pobj"}
+        and dep[i - 1] == "compound"  # the word before, as the repair reads it (doc[i - 1])
+        and head[i - 1] == i
+        and tag[i - 1] == "NN"
+        for i in range(len(tag))
+    )
+
+
+@needs(_misread_verbs)
 def repair_misread_verbs(doc: Doc, verb_lemma, verbs: frozenset[str]) -> Doc:
     """Family ``verbs`` in one pass over the doc's tags: :func:`repair_participle_read_as_past`
     where a past tense is the root, else :func:`repair_verb_read_as_noun` where the caption
