@@ -76,15 +76,23 @@ def _posture_of_owner(verb, thing) -> bool:
     )
 
 
-@needs(
-    lambda v: (
-        "with" in v.words
-        and any(
-            w == "with" and d == "prep" and v.pos[h] in NOUNS
-            for w, d, h in zip(v.lower, v.dep, v.head)
-        )
-    )
-)
+def _phrase_on_with_object(v) -> bool:
+    """:func:`repair_place_after_with_object`'s first conditions on the view: a phrase or a
+    clause hung after the noun object of a "with" that is a noun's."""
+    if "with" not in v.words or "pobj" not in v.deps:
+        return False
+    lower, dep, head, pos = v.lower, v.dep, v.head, v.pos
+    for j in range(len(dep)):
+        if dep[j] == "prep" or dep[j] == "acl":
+            thing = head[j]
+            if thing < j and dep[thing] == "pobj" and pos[thing] in NOUNS:
+                with_ = head[thing]
+                if lower[with_] == "with" and dep[with_] == "prep" and pos[head[with_]] in NOUNS:
+                    return True
+    return False
+
+
+@needs(_phrase_on_with_object)
 def repair_place_after_with_object(doc: Doc) -> Doc:
     """ "trees with green leaves in the background", "a large frying pan with sliced vegetables
     on the stove": the model hangs the place phrase on the "with" object, the nearest noun; it

@@ -595,7 +595,11 @@ def _is_person(tok) -> bool:
 
 @needs(
     lambda v: (
-        ("with" in v.words or "between" in v.words)
+        "conj" in v.deps  # both readings move a conjunct
+        and (
+            ("with" in v.words and "," in v.words)  # a list after a comma
+            or ("between" in v.words and "and" in v.words)
+        )
         and any(w in {"with", "between"} and d == "prep" for w, d in zip(v.lower, v.dep))
     )
 )
