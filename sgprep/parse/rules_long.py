@@ -642,7 +642,19 @@ def redundant_possession(owner_tok, owned_tok) -> bool:
     return not words & (OWNED_PARTS | BODY_PARTS | CLOTHING | OWN_PARTS)
 
 
-@needs(lambda v: "," in v.words and not v.deps.isdisjoint({"nmod", "compound", "amod"}))
+@needs(
+    lambda v: (
+        "," in v.words
+        and not v.deps.isdisjoint({"nmod", "compound", "amod"})
+        and any(  # a noun modifier right before a comma, hung on a word after it
+            v.lower[i + 1] == ","
+            and v.dep[i] in {"nmod", "compound", "amod"}
+            and v.pos[i] in NOUNS
+            and v.head[i] > i + 1
+            for i in range(len(v.dep) - 1)
+        )
+    )
+)
 def repair_comma_compound(doc: Doc) -> Doc:
     """ "sunset, beach, nofilter", "wedding, bride, groom": the model reads a list of keywords
     as one noun compound (sunset/nmod beach/nmod nofilter). A noun right before a comma is
