@@ -60,6 +60,7 @@ QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 PREP = frozenset({"prep"})
+MODIFIER_OF_MODIFIER = frozenset({"amod", "compound", "nummod"})
 
 
 @lru_cache(maxsize=1 << 16)
@@ -580,18 +581,20 @@ class GraphBuilder(RelationRules):
 
     def _draft(self, head: Token) -> EntityDraft:
         draft = EntityDraft(head=head, start=head.i, end=head.i)
+        view = self.view
+        dep, lower = view.dep, view.lower
         for child in self.kids[head.i]:
-            if child.i < head.i and child.dep_ in TEXT_LEFT_DEPS:
-                if child.lower_ in lex.QUANTIFIERS and child.dep_ != "compound":
+            c = child.i
+            if c < head.i and dep[c] in TEXT_LEFT_DEPS:
+                if lower[c] in lex.QUANTIFIERS and dep[c] != "compound":
                     continue
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
         if "names" in self.families:  # "green tree branches" with the tree as owner: branches
             for child in self.kids[head.i]:
-                if child.dep_ == "poss" and draft.start <= child.i < head.i:
+                if dep[child.i] == "poss" and draft.start <= child.i < head.i:
                     draft.start = child.right_edge.i + 1
-        view = self.view
         while (
             draft.start < head.i
             and view.dep[draft.start] in {"det", "punct", "cc", "case", "poss", "predet"}
@@ -607,46 +610,47 @@ class GraphBuilder(RelationRules):
             or (
                 # "only one cloud", "about five boats": an adverb of the count
                 "conventions" in self.families
-                and self.doc[draft.start].dep_ in {"advmod", "quantmod"}
-                and self.doc[draft.start].head.dep_ == "nummod"
-                and self.doc[draft.start].head.head.i == head.i
+                and view.dep[draft.start] in {"advmod", "quantmod"}
+                and view.dep[view.head[draft.start]] == "nummod"
+                and view.head[view.head[draft.start]] == head.i
             )
         ):
             draft.start += 1
         return draft
 
     def _modifier(self, draft: EntityDraft, child: Token) -> None:
-        dep = child.dep_
-        if child.i in self.quoted:
+        view, i = self.view, child.i
+        dep = view.dep[i]
+        if i in self.quoted:
             return  # a quoted title is a name, not attributes
         if dep == "nummod" or (dep in {"compound", "quantmod"} and child.like_num):
             value = number_value(child)
             if value is not None:
                 draft.count = value
             return
-        if dep == "det" and child.lower_ in lex.NUMBER_WORDS and child.lower_ != "couple":
-            draft.count = lex.NUMBER_WORDS[child.lower_]
+        if dep == "det" and view.lower[i] in lex.NUMBER_WORDS and view.lower[i] != "couple":
+            draft.count = lex.NUMBER_WORDS[view.lower[i]]
             return
-        if dep in ATTRIBUTE_DEPS and child.i < draft.head.i:
+        if dep in ATTRIBUTE_DEPS and i < draft.head.i:
             if "conventions" in self.families and name_word(child, draft.head):
                 return  # "a hot dog", "his left hand": part of the name
-            ordinal = "spans" in self.families and child.lower_ in lex.ORDINALS
-            if child.lower_ in lex.QUANTIFIERS or (child.like_num and not ordinal):
+            ordinal = "spans" in self.families and view.lower[i] in lex.ORDINALS
+            if view.lower[i] in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return
-            if dep in {"compound", "nmod", "npadvmod"} and child.pos_ in NOUNS:
+            if dep in {"compound", "nmod", "npadvmod"} and view.pos[i] in NOUNS:
                 # the modifiers of a noun modifier are the head's ("red tennis bag": the bag
                 # is red; "white plastic fork": the fork is white)
-                for grandchild in self.kids[child.i]:
-                    if grandchild.i < child.i and grandchild.dep_ in {"amod", "compound", "nummod"}:
+                for grandchild in self.kids[i]:
+                    if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
                         self._modifier(draft, grandchild)
                 kind = "conventions" in self.families and kind_word(child, draft.head)
-                if not (child.lower_ in lex.MATERIALS or is_colour(child) or kind):
+                if not (view.lower[i] in lex.MATERIALS or is_colour(child) or kind):
                     return  # part of the name: "fire hydrant"
                 if "spans" in self.families and self._inside_compound(child) and not kind:
                     return  # "ice cream cone": "cream" is part of the name, not a colour
             self._attribute_chain(draft, child)
             return
-        if dep == "prep" and child.lower_ == "in":
+        if dep == "prep" and view.lower[i] == "in":
             pobj = self._pobj(child)
             if pobj is not None and is_colour(pobj):  # "a woman in red"
                 self._attribute_chain(draft, pobj)

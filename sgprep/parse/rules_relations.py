@@ -226,21 +226,23 @@ class RelationRules:
         if phrase is None:
             return
         words, pobj = phrase
+        view = self.view
+        pos, dep, lower = view.pos, view.dep, view.lower
         anchor = prep.head
         if (
-            anchor.lower_ in lex.PREP_HEADS
-            and anchor.pos_ in {"ADV", "ADJ", "ADP", "PART"}
-            and anchor.dep_ != "ROOT"
+            lower[anchor.i] in lex.PREP_HEADS
+            and pos[anchor.i] in {"ADV", "ADJ", "ADP", "PART"}
+            and dep[anchor.i] != "ROOT"
         ):
-            words = [anchor.lower_] + words  # "next to", "out of", "close to"
+            words = [lower[anchor.i]] + words  # "next to", "out of", "close to"
             anchor = anchor.head
         if anchor.i < self.skip:  # hung from the prefix: it belongs to the caption's first noun
             if self.prefix_object is None or self.prefix_object.i == pobj.i:
                 return
             anchor = self.prefix_object
         if (
-            anchor.pos_ in NOUNS
-            and anchor.dep_ == "pobj"
+            pos[anchor.i] in NOUNS
+            and dep[anchor.i] == "pobj"
             and anchor.i not in self.entities
             and self._is_position(anchor)
         ):
@@ -254,17 +256,17 @@ class RelationRules:
             if landmark.i == pobj.i:
                 return
             anchor = landmark
-        if anchor.pos_ == "ADP" or anchor.i in self.quoted:
+        if pos[anchor.i] == "ADP" or anchor.i in self.quoted:
             return  # part of a preposition already handled from its head; words of a title
         prep_text = " ".join(words)
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
 
-        if anchor.pos_ in NOUNS or anchor.lower_ in lex.ANAPHORA:
+        if pos[anchor.i] in NOUNS or lower[anchor.i] in lex.ANAPHORA:
             if words == ["of"]:
                 self._of_relation(anchor, pobj)
                 return
-            if words == ["in"] and pobj.lower_ in lex.CLOTHING:
+            if words == ["in"] and lower[pobj.i] in lex.CLOTHING:
                 prep_text = "wear"
             elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
                 prep_text = "wear"  # "a man with a yellow shirt": he wears it
@@ -277,10 +279,10 @@ class RelationRules:
                 for obj_tok in objects:
                     self._add(subject, prep_text, self._entity(obj_tok, exclude=outside))
             return
-        if anchor.pos_ in VERBS:
+        if pos[anchor.i] in VERBS:
             self._verb_preposition(anchor, prep, prep_text, objects)
             return
-        if anchor.pos_ == "ADJ" and not self._in_colour(prep):  # "full of", "close to"
+        if pos[anchor.i] == "ADJ" and not self._in_colour(prep):  # "full of", "close to"
             subjects = (
                 self._subjects(anchor.head)
                 if anchor.dep_ == "acomp"
