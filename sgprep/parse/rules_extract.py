@@ -511,18 +511,18 @@ class GraphBuilder(RelationRules):
             return False  # "a bowl with markings on the side": the bowl's side
         scenery = {"foreground", "background"} if "spans" in self.families else set()
         if (
-            tok.lower_ in {"left", "right", "foreground", "background", "distance"} - scenery
-            and tok.dep_ == "pobj"
+            view.lower[i] in {"left", "right", "foreground", "background", "distance"} - scenery
+            and dep == "pobj"
         ):
             return False  # "on the left" with no landmark: a position, not a thing
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
-        if is_colour(tok) and tok.dep_ == "pobj" and tok.head.lower_ == "in":
+        if dep == "pobj" and is_colour(tok) and view.lower[head] == "in":
             return False  # "a woman in red": red is her attribute
         if "colours" in self.families and is_shade_of_next(tok):
             return False  # "lime" in "a lime green coat", "navy" in "navy blue"
-        if tok.dep_ == "pobj" and self._in_colour(tok.head):
+        if dep == "pobj" and self._in_colour(tok.head):
             return False  # "green in color"
-        if is_colour(tok) and tok.dep_ == "conj" and self._colour_chain_root(tok) is not None:
+        if dep == "conj" and is_colour(tok) and self._colour_chain_root(tok) is not None:
             return False
         return True
 
@@ -549,7 +549,7 @@ class GraphBuilder(RelationRules):
         if "fragments" in self.families and (written := landmark_without_of(tok)) is not None:
             return written  # "decorations on top the cake": the "of" left out
         if (
-            tok.dep_ != "pobj"
+            self.view.dep[tok.i] != "pobj"
             or tok.lemma_.lower() not in lex.RELATIONAL_NOUNS - lex.ARTICLE_KEEPING
             or tok.pos_ not in NOUNS
             or not any(c.dep_ == "det" and c.lower_ == "the" for c in self.kids[tok.i])
@@ -776,13 +776,14 @@ class GraphBuilder(RelationRules):
         expl = any(dep[c.i] == "expl" for c in self.kids[verb.i])
         if not found and expl:  # "there is a car on the track"
             for child in self.kids[verb.i]:
-                if child.dep_ in {"attr", "nsubj", "dobj"}:
+                if dep[child.i] in {"attr", "nsubj", "dobj"}:
                     found.extend(self._with_conjuncts(child))
         if found:
             return found
+        verb_dep = dep[verb.i]
         if (
             "clauses" in self.families
-            and verb.dep_ in {"acl", "relcl"}
+            and verb_dep in {"acl", "relcl"}
             and verb.head.dep_ == "dobj"
             and verb.head.head.pos_ in VERBS
             and depth < 4
@@ -790,13 +791,13 @@ class GraphBuilder(RelationRules):
         ):
             # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
             return self._subjects(verb.head.head, depth + 1)
-        if verb.dep_ in {"acl", "relcl"} or (verb.dep_ == "amod" and verb.head.pos_ in NOUNS):
+        if verb_dep in {"acl", "relcl"} or (verb_dep == "amod" and verb.head.pos_ in NOUNS):
             doers = participle_doers(verb) if "coordination" in self.families else []
             if doers:  # "a man and a woman sitting on a deck": both sit
                 return [e for e in map(self._entity, doers) if e is not None]
             return self._with_conjuncts(verb.head, conjuncts=False)
         if (
-            verb.dep_ in {"xcomp", "advcl", "conj", "ccomp", "pcomp"}
+            verb_dep in {"xcomp", "advcl", "conj", "ccomp", "pcomp"}
             and depth < 4
             and verb.head is not verb
         ):
@@ -804,7 +805,7 @@ class GraphBuilder(RelationRules):
             if head.pos_ in NOUNS:  # a clause hanging from a noun: the noun does it
                 return self._with_conjuncts(head, conjuncts=False)
             return self._subjects(head, depth + 1)
-        if verb.dep_ == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
+        if verb_dep == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
             deps = {"npadvmod", "dep", "nmod"}
             if "fragments" in self.families:
                 deps = deps | {"compound", "amod"}  # "dog walking in the snow": dog/compound

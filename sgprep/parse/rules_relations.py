@@ -188,7 +188,8 @@ class RelationRules:
 
     def _prep_phrase(self, prep: Token) -> tuple[list[str], Token] | None:
         """Words of a (multi-word) preposition and its object: "on the left of" + dog."""
-        words = [prep.lower_]
+        view = self.view
+        words = [view.lower[prep.i]]
         pobj = self._pobj(prep)
         if pobj is None:  # "out of": a preposition governing a preposition
             for child in self.kids[prep.i]:
@@ -199,7 +200,8 @@ class RelationRules:
                     break
         if pobj is None:
             return None
-        if pobj.pos_ in NOUNS and self._is_position(pobj):
+        noun = view.pos[pobj.i] in NOUNS
+        if noun and self._is_position(pobj):
             of = next(
                 c
                 for c in self.kids[pobj.i]
@@ -214,7 +216,7 @@ class RelationRules:
                 words.append("the")
             words += [m.lower_ for m in mods] + [pobj.lower_, of.lower_]
             pobj = self._pobj(of)
-        elif pobj.pos_ in NOUNS and (landmark := self._implicit_landmark(pobj)) is not None:
+        elif noun and (landmark := self._implicit_landmark(pobj)) is not None:
             mods = [c for c in self.kids[pobj.i] if c.i < pobj.i and c.dep_ in {"amod", "compound"}]
             words += [m.lower_ for m in mods] + [pobj.lower_, "of"]
             self.implicit_objects.add(landmark.i)
