@@ -386,7 +386,11 @@ class RelationRules:
         self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
     ) -> None:
         subjects = self._subjects(verb)
-        passive_agent = prep.dep_ == "agent" or (prep.lower_ == "by" and verb.tag_ == "VBN")
+        view = self.view
+        dep, lower = view.dep, view.lower
+        passive_agent = dep[prep.i] == "agent" or (
+            lower[prep.i] == "by" and view.tag[verb.i] == "VBN"
+        )
         if "conventions" in self.families and covering_agent(verb, prep):
             passive_agent = True  # "a truck covered in graffiti": graffiti cover truck
         if passive_agent and self.lemma:
@@ -397,7 +401,7 @@ class RelationRules:
                         self._entity(obj_tok, exclude=subject), self._verb_predicate(verb), subject
                     )
             return
-        dobj = next((c for c in self.kids[verb.i] if c.dep_ == "dobj"), None)
+        dobj = next((c for c in self.kids[verb.i] if dep[c.i] == "dobj"), None)
         if "attach" in self.families and self._absolute_with(prep, objects):
             return  # "holding an umbrella with a logo on it": the logo's own phrase says it
         if "attach" in self.families and self._chained_place(verb, prep, prep_text, objects):
@@ -410,21 +414,21 @@ class RelationRules:
             and dobj is None
             and verb.lemma_.lower() in lex.POSTURE_VERBS
             and not (  # "a boy posing with birds": right after the verb, a way of posing
-                prep.i == verb.i + 1 and not all(o.lower_ in lex.CLOTHING for o in objects)
+                prep.i == verb.i + 1 and not all(lower[o.i] in lex.CLOTHING for o in objects)
             )
         ):
             # "a man standing with black shoes on", "people standing with their arms up":
             # the "with" phrase is the subject's, not a way of standing
-            worn = all(o.lower_ in lex.CLOTHING for o in objects)
+            worn = all(lower[o.i] in lex.CLOTHING for o in objects)
             predicate = "wear" if worn and objects else "with"
         elif (
             "attach" in self.families
             and prep_text == "in"
             and objects
-            and all(o.lower_ in lex.CLOTHING for o in objects)
+            and all(lower[o.i] in lex.CLOTHING for o in objects)
         ):
             predicate = "wear"  # "a man standing in a red shirt": he wears it
-        elif "attach" in self.families and verb.lower_ in lex.PLACEMENT_PARTICIPLES:
+        elif "attach" in self.families and lower[verb.i] in lex.PLACEMENT_PARTICIPLES:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         elif (
             "places" in self.families
@@ -459,9 +463,10 @@ class RelationRules:
                 self._add_reciprocal(subjects, predicate, obj_tok)
                 continue
             held = dobj
-            if held is None and "attach" in self.families and obj_tok.lower_ in lex.ANAPHORA:
+            anaphora = lower[obj_tok.i] in lex.ANAPHORA
+            if held is None and "attach" in self.families and anaphora:
                 held = self._previous_object(verb, prep)  # "talking to the woman next to him"
-            if obj_tok.lower_ in lex.ANAPHORA and held is not None:
+            if anaphora and held is not None:
                 # "the rock has moss on it": the moss is on the rock.
                 thing = self._entity(held)
                 self._add(thing, prep_text, self._entity(obj_tok, exclude=thing))
