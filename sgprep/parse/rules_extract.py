@@ -434,8 +434,10 @@ class GraphBuilder(RelationRules):
 
     def _is_time(self, i: int) -> bool:
         if i not in self._times:
-            tok = self.tokens[i]
-            self._times[i] = tok.lower_ in lex.TIME_NOUNS or tok.lemma_.lower() in lex.TIME_NOUNS
+            self._times[i] = (
+                self.view.lower[i] in lex.TIME_NOUNS
+                or self.tokens[i].lemma_.lower() in lex.TIME_NOUNS
+            )
         return self._times[i]
 
     def _without_time(self, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:

@@ -154,15 +154,16 @@ class RelationRules:
                 return
             if verb.lemma_ == "have" and self._locative_pronoun(verb):
                 return  # "the rock has moss on it" says where the moss is: moss on rock
+            anaphora = view.lower[tok.i] in lex.ANAPHORA
             for subject in self._subjects(verb):
                 for obj in self._with_conjuncts(tok):
-                    if tok.lower_ in lex.ANAPHORA:
+                    if anaphora:
                         obj = self._entity(tok, exclude=subject)
                     self._add(subject, predicate, obj)
         elif dep == "poss":
             owned = tok.head
             exclude = {self._follow(owned.i)}
-            if owned.dep_ == "pobj" and owned.head.head.pos_ in NOUNS:
+            if view.dep[head] == "pobj" and view.pos[view.head[view.head[head]]] in NOUNS:
                 # "a ball in its mouth": the noun the phrase describes is not the owner
                 exclude.add(self._follow(owned.head.head.i))
             self._add(self._entity(tok, exclude=exclude), "have", self._entity(owned))
