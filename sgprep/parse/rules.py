@@ -463,6 +463,7 @@ class RuleParser(Parser):
         last = doc[draft.end]
         end = last.idx + len(last.text)
         head = draft.head
+        word, pos = head.lower_, head.pos_  # read once: spaCy looks each up on every read
         if wooden and "wood" in draft.attributes:  # "a wood bench": bench is wooden
             draft.attributes[draft.attributes.index("wood")] = "wooden"
             for k in range(draft.start, head.i):
@@ -470,14 +471,14 @@ class RuleParser(Parser):
                     start = doc[k + 1].idx
         if draft.singular and last.i == head.i:  # "two zebras next to each other": a zebra
             lemma = head.lemma_.lower()
-            if head.lower_.startswith(lemma):
+            if word.startswith(lemma):
                 end = last.idx + len(lemma)
-        if head.lower_ in PLURALIA_TANTUM or head.pos_ == "PROPN":
-            lemma = head.lower_ if head.pos_ != "PROPN" else head.text
+        if word in PLURALIA_TANTUM or pos == "PROPN":
+            lemma = word if pos != "PROPN" else head.text
         else:
             lemma = head.lemma_.lower()
         if names:  # "a guy in a red cap" -> person, "guys" -> people
-            lemma = HEAD_FORMS.get(head.lower_, lemma)
+            lemma = HEAD_FORMS.get(word, lemma)
         if draft.name is not None:  # "a red haired girl": hair
             lemma = draft.name
         return Entity(
