@@ -671,25 +671,29 @@ class GraphBuilder(RelationRules):
 
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
-        if "spans" in self.families and word.pos_ in lex.NON_ATTRIBUTE_POS:
+        view = self.view
+        pos, dep, lower = view.pos, view.dep, view.lower
+        if "spans" in self.families and pos[word.i] in lex.NON_ATTRIBUTE_POS:
             return  # "green shrubbery beside brick building": a preposition is no attribute
         shade = shade_of(word) if "colours" in self.families else None
         if shade is None and "colours" in self.families and is_shade_of_next(word):
             return  # "light" of "light blue": the colour carries it
         draft.add_attribute(f"{shade.lower_} {word.text}" if shade is not None else word.text)
         for mod in self.kids[word.i]:  # "long white whiskers" read as long <- white: long too
+            m = mod.i
             if (
-                mod.i < word.i
-                and mod.dep_ in {"amod", "advmod"}
-                and mod.pos_ == "ADJ"
-                and mod.lower_ not in lex.SHADES
-                and mod.lower_ not in lex.QUANTIFIERS
-                and mod.i not in self.quoted
+                m < word.i
+                and dep[m] in {"amod", "advmod"}
+                and pos[m] == "ADJ"
+                and lower[m] not in lex.SHADES
+                and lower[m] not in lex.QUANTIFIERS
+                and m not in self.quoted
             ):
                 self._attribute_chain(draft, mod)
         for conj in self.kids[word.i]:
-            if conj.dep_ == "conj" and (
-                conj.pos_ in {"ADJ", "VERB"} or is_colour(conj) or conj.lower_ in lex.MATERIALS
+            c = conj.i
+            if dep[c] == "conj" and (
+                pos[c] in {"ADJ", "VERB"} or is_colour(conj) or lower[c] in lex.MATERIALS
             ):
                 self._attribute_chain(draft, conj)
 
