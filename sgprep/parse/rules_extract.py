@@ -716,12 +716,13 @@ class GraphBuilder(RelationRules):
         """The entity (head index) a token stands for, following quantities and pronouns."""
         if tok is None:
             return None
-        if tok.lower_ in lex.RELATIVE_PRONOUNS and tok.pos_ in {"PRON", "DET", "SCONJ"}:
+        word = self.view.lower[tok.i]
+        if word in lex.RELATIVE_PRONOUNS and self.view.pos[tok.i] in {"PRON", "DET", "SCONJ"}:
             verb = tok.head  # "the fence that runs ...", "the man who is trying to catch ..."
             while verb.dep_ in {"xcomp", "conj"} and verb.head is not verb:
                 verb = verb.head
             return self._entity(verb.head) if verb.dep_ in {"relcl", "acl"} else None
-        if tok.lower_ in lex.ANAPHORA:
+        if word in lex.ANAPHORA:
             if tok.i in self.entities:  # "he has a beard": no antecedent, the pronoun's own
                 return tok.i
             return self._antecedent(tok, exclude)
