@@ -1724,11 +1724,6 @@ class Perturber:
         scene ("looking at" for "feeding")."""
         r, c = self.g.relations[k], self.cooc
         s, o = self.names[r.subject], self.names[r.object]
-        verbs = set(vocab_verbs)
-        for pred in c.neighbours("sp", 0, s):
-            v, *tail = pred.split()
-            if tail == rest and relation_type(pred) == "action":
-                verbs.add(v)
         said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
         if rest and self._verb_takes_object(verb, rest):
             # "two men play chess at a table": the new verb would take "chess" too ("eat
@@ -1744,23 +1739,47 @@ class Perturber:
             and relation_type(x.predicate) == "action"
             and lemma(x.predicate.split()[0]) == verb
         ]
+        table = c._by_context.setdefault("attested_verbs", {})
+        key = (s, o, verb, tuple(rest), tuple(vocab_verbs))
+        plausible = table.get(key)
+        if plausible is None:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            plausible = table[key] = self._plausible_verbs(s, o, verb, rest, vocab_verbs)
         return [
             v
-            for v in sorted(verbs)
-            if v != verb
-            and v not in WEAK_VERBS
-            and v not in IMPLICIT_VERBS
-            and v not in said
-            and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
-            and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
-            and not c.is_related(v, verb, "verb")
-            and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
-            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+            for v in plausible
+            if v not in said
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others
             )
         ]
+
+    def _plausible_verbs(
+        self, s: str, o: str, verb: str, rest: list[str], vocab_verbs: list[str]
+    ) -> tuple[str, ...]:
+        """The part of :meth:`_attested_verbs` that depends on the statistics and the words
+        of the relation alone (memoised there): sorted verbs with the same prepositions that
+        ``s`` was seen doing, checked against ``verb`` and ``o``."""
+        c = self.cooc
+        verbs = set(vocab_verbs)
+        for pred in c.neighbours("sp", 0, s):
+            v, *tail = pred.split()
+            if tail == rest and relation_type(pred) == "action":
+                verbs.add(v)
+        return tuple(
+            v
+            for v in sorted(verbs)
+            if v != verb
+            and v not in WEAK_VERBS
+            and v not in IMPLICIT_VERBS
+            and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
+            and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
+            and not c.is_related(v, verb, "verb")
+            and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
+            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+        )
 
     def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:
         """In the caption, a form of ``verb`` is followed by a word other than its

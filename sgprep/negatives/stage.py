@@ -321,10 +321,15 @@ class NegativesStage(Stage):
         made_connect = 0
         lengths: Counter[str] = Counter()  # kind -> summed length ratios, in thousandths
         weights = self.settings.family_weights
+        text_words = max(1, len(text.split()))
         while pools and len(out) < k:
             # connect adds words (a length cue) and is easy to make: at most MAX_CONNECT per
             # positive, drawn only when no other family has candidates left
-            others = {f: c for f, c in pools.items() if f != "connect"}
+            others = (  # read only: pools itself where connect has none left
+                pools
+                if "connect" not in pools
+                else {f: c for f, c in pools.items() if f != "connect"}
+            )
             if "connect" in pools and (
                 made_connect >= MAX_CONNECT or (not others and len(out) >= CONNECT_BELOW)
             ):
@@ -357,7 +362,7 @@ class NegativesStage(Stage):
             if neg_text is None:
                 rejected[how] += 1
                 continue
-            ratio = len(neg_text.split()) / max(1, len(text.split()))
+            ratio = len(neg_text.split()) / text_words
             if not 1 / self.settings.max_length_ratio <= ratio <= self.settings.max_length_ratio:
                 rejected["too_long" if ratio > 1 else "too_short"] += 1
                 continue
