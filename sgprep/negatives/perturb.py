@@ -630,8 +630,14 @@ def _attribute_counts(cooc: Cooc) -> Counter:
 def mostly_attribute(cooc: Cooc, word: str) -> bool:
     """Seen more often as an attribute than as an object ("plush", "black", "cream"): no
     noun to replace or to replace with."""
-    counts = _memo(cooc, ("attribute_counts",), lambda _key: _attribute_counts(cooc))
-    return counts.get(word, 0) > cooc.n("obj", word)
+    table = cooc._by_context.setdefault("mostly_attribute", {})
+    hit = table.get(word)
+    if hit is None:  # once per word and statistics object
+        if len(table) > MAX_MEMO:
+            table.clear()
+        counts = _memo(cooc, ("attribute_counts",), lambda _key: _attribute_counts(cooc))
+        hit = table[word] = counts.get(word, 0) > cooc.n("obj", word)
+    return hit
 
 
 def same_class(a: str, b: str) -> bool:
