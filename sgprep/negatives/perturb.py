@@ -564,10 +564,23 @@ Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach
 
 @dataclass(frozen=True)
 class Perturbation:
+    """A perturbed graph and the edits that write it into the caption. The graph may be
+    given as the function that makes it (no randomness, no checks): it is made on first use,
+    once. The stage reads it only to compare a swap with its caption, to write a template,
+    or to keep it (``graphs``), so a replace realised in place skips its pydantic copies."""
+
     kind: str
     strategy: str
-    graph: SceneGraph
+    made: SceneGraph | Callable[[], SceneGraph]
     edits: tuple[Edit, ...]  # empty: no span edit is possible, realise by template
+
+    @property
+    def graph(self) -> SceneGraph:
+        made = self.made
+        if callable(made):  # a SceneGraph is not callable
+            made = made()
+            object.__setattr__(self, "made", made)
+        return made
 
 
 Candidate = Callable[[], "Perturbation | None"]
@@ -1170,10 +1183,14 @@ class Perturber:
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
             return self._refuse("colour_compound")
         attributes = [new if x == a else x for x in e.attributes]
-        graph = _with_entities(
-            self.g, self.bare, {i: _entity(e, attributes)}, bare_relations=self.bare_relations
+        return Perturbation(
+            "replace_attribute",
+            "replace",
+            lambda: _with_entities(
+                self.g, self.bare, {i: _entity(e, attributes)}, bare_relations=self.bare_relations
+            ),
+            (SetAttribute(i, a, new),),
         )
-        return Perturbation("replace_attribute", "replace", graph, (SetAttribute(i, a, new),))
 
     @staticmethod
     def _in_colour_compound(e: Entity, a: str) -> bool:
@@ -1234,11 +1251,13 @@ class Perturber:
             new = self._attested_object(i)
             if new is None:
                 return None
-            graph = _with_entities(
-                self.g, self.bare, {i: _entity(e, head=new)}, bare_relations=self.bare_relations
-            )
             return Perturbation(
-                "replace_object", "replace", graph, (SetHead(i, new, self.names[i]),)
+                "replace_object",
+                "replace",
+                lambda: _with_entities(
+                    self.g, self.bare, {i: _entity(e, head=new)}, bare_relations=self.bare_relations
+                ),
+                (SetHead(i, new, self.names[i]),),
             )
         pool = self.vocab.object_pool(self.vocab.categories.get(e.head.lower()))
         new = self._draw(*pool, self.heads) or self._draw(*self.vocab.object_pool(), self.heads)
@@ -1804,20 +1823,20 @@ class Perturber:
         return False
 
     def _set_pred(self, k: int, predicate: str, edit: SetPredicate) -> Perturbation:
-        relations = list(self.g.relations)
-        relations[k] = relations[k].model_copy(
-            update={  # the positive's forms no longer hold
-                "predicate": predicate,
-                "predicate_lemma": None,
-                "predicate_surface": None,
-            }
-        )
-        return Perturbation(
-            "replace_relation",
-            "replace",
-            _with_entities(self.g, self.bare, {}, relations, bare_relations=self.bare_relations),
-            (edit,),
-        )
+        def made() -> SceneGraph:
+            relations = list(self.g.relations)
+            relations[k] = relations[k].model_copy(
+                update={  # the positive's forms no longer hold
+                    "predicate": predicate,
+                    "predicate_lemma": None,
+                    "predicate_surface": None,
+                }
+            )
+            return _with_entities(
+                self.g, self.bare, {}, relations, bare_relations=self.bare_relations
+            )
+
+        return Perturbation("replace_relation", "replace", made, (edit,))
 
     # --- connect ----------------------------------------------------------------------------
     def connect(self) -> list[Candidate]:

@@ -123,7 +123,7 @@ class Realiser:
     def realise(self, p: Perturbation, use_template: bool = True) -> tuple[str | None, str]:
         """(text, "span_edit" | "template"), or (None, reason) when no text is made: the
         edit reads badly, or it is impossible and templates are off."""
-        self._perturbed = p.graph  # connect's new entity lives only there
+        self._perturbed = p  # connect's new entity lives only in its graph
         if p.edits:
             try:
                 return self.edit(p.edits), "span_edit"
@@ -353,7 +353,7 @@ class Realiser:
         raise NoSpanEdit(f"{e.old!r} not found")
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
-        new = self._perturbed.entities[e.new_entity]
+        new = self._perturbed.graph.entities[e.new_entity]
         phrase = (
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural

@@ -381,7 +381,7 @@ class NegativesStage(Stage):
                     kind=p.kind,
                     positive=text,
                     realisation=how,
-                    graph=p.graph,
+                    graph=p.graph if self.settings.graphs else None,
                 )
             )
             made[p.kind, how] += 1
