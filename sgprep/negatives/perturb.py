@@ -573,6 +573,8 @@ class Perturbation:
     strategy: str
     made: SceneGraph | Callable[[], SceneGraph]
     edits: tuple[Edit, ...]  # empty: no span edit is possible, realise by template
+    #: connect: the entity it adds (the last of the graph), for the realiser
+    added: Entity | None = None
 
     @property
     def graph(self) -> SceneGraph:
@@ -2399,15 +2401,18 @@ class Perturber:
         new = Entity.model_construct(
             text=" ".join([*attrs, written]), head=obj, attributes=attrs, count=None, span=None
         )
-        bare, relations = self.bare, list(self.g.relations)
-        if dropped is not None:
-            j = relations.pop(dropped).object
-            bare = bare[:j] + bare[j + 1 :]
-            relations = [_without(r, j) for r in relations]
-            i -= i > j
-        n = len(bare)
-        relations.append(Relation.model_construct(subject=i, predicate=pred, object=n))
-        graph = _with_entities(self.g, bare, {}, relations, [new], self.bare_relations)
+        n = len(self.g.entities) - (dropped is not None)  # the new entity's index
+
+        def made() -> SceneGraph:
+            bare, relations, s = self.bare, list(self.g.relations), i
+            if dropped is not None:
+                j = relations.pop(dropped).object
+                bare = bare[:j] + bare[j + 1 :]
+                relations = [_without(r, j) for r in relations]
+                s -= s > j
+            relations.append(Relation.model_construct(subject=s, predicate=pred, object=n))
+            return _with_entities(self.g, bare, {}, relations, [new], self.bare_relations)
+
         edit = Attach(
             i if dropped is None else self.g.relations[dropped].subject,
             pred,
@@ -2417,7 +2422,7 @@ class Perturber:
             clause,
             replace,
         )
-        return Perturbation("connect", "connect", graph, (edit,))
+        return Perturbation("connect", "connect", made, (edit,), new)
 
 
 def _without(r: Relation, j: int) -> Relation:

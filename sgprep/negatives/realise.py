@@ -353,7 +353,8 @@ class Realiser:
         raise NoSpanEdit(f"{e.old!r} not found")
 
     def _Attach(self, e: Attach) -> list[tuple[int, int, str]]:
-        new = self._perturbed.graph.entities[e.new_entity]
+        p = self._perturbed
+        new = p.added if p.added is not None else p.graph.entities[e.new_entity]
         phrase = (
             " ".join([*new.attributes, grammar.plural(new.head)])
             if e.bare_plural
