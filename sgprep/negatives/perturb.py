@@ -710,6 +710,7 @@ class Perturber:
         self._additions: list | None = None
         self._anchors: dict[int, bool] = {}
         self._fitting: dict[str, list[tuple[str, float]]] = {}
+        self._far: dict[int, bool] = {}  # _far_before by end
         self.text = text  # the caption: its pronouns must stay true
         self.cooc = cooc  # None: no plausibility checks (rules only)
         #: the labels a detector found in the image (None: no detections): connect adds
@@ -2215,10 +2216,13 @@ class Perturber:
 
     def _far_before(self, end: int) -> bool:
         """The clause that characters [.., end) of the caption end (after its last comma or
-        semicolon) says a thing is far off (:data:`DISTANT_ENDINGS`)."""
-        clause = re.split(r"[,;]", self.text[:end].lower())[-1]
-        clause = " " + " ".join(_WORD.findall(clause)) + " "
-        return any(f" {x} " in clause for x in DISTANT_ENDINGS)
+        semicolon) says a thing is far off (:data:`DISTANT_ENDINGS`); once per graph and end."""
+        hit = self._far.get(end)
+        if hit is None:
+            clause = re.split(r"[,;]", self.text[:end].lower())[-1]
+            clause = " " + " ".join(_WORD.findall(clause)) + " "
+            hit = self._far[end] = any(f" {x} " in clause for x in DISTANT_ENDINGS)
+        return hit
 
     def _about_a_being(self) -> bool:
         """The caption names a person or an animal (as a noun or a modifier: "elephants
