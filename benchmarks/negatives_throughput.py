@@ -10,7 +10,8 @@ that feeds negatives); each strategy's rate is also given as a ratio to it. Goal
 
 Rates are per CPU second of this process (``time.process_time``): on a shared machine wall
 time counts the waits for a core, CPU time does not; the ratio to the parse rate is the figure
-to compare across machines.
+to compare across machines. It measures this checkout's sgprep, or ``PYTHONPATH``'s where that
+is set: a before/after runs it once per checkout, alternating.
 
 Captions are generated from the default vocabulary with a fixed seed (several sentence
 patterns: pairs, copular spatial relations, participles, plural subjects), parsed once by
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import random
 import sys
 import tempfile
@@ -36,7 +38,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+#: run from a checkout: its sgprep, unless PYTHONPATH names one (``PYTHONPATH=OTHER`` measures
+#: another checkout's, for a before/after run by run; the sgprep measured is printed)
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 #: beside the checkout, or beside the folder of worktrees (as benchmarks/text_only.py looks)
 FACTUAL_CSV = next(
     (
@@ -203,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
 
+    import sgprep
+
+    print(f"sgprep: {Path(sgprep.__file__).parent}")
     sets = {"generated": generate_captions(args.n)}
     if args.factual and FACTUAL_CSV.exists():
         sets["factual"] = factual_captions(args.n)
