@@ -317,7 +317,7 @@ class NegativesStage(Stage):
             cands = perturber.candidates(family)
             if cands:
                 pools[family] = cands
-        realiser, original, out, made = Realiser(text, graph), None, [], Counter()
+        realiser, original, out, made = None, None, [], Counter()  # realiser: on first use
         made_connect = 0
         lengths: Counter[str] = Counter()  # kind -> summed length ratios, in thousandths
         weights = self.settings.family_weights
@@ -358,6 +358,8 @@ class NegativesStage(Stage):
                 if signature(p.graph, keys) == original:
                     rejected["same_graph"] += 1
                     continue
+            if realiser is None:
+                realiser = Realiser(text, graph)
             neg_text, how = realiser.realise(p, self.settings.template)
             if neg_text is None:
                 rejected[how] += 1
