@@ -21,6 +21,9 @@ LINUX = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="forks; re
 def _no_other_thread():
     """Workers fork only where no other thread runs (a lock it holds would stay held): a
     fixture of an earlier test that keeps threads (a detector's pools) must end them first."""
+    for thread in threading.enumerate():
+        if thread.name == "tqdm_monitor":  # progress bars' monitor an earlier library started
+            thread.exit()
     others = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
     assert not others, f"threads left running by earlier tests: {others}"
 
