@@ -10,48 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from sgprep.parse.base import ParserSettings, make_parser
+from sgprep.parse.base import ParserSettings
 from sgprep.parse.factual_format import entity_name
 from sgprep.parse.rules import RuleParser
 from sgprep.parse.rules_families import FAMILIES, OFF_ENV, families_on
 from sgprep.parse.rules_noise import clean_alt_text
-from sgprep.schema import SceneGraph
-
-
-@pytest.fixture(scope="module")
-def parser() -> RuleParser:
-    p = make_parser("spacy", ParserSettings(batch_size=64))
-    p.setup()
-    return p
-
-
-def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
-    saved = parser.families
-    parser.families = FAMILIES - {off}
-    try:
-        (graph,) = parser.parse_batch([caption])
-    finally:
-        parser.families = saved
-    assert isinstance(graph, SceneGraph), graph
-    return graph
-
-
-def heads(graph: SceneGraph) -> list[str]:
-    return [e.head for e in graph.entities]
-
-
-def rels(graph: SceneGraph) -> set[tuple[str, str, str]]:
-    return {
-        (graph.entities[r.subject].head, r.predicate, graph.entities[r.object].head)
-        for r in graph.relations
-    }
-
-
-def attributes(graph: SceneGraph, head: str) -> list[str]:
-    found = [e for e in graph.entities if e.head == head]
-    assert len(found) == 1, f"expected one {head!r} in {heads(graph)}"
-    return found[0].attributes
-
+from tests.parse.rule_helpers import attributes, heads, parse, rels
 
 # ---- family switches ------------------------------------------------------------------------
 

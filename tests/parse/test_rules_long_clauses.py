@@ -11,44 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from sgprep.parse.base import ParserSettings, make_parser
 from sgprep.parse.factual_format import to_factual
-from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_noise import clean_alt_text
-from sgprep.schema import SceneGraph
-
-
-@pytest.fixture(scope="module")
-def parser() -> RuleParser:
-    p = make_parser("spacy", ParserSettings(batch_size=64))
-    p.setup()
-    return p
-
-
-def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
-    saved = parser.families
-    parser.families = FAMILIES - {off}
-    try:
-        (graph,) = parser.parse_batch([caption])
-    finally:
-        parser.families = saved
-    assert isinstance(graph, SceneGraph), graph
-    return graph
-
-
-def rels(graph: SceneGraph) -> set[tuple[str, str, str]]:
-    return {
-        (graph.entities[r.subject].head, r.predicate, graph.entities[r.object].head)
-        for r in graph.relations
-    }
-
-
-def attributes(graph: SceneGraph, head: str) -> list[str]:
-    found = [e for e in graph.entities if e.head == head]
-    assert len(found) == 1, f"expected one {head!r} in {[e.head for e in graph.entities]}"
-    return found[0].attributes
-
+from tests.parse.rule_helpers import attributes, parse, rels
 
 # ---- pronouns -------------------------------------------------------------------------------
 

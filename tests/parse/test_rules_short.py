@@ -10,42 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from sgprep.parse.base import ParserSettings, make_parser
-from sgprep.parse.factual_format import entity_name, to_factual
-from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES, OFF_ENV
-from sgprep.schema import Entity, SceneGraph
-
-
-@pytest.fixture(scope="module")
-def parser() -> RuleParser:
-    p = make_parser("spacy", ParserSettings(batch_size=64))
-    p.setup()
-    return p
-
-
-@pytest.fixture(scope="module")
-def surface(parser: RuleParser) -> RuleParser:
-    p = RuleParser(ParserSettings(predicate_form="surface"))
-    p.nlp = parser.nlp  # same model, loaded once per module
-    return p
-
-
-def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
-    saved = parser.families
-    parser.families = FAMILIES - {off}
-    try:
-        (graph,) = parser.parse_batch([caption])
-    finally:
-        parser.families = saved
-    assert isinstance(graph, SceneGraph), graph
-    return graph
-
-
-def facts(graph: SceneGraph) -> set[str]:
-    """The graph's FACTUAL tuples, each as "( s , p , o )"."""
-    return {f"( {t} )" for t in to_factual(graph)[2:-2].split(" ) , ( ")} if graph else set()
-
+from sgprep.parse.factual_format import entity_name
+from sgprep.parse.rules_families import OFF_ENV
+from sgprep.schema import Entity
+from tests.parse.rule_helpers import facts, parse
 
 # ---- plurals ----------------------------------------------------------------------------------
 

@@ -1,0 +1,42 @@
+"""What the rule-family tests read off a graph, and a parse with one family switched off."""
+
+from __future__ import annotations
+
+from sgprep.parse.factual_format import to_factual
+from sgprep.parse.rules import RuleParser
+from sgprep.parse.rules_families import FAMILIES
+from sgprep.schema import SceneGraph
+
+
+def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
+    """The caption's graph with every family on but ``off``."""
+    saved = parser.families
+    parser.families = FAMILIES - {off}
+    try:
+        (graph,) = parser.parse_batch([caption])
+    finally:
+        parser.families = saved
+    assert isinstance(graph, SceneGraph), graph
+    return graph
+
+
+def heads(graph: SceneGraph) -> list[str]:
+    return [e.head for e in graph.entities]
+
+
+def rels(graph: SceneGraph) -> set[tuple[str, str, str]]:
+    return {
+        (graph.entities[r.subject].head, r.predicate, graph.entities[r.object].head)
+        for r in graph.relations
+    }
+
+
+def attributes(graph: SceneGraph, head: str) -> list[str]:
+    found = [e for e in graph.entities if e.head == head]
+    assert len(found) == 1, f"expected one {head!r} in {heads(graph)}"
+    return found[0].attributes
+
+
+def facts(graph: SceneGraph) -> set[str]:
+    """The graph's FACTUAL tuples, each as "( s , p , o )"."""
+    return {f"( {t} )" for t in to_factual(graph)[2:-2].split(" ) , ( ")} if graph else set()
