@@ -15,37 +15,13 @@ import pytest
 from sgprep.parse.base import ParseError, ParserSettings, SpacyModelMissing, make_parser
 from sgprep.parse.rules import RuleParser
 from sgprep.schema import SceneGraph
-
-
-@pytest.fixture(scope="module")
-def parser() -> RuleParser:
-    p = make_parser("spacy", ParserSettings(batch_size=64))
-    p.setup()
-    return p
-
-
-@pytest.fixture(scope="module")
-def surface(parser: RuleParser) -> RuleParser:
-    p = RuleParser(ParserSettings(predicate_form="surface"))
-    p.nlp = parser.nlp  # same model, loaded once per module
-    return p
+from tests.parse.rule_helpers import heads, rels
 
 
 def parse(parser: RuleParser, caption: str) -> SceneGraph:
     (graph,) = parser.parse_batch([caption])
     assert isinstance(graph, SceneGraph), graph
     return graph
-
-
-def heads(graph: SceneGraph) -> list[str]:
-    return [e.head for e in graph.entities]
-
-
-def rels(graph: SceneGraph) -> set[tuple[str, str, str]]:
-    return {
-        (graph.entities[r.subject].head, r.predicate, graph.entities[r.object].head)
-        for r in graph.relations
-    }
 
 
 def entity(graph: SceneGraph, head: str):
