@@ -49,6 +49,13 @@ def _move(doc: Doc, heads: list[int], i: int, head: int) -> None:
     heads[i] = head
 
 
+def _move_phrases(doc: Doc, heads: list[int], noun, anchor) -> None:
+    """Hang the phrases after ``noun`` ("behind him", not "of ...") on ``anchor``."""
+    for phrase in noun.rights:
+        if phrase.dep_ == "prep" and phrase.lower_ != "of":
+            _move(doc, heads, phrase.i, anchor.i)
+
+
 def _place_object(prep):
     """The noun a place phrase ends in: "on top of a rug" -> rug; "in the middle" -> None (a
     position of the nearer noun, not a place)."""
@@ -297,10 +304,7 @@ def repair_phrase_after_time(doc: Doc) -> Doc:
             or time.head.dep_ != "prep"
         ):
             continue
-        anchor = time.head.head
-        for phrase in time.rights:
-            if phrase.dep_ == "prep" and phrase.lower_ != "of":
-                _move(doc, heads, phrase.i, anchor.i)
+        _move_phrases(doc, heads, time, time.head.head)
     if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
@@ -526,9 +530,7 @@ def repair_phrase_after_air(doc: Doc) -> Doc:
             subject = verb.head  # "a dog leaping into the air above the grass"
         if subject is None or subject.pos_ not in NOUNS:
             continue
-        for phrase in air.rights:
-            if phrase.dep_ == "prep" and phrase.lower_ != "of":
-                _move(doc, heads, phrase.i, subject.i)
+        _move_phrases(doc, heads, air, subject)
     if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
