@@ -11,44 +11,22 @@ import pytest
 from sgprep import api
 from sgprep.exec.ledger import ATTEMPTS, ShardLedger, ShardsFailed
 from sgprep.exec.stage import StopRun
-from tests.exec.toy import TOY
-
-CAPTIONS = [f"caption number {i}" for i in range(12)]
-
-
-def _config(tmp_path, out: str, **overrides):
-    table = tmp_path / "c.txt"
-    if not table.exists():
-        table.write_text("\n".join(CAPTIONS) + "\n")
-    state = tmp_path / "state"
-    state.mkdir(exist_ok=True)
-    return {
-        "input": str(table),
-        "output": str(tmp_path / out),
-        "shard_size": 4,
-        "progress": False,
-        "stages": [{"name": TOY, "settings": {"state": str(state)}}],
-        **overrides,
-    }
-
-
-def _bytes(out):
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
+from tests.exec.toy import output_bytes, toy_config
 
 
 def _policy(tmp_path, **executor):
-    clean = api.run(_config(tmp_path, "clean", **executor))
+    clean = api.run(toy_config(tmp_path, "clean", **executor))
     assert clean.shards_written == 3 and clean.shards_retried == 0
     # a shard that fails once is retried and ends as a clean run does
     (tmp_path / "state" / "fail_000000005").write_text("1")
-    flaky = api.run(_config(tmp_path, "flaky", **executor))
+    flaky = api.run(toy_config(tmp_path, "flaky", **executor))
     assert flaky.shards_retried == 1 and flaky.shards_written == 3
-    assert _bytes(tmp_path / "flaky") == _bytes(tmp_path / "clean")
+    assert output_bytes(tmp_path / "flaky") == output_bytes(tmp_path / "clean")
     assert not (tmp_path / "flaky" / "_meta" / "failed_shards.json").exists()
     # a shard that fails every try is recorded; the other shards are done
     (tmp_path / "state" / "fail_000000009").write_text("")
     with pytest.raises(ShardsFailed, match="1 shard"):
-        api.run(_config(tmp_path, "broken", **executor))
+        api.run(toy_config(tmp_path, "broken", **executor))
     out = tmp_path / "broken"
     record = json.loads((out / "_meta" / "failed_shards.json").read_text())
     assert list(record) == ["00002"] and "toy failure on 000000009" in record["00002"]
@@ -60,10 +38,10 @@ def _policy(tmp_path, **executor):
     assert len(tries) == ATTEMPTS
     # mended, a rerun does only the missing shard and clears the record
     (tmp_path / "state" / "fail_000000009").unlink()
-    again = api.run(_config(tmp_path, "broken", **executor))
+    again = api.run(toy_config(tmp_path, "broken", **executor))
     assert (again.shards_written, again.shards_skipped) == (1, 2)
     assert not (out / "_meta" / "failed_shards.json").exists()
-    assert _bytes(out) == _bytes(tmp_path / "clean")
+    assert output_bytes(out) == output_bytes(tmp_path / "clean")
     timing = again.timing["toy"]
     assert timing["items"] == 4 and timing["wall_s"] >= 0 and timing["cpu_s"] >= 0
 
@@ -102,11 +80,11 @@ def test_fatal_errors_end_the_run_and_a_planted_record_link_is_left_alone(tmp_pa
 def test_timing_records_go_with_the_output_they_describe(tmp_path):
     """A finished JSONL output leaves no parts folder behind its timing records, and
     --overwrite removes the timing of the shards it removes."""
-    config = _config(tmp_path, "graphs.jsonl", workers=1)
+    config = toy_config(tmp_path, "graphs.jsonl", workers=1)
     api.run(config)
     assert (tmp_path / "graphs.jsonl").is_file()
     assert not (tmp_path / "graphs.jsonl.parts").exists()
-    out = _config(tmp_path, "out", workers=1)
+    out = toy_config(tmp_path, "out", workers=1)
     api.run(out)
     timing = tmp_path / "out" / "_meta" / "timing"
     assert sorted(p.name for p in timing.iterdir()) == ["00000.json", "00001.json", "00002.json"]
@@ -118,15 +96,15 @@ def test_a_worker_that_dies_costs_a_try_not_the_run(tmp_path):
     """A worker process killed (SIGKILL, as the out-of-memory killer does) breaks the pool: a
     new pool takes over and the shard is retried; one that kills every try is recorded."""
     (tmp_path / "state").mkdir()
-    api.run(_config(tmp_path, "clean", workers=2))
+    api.run(toy_config(tmp_path, "clean", workers=2))
     (tmp_path / "state" / "kill_000000005").write_text("")
-    once = api.run(_config(tmp_path, "once", workers=2))
+    once = api.run(toy_config(tmp_path, "once", workers=2))
     assert once.shards_written == 3 and once.shards_retried >= 1
     assert not (tmp_path / "state" / "kill_000000005").exists()
-    assert _bytes(tmp_path / "once") == _bytes(tmp_path / "clean")
+    assert output_bytes(tmp_path / "once") == output_bytes(tmp_path / "clean")
     (tmp_path / "state" / "kill_000000009").write_text("always")
     with pytest.raises(ShardsFailed, match="1 shard"):
-        api.run(_config(tmp_path, "always", workers=2))
+        api.run(toy_config(tmp_path, "always", workers=2))
     out = tmp_path / "always"
     record = json.loads((out / "_meta" / "failed_shards.json").read_text())
     assert list(record) == ["00002"] and "WorkerDied" in record["00002"]

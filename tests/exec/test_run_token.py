@@ -16,10 +16,9 @@ import pytest
 from sgprep import api
 from sgprep.io.writers import RunEnded, make_writer
 from sgprep.schema import Sample
-from tests.exec.toy import TOY
+from tests.exec.toy import toy_config
 
 ROOT = Path(__file__).resolve().parents[2]
-CAPTIONS = [f"caption number {i}" for i in range(12)]
 
 
 def _samples() -> list[Sample]:
@@ -71,19 +70,7 @@ def test_a_worker_of_a_run_that_ended_writes_nothing(tmp_path):
 
 
 def _config(tmp_path, out: str, state: Path, **overrides) -> dict:
-    table = tmp_path / "c.txt"
-    if not table.exists():
-        table.write_text("\n".join(CAPTIONS) + "\n")
-    state.mkdir(exist_ok=True)
-    toy = {"state": str(state), **overrides.pop("toy", {})}
-    return {
-        "input": str(table),
-        "output": str(tmp_path / out),
-        "shard_size": 4,
-        "progress": False,
-        **overrides,
-        "stages": [{"name": TOY, "settings": toy}],
-    }
+    return toy_config(tmp_path, out, state=state, settings=overrides.pop("toy", {}), **overrides)
 
 
 def _wait_for(path: Path, seconds: float = 300) -> None:

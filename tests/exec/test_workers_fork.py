@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from sgprep import api
-from tests.exec.toy import FORK_TOY, SETUP_TOY, TOY
+from tests.exec.toy import FORK_TOY, SETUP_TOY, TOY, output_bytes, toy_config
 
-CAPTIONS = [f"caption number {i}" for i in range(12)]
 LINUX = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="forks; reads /proc")
 
 
@@ -29,24 +28,9 @@ def _no_other_thread():
 
 
 def _config(tmp_path: Path, out: str, stage: str = TOY, **overrides):
-    table = tmp_path / "c.txt"
-    if not table.exists():
-        table.write_text("\n".join(CAPTIONS) + "\n")
-    state = tmp_path / "state"
-    state.mkdir(exist_ok=True)
-    return {
-        "input": str(table),
-        "output": str(tmp_path / out),
-        "shard_size": 4,
-        "progress": True,
-        "progress_interval": 3600.0,  # only the final line
-        "stages": [{"name": stage, "settings": {"state": str(state), "batch_size": 1}}],
-        **overrides,
-    }
-
-
-def _bytes(out: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
+    """The toy run, one sample a batch, its progress printed at the end only."""
+    overrides = {"progress": True, "progress_interval": 3600.0, **overrides}
+    return toy_config(tmp_path, out, stage=stage, settings={"batch_size": 1}, **overrides)
 
 
 def _final_progress(caplog) -> str:
@@ -81,7 +65,7 @@ def test_forked_workers_share_the_stages_set_up_once(tmp_path):
     batches = list(state.glob("batch_*"))
     assert batches and f"batch_{os.getpid()}" not in {p.name for p in batches}
     assert all(p.read_text() == "" for p in batches)  # no worker holds the lock
-    assert _bytes(tmp_path / "two") == _bytes(tmp_path / "one")
+    assert output_bytes(tmp_path / "two") == output_bytes(tmp_path / "one")
 
 
 @LINUX
@@ -124,7 +108,7 @@ def test_a_forked_worker_that_dies_is_replaced_and_counted_once(tmp_path, caplog
     once = api.run(_config(tmp_path, "once", stage=FORK_TOY, workers=2))
     assert once.shards_written == 3 and once.shards_retried >= 1
     assert not (tmp_path / "state" / "kill_000000005").exists()
-    assert _bytes(tmp_path / "once") == _bytes(tmp_path / "clean")
+    assert output_bytes(tmp_path / "once") == output_bytes(tmp_path / "clean")
     assert _final_progress(caplog).split()[1] == "12/12"
 
 
@@ -196,5 +180,5 @@ def test_a_parse_and_negatives_chain_forks_and_writes_the_bytes_of_one_worker(
 
     one, two = chain("one", 1), chain("two", 2)
     assert (one.shards_written, two.shards_written, two.workers) == (3, 3, 2)
-    assert _bytes(tmp_path / "two") == _bytes(tmp_path / "one")
+    assert output_bytes(tmp_path / "two") == output_bytes(tmp_path / "one")
     assert len(runners) == 1 and runners[0] is not None  # the two workers were forked

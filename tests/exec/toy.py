@@ -23,6 +23,40 @@ from sgprep.exec.stage import Stage, StageSettings
 from sgprep.schema import Sample
 
 TOY = "tests.exec.toy:ToyStage"
+#: the captions of :func:`toy_config`'s input: 12, so 3 shards of 4
+CAPTIONS = [f"caption number {i}" for i in range(12)]
+
+
+def toy_config(
+    tmp_path: Path,
+    out: str,
+    *,
+    stage: str = TOY,
+    state: Path | None = None,
+    settings: dict | None = None,
+    **overrides,
+) -> dict:
+    """A run of a toy ``stage`` over :data:`CAPTIONS` in shards of 4, its state folder
+    ``state`` (``tmp_path/state`` by default) and further stage ``settings``; ``overrides``
+    replace run fields."""
+    table = tmp_path / "c.txt"
+    if not table.exists():
+        table.write_text("\n".join(CAPTIONS) + "\n")
+    state = state or tmp_path / "state"
+    state.mkdir(exist_ok=True)
+    return {
+        "input": str(table),
+        "output": str(tmp_path / out),
+        "shard_size": 4,
+        "progress": False,
+        **overrides,
+        "stages": [{"name": stage, "settings": {"state": str(state), **(settings or {})}}],
+    }
+
+
+def output_bytes(out: Path) -> dict[str, bytes]:
+    """The bytes of each file at the top of an output, by name."""
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file()}
 
 
 class ToySettings(StageSettings):
