@@ -41,6 +41,15 @@ def run_cli(*args: str, ok: bool = True):
     return result
 
 
+def parse_captions(root: Path, captions: list[str], shard_size: int) -> Path:
+    """``sgprep parse`` (the rule parser) of a one-column CSV of ``captions``; the output."""
+    table = root / "captions.csv"
+    table.write_text("caption\n" + "\n".join(captions) + "\n")
+    out = root / "out"
+    run_cli("parse", "--input", table, "--output", out, "--shard-size", shard_size, "--no-progress")
+    return out
+
+
 def index_rows(out: Path) -> list[dict]:
     rows = []
     for path in sorted(out.glob("[0-9]*.parquet")):

@@ -13,19 +13,14 @@ import pytest
 from sgprep.io.readers import tars
 from sgprep.io.records import _json_dumps, tar_members
 from sgprep.schema import SCHEMA_VERSION
-from tests.conftest import run_cli
+from tests.conftest import parse_captions, run_cli
 
 CAPTIONS = ["a red car on a road", "two cats on a mat", "a woman holding a blue cup"]
 
 
 @pytest.fixture(scope="module")
 def parsed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("bytes")
-    table = root / "captions.csv"
-    table.write_text("caption\n" + "\n".join(CAPTIONS) + "\n")
-    out = root / "out"
-    run_cli("parse", "--input", table, "--output", out, "--shard-size", "2", "--no-progress")
-    return out
+    return parse_captions(tmp_path_factory.mktemp("bytes"), CAPTIONS, shard_size=2)
 
 
 def _samples(folder):

@@ -10,7 +10,7 @@ import pytest
 
 from sgprep.io.readers import tars
 from sgprep.io.records import digest
-from tests.conftest import run_cli
+from tests.conftest import parse_captions
 
 CAPTIONS = [
     "a red car on a road",
@@ -25,12 +25,7 @@ CAPTIONS = [
 
 @pytest.fixture(scope="module")
 def parsed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("own")
-    table = root / "captions.csv"
-    table.write_text("caption\n" + "\n".join(CAPTIONS) + "\n")
-    out = root / "out"
-    run_cli("parse", "--input", table, "--output", out, "--shard-size", "3", "--no-progress")
-    return out
+    return parse_captions(tmp_path_factory.mktemp("own"), CAPTIONS, shard_size=3)
 
 
 def _read(tar, start=None, load=True):
