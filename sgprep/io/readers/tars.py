@@ -210,13 +210,15 @@ def _ustar_names(fh) -> Iterator[str]:
         offset += 512 + -(-size // 512) * 512
 
 
-def _ustar_header(header: bytes) -> tuple[str, bytes, int]:
-    """(name, type flag, data size) of one plain ustar header; _NotPlain for anything else.
-    A header as sgprep writes them (its fixed fields, its checksum format) is checked on
-    its name and size fields alone, a quarter of the bytes to sum; the answer is the same."""
-    own = _own_header(header, 0)
+def _ustar_header(data: bytes, at: int = 0) -> tuple[str, bytes, int]:
+    """(name, type flag, data size) of the plain ustar header at byte ``at`` of ``data``;
+    _NotPlain for anything else. A header as sgprep writes them (its fixed fields, its
+    checksum format) is checked in place on its name and size fields alone, a quarter of the
+    bytes to sum; the answer is the same. Any other header is copied out and read whole."""
+    own = _own_header(data, at)
     if own is not None:
         return own[0], b"0", own[1]
+    header = data[at : at + 512]
     kind = header[156:157]
     checksum = header[148:156].split(b"\0")[0].strip()
     if (
@@ -372,9 +374,8 @@ def _sample_members(data: bytes, key: str) -> dict[str, bytes] | None:
     while at < end:
         if end - at < 512:
             return None
-        own = _own_header(data, at)
         try:
-            name, kind, size = (own[0], b"0", own[1]) if own else _ustar_header(data[at : at + 512])
+            name, kind, size = _ustar_header(data, at)
         except (_NotPlain, ValueError):
             return None
         stem, dot, ext = name.partition(".")
