@@ -635,7 +635,12 @@ class GraphBuilder(RelationRules):
             return
         if dep in ATTRIBUTE_DEPS and i < draft.head.i:
             if "conventions" in self.families and name_word(child, draft.head):
-                return  # "a hot dog", "his left hand": part of the name
+                # "a hot dog", "his left hand": part of the name; what the model hangs on
+                # that word describes the thing ("a black tank top": the top is black)
+                for grandchild in self.kids[i]:
+                    if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
+                        self._modifier(draft, grandchild)
+                return
             ordinal = "spans" in self.families and view.lower[i] in lex.ORDINALS
             if view.lower[i] in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return

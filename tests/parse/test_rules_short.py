@@ -125,6 +125,22 @@ def test_lexical_compound_is_one_name(parser, caption, fact):
     assert fact not in facts(parse(parser, caption, off="conventions"))
 
 
+@pytest.mark.parametrize(
+    "caption, fact",
+    [
+        ("a fluffy white teddy bear on the couch", "( teddy bear , is , white )"),
+        ("a woman wearing a light green tank top", "( tank top , is , green )"),
+    ],
+)
+def test_modifiers_before_a_lexical_compound_describe_it(parser, caption, fact):
+    # the model hangs "white" on "teddy": the bear is white, "white teddy bear" is no name
+    graph = parse(parser, caption)
+    assert fact in facts(graph)
+    assert all(e.head in {"teddy bear", "tank top"} or " " not in e.head for e in graph.entities)
+    # with the family off the pair is an ordinary compound, whose modifiers were always the head's
+    assert fact in facts(parse(parser, caption, off="conventions"))
+
+
 def test_left_and_right_name_a_part(parser):
     graph = parse(parser, "the boy 's left foot on the ball")
     assert "( left foot , on , ball )" in facts(graph)
