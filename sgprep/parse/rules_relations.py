@@ -19,6 +19,7 @@ from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_repair import LEMMA_FIXES
 from sgprep.parse.rules_short import (
     ADJECTIVE_PREDICATES,
+    GAME_VERBS,
     PLACE_OF_DOING,
     covering_agent,
     is_reciprocal,
@@ -437,6 +438,7 @@ class RelationRules:
             and dobj.i < prep.i
             and prep_text in PLACE_OF_DOING
             and verb.lemma_.lower() not in lex.HANDLING_VERBS
+            and verb.lemma_.lower() not in GAME_VERBS
         ):
             # "a man riding a motorcycle on the street": the man is on the street
             predicate = prep_text

@@ -207,6 +207,13 @@ def test_place_after_an_object_is_the_subjects(parser):
     assert "( cup , in , hand )" in facts(parse(parser, "a woman holding a cup in her hand"))
 
 
+def test_place_of_a_game_is_where_it_is_played(parser):
+    # "play" has a game for its object, not a thing that is somewhere: the verb stays
+    caption = "a boy playing soccer on the grass"
+    assert facts(parse(parser, caption)) == {"( boy , play , soccer )", "( boy , play on , grass )"}
+    assert "( boy , play on , grass )" in facts(parse(parser, caption, off="places"))
+
+
 def test_state_and_place_of_a_predicative_adjective(parser):
     graph = parse(parser, "the window is open in the kitchen")
     assert facts(graph) == {"( window , in , kitchen )", "( window , is , open )"}
