@@ -180,9 +180,17 @@ def repair_object_read_as_adverb(doc: Doc) -> Doc:
             and tok.lower_ not in TIME_NOUNS
             and tok.lemma_.lower() not in TIME_NOUNS
             and not any(c.dep_ in {"dobj", "obj"} for c in tok.head.children)
+            and not _reduplicated(tok)
         ):
             tok.dep_ = "dobj"
     return doc
+
+
+def _reduplicated(noun: Token) -> bool:
+    """ "walking side by side", "hand in hand", "face to face": a noun, a preposition and the
+    same noun again are an adverb of manner, no object."""
+    doc, i = noun.doc, noun.i
+    return i + 2 < len(doc) and doc[i + 1].pos_ == "ADP" and doc[i + 2].lower_ == noun.lower_
 
 
 @needs(lambda view: "aux" in view.deps and not view.words.isdisjoint({"has", "have", "had"}))

@@ -277,6 +277,14 @@ def test_object_read_as_an_adverb_is_the_object(parser):
     assert "( man , is , jogging )" in facts(parse(parser, "a man jogging this morning"))
 
 
+def test_reduplicated_noun_is_no_object(parser):
+    # "side by side": a noun, a preposition and the same noun are an adverb of manner
+    caption = "two dogs running side by side"
+    assert "( dogs , run , side )" not in facts(parse(parser, caption))
+    assert "( dogs , run , side )" not in facts(parse(parser, caption, off="fragments"))
+    assert "( girl , hold , donut )" in facts(parse(parser, "small girl holding large donut"))
+
+
 def test_noun_read_as_an_adjective_of_a_verb_root_is_its_subject(parser):
     caption = "white and gray seagull standing on a pole"
     assert "( seagull , stand on , pole )" in facts(parse(parser, caption))
