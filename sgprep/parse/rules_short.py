@@ -293,7 +293,8 @@ ADJECTIVE_PREDICATES = {"full of": "fill with"}
 def kind_word(modifier: Token, head: Token) -> bool:
     """A noun modifier that says what kind of the thing it is, an attribute in FACTUAL's
     gold: "a toy carrot" (carrot is toy), "a baby elephant", "an adult zebra" (of a person or
-    an animal only: "a baby stroller" is a name)."""
+    an animal only: "a baby stroller" is a name; "baby" of an animal only: "a baby girl" is an
+    infant, as "a baby boy", where "adult men" are men)."""
     word = modifier.lower_
     if modifier.is_title and head.is_title:
         return False  # a proper name keeps its words: "New York City"
@@ -302,6 +303,8 @@ def kind_word(modifier: Token, head: Token) -> bool:
     if word not in _AGE_MODIFIERS:
         return False
     lemma = head.lemma_.lower()
+    if word == "baby":  # "a baby girl", "a baby boy": of a person, a name for an infant
+        return bool({lemma, head.lower_} & ANIMALS)
     return bool({lemma, head.lower_} & (PERSON_NOUNS | ANIMALS))
 
 

@@ -253,6 +253,14 @@ def test_kind_noun_is_an_attribute(parser, caption, fact):
     assert fact not in facts(parse(parser, caption, off="conventions"))
 
 
+def test_baby_of_a_person_stays_in_its_name(parser):
+    # "a baby boy" is an infant; "baby" is an age attribute of animals only
+    caption = "a baby boy sitting in a chair"
+    assert "( baby boy , sit in , chair )" in facts(parse(parser, caption))
+    assert "( baby boy , sit in , chair )" in facts(parse(parser, caption, off="conventions"))
+    assert "( women , is , adult )" in facts(parse(parser, "two adult women in a kitchen"))
+
+
 def test_baby_of_a_thing_stays_in_its_name(parser):
     assert "( baby stroller , on , sidewalk )" in facts(
         parse(parser, "a baby stroller on the sidewalk")
