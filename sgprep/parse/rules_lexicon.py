@@ -65,9 +65,11 @@ QUANTITY_NOUNS = frozenset(
 #: Partitives and collectives that FACTUAL's gold writes as an attribute of the noun after
 #: "of", as written ("a piece of bread" -> bread is piece; "pieces of hay" -> hay is pieces);
 #: "group" keeps its "of" there ("a group of sheep" -> sheep is group of). Other quantity nouns
-#: ("a pair of", "lots of", "a crowd of") give no attribute.
+#: ("a pair of", "lots of", "a crowd of") give no attribute, nor does "a bunch of", which is as
+#: often a vague "many" ("a bunch of vehicles in a parking lot"; the gold writes it 1 time of 2 in
+#: the read parts).
 PARTITIVE_ATTRIBUTES = frozenset(
-    "piece slice bouquet pile heap chunk strip scoop patch bunch trail gang".split()
+    "piece slice bouquet pile heap chunk strip scoop patch trail gang".split()
 )
 GROUP_NOUNS = frozenset({"group"})
 

@@ -410,3 +410,14 @@ def test_participle_hung_on_the_prefix_is_the_nouns(parser):
 def test_covered_in_is_the_agents_cover(parser, caption, fact):
     assert fact in facts(parse(parser, caption))
     assert fact not in facts(parse(parser, caption, off="conventions"))
+
+
+# ---- counts -----------------------------------------------------------------------------------
+
+
+def test_a_bunch_of_is_a_vague_quantity(parser):
+    # "a bunch of" says "many" as often as it says a bundle: no attribute, as "lots of"
+    caption = "a bunch of cars in a parking lot"
+    assert facts(parse(parser, caption)) == {"( cars , in , parking lot )"}
+    assert facts(parse(parser, caption, off="counts")) == {"( cars , in , parking lot )"}
+    assert "( cake , is , piece )" in facts(parse(parser, "a piece of cake on a plate"))
