@@ -421,3 +421,21 @@ def test_a_bunch_of_is_a_vague_quantity(parser):
     assert facts(parse(parser, caption)) == {"( cars , in , parking lot )"}
     assert facts(parse(parser, caption, off="counts")) == {"( cars , in , parking lot )"}
     assert "( cake , is , piece )" in facts(parse(parser, "a piece of cake on a plate"))
+
+
+# ---- with -------------------------------------------------------------------------------------
+
+
+def test_a_bare_phrase_keeps_its_with(parser):
+    # a description with no verb keeps the preposition; a clause's person wears the thing
+    assert facts(parse(parser, "a woman with the red hat")) == {
+        "( woman , with , hat )",
+        "( hat , is , red )",
+    }
+    assert facts(parse(parser, "a woman with the red hat", off="with")) == {
+        "( woman , with , hat )",
+        "( hat , is , red )",
+    }
+    caption = "a woman with a red hat is sitting on a bench"
+    assert "( woman , wear , hat )" in facts(parse(parser, caption))
+    assert "( woman , with , hat )" in facts(parse(parser, caption, off="with"))
