@@ -75,14 +75,14 @@ nothing in a normal run sets it.
 - ``conventions``: FACTUAL's names where its gold is consistent: a lexical adjective + noun
   pair is one name ("hot dog", "polar bear", "high chair"), "left"/"right" of a part or worn
   thing is part of its name ("his left hand"), a toy/baby/adult noun is an attribute ("toy
-  carrot" -> carrot is toy), so is a size adjective the model reads as a noun ("small
-  hill"), an adverb of a count is no part of the name ("only one cloud"), "in <colour>"
-  after "is" is the subject's colour ("the car is in red"), "wood" as an
-  attribute is "wooden", "full of" is "fill with";
+  carrot" -> carrot is toy; "baby" of an animal only: "a baby girl" is a name), so is a
+  size adjective the model reads as a noun ("small hill"), an adverb of a count is no part
+  of the name ("only one cloud"), "in <colour>" after "is" is the subject's colour ("the car
+  is in red"), "wood" as an attribute is "wooden", "full of" is "fill with";
 - ``places``: a place phrase after a verb's object is where the subject is ("a man riding a
-  motorcycle on the street" -> man on street), and a predicative adjective with a place
-  phrase is a state and a place ("a book is open on the counter" -> book is open, book on
-  counter);
+  motorcycle on the street" -> man on street; not after "play", whose object is a game), and
+  a predicative adjective with a place phrase is a state and a place ("a book is open on the
+  counter" -> book is open, book on counter);
 """
 
 from __future__ import annotations
