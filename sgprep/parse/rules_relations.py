@@ -355,14 +355,13 @@ class RelationRules:
     def _worn_by(anchor: Token, objects: list[Token]) -> bool:
         """A person "with" worn things only ("a man with a yellow shirt and a cap"), in a
         caption that says what the person does ("a man with a yellow shirt reaching for a
-        pie"); a thing "with a cap" (a bottle) has it, and a bare noun phrase ("a man with the
-        yellow jacket") is a description that keeps its preposition (FACTUAL's gold: 5 of 5
-        clauses in the read parts write "wear", 1 of 1 verbless phrases "with")."""
+        pie") or with a list of them (an outfit); a thing "with a cap" (a bottle) has it, and a
+        bare noun phrase with one worn thing ("a man with the yellow jacket") is a description
+        that keeps its preposition (FACTUAL's gold in the read parts: "wear" in 5 of 5 clauses,
+        "have" for the one verbless list, "with" for the one verbless single thing)."""
         person = anchor.lower_ in lex.PERSON_NOUNS or anchor.lemma_.lower() in lex.PERSON_NOUNS
-        clause = any(t.pos_ in {"VERB", "AUX"} for t in anchor.sent)
-        return (
-            person and clause and bool(objects) and all(o.lower_ in lex.CLOTHING for o in objects)
-        )
+        said = len(objects) > 1 or any(t.pos_ in {"VERB", "AUX"} for t in anchor.sent)
+        return person and said and bool(objects) and all(o.lower_ in lex.CLOTHING for o in objects)
 
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every

@@ -439,3 +439,7 @@ def test_a_bare_phrase_keeps_its_with(parser):
     caption = "a woman with a red hat is sitting on a bench"
     assert "( woman , wear , hat )" in facts(parse(parser, caption))
     assert "( woman , with , hat )" in facts(parse(parser, caption, off="with"))
+    # a list of worn things is an outfit, worn, with a verb or without
+    caption = "a woman with a white shirt and blue jeans"
+    assert {"( woman , wear , shirt )", "( woman , wear , jeans )"} <= facts(parse(parser, caption))
+    assert "( woman , with , jeans )" in facts(parse(parser, caption, off="with"))
