@@ -62,6 +62,17 @@ def dumps_bytes(obj: Any) -> bytes:
     return out
 
 
+def _finite_dumps(obj: Any) -> bytes:
+    """:func:`dumps_bytes` of an object known to hold no NaN or infinity (:func:`_plain`
+    said so): the walk that looks for them is skipped (every ``json`` member holds a
+    ``null``, which sent it there)."""
+    try:
+        out = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # an integer beyond 64 bits
+        return _json_dumps(obj)
+    return _json_dumps(obj) if _tiny_float(out) else out
+
+
 #: orjson's forms of the floats it writes unlike json (a string holding them costs a detour
 #: through json, never a wrong byte).
 _TINY_FLOAT = re.compile(rb"0\.0000|\de-\d(?!\d)")
@@ -164,7 +175,7 @@ def _info_json(sample: Sample, image_key: str | None) -> bytes:
     without the model (a third of the cost); anything else goes through the model."""
     meta, image = sample.meta, sample.image_info
     if type(sample.key) is str and type(sample.source) is str and _plain(meta):
-        return dumps_bytes(
+        return _finite_dumps(
             {
                 "image": None if image is None else image.model_dump(mode="json"),
                 "image_key": image_key,
@@ -277,7 +288,7 @@ def index_row(
         "image_width": info and info.width,
         "image_height": info and info.height,
         "image_mode": info and info.mode,
-        "meta": dumps(sample.meta),
+        "meta": _meta_json(sample.meta),
         **annotations,
         "members": members,
         "shard": shard,
@@ -285,6 +296,14 @@ def index_row(
         "size": size,
         "image_key": image_key,
     }
+
+
+def _meta_json(meta: Any) -> str:
+    """The index's ``meta``: :func:`dumps`, with no walk for NaN where :func:`_plain` clears
+    the metadata (most often ``{}``)."""
+    if type(meta) is dict and not meta:
+        return "{}"
+    return (_finite_dumps(meta) if _plain(meta) else dumps_bytes(meta)).decode("utf-8")
 
 
 def failure_key(sample: Sample) -> str | None:

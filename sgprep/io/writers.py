@@ -651,41 +651,51 @@ def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads on
 def index_table(rows: list[dict[str, Any]]):
     """The index rows as a table of :func:`INDEX_SCHEMA`. The columns are built from their
     buffers: ``pa.array`` on a Python list imports pandas (1.2 s) to ask whether the list is
-    one of its arrays, and a captions-only run has no other use for pandas."""
+    one of its arrays, and a captions-only run has no other use for pandas. The rows are
+    turned into columns in one pass (``itemgetter``, ``zip``), and a column with no null, or
+    only nulls, is encoded without a test per value."""
+    from operator import itemgetter
+
     import numpy as np
     import pyarrow as pa
 
     schema = INDEX_SCHEMA()
-    columns = []
-    for field in schema:
-        name = field.name  # a pyarrow property: a new str at every call
-        values = [row[name] for row in rows]
-        valid = pa.py_buffer(
-            np.packbits(np.array([v is not None for v in values], dtype=bool), bitorder="little")
-        )
+    names = schema.names
+    columns = list(zip(*map(itemgetter(*names), rows))) if rows else [()] * len(names)
+    arrays = []
+    for field, values in zip(schema, columns):
+        n, nulls = len(values), values.count(None)
+        if nulls == 0:
+            present = np.ones(n, dtype=bool)
+        elif nulls == n:
+            present = np.zeros(n, dtype=bool)
+        else:
+            present = np.array([v is not None for v in values], dtype=bool)
+        valid = pa.py_buffer(np.packbits(present, bitorder="little"))
         if pa.types.is_string(field.type):
-            data = [v.encode("utf-8") if v is not None else b"" for v in values]
-            offsets = np.zeros(len(data) + 1, dtype=np.int64)
-            np.cumsum([len(d) for d in data], out=offsets[1:])
+            if nulls == 0:
+                data = list(map(str.encode, values))
+            elif nulls == n:
+                data = [b""] * n
+            else:
+                data = [v.encode("utf-8") if v is not None else b"" for v in values]
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(list(map(len, data)), out=offsets[1:])
             if offsets[-1] >= 2**31:  # beyond 32-bit offsets: the general path
-                columns.append(pa.array(values, type=field.type))
+                arrays.append(pa.array(list(values), type=field.type))
                 continue
-            columns.append(
+            arrays.append(
                 pa.StringArray.from_buffers(
-                    len(values),
-                    pa.py_buffer(offsets.astype(np.int32)),
-                    pa.py_buffer(b"".join(data)),
-                    valid,
+                    n, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(data)), valid
                 )
             )
         else:
+            dtype = field.type.to_pandas_dtype()
             numbers = np.array(
-                [0 if v is None else v for v in values], dtype=field.type.to_pandas_dtype()
+                values if nulls == 0 else [0 if v is None else v for v in values], dtype=dtype
             )
-            columns.append(
-                pa.Array.from_buffers(field.type, len(values), [valid, pa.py_buffer(numbers)])
-            )
-    return pa.Table.from_arrays(columns, schema=schema)
+            arrays.append(pa.Array.from_buffers(field.type, n, [valid, pa.py_buffer(numbers)]))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 class _JsonlSink(ShardSink):

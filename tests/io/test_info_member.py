@@ -43,3 +43,17 @@ def test_json_member_bytes_are_the_models(meta, image_key):
     for info in (None, image):
         sample = Sample(key="k1", source="s.txt:1", caption="a cat", meta=meta, image_info=info)
         assert tar_members(sample, image_key)["json"] == _model_bytes(sample, image_key)
+
+
+@pytest.mark.parametrize("meta", METAS)
+def test_index_meta_column_is_the_canonical_json(meta):
+    from sgprep.io.records import dumps, index_row
+
+    sample = Sample(key="k1", source="s.txt:1", caption="a cat", meta=meta)
+    try:
+        expected = dumps(meta)
+    except TypeError:  # not JSON (bytes): the row is refused all the same
+        with pytest.raises(TypeError):
+            index_row(sample)
+        return
+    assert index_row(sample)["meta"] == expected

@@ -92,3 +92,26 @@ def test_an_index_without_offsets_or_not_vouched_for_is_not_used(parsed, tmp_pat
     stats.write_text(json.dumps(meta))
     tars._cached_index.cache_clear()
     assert tars._own_index(copy / "00000.tar") is None  # an older sgprep's: no offsets
+
+
+def test_failures_are_looked_up_only_in_an_index_that_lists_some(parsed, monkeypatch):
+    tars._cached_index.cache_clear()
+    shards = sorted(parsed.glob("*.tar"))
+    failed = {tar: tars._own_index(tar).failed for tar in shards}
+    assert sorted(failed.values()) == [0, 0, 1]  # the empty caption of the first shard
+    expected = {tar: _read(tar) for tar in shards}
+    assert [s["failure"]["reason"] for _, s in expected[shards[0]] if s["failure"]] == [
+        "source_failed"  # the failure row of the index, read back
+    ]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the index was opened again for failures")
+
+    for tar in shards:
+        if failed[tar]:
+            assert _read(tar) == expected[tar]
+        else:
+            with monkeypatch.context() as m:
+                m.setattr(tars, "_img2dataset_failures", refuse)
+                assert _read(tar) == expected[tar]
+                assert len(_read(tar, load=False)) == len(expected[tar])

@@ -35,6 +35,8 @@ from sgprep.schema import PRODUCTS, SCHEMA_VERSION, Sample
 
 SGPREP_META = {"key", "source", "image", "meta"}  # the KEY.json that sgprep writes
 ANNOTATIONS = {p.member: (p.field, p.model) for p in PRODUCTS}
+#: The statuses of a shard index's rows that are not failures (img2dataset's and sgprep's).
+FAILURE_FREE = (None, "success", "ok")
 #: Samples located by the index are read in order through a buffer this large: one system call
 #: for many small samples (the default 8 KiB buffer made one every two or three).
 READ_BUFFER = 1 << 20
@@ -70,6 +72,8 @@ def records(path: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
         index = _own_index(path)
         if index is not None:
             yield from _read_indexed(path, index, where, load)
+            if not index.failed:  # the index, read whole, lists no failure to give
+                return
         else:
             yield from _read_tar(path, where, load)
         where = 0
@@ -271,6 +275,9 @@ class _Index(NamedTuple):
     #: Written by an sgprep of this schema version: its annotation members are the bytes this
     #: sgprep would write for what they hold (``Sample.read_as``).
     canonical: bool = False
+    #: Rows of the index that are failures (:func:`_img2dataset_failures` gives them): with
+    #: none, the index is not opened again to look for them.
+    failed: int = 1
 
 
 def _own_index(path: Path) -> _Index | None:
@@ -312,11 +319,9 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
         if not set(names) <= set(parquet.schema_arrow.names):
             return None  # an older sgprep's index: no offsets
         table = parquet.read(columns=list(names))
-        rows = [
-            (k, o, n)
-            for k, s, o, n in zip(*(table.column(c).to_pylist() for c in names))
-            if s == "ok"
-        ]
+        columns = [table.column(c).to_pylist() for c in names]
+        rows = [(k, o, n) for k, s, o, n in zip(*columns) if s == "ok"]
+        failed = sum(s not in FAILURE_FREE for s in columns[1])
     except Exception:  # unreadable: read the headers (the read reports the damage)
         return None
     if any(o is None or n is None for _, o, n in rows):
@@ -326,6 +331,7 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
         [o for _, o, _ in rows],
         [n for _, _, n in rows],
         stats.get("schema_version") == SCHEMA_VERSION,
+        failed,
     )
 
 
@@ -547,9 +553,7 @@ def _img2dataset_failures(tar_path: Path, start: int = 0) -> Iterator[tuple[int,
             return
         statuses = parquet.read(columns=["status"]).column("status").to_pylist()
         failed = [
-            n
-            for n, status in enumerate(statuses)
-            if n >= start and status not in (None, "success", "ok")
+            n for n, status in enumerate(statuses) if n >= start and status not in FAILURE_FREE
         ]  # i2d's and our own
         table = parquet.read().take(failed) if failed else None
     except Exception as exc:  # a broken index must not stop the run
