@@ -444,6 +444,9 @@ class _TarSink(ShardSink):
         self.last_image: tuple[str, bytes] | None = None
         self.rows: list[dict[str, Any]] = []
         self.negative_rows: list[dict[str, Any]] | None = [] if writer.negatives_table else None
+        #: the samples written, by their members' names (``__key__`` included): counted by
+        #: extension once, at the close (a Counter update per sample cost a microsecond)
+        self.member_names: Counter[tuple[str, ...]] = Counter()
 
     def _add(self, sample: Sample) -> None:
         checksums = offset = size = members = image_key = None
@@ -460,7 +463,7 @@ class _TarSink(ShardSink):
                 self.gzip.mark()
                 size = self.gzip.position - offset
             checksums = member_checksums(members)  # of the very bytes just written
-            self.members.update(ext for ext in members if ext != "__key__")
+            self.member_names[tuple(members)] += 1
             if self.negative_rows is not None and sample.neg is not None:
                 self.negative_rows.extend(negative_rows(sample.key, sample.neg))
         self.rows.append(
@@ -491,6 +494,10 @@ class _TarSink(ShardSink):
         import pyarrow as pa
         import pyarrow.parquet as pq
 
+        for names, n in self.member_names.items():
+            for ext in names:
+                if ext != "__key__":
+                    self.members[ext] += n
         self.tar.close()
         if self.gzip is not None:
             self.gzip.close()
