@@ -679,7 +679,39 @@ def entry() -> None:
 
     args = sys.argv[1:]
     hoisted = [a for a in args if a in ("-v", "--verbose")]
-    app(args=hoisted + [a for a in args if a not in ("-v", "--verbose")], prog_name="sgprep")
+    try:
+        app(args=hoisted + [a for a in args if a not in ("-v", "--verbose")], prog_name="sgprep")
+    except SystemExit as done:
+        _exit(done)
+
+
+def _exit(done: SystemExit) -> None:
+    """End the process as Python would, without its teardown: the exit handlers run
+    (``atexit``: logging's, multiprocessing's), the standard streams are flushed, and the
+    process ends with the command's status, without freeing every object one by one first
+    (0.15 CPU-s for the modules alone, 0.45 s after 50,000 graphs of ``negatives``, whose
+    caches grew). Every file sgprep writes is closed (and synced) before the command
+    returns. Where the teardown could still matter (a thread other than the daemons is alive,
+    a status that is not a number, a stream that cannot be flushed), Python exits its way."""
+    import atexit
+    import os
+    import sys
+    import threading
+
+    code = done.code
+    main = threading.main_thread()
+    if not (code is None or type(code) is int) or any(
+        t is not main and not t.daemon for t in threading.enumerate()
+    ):
+        raise done
+    atexit._run_exitfuncs()
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):  # a closed pipe: Python's own exit reports it
+        raise done from None
+    os._exit(code or 0)
 
 
 if __name__ == "__main__":
