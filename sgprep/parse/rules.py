@@ -109,6 +109,7 @@ from sgprep.parse.rules_short import (
     repair_object_read_as_adverb,
     repair_participle_on_prefix,
 )
+from sgprep.parse.rules_spacy import Annotators, annotators
 from sgprep.parse.rules_view import DocView
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
@@ -265,6 +266,7 @@ class RuleParser(Parser):
         self._verbs: frozenset[str] = frozenset()
         self._prefix_tokens = 0
         self._lemmatizer = None
+        self._annotators = Annotators((), [])
         self._counts: Counter[str] = Counter()
         self._steps: tuple[tuple, list[tuple[Callable, tuple, Callable | None]]] | None = None
         self.families = families_on()  # every rule family, unless a benchmark switched one off
@@ -278,6 +280,7 @@ class RuleParser(Parser):
             self._prefix_tokens = len(self.nlp.make_doc(FRAGMENT_PREFIX))
             if "lemmatizer" in self.nlp.pipe_names:
                 self._lemmatizer = self.nlp.get_pipe("lemmatizer")
+            self._annotators = annotators(self.nlp)
 
     def _verb_lemma(self, token) -> str | None:
         """The token's lemma read as a verb ("posing" -> "pose"), None without a lemmatizer."""
@@ -319,11 +322,9 @@ class RuleParser(Parser):
                 truncated,
                 self.max_chars,
             )
-        docs = list(self.nlp.pipe(texts, batch_size=self.settings.batch_size))
+        docs = self._pipe(texts)
         fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
-        reparsed = self.nlp.pipe(
-            [FRAGMENT_PREFIX + texts[k] for k in fragments], batch_size=self.settings.batch_size
-        )
+        reparsed = self._pipe([FRAGMENT_PREFIX + texts[k] for k in fragments])
         self._counts["reparsed_fragments"] += len(fragments)
         prefixed = dict(zip(fragments, reparsed))
         for k, (i, doc) in enumerate(zip(where, docs)):
@@ -335,6 +336,14 @@ class RuleParser(Parser):
         self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
+
+    def _pipe(self, texts: list[str]) -> list:
+        """spaCy's docs of ``texts``: ``nlp.pipe``, with the attribute ruler and the
+        lemmatizer memoised where the pipeline allows it (:mod:`sgprep.parse.rules_spacy`:
+        the same annotations)."""
+        annotate = self._annotators
+        docs = self.nlp.pipe(texts, batch_size=self.settings.batch_size, disable=annotate.names)
+        return [annotate(doc) for doc in docs] if annotate.names else list(docs)
 
     def _repair_steps(self) -> list[tuple[Callable, tuple]]:
         """The repairs, in the order they run, each with its arguments after the doc (made

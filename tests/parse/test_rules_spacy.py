@@ -1,0 +1,89 @@
+"""The rule parser's memoised attribute ruler and lemmatizer (``sgprep.parse.rules_spacy``)
+annotate each doc exactly as spaCy's own components do (docs/parser-speed.md, round 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sgprep.parse.base import ParserSettings, make_parser
+from sgprep.parse.rules import RuleParser, import_spacy
+from sgprep.parse.rules_spacy import Annotators, MemoisedLemmas, MemoisedRuler, annotators
+
+#: Captions with what the ruler's patterns name: contractions and words whose lemma the
+#: ruler sets ("n't", "'s", "gonna", "nothin'"), white space, a proper noun, numbers,
+#: quotes, a word read as two parts of speech, and plain captions; each twice, so the
+#: second reads the memo.
+CAPTIONS = [
+    "a dog that isn't sleeping on the couch",
+    "he's gonna throw the ball, y'know",
+    "there's nothin' on the  plate",
+    "a man  \n standing next to a red bus",
+    "two zebras grazing in a field",
+    "New York taxi cabs parked by the curb",
+    "a woman in a black shirt is holding an umbrella",
+    "the sign says 'STOP' in white letters",
+    "3 birds sitting on a wire",
+    "pillows on a bed",
+    "a cat with green eyes, a pink nose and long white whiskers",
+    "I can't see it, they're wearing hats",
+    "a cup on the left of the plate",  # "left": a noun here, a verb (leave) below
+    "the man left the room",
+]
+
+
+@pytest.fixture(scope="module")
+def parser() -> RuleParser:
+    parser = make_parser("spacy", ParserSettings())
+    parser.setup()
+    return parser  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def stock(parser: RuleParser):
+    """The same model loaded again, on its own: spaCy's components as they are."""
+    return import_spacy().load(parser.settings.spacy_model, exclude=["ner"])
+
+
+def annotations(doc) -> list[tuple]:
+    return [
+        (t.text, t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_, t.head.i, t.is_sent_start)
+        for t in doc
+    ]
+
+
+def test_memoised_components_annotate_as_spacy_does(parser: RuleParser, stock) -> None:
+    assert parser._annotators.names == ("attribute_ruler", "lemmatizer")
+    texts = CAPTIONS * 2
+    ours, theirs = parser._pipe(texts), list(stock.pipe(texts))
+    for text, mine, spacy_doc in zip(texts, ours, theirs, strict=True):
+        assert annotations(mine) == annotations(spacy_doc), text
+    # the ruler set some lemmas itself, which the lemmatizer kept
+    assert "not" in [t.lemma_ for t in ours[0]]
+
+
+def test_the_matcher_runs_only_on_a_doc_with_a_window_not_seen(
+    parser: RuleParser, monkeypatch
+) -> None:
+    ruler: MemoisedRuler = parser._annotators.steps[0]
+    parser._pipe(CAPTIONS)
+    docs: list = []
+    real = ruler.ruler.match
+    monkeypatch.setattr(ruler.ruler, "match", lambda doc: docs.append(doc) or real(doc))
+    parser._pipe(CAPTIONS + ["two giraffes grazing in a field"])  # words no pattern names
+    assert docs == []
+    parser._pipe(["a  \t\t  zebra"])  # white space between the two words: a new window
+    assert len(docs) == 1
+
+
+def test_memo_refuses_patterns_it_cannot_read(stock) -> None:
+    nlp = import_spacy().blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "dog"}, {"POS": "NOUN"}]], {"LEMMA": "x"})
+    assert MemoisedRuler.of(ruler) is None  # POS is not among the keys it reads
+    ruler = nlp.add_pipe("attribute_ruler", name="other")
+    ruler.add([[{"TAG": "NN", "OP": "+"}]], {"LEMMA": "x"})
+    assert MemoisedRuler.of(ruler) is None  # an operator: windows of any length
+    assert MemoisedRuler.of(stock.get_pipe("attribute_ruler")) is not None
+    lookup = nlp.add_pipe("lemmatizer", config={"mode": "lookup", "overwrite": True})
+    assert MemoisedLemmas.of(lookup) is None  # overwrites the ruler's lemmas
+    assert isinstance(annotators(nlp), Annotators) and annotators(nlp).names == ()
