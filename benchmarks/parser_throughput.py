@@ -34,16 +34,27 @@ def load_captions(path: str, n: int) -> list[str]:
     return (captions * (n // len(captions) + 1))[:n]
 
 
-def make_ours(model: str, batch_size: int):
+def make_ours(model: str, batch_size: int, cold: bool = False):
+    """Our parser; ``cold``: its memo of spaCy's attribute ruler and lemmatizer
+    (``sgprep/parse/rules_spacy.py``) starts empty on every run, as on captions never seen."""
     from sgprep.parse.base import ParserSettings, make_parser
+    from sgprep.parse.rules_spacy import annotators
 
     parser = make_parser("spacy", ParserSettings(spacy_model=model, batch_size=batch_size))
     parser.setup()
-    return parser.parse_batch
+    if not cold:
+        return parser.parse_batch
+
+    def run(captions: list[str]):
+        parser._annotators = annotators(parser.nlp)
+        return parser.parse_batch(captions)
+
+    return run
 
 
 def make_bare(model: str, batch_size: int):
-    """spaCy alone: the same pipeline (``ner`` excluded) over the captions, no rules."""
+    """spaCy alone: the same pipeline (``ner`` excluded) over the captions, no rules; every
+    component runs as spaCy ships it (our parser memoises two of them)."""
     from sgprep.parse.rules import load_spacy
 
     nlp = load_spacy(model)
@@ -70,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch-size", type=int, default=256)
     ap.add_argument("--n", type=int, default=3000, help="captions per timed run")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="our parser's memo of spaCy's attribute ruler and lemmatizer starts empty on "
+        "every run (the repeated captions are not seen before)",
+    )
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument(
         "--clock",
@@ -88,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         captions = load_captions(args.csv, args.n)
     runners = {
-        "spacy (ours)": make_ours(args.spacy_model, args.batch_size),
+        "spacy (ours)": make_ours(args.spacy_model, args.batch_size, args.cold),
         "sng_parser (as shipped)": make_sng(args.spacy_model),
         "bare nlp.pipe": make_bare(args.spacy_model, args.batch_size),
     }
@@ -121,13 +138,14 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     print(f"ratio spacy/sng: {ours / sng:.2f}x (target >= 4x)")
-    print(f"ratio spacy/bare nlp.pipe: {ours / bare:.2f}x (target >= 0.7x)")
+    print(f"ratio spacy/bare nlp.pipe: {ours / bare:.2f}x (target >= 0.85x)")
     result = {
         "captions": len(captions),
         "repeats": args.repeats,
         "spacy_model": args.spacy_model,
         "batch_size": args.batch_size,
         "clock": args.clock,
+        "cold": args.cold,
         "cpus": os.cpu_count(),
         "captions_per_s": {n: round(r, 1) for n, r in rates.items()},
         "ratio": round(ours / sng, 2),
