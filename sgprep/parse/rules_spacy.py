@@ -36,48 +36,56 @@ _MODES = frozenset({"rule", "lookup", "pos_lookup"})
 MEMO_LIMIT = 200_000
 
 
+def _test(value):
+    """A pattern's value for a word, tag or dependency as spaCy's ``Matcher`` tests it:
+    ``test(hash, string)``; and the strings it names (``"NN"``, ``{"IN": [...]}``), or
+    None for a ``NOT_IN`` or ``REGEX`` test. None for a form the memo does not know."""
+    import re
+
+    from spacy.strings import get_string_id
+
+    if isinstance(value, str):
+        h = get_string_id(value)
+        return (lambda v, s: v == h), [value]
+    if not isinstance(value, dict) or len(value) != 1:
+        return None
+    ((op, arg),) = value.items()
+    if op in ("IN", "NOT_IN") and isinstance(arg, list | tuple):
+        if not all(isinstance(v, str) for v in arg):
+            return None
+        hashes = frozenset(map(get_string_id, arg))
+        if op == "IN":
+            return (lambda v, s: v in hashes), list(arg)
+        return (lambda v, s: v not in hashes), None
+    if op == "REGEX" and isinstance(arg, str):
+        search = re.compile(arg).search
+        return (lambda v, s: bool(search(s))), None
+    return None
+
+
 class _Values:
     """What the patterns can tell apart of one attribute's values: a value that a pattern
     names (``"NN"``, ``{"IN": [...]}``) stands for itself; any other value for which of the
-    patterns' ``NOT_IN`` and ``REGEX`` tests it passes, as spaCy's ``Matcher`` tests them
-    (a set of string hashes; ``re.search`` on the string)."""
+    patterns' ``NOT_IN`` and ``REGEX`` tests it passes (:func:`_test`)."""
 
     def __init__(self):
-        self.named: set[str] = set()
+        self.named: set[int] = set()
         self.tests: list = []
         self.classes: dict[int, object] = {}
 
     def add(self, value) -> bool:
         """Takes one pattern value; False for a form the memo does not know."""
-        import re
-
         from spacy.strings import get_string_id
 
-        if isinstance(value, str):
-            self.named.add(value)
-            return True
-        if not isinstance(value, dict) or len(value) != 1:
+        found = _test(value)
+        if found is None:
             return False
-        ((op, arg),) = value.items()
-        if op in ("IN", "NOT_IN") and isinstance(arg, list | tuple):
-            if not all(isinstance(v, str) for v in arg):
-                return False
-            if op == "IN":
-                self.named.update(arg)
-            else:
-                hashes = frozenset(map(get_string_id, arg))
-                self.tests.append(lambda h, s, hashes=hashes: h not in hashes)
-            return True
-        if op == "REGEX" and isinstance(arg, str):
-            search = re.compile(arg).search
-            self.tests.append(lambda h, s, search=search: bool(search(s)))
-            return True
-        return False
-
-    def finish(self) -> None:
-        from spacy.strings import get_string_id
-
-        self.named_ids = frozenset(map(get_string_id, self.named))
+        test, named = found
+        if named is None:
+            self.tests.append(test)
+        else:
+            self.named.update(map(get_string_id, named))
+        return True
 
     def of(self, value: int, strings) -> object:
         """The class of a value (a string hash)."""
@@ -85,7 +93,7 @@ class _Values:
         if found is None:
             if len(self.classes) > MEMO_LIMIT:
                 self.classes.clear()
-            if value in self.named_ids:
+            if value in self.named:
                 found = value
             else:
                 text = strings[value]
@@ -94,23 +102,29 @@ class _Values:
         return found
 
 
+#: A pattern key's column in :attr:`MemoisedRuler.columns`.
+_COLUMN = {"ORTH": 0, "TEXT": 0, "LOWER": 1, "TAG": 2, "DEP": 3, "IS_SPACE": 4}
+
+
 class MemoisedRuler:
     """An ``AttributeRuler`` whose matches are kept per window of tokens (module doc).
 
     A token enters a window as what the patterns can tell apart (:class:`_Values`) of its
     word as written and lower-cased, its tag and its dependency, and whether it is white
-    space; so windows repeat, and the ruler's ``Matcher`` runs on few docs."""
+    space; so windows repeat, and the ruler's ``Matcher`` runs on few docs. A window is
+    the token alone where it passes no first token of a longer pattern ("gon" of
+    "gon na"), else the token and those after it."""
 
-    def __init__(self, ruler, width: int, values: dict[str, _Values]):
+    def __init__(self, ruler, width: int, values: dict[str, _Values], starts: list):
         from spacy.attrs import DEP, IS_SPACE, LOWER, ORTH, TAG
 
         self.ruler = ruler
         self.width = width
-        for v in values.values():
-            v.finish()
         self.orth, self.lower = values["ORTH"], values["LOWER"]
         self.tag, self.dep = values["TAG"], values["DEP"]
         self.columns = [ORTH, LOWER, TAG, DEP, IS_SPACE]
+        self.starts = starts  # per longer pattern, (column, test) of its first token
+        self.starting: dict[tuple, bool] = {}  # a token's classes -> passes a start
         self.size = len(ruler.matcher)
         self.memo: dict[tuple, list[tuple]] = {}
 
@@ -119,11 +133,11 @@ class MemoisedRuler:
         """The memoised ruler; None where a pattern reads another attribute, has an
         operator, or tests a value other than by equality, ``IN``, ``NOT_IN`` or
         ``REGEX``."""
-        width = 0
+        width, starts = 0, []
         values = {k: _Values() for k in ("ORTH", "LOWER", "TAG", "DEP")}
         for entry in ruler.patterns:
             for pattern in entry["patterns"]:
-                if not isinstance(pattern, list):
+                if not isinstance(pattern, list) or not pattern:
                     return None
                 for spec in pattern:
                     if not set(spec) <= _KEYS:
@@ -134,20 +148,45 @@ class MemoisedRuler:
                                 return None
                         elif not values["ORTH" if key == "TEXT" else key].add(value):
                             return None
+                if len(pattern) > 1:
+                    starts.append(
+                        [
+                            (4, lambda v, s, b=value: v == b)
+                            if key == "IS_SPACE"
+                            else (_COLUMN[key], _test(value)[0])
+                            for key, value in pattern[0].items()
+                        ]
+                    )
                 width = max(width, len(pattern))
         if width == 0:
             return None
-        return cls(ruler, width, values)
+        return cls(ruler, width, values, starts)
+
+    def _starts(self, row: list[int], strings) -> bool:
+        """Whether a token (its row of :attr:`columns`) passes the first token of a longer
+        pattern."""
+        return any(
+            all(test(row[col], strings[row[col]] if col < 4 else "") for col, test in start)
+            for start in self.starts
+        )
 
     def __call__(self, doc) -> None:
         strings = doc.vocab.strings
         orth, lower, tag, dep = self.orth.of, self.lower.of, self.tag.of, self.dep.of
+        rows = doc.to_array(self.columns).tolist()
         tokens = [
             (orth(o, strings), lower(w, strings), tag(t, strings), dep(d, strings), space)
-            for o, w, t, d, space in doc.to_array(self.columns).tolist()
+            for o, w, t, d, space in rows
         ]
-        width = self.width
-        windows = [tuple(tokens[i : i + width]) for i in range(len(tokens))]
+        starting, width = self.starting, self.width
+        windows = []
+        for i, token in enumerate(tokens):
+            starts = starting.get(token)
+            if starts is None:
+                if len(starting) > MEMO_LIMIT:
+                    starting.clear()
+                starts = starting[token] = self._starts(rows[i], strings)
+            windows.append(tuple(tokens[i : i + width]) if starts else (token,))
         if len(self.ruler.matcher) != self.size:  # patterns added since: start again
             self.memo.clear()
             self.size = len(self.ruler.matcher)

@@ -28,6 +28,9 @@ CAPTIONS = [
     "I can't see it, they're wearing hats",
     "a cup on the left of the plate",  # "left": a noun here, a verb (leave) below
     "the man left the room",
+    # the first words of patterns of two words ("y all", "there are"), then the patterns
+    "the letter y on a sign, there seem to be two dogs",
+    "y'all sitting on a bench, there are two dogs",
 ]
 
 
@@ -71,8 +74,9 @@ def test_the_matcher_runs_only_on_a_doc_with_a_window_not_seen(
     monkeypatch.setattr(ruler.ruler, "match", lambda doc: docs.append(doc) or real(doc))
     parser._pipe(CAPTIONS + ["two giraffes grazing in a field"])  # words no pattern names
     assert docs == []
-    parser._pipe(["a  \t\t  zebra"])  # white space between the two words: a new window
+    parser._pipe(["let's go"])  # "let" starts a pattern of two words: a new window
     assert len(docs) == 1
+    assert [t.lemma_ for t in docs[0]] == ["let", "us", "go"]
 
 
 def test_memo_refuses_patterns_it_cannot_read(stock) -> None:
@@ -87,3 +91,20 @@ def test_memo_refuses_patterns_it_cannot_read(stock) -> None:
     lookup = nlp.add_pipe("lemmatizer", config={"mode": "lookup", "overwrite": True})
     assert MemoisedLemmas.of(lookup) is None  # overwrites the ruler's lemmas
     assert isinstance(annotators(nlp), Annotators) and annotators(nlp).names == ()
+
+
+def test_a_window_spans_a_pattern_of_two_words_where_one_may_start() -> None:
+    """On an untagged doc every other word looks alike to the patterns below; "gon" and "y"
+    may start one, so their windows hold the next word, and "gon x" tells nothing about
+    "gon na"."""
+    nlp = import_spacy().blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "gon"}, {"LOWER": "na"}]], {"LEMMA": "go"})
+    ruler.add([[{"LOWER": {"REGEX": "^y'?$"}}, {"LOWER": "all"}]], {"LEMMA": "you"})
+    ruler.add([[{"LOWER": {"NOT_IN": ["gon", "na"]}}]], {"NORM": "other"})
+    memo = MemoisedRuler.of(ruler)
+    assert memo is not None
+    for text in ["gon x", "gon na", "y x", "y all", "x gon", "gon na gon", "y' all"]:
+        mine, theirs = nlp.make_doc(text), ruler(nlp.make_doc(text))
+        memo(mine)
+        assert [(t.lemma_, t.norm_) for t in mine] == [(t.lemma_, t.norm_) for t in theirs]
