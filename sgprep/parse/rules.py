@@ -12,9 +12,11 @@ attachment, clauses) can be switched off one by one to measure them
 (:mod:`sgprep.parse.rules_families`, ``docs/rule-parser.md``); all are on by default.
 
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
-predicates are lemmatised). Captions the small model reads as verb-initial sentences although
-they are noun phrases ("pillows on a bed", ~7 % of Visual Genome region captions) are parsed a
-second time behind the prefix "a photo of ", which forces the noun reading.
+predicates are lemmatised); the ``attribute_ruler`` and the ``lemmatizer`` run memoised
+(:mod:`sgprep.parse.rules_spacy`: the same annotations, a fifth of their cost). Captions
+the small model reads as verb-initial sentences although they are noun phrases ("pillows on
+a bed", ~7 % of Visual Genome region captions) are parsed a second time behind the prefix
+"a photo of ", which forces the noun reading.
 
 Decisions worth knowing:
 - predicates are lemmatised by default ("lying on" -> "lie on"), as FACTUAL's gold graphs are;

@@ -4,9 +4,10 @@ annotations, byte for byte, at a fraction of their cost on short captions.
 In the small English pipelines, after the tagger and the parser, the ``attribute_ruler``
 turns each tag into a part of speech and morphology (and fixes some words' lemmas), and the
 ``lemmatizer`` gives each token its lemma. On FACTUAL captions (~6 tokens) they were ~0.14
-and ~0.02 ms of spaCy's ~0.68 ms a caption: the ruler's ``Matcher`` tries its ~180 patterns
-at every token, and the lemmatizer walks every token in Python. What both compute is a
-function of a few tokens' attributes, and words and tags repeat from caption to caption:
+and ~0.02 ms of spaCy's ~0.68 ms a caption (memoised, ~0.02 ms together): the ruler's
+``Matcher`` tries its ~180 patterns at every token, and the lemmatizer walks every token in
+Python. What both compute is a function of a few tokens' attributes, and words and tags
+repeat from caption to caption:
 
 - the ruler's matches that start at a token depend only on the tokens its patterns can span
   from there (patterns of fixed length, here two tokens at most), and only on what the
@@ -16,7 +17,10 @@ function of a few tokens' attributes, and words and tags repeat from caption to 
   ``set_annotations`` applies them;
 - a token's lemma depends only on its word, part of speech and morphology (the key of
   spaCy's own lemma cache): the lemmas are kept by that key, spaCy's lemmatizer makes those
-  of a token not seen before, and a token whose lemma the ruler set keeps it, as in spaCy.
+  of a token not seen before, and a token whose lemma the ruler set keeps it, as in spaCy;
+- where no token of a doc may start a pattern of two tokens (most captions), what both leave
+  on a token depends on that token alone: it is kept per token, and a doc whose tokens were
+  all seen before takes its annotations in one array (:class:`Annotators`).
 
 :func:`annotators` gives the two in the pipeline's order, to run on each doc that
 ``nlp.pipe`` made without those components (``RuleParser._pipe``). A pipeline whose ruler
@@ -170,7 +174,8 @@ class MemoisedRuler:
             for start in self.starts
         )
 
-    def __call__(self, doc) -> None:
+    def __call__(self, doc) -> list[bool]:
+        """Annotates the doc; says which tokens may start a longer pattern."""
         strings = doc.vocab.strings
         orth, lower, tag, dep = self.orth.of, self.lower.of, self.tag.of, self.dep.of
         rows = doc.to_array(self.columns).tolist()
@@ -179,7 +184,7 @@ class MemoisedRuler:
             for o, w, t, d, space in rows
         ]
         starting, width = self.starting, self.width
-        windows = []
+        windows, flags = [], []
         for i, token in enumerate(tokens):
             starts = starting.get(token)
             if starts is None:
@@ -187,6 +192,7 @@ class MemoisedRuler:
                     starting.clear()
                 starts = starting[token] = self._starts(rows[i], strings)
             windows.append(tuple(tokens[i : i + width]) if starts else (token,))
+            flags.append(starts)
         if len(self.ruler.matcher) != self.size:  # patterns added since: start again
             self.memo.clear()
             self.size = len(self.ruler.matcher)
@@ -207,6 +213,7 @@ class MemoisedRuler:
                 found[start].append((attr, label, end - start))
             memo.update(zip(windows, found))
         self.ruler.set_annotations(doc, matches)
+        return flags
 
 
 class MemoisedLemmas:
@@ -252,15 +259,57 @@ class MemoisedLemmas:
 
 
 class Annotators:
-    """The memoised components of one pipeline, in its order (:func:`annotators`)."""
+    """The memoised components of one pipeline, in its order (:func:`annotators`).
+
+    Where no token of a doc may start a longer pattern of the ruler, what the ruler and
+    the lemmatizer leave on a token is a function of the token's own word, tag, dependency,
+    part of speech, morphology and lemma before them: that too is kept per token, and such
+    a doc, all of whose tokens were seen before, takes its annotations in one array. The
+    others run the two memoised components (and fill this memo)."""
 
     def __init__(self, names: tuple[str, ...], steps: list):
         self.names = names  # the components ``nlp.pipe`` leaves to these
         self.steps = steps
+        self.memo: dict[tuple, tuple | None] = {}
+        self.read: list[int] = []
+        self.written: list[int] = []
+        if steps:
+            from spacy.attrs import DEP, LEMMA, MORPH, ORTH, POS, TAG
+
+            ruler: MemoisedRuler = steps[0]
+            writes = {k for attrs in ruler.ruler.attrs for k in attrs} | {LEMMA}
+            if writes <= {DEP, LEMMA, MORPH, POS, TAG}:  # token attributes, no extensions
+                self.written = sorted(writes)
+                self.read = [ORTH, TAG, DEP, POS, MORPH, LEMMA]
 
     def __call__(self, doc):
-        for step in self.steps:
-            step(doc)
+        if not self.read:
+            for step in self.steps:
+                step(doc)
+            return doc
+        import numpy
+
+        keys = list(map(tuple, doc.to_array(self.read).tolist()))
+        memo = self.memo
+        try:
+            done = [memo[key] for key in keys]
+            if None not in done:
+                if done:
+                    doc.from_array(self.written, numpy.array(done, dtype="uint64"))
+                return doc
+        except KeyError:
+            pass
+        ruler, lemmas = self.steps
+        starts = ruler(doc)
+        lemmas(doc)
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        after = doc.to_array(self.written).tolist()
+        for k, key in enumerate(keys):
+            if starts[k]:
+                memo[key] = None  # its annotations may depend on the next token
+            elif k == 0 or not starts[k - 1]:  # none on the token before
+                memo[key] = tuple(after[k])
         return doc
 
 

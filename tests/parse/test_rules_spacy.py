@@ -108,3 +108,27 @@ def test_a_window_spans_a_pattern_of_two_words_where_one_may_start() -> None:
         mine, theirs = nlp.make_doc(text), ruler(nlp.make_doc(text))
         memo(mine)
         assert [(t.lemma_, t.norm_) for t in mine] == [(t.lemma_, t.norm_) for t in theirs]
+
+
+def test_a_doc_of_tokens_seen_before_takes_its_annotations_in_one_array(
+    parser: RuleParser, stock, monkeypatch
+) -> None:
+    """A doc whose tokens were all seen (none starting a pattern of two words) is annotated
+    from the per-token memo alone, and as spaCy annotates it."""
+    annotate = parser._annotators
+    parser._pipe(["a red bus parked by the curb", "two dogs in the snow"])
+    ruler, lemmas = annotate.steps
+    monkeypatch.setattr(annotate, "steps", None)  # neither component may run now
+    texts = ["two red dogs parked by the snow", "a bus in the curb"]
+    for mine, theirs in zip(parser._pipe(texts), stock.pipe(texts), strict=True):
+        assert annotations(mine) == annotations(theirs)
+    monkeypatch.setattr(annotate, "steps", [ruler, lemmas])
+    for mine, theirs in zip(parser._pipe(["let's go"]), stock.pipe(["let's go"]), strict=True):
+        assert annotations(mine) == annotations(theirs)  # "let" may start one: they run
+    let = parser.nlp.vocab.strings["let"]
+    assert [done for key, done in annotate.memo.items() if key[0] == let] == [None]
+    # "is" after "there" is a verb (a pattern of two words), else an auxiliary: what the
+    # second caption leaves on it is not kept for the third
+    texts = ["the cat is on the table", "there is a cat on the table", "the cat is on the table"]
+    for mine, theirs in zip(parser._pipe(texts), stock.pipe(texts), strict=True):
+        assert annotations(mine) == annotations(theirs)
