@@ -132,3 +132,16 @@ def test_a_doc_of_tokens_seen_before_takes_its_annotations_in_one_array(
     texts = ["the cat is on the table", "there is a cat on the table", "the cat is on the table"]
     for mine, theirs in zip(parser._pipe(texts), stock.pipe(texts), strict=True):
         assert annotations(mine) == annotations(theirs)
+
+
+def test_a_memo_past_its_limit_starts_again(parser: RuleParser, stock, monkeypatch) -> None:
+    from sgprep.parse import rules_spacy
+
+    monkeypatch.setattr(rules_spacy, "MEMO_LIMIT", 3)
+    annotate = rules_spacy.annotators(parser.nlp)
+    monkeypatch.setattr(parser, "_annotators", annotate)
+    for mine, theirs in zip(parser._pipe(CAPTIONS * 2), stock.pipe(CAPTIONS * 2), strict=True):
+        assert annotations(mine) == annotations(theirs)
+    longest = max(len(doc) for doc in stock.pipe(CAPTIONS))
+    assert len(annotate.memo) <= 3 + longest  # cleared, then one doc's tokens added
+    assert len(annotate.steps[1].memo) <= 3 + longest
