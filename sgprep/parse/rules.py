@@ -90,6 +90,7 @@ from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
     repair_adjective_compound,
+    repair_coordinated_nouns,
     repair_garment_read_as_subject,
     repair_noun_root,
     repair_participle_after_noun,
@@ -406,6 +407,8 @@ class RuleParser(Parser):
         if names:
             steps += [(repair_adjective_compound, self._words), (repair_plain_possessive, ())]
         steps += [(repair_quoted, ()), (repair_with_list, ())]
+        if "coordination" in self.families:
+            steps.append((repair_coordinated_nouns, ()))
         return steps
 
     def _repaired(self, doc) -> tuple[object, DocView]:

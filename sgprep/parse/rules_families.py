@@ -27,7 +27,10 @@ nothing in a normal run sets it.
   before "with" is ("trees with green leaves in the background" -> trees in background) —
   :mod:`sgprep.parse.rules_long`;
 - ``coordination``: a participle or relative clause after a coordination of nouns is what
-  every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck);
+  every conjunct does ("a man and a woman sitting on a deck" -> both sit on deck), and two
+  noun phrases joined by "and" are two objects ("a woman with a red hat and a blue scarf",
+  "a pink dress and white shoes" read as one entity) —
+  :func:`sgprep.parse.rules_repair.repair_coordinated_nouns`;
 - ``relatives``: a relative clause whose verb disagrees in number with the noun the model
   hangs it on is about the noun up the phrase chain that agrees ("two lamps on a table that
   are lit" -> lamps is lit), and a "who" clause on a thing is the nearest person's or

@@ -845,3 +845,88 @@ def repair_garment_read_as_subject(doc: Doc) -> Doc:
     if changed:
         _set_tree(doc, heads, deps)
     return doc
+
+
+def _coordinated_nouns(v: DocView) -> bool:
+    """A conjunct and a "cc" in the doc (the repair's own first test)."""
+    return "conj" in v.deps and "cc" in v.deps
+
+
+#: Prepositions whose coordinated objects the model hangs on the phrase's owner.
+LIST_PREPOSITIONS = frozenset({"with", "in"})
+
+
+@needs(_coordinated_nouns)
+def repair_coordinated_nouns(doc: Doc) -> Doc:
+    """Two noun phrases joined by "and" that the model does not read as two objects.
+
+    - "a girl with a pink dress and white shoes": the first noun is a modifier (``nmod``) of
+      the second and the adjective after "and" its conjunct, so one entity "dress and white
+      shoes". A noun modifier with its own "and" and an adjective conjunct right before the
+      noun is the first item of a list: it takes the noun's place, the noun becomes its
+      conjunct, the adjective the noun's, and the words before the first noun its own.
+    - "a woman with a red hat and a blue scarf", "a man in a black shirt and blue jeans": the
+      model hangs "and" on the object of "with" / "in" but the next noun on the woman, as a
+      second woman. A noun phrase right after that "and", hung on the phrase's owner, that
+      is no person or animal and has no phrase or clause of its own, is a second object of
+      the preposition ("a man with a hat and a woman" lists people)."""
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for tok in doc:
+        cc = next((c for c in tok.children if c.dep_ == "cc" and c.i == tok.i + 1), None)
+        if cc is None or tok.pos_ != "NOUN":
+            continue
+        head = tok.head
+        conj = next((c for c in tok.children if c.dep_ == "conj"), None)
+        if (
+            tok.dep_ == "appos"
+            and conj is not None
+            and doc[tok.left_edge.i - 1].text == ","
+            and head.dep_ == "pobj"
+            and head.head.lower_ in LIST_PREPOSITIONS
+        ):  # "with a television, a dvd player and decorations": a list, no apposition
+            deps[tok.i] = "conj"
+            changed = True
+            continue
+        if (
+            tok.dep_ in {"nmod", "compound"}
+            and head.pos_ == "NOUN"
+            and conj is not None
+            and (
+                conj.pos_ == "ADJ"
+                or (conj.pos_ == "NOUN" and any(c.dep_ in {"compound", "nmod"} for c in tok.lefts))
+            )
+            and conj.i == cc.i + 1
+            and head.i == conj.i + 1
+        ):
+            heads[tok.i], deps[tok.i] = heads[head.i], deps[head.i]
+            heads[head.i], deps[head.i] = tok.i, "conj"
+            heads[conj.i], deps[conj.i] = head.i, "amod" if conj.pos_ == "ADJ" else "compound"
+            for c in head.children:
+                if c.i < tok.i:
+                    heads[c.i] = tok.i
+            changed = True
+            continue
+        prep = head
+        if (
+            tok.dep_ != "pobj"
+            or prep.lower_ not in LIST_PREPOSITIONS
+            or any(c.i > tok.i and c.i != cc.i for c in tok.children)
+        ):
+            continue
+        owner = prep.head
+        for second in owner.children:
+            if (
+                second.dep_ == "conj"
+                and second.left_edge.i == cc.i + 1
+                and second.pos_ == "NOUN"
+                and not _is_person(second)
+                and second.lemma_.lower() not in ANIMALS
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                heads[second.i] = tok.i
+                changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+    return doc

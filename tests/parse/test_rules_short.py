@@ -443,3 +443,60 @@ def test_a_bare_phrase_keeps_its_with(parser):
     caption = "a woman with a white shirt and blue jeans"
     assert {"( woman , wear , shirt )", "( woman , wear , jeans )"} <= facts(parse(parser, caption))
     assert "( woman , with , jeans )" in facts(parse(parser, caption, off="with"))
+
+
+# ---- coordination: two noun phrases joined by "and" --------------------------------------------
+
+
+def test_a_second_object_after_and_is_the_prepositions(parser):
+    # the model hangs "and" on the hat and the scarf on the woman, as a second woman
+    caption = "a woman with a red hat and a blue scarf"
+    assert facts(parse(parser, caption)) >= {"( woman , wear , hat )", "( woman , wear , scarf )"}
+    assert facts(parse(parser, caption, off="with")) >= {
+        "( woman , with , hat )",
+        "( woman , with , scarf )",
+    }
+    assert "( woman , with , scarf )" not in facts(parse(parser, caption, off="coordination"))
+    caption = "a man in a black shirt and blue jeans"
+    assert "( man , wear , jeans )" in facts(parse(parser, caption))
+    assert "( man , wear , jeans )" not in facts(parse(parser, caption, off="coordination"))
+    # people and animals after "and" are listed beside the owner, not had by it
+    assert facts(parse(parser, "a man with a hat and a woman")) == {
+        "( man , with , hat )",
+        "( woman )",
+    }
+    assert "( dog , with , cat )" not in facts(parse(parser, "a dog with a frisbee and a cat"))
+
+
+def test_two_noun_phrases_read_as_one_are_two(parser):
+    # "dress" is read as a modifier of "shoes", "white" as its conjunct: one entity
+    caption = "a girl with a pink dress and white shoes near a fence"
+    assert facts(parse(parser, caption)) >= {
+        "( girl , wear , dress )",
+        "( dress , is , pink )",
+        "( girl , wear , shoes )",
+        "( shoes , is , white )",
+    }
+    assert "( girl , with , shoes )" in facts(parse(parser, caption, off="with"))
+    off = facts(parse(parser, caption, off="coordination"))
+    assert "( girl , with , dress and white shoes )" in off
+    caption = "a piece of toast has peanut butter and pop rocks on it"
+    assert facts(parse(parser, caption)) >= {
+        "( peanut butter , on , toast )",
+        "( pop rocks , on , toast )",
+    }
+    assert "( pop rocks , on , toast )" not in facts(parse(parser, caption, off="coordination"))
+    # one name made of two nouns stays one: "salt and pepper hair" is no list
+    assert "( man , with , salt and pepper hair )" in facts(
+        parse(parser, "man with salt and pepper hair")
+    )
+
+
+def test_a_list_read_as_an_apposition_is_a_list(parser):
+    caption = "a shelf with a television, a dvd player and books"
+    assert facts(parse(parser, caption)) >= {
+        "( shelf , with , television )",
+        "( shelf , with , dvd player )",
+        "( shelf , with , books )",
+    }
+    assert "( shelf , with , books )" not in facts(parse(parser, caption, off="coordination"))

@@ -66,6 +66,8 @@ CAPTIONS = [
     "a photo of train waiting at the station",
     "small girl holding large donut",
     "the bush has leaves",
+    "a girl with a pink dress and white shoes",
+    "a woman with a red hat and a blue scarf",
 ]
 
 
