@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
-from sgprep.parse.rules_repair import LEMMA_FIXES
+from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, LEMMA_FIXES
 from sgprep.parse.rules_short import (
     ADJECTIVE_PREDICATES,
     GAME_VERBS,
@@ -26,6 +26,9 @@ from sgprep.parse.rules_short import (
     state_in_place,
 )
 from sgprep.parse.rules_view import DocView
+
+#: Parts of a person's or an animal's body that it "has" ("a man with brown hair").
+OWN_BODY = BODY_PARTS | frozenset("hair beard mustache moustache hand hands arm arms".split())
 
 
 class RelationRules:
@@ -274,6 +277,8 @@ class RelationRules:
                 prep_text = "wear"
             elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
                 prep_text = "wear"  # "a man with a yellow shirt": he wears it
+            elif words == ["with"] and "with" in self.families and self._has_parts(anchor, objects):
+                prep_text = "have"  # "a man with brown hair standing in a shirt": he has it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
@@ -362,6 +367,27 @@ class RelationRules:
         person = anchor.lower_ in lex.PERSON_NOUNS or anchor.lemma_.lower() in lex.PERSON_NOUNS
         said = len(objects) > 1 or any(t.pos_ in {"VERB", "AUX"} for t in anchor.sent)
         return person and said and bool(objects) and all(o.lower_ in lex.CLOTHING for o in objects)
+
+    @staticmethod
+    def _has_parts(anchor: Token, objects: list[Token]) -> bool:
+        """A person or an animal "with" parts of its body only, followed by a clause of its
+        own ("a man with brown hair standing to the left of a ladder", "a man with dark hair
+        who has ..."): it has them. A bare noun phrase keeps "with" ("man with curly hair",
+        "a zebra with two ears"), and so does a person who is the subject of the sentence's
+        verb ("animals with horns are in a field"), and a part with a clause of its own ("a
+        young man with his hand touching his face"). FACTUAL's gold in the read parts: "have"
+        in the 5 such clauses it changes, "with" for the bare phrases."""
+        owner = {anchor.lower_, anchor.lemma_.lower()} & (lex.PERSON_NOUNS | ANIMALS)
+        said = any(c.dep_ in {"acl", "relcl"} and c.i > anchor.i for c in anchor.children)
+        return (
+            bool(owner)
+            and said
+            and bool(objects)
+            and all(
+                o.lower_ in OWN_BODY and not any(c.dep_ in {"acl", "relcl"} for c in o.children)
+                for o in objects
+            )
+        )
 
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every

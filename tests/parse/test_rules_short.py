@@ -500,3 +500,18 @@ def test_a_list_read_as_an_apposition_is_a_list(parser):
         "( shelf , with , books )",
     }
     assert "( shelf , with , books )" not in facts(parse(parser, caption, off="coordination"))
+
+
+def test_a_body_part_before_the_owners_clause_is_had(parser):
+    caption = "man with brown hair standing to the left of a ladder"
+    assert "( man , have , hair )" in facts(parse(parser, caption))
+    assert "( man , with , hair )" in facts(parse(parser, caption, off="with"))
+    caption = "a girl with blond hair who is reading a book"
+    assert "( girl , have , hair )" in facts(parse(parser, caption))
+    assert "( girl , with , hair )" in facts(parse(parser, caption, off="with"))
+    # a bare phrase, or an owner that is the sentence's subject, keeps "with"
+    assert "( man , with , hair )" in facts(parse(parser, "man with curly hair"))
+    assert "( animals , with , horns )" in facts(parse(parser, "animals with horns are in a field"))
+    # a worn thing beside the part: no "have" for the list
+    caption = "man with brown hair and a red shirt standing by a ladder"
+    assert "( man , have , shirt )" not in facts(parse(parser, caption))
