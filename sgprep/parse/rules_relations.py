@@ -170,7 +170,20 @@ class RelationRules:
             if view.dep[head] == "pobj" and view.pos[view.head[view.head[head]]] in NOUNS:
                 # "a ball in its mouth": the noun the phrase describes is not the owner
                 exclude.add(self._follow(owned.head.head.i))
-            self._add(self._entity(tok, exclude=exclude), "have", self._entity(owned))
+            owner = self._entity(tok, exclude=exclude)
+            self._add(owner, "have", self._entity(owned))
+            if "coordination" in self.families:
+                # "cow's eyes, nose and mouth": a plain list of body parts after the first is
+                # the owner's too (no determiner or owner of its own, no verb or phrase between)
+                for other in self._conjuncts(owned):
+                    between = self.view.pos[owned.i + 1 : other.i]
+                    if (
+                        other.i > owned.i
+                        and other.lower_ in OWN_BODY
+                        and not any(c.dep_ in {"det", "poss"} for c in self.kids[other.i])
+                        and not {"VERB", "AUX", "ADP"} & set(between)  # a plain list
+                    ):
+                        self._add(owner, "have", self._entity(other))
 
     def _points_back(self, noun: Token) -> bool:
         """The phrase under ``noun`` ends in a pronoun ("a toy in it", "flowers painted on it")."""

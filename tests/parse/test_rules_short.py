@@ -515,3 +515,19 @@ def test_a_body_part_before_the_owners_clause_is_had(parser):
     # a worn thing beside the part: no "have" for the list
     caption = "man with brown hair and a red shirt standing by a ladder"
     assert "( man , have , shirt )" not in facts(parse(parser, caption))
+
+
+def test_an_owner_owns_every_part_of_a_plain_list(parser):
+    caption = "a dog's ears, nose and tail"
+    assert facts(parse(parser, caption)) >= {
+        "( dog , have , ears )",
+        "( dog , have , nose )",
+        "( dog , have , tail )",
+    }
+    assert "( dog , have , tail )" not in facts(parse(parser, caption, off="coordination"))
+    # a part with its own owner, or a thing that is no part, is not the first owner's
+    assert "( man , have , hair )" not in facts(parse(parser, "the man's hands and a woman's hair"))
+    assert facts(parse(parser, "the man's hat and a woman")) == {
+        "( man , have , hat )",
+        "( woman )",
+    }
