@@ -124,7 +124,7 @@ CLOTHING = frozenset(
     sweater sweatshirt hoodie vest jersey top blouse hat cap helmet beanie hood scarf tie
     glasses sunglasses goggles gloves glove mittens shoes shoe boots boot sneakers sandals
     socks outfit costume apron robe gown bikini swimsuit wetsuit overalls tank tuxedo
-    raincoat parka cardigan visor headband bandana spacesuit jumpsuit tracksuit
+    raincoat parka cardigan visor headband bandana spacesuit jumpsuit tracksuit bottoms
     """.split()
 )
 

@@ -848,8 +848,8 @@ def repair_garment_read_as_subject(doc: Doc) -> Doc:
 
 
 def _coordinated_nouns(v: DocView) -> bool:
-    """A conjunct and a "cc" in the doc (the repair's own first test)."""
-    return "conj" in v.deps and "cc" in v.deps
+    """A "cc" in the doc (the repair's own first test)."""
+    return "cc" in v.deps
 
 
 #: Prepositions whose coordinated objects the model hangs on the phrase's owner.
@@ -869,15 +869,21 @@ def repair_coordinated_nouns(doc: Doc) -> Doc:
       model hangs "and" on the object of "with" / "in" but the next noun on the woman, as a
       second woman. A noun phrase right after that "and", hung on the phrase's owner, that
       is no person or animal and has no phrase or clause of its own, is a second object of
-      the preposition ("a man with a hat and a woman" lists people)."""
+      the preposition ("a man with a hat and a woman" lists people).
+    - "man wearing brown sandals and a blue shirt": the last worn thing read as the root with
+      the person as its subject is the next object of "wearing"; "in dark top and white
+      bottoms": a worn thing read as an adjective of the next one is the first item."""
     heads = [t.head.i for t in doc]
     deps = [t.dep_ for t in doc]
     changed = False
     for tok in doc:
         cc = next((c for c in tok.children if c.dep_ == "cc" and c.i == tok.i + 1), None)
-        if cc is None or tok.pos_ != "NOUN":
+        if cc is None:
             continue
         head = tok.head
+        worn = tok.lower_ in CLOTHING and head.lower_ in CLOTHING and tok.dep_ == "amod"
+        if tok.pos_ != "NOUN" and not worn:  # "in dark top and white bottoms": top is no adjective
+            continue
         conj = next((c for c in tok.children if c.dep_ == "conj"), None)
         if (
             tok.dep_ == "appos"
@@ -890,7 +896,7 @@ def repair_coordinated_nouns(doc: Doc) -> Doc:
             changed = True
             continue
         if (
-            tok.dep_ in {"nmod", "compound"}
+            (tok.dep_ in {"nmod", "compound"} or worn)
             and head.pos_ == "NOUN"
             and conj is not None
             and (
@@ -906,7 +912,29 @@ def repair_coordinated_nouns(doc: Doc) -> Doc:
             for c in head.children:
                 if c.i < tok.i:
                     heads[c.i] = tok.i
+            if worn:
+                tok.pos_, tok.tag_ = "NOUN", "NN"
             changed = True
+            continue
+        if (
+            tok.dep_ == "dobj"
+            and head.lemma_ == "wear"
+            and head.dep_ == "acl"
+            and head.head.dep_ == "nsubj"
+            and _is_person(head.head)
+        ):  # "man wearing brown sandals and a blue shirt": the shirt read as the root
+            second = head.head.head
+            if (
+                second.dep_ == "ROOT"
+                and second.i > cc.i
+                and all(heads[k] == second.i for k in range(cc.i + 1, second.i))
+                and second.lower_ in CLOTHING
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                person = head.head
+                heads[person.i], deps[person.i] = person.i, "ROOT"
+                heads[second.i], deps[second.i] = tok.i, "conj"
+                changed = True
             continue
         prep = head
         if (

@@ -531,3 +531,18 @@ def test_an_owner_owns_every_part_of_a_plain_list(parser):
         "( man , have , hat )",
         "( woman )",
     }
+
+
+def test_a_list_of_worn_things_is_worn_whole(parser):
+    # the last worn thing read as the root, with the person as its subject
+    caption = "man wearing brown sandals and a blue shirt"
+    assert facts(parse(parser, caption)) >= {"( man , wear , sandals )", "( man , wear , shirt )"}
+    assert "( man , wear , shirt )" not in facts(parse(parser, caption, off="coordination"))
+    # "top" read as an adjective of the next worn thing
+    caption = "woman in dark top and white bottoms sitting on the beach"
+    assert facts(parse(parser, caption)) >= {
+        "( woman , wear , top )",
+        "( top , is , dark )",
+        "( woman , wear , bottoms )",
+    }
+    assert "( woman , wear , top )" not in facts(parse(parser, caption, off="coordination"))
