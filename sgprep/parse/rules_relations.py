@@ -297,8 +297,17 @@ class RelationRules:
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
             # a pronoun here points outside the coordination ("meat and vegetables on it")
             outside = set(subjects) | set(self._with_conjuncts(anchor))
+            mixed = (
+                prep_text == "with"
+                and "with" in self.families
+                and self._parts_and_outfit(anchor, objects)
+            )  # "man with light hair and a red shirt sitting ...": has the hair, wears the shirt
+            parts = [o for o in objects if o.lower_ in OWN_BODY]
+            had = "have" if mixed and self._has_parts(anchor, parts) else "with"
             for subject in subjects:
                 for obj_tok in objects:
+                    if mixed:
+                        prep_text = had if obj_tok.lower_ in OWN_BODY else "wear"
                     self._add(subject, prep_text, self._entity(obj_tok, exclude=outside))
             return
         if pos[anchor.i] in VERBS:
@@ -401,6 +410,17 @@ class RelationRules:
                 for o in objects
             )
         )
+
+    @staticmethod
+    def _parts_and_outfit(anchor: Token, objects: list[Token]) -> bool:
+        """A person "with" a list of body parts and worn things: the worn things are worn (an
+        outfit, as in :meth:`_worn_by`), the parts had where a clause of the person's own
+        follows (:meth:`_has_parts`), else "with" ("a woman with brown hair and a pink
+        shirt": FACTUAL's gold writes woman with hair, woman wear shirt)."""
+        parts = [o for o in objects if o.lower_ in OWN_BODY]
+        worn = [o for o in objects if o.lower_ in lex.CLOTHING and o.lower_ not in OWN_BODY]
+        person = anchor.lower_ in lex.PERSON_NOUNS or anchor.lemma_.lower() in lex.PERSON_NOUNS
+        return person and bool(parts) and bool(worn) and len(parts) + len(worn) == len(objects)
 
     def _shared_by_conjuncts(self, noun: Token, prep: Token) -> list[int]:
         """ "pizza and sauce on a plate": a phrase after a coordination describes every

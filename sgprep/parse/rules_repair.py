@@ -955,6 +955,23 @@ def repair_coordinated_nouns(doc: Doc) -> Doc:
             ):
                 heads[second.i] = tok.i
                 changed = True
+    for prep in doc:  # "a man with brown hair and a red shirt": "and" hung on the man too
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        owner = prep.head
+        if prep.lower_ not in LIST_PREPOSITIONS or pobj is None or not _is_person(owner):
+            continue
+        cc = pobj.right_edge.i + 1
+        if cc >= len(doc) or doc[cc].dep_ != "cc" or heads[cc] != owner.i:
+            continue
+        for second in owner.children:
+            if (
+                second.dep_ == "conj"
+                and second.left_edge.i == cc + 1
+                and second.lower_ in CLOTHING
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                heads[second.i] = heads[cc] = pobj.i
+                changed = True
     if changed:
         _set_tree(doc, heads, deps)
     return doc

@@ -546,3 +546,16 @@ def test_a_list_of_worn_things_is_worn_whole(parser):
         "( woman , wear , bottoms )",
     }
     assert "( woman , wear , top )" not in facts(parse(parser, caption, off="coordination"))
+
+
+def test_a_list_of_parts_and_worn_things_is_had_and_worn(parser):
+    caption = "man with light hair and red shirt sitting at a table"
+    assert facts(parse(parser, caption)) >= {"( man , have , hair )", "( man , wear , shirt )"}
+    assert facts(parse(parser, caption, off="with")) >= {
+        "( man , with , hair )",
+        "( man , with , shirt )",
+    }
+    # a bare phrase keeps "with" for the part; "and" hung on the person still lists the shirt
+    caption = "a woman with brown hair and a pink shirt"
+    assert facts(parse(parser, caption)) >= {"( woman , with , hair )", "( woman , wear , shirt )"}
+    assert "( woman , with , shirt )" not in facts(parse(parser, caption, off="coordination"))
