@@ -282,7 +282,8 @@ class RelationRules:
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
 
-        if pos[anchor.i] in NOUNS or lower[anchor.i] in lex.ANAPHORA:
+        someone = "fragments" in self.families and lower[anchor.i] in {"someone", "somebody"}
+        if pos[anchor.i] in NOUNS or lower[anchor.i] in lex.ANAPHORA or someone:
             if words == ["of"]:
                 self._of_relation(anchor, pobj)
                 return

@@ -559,3 +559,9 @@ def test_a_list_of_parts_and_worn_things_is_had_and_worn(parser):
     caption = "a woman with brown hair and a pink shirt"
     assert facts(parse(parser, caption)) >= {"( woman , with , hair )", "( woman , wear , shirt )"}
     assert "( woman , with , shirt )" not in facts(parse(parser, caption, off="coordination"))
+
+
+def test_someone_has_the_phrases_of_a_noun(parser):
+    caption = "someone in blue jeans lying on a bed"
+    assert "( person , wear , jeans )" in facts(parse(parser, caption))
+    assert "( person , wear , jeans )" not in facts(parse(parser, caption, off="fragments"))
