@@ -15,7 +15,9 @@ nothing in a normal run sets it.
   an adjective the model read as a compound noun is an attribute, a possessive written
   without its apostrophe is an owner: "elephants tail");
 - ``with``: "with" and a worn thing is wearing it ("a man with a yellow shirt"), and a "with"
-  phrase on a posture verb is the subject's ("a man standing with black shoes on");
+  phrase on a posture verb is the subject's ("a man standing with black shoes on"), and body
+  parts "with" a person or animal followed by its own clause are had ("a man with brown hair
+  standing ..." -> man have hair);
 - ``counts``: a partitive or a group is an attribute of what it measures ("a piece of bread"
   -> bread is piece, "a group of sheep" -> sheep is group of);
 - ``predicates``: a particle of direction before a plain preposition is no part of the
