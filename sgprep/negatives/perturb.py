@@ -1478,8 +1478,8 @@ class Perturber:
         for j, f in enumerate(self.g.entities):  # "snow" inside "snow covered fence"
             if j != i and f.span and f.span[0] <= e.span[0] <= e.span[1] <= f.span[1] != e.span[1]:
                 return True
-        after = _WORD.findall(text[e.span[1] :].lower())[:1]
-        return bool(after) and after[0].endswith("ed") and len(after[0]) > 4
+        after = _WORD.search(text[e.span[1] :].lower())  # the next word only
+        return after is not None and after[0].endswith("ed") and len(after[0]) > 4
 
     def _verb_like(self, i: int) -> bool:
         """Entity i's last word is a noun that is also a verb's third person

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from itertools import accumulate, repeat
 from typing import NamedTuple
 
 from sgprep.negatives import grammar
@@ -32,6 +33,8 @@ from sgprep.parse.rules_lexicon import PREP_SYNONYMS, QUANTITY_NOUNS
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
+#: _WORD as one group: ``split`` gives what lies between the words and the words, in turn.
+_WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 #: Words that may open a noun phrase before the entity's own span and move with it.
 DETERMINERS = frozenset(
     "a an the this that these those his her their its my our your some each every many several "
@@ -94,15 +97,19 @@ class Word(NamedTuple):
 
 
 def _ascii_words(text: str) -> list[Word]:
-    """The words of an ASCII text, as ``_WORD.finditer`` finds them, at a third of its cost
-    (no match objects): between two words there is no letter or digit, so each word is the
-    first occurrence of itself after the end of the one before."""
-    words, end, find, new = [], 0, text.find, tuple.__new__
-    for word in _WORD.findall(text):
-        start = find(word, end)
-        end = start + len(word)
-        words.append(new(Word, (start, end, word)))
-    return words
+    """The words of an ASCII text, as ``_WORD.finditer`` finds them (:func:`_ascii_index`)."""
+    return _ascii_index(text)[0]
+
+
+def _ascii_index(text: str) -> tuple[list[Word], list[int], list[int]]:
+    """The words of an ASCII text, as ``_WORD.finditer`` finds them, their starts and their
+    ends, with no match objects and no loop in Python: ``split`` on the pattern as a group
+    cuts the text into the stretch before the first word, the word, the stretch after it, and
+    so on, and the running sum of their lengths is each word's start, then its end."""
+    pieces = _WORD_SPLIT.split(text)
+    bounds = list(accumulate(map(len, pieces)))
+    starts, ends = bounds[0:-1:2], bounds[1::2]
+    return list(map(tuple.__new__, repeat(Word), zip(starts, ends, pieces[1::2]))), starts, ends
 
 
 class Realiser:
@@ -111,11 +118,11 @@ class Realiser:
     def __init__(self, text: str, graph: SceneGraph):
         self.text, self.graph = text, graph
         if text.isascii():  # lower-casing keeps every position: lower the text once
-            self.words = _ascii_words(text.lower())
+            self.words, self._starts, self._ends = _ascii_index(text.lower())
         else:
             self.words = [Word(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
-        self._starts = [w.start for w in self.words]
-        self._ends = [w.end for w in self.words]
+            self._starts = [w.start for w in self.words]
+            self._ends = [w.end for w in self.words]
         self._np: dict[int, tuple[int, int] | None] = {}
         self._heads: dict[int, Word] = {}
         self._plural: dict[int, bool] = {}
