@@ -374,6 +374,13 @@ DISTANT_ENDINGS = (
     "from afar",
     "from a distance",
 )
+#: Each of DISTANT_ENDINGS between spaces, as a clause is searched for it.
+_DISTANT_PADDED = tuple(f" {x} " for x in DISTANT_ENDINGS)
+#: What separates clauses, for _far_before.
+_CLAUSE_BREAK = re.compile(r"[,;]")
+#: Letters, and letters or apostrophes: the words of a stretch before a noun phrase.
+_LETTERS = re.compile(r"[A-Za-z]+")
+_LETTERS_APOSTROPHE = re.compile(r"[A-Za-z']+")
 #: Things nothing is put near: the sky and what is in it, light, and things of no place.
 NOT_ANCHORS = frozenset(
     "sky cloud clouds air sun moon light lights shadow shadows reflection sunlight sunset "
@@ -725,6 +732,24 @@ class Perturber:
         self._heads: set[str] | None = None
         self._names: list[str] | None = None
         self._scene_objects: list[str] | None = None
+        self._said_text: str | None = None
+        self._unsaid: list[str] | None = None
+
+    @property
+    def _said(self) -> str:
+        """The caption in lower case between spaces, to look for a word in (once per graph)."""
+        if self._said_text is None:
+            self._said_text = f" {self.text.lower()} "
+        return self._said_text
+
+    @property
+    def _unsaid_predicates(self) -> list[str]:
+        """Of :data:`CONNECT_PREDICATES`, those the caption does not say (once per graph;
+        read only)."""
+        if self._unsaid is None:
+            said = self._said
+            self._unsaid = [p for p in CONNECT_PREDICATES if f" {p} " not in said]
+        return self._unsaid
 
     @property
     def names(self) -> list[str]:
@@ -2022,7 +2047,7 @@ class Perturber:
         """Where "with" right before a noun phrase (and its determiner) begins, after some
         words of the caption's: "a man standing on a hill | with a | kite"."""
         before = self.text[floor:np_start]
-        words = list(re.finditer(r"[A-Za-z]+", before))
+        words = list(_LETTERS.finditer(before))
         if words and words[-1].group().lower() in DETERMINERS:
             words.pop()
         if not words or words[-1].group().lower() != "with" or "," in before:
@@ -2035,7 +2060,7 @@ class Perturber:
         between = self.text[subject_end:np_start]
         if "," in between or ";" in between:
             return None
-        words = list(re.finditer(r"[A-Za-z']+", between))
+        words = list(_LETTERS_APOSTROPHE.finditer(between))
         if not words or len(words) > 4:
             return None
         n = 0
@@ -2049,7 +2074,7 @@ class Perturber:
         """Where the locative words right before a noun phrase (and its determiner) begin:
         "sitting | on the | bench" (None: no locative words there)."""
         before = self.text[floor:np_start]
-        words = list(re.finditer(r"[A-Za-z]+", before))
+        words = list(_LETTERS.finditer(before))
         if words and words[-1].group().lower() in DETERMINERS:
             words.pop()
         run = 0
@@ -2080,8 +2105,8 @@ class Perturber:
         options = self._fits(size)
         if not options:
             return self._refuse("connect_scale") if size in ("huge", "vast") else None
-        said = f" {self.text.lower()} "
-        preds = [p for p in CONNECT_PREDICATES if f" {p} " not in said] or ["near"]
+        said = self._said
+        preds = list(self._unsaid_predicates) or ["near"]  # a copy: shuffled below
         if " by " not in said and not self.text[:start].rstrip().endswith("ed"):  # "parked by"
             preds.append("by")  # short: "a dog lying on a bed" -> "a dog lying by a ladder"
         self.rng.shuffle(preds)  # of two as long ("beside", "behind"), either
@@ -2189,7 +2214,7 @@ class Perturber:
             for o in self._draw_three(options)
             for p in (grammar.plural(o) if bare else _with_article(o),)
         )
-        said = f" {self.text.lower()} "
+        said = self._said
         pred = next((p for p in ("near", "beside") if f" {p} " not in said), "near")
         chars = len(self.text) + len(pred) + len(phrase) + 2 + clause
         if (
@@ -2219,9 +2244,9 @@ class Perturber:
         semicolon) says a thing is far off (:data:`DISTANT_ENDINGS`); once per graph and end."""
         hit = self._far.get(end)
         if hit is None:
-            clause = re.split(r"[,;]", self.text[:end].lower())[-1]
+            clause = _CLAUSE_BREAK.split(self.text[:end].lower())[-1]
             clause = " " + " ".join(_WORD.findall(clause)) + " "
-            hit = self._far[end] = any(f" {x} " in clause for x in DISTANT_ENDINGS)
+            hit = self._far[end] = any(x in clause for x in _DISTANT_PADDED)
         return hit
 
     def _about_a_being(self) -> bool:
@@ -2343,18 +2368,18 @@ class Perturber:
         classes = {object_class(n) for n in names if n.split()[-1] not in HUGE} - {None}
         said = set(words) | set(names)
         out = []
-        table = _memo_table(c)  # _memo's, read directly on a hit (judgments are never None)
-
-        def expected(obj: str, n: str) -> bool:
-            hit = table.get((obj, n))
-            return _memo(c, (obj, n), self._expected) if hit is None else hit
-
-        for obj, fit, cls, weight in _memo(c, ("setting", setting), self._known_addable):
+        addable = _memo(c, ("setting", setting), self._known_addable)
+        # of those, the ones expected with any of the caption's names: a set per setting and
+        # name, made once per statistics object (not a test per thing and name per caption)
+        expected: set[str] = set()
+        for n in set(names):
+            expected |= _memo(c, ("expected_in", setting, n), self._expected_in)
+        for obj, fit, cls, weight in addable:
             if (
                 obj in said
                 or cls in classes
                 or (self.detected is not None and not self._absent(obj))
-                or any(expected(obj, n) for n in names)
+                or obj in expected
             ):
                 continue
             out.append((obj, fit, weight))
@@ -2370,6 +2395,17 @@ class Perturber:
             for obj, fit in scenes.addable_in(setting)
             if c.known(obj)
         ]
+
+    def _expected_in(self, key: tuple[str, frozenset[str], str]) -> frozenset[str]:
+        """The things addable in a setting that :meth:`_expected` calls expected with a name
+        (``key``: "expected_in", the setting, the name)."""
+        _, setting, other = key
+        c = self.cooc
+        return frozenset(
+            obj
+            for obj, _, _, _ in _memo(c, ("setting", setting), self._known_addable)
+            if _memo(c, (obj, other), self._expected)
+        )
 
     def _expected(self, pair: tuple[str, str]) -> bool:
         """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it
