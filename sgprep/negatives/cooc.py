@@ -20,6 +20,7 @@ plausible. "A man under a court" is refused when "under | court" was never seen.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -169,14 +170,17 @@ def _name(text: str, head: str, attributes: tuple[str, ...]) -> str:
     return " ".join(_name_words(stripped, head_stripped, attributes))
 
 
+#: Irregular participles to their verbs ("held" -> "hold").
+_PARTICIPLE_BASES = {p: base for base, p in grammar._PARTICIPLES.items()}
+
+
 @lru_cache(maxsize=65536)
 def lemma(verb: str) -> str:
     """The lemma of a verb in any form ("riding" -> "ride", "sits" -> "sit", "held" -> "hold"):
     parsers may keep the surface form of a predicate."""
     v = verb.lower()
-    inverse = {p: base for base, p in grammar._PARTICIPLES.items()}
-    if v in inverse:
-        return inverse[v]
+    if v in _PARTICIPLE_BASES:
+        return _PARTICIPLE_BASES[v]
     guesses: list[tuple[str, str]] = []
     if v.endswith("ing") and len(v) > 4:
         stem = v[:-3]
@@ -660,11 +664,22 @@ NEAR_SYNONYMS_WITH: dict[str, list[frozenset[str]]] = {
 
 
 def _similar(a: str, b: str) -> bool:
-    """``SequenceMatcher``'s ratio of the two is 0.75 or more. Its two upper bounds first (the
-    lengths, then the letters in common: each a ratio of matches to the same length, with at
-    least as many matches), so that most pairs never pay for the matching blocks."""
-    m = SequenceMatcher(None, a, b)
-    return m.real_quick_ratio() >= 0.75 and m.quick_ratio() >= 0.75 and m.ratio() >= 0.75
+    """``SequenceMatcher``'s ratio of the two is 0.75 or more. Two upper bounds of it first,
+    as its ``real_quick_ratio`` and ``quick_ratio`` compute them (twice the matches over the
+    summed lengths, with at least as many matches: the shorter length, then the letters in
+    common), without making a matcher: most pairs never pay for one."""
+    length = len(a) + len(b)
+    if 2.0 * min(len(a), len(b)) / length < 0.75:
+        return False
+    left = Counter(b)
+    common = 0
+    for x in a:
+        if left[x] > 0:
+            left[x] -= 1
+            common += 1
+    if 2.0 * common / length < 0.75:
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= 0.75
 
 
 def related_with(a: str, b: str, obj: str) -> bool:

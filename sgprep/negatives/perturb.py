@@ -1777,12 +1777,21 @@ class Perturber:
         scene ("looking at" for "feeding")."""
         r, c = self.g.relations[k], self.cooc
         s, o = self.names[r.subject], self.names[r.object]
-        said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
         if rest and self._verb_takes_object(verb, rest):
             # "two men play chess at a table": the new verb would take "chess" too ("eat
             # chess"), and the graph does not say it was seen with that
             self.rejected["verb_has_object"] += 1
             return []
+        table = c._by_context.setdefault("attested_verbs", {})
+        key = (s, o, verb, tuple(rest), tuple(vocab_verbs))
+        plausible = table.get(key)
+        if plausible is None:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            plausible = table[key] = self._plausible_verbs(s, o, verb, rest, vocab_verbs)
+        if not plausible:
+            return []
+        said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
         # the verb of every relation of this subject that has it changes ("eat" for "play")
         others = [
             (self.names[x.object], x.predicate.lower().split()[1:])
@@ -1792,13 +1801,6 @@ class Perturber:
             and relation_type(x.predicate) == "action"
             and lemma(x.predicate.split()[0]) == verb
         ]
-        table = c._by_context.setdefault("attested_verbs", {})
-        key = (s, o, verb, tuple(rest), tuple(vocab_verbs))
-        plausible = table.get(key)
-        if plausible is None:
-            if len(table) > MAX_MEMO:
-                table.clear()
-            plausible = table[key] = self._plausible_verbs(s, o, verb, rest, vocab_verbs)
         return [
             v
             for v in plausible

@@ -276,12 +276,7 @@ class NegativesStage(Stage):
         seen: set[str] = set()
         negatives: list[Negative] = []
         for index, (text, g, k) in enumerate(sources):
-            for negative in self._perturb(text, g, k, rng, true_texts, seen, detected):
-                negative.positive_index = index
-                negative.level = "caption" if index == 0 else "subgraph"
-                if not keep:
-                    negative.graph = None
-                negatives.append(negative)
+            negatives += self._perturb(text, g, k, rng, true_texts, seen, detected, index)
         self.counts["graphs"] += 1
         self.counts["negatives"] += len(negatives)
         if not negatives:
@@ -297,7 +292,9 @@ class NegativesStage(Stage):
         true_texts: set[str],
         seen: set[str],
         detected: list[str] | None = None,
+        index: int = 0,
     ) -> list[Negative]:
+        """Up to ``k`` negatives of the positive ``index`` (0: the caption), ``text``."""
         if k == 0 or not graph.entities:
             return []
         rejected: Counter[str] = Counter()
@@ -382,6 +379,8 @@ class NegativesStage(Stage):
                     strategy=p.strategy,
                     kind=p.kind,
                     positive=text,
+                    positive_index=index,
+                    level="caption" if index == 0 else "subgraph",
                     realisation=how,
                     graph=p.graph if self.settings.graphs else None,
                 )
