@@ -1831,9 +1831,11 @@ class Perturber:
             and v not in IMPLICIT_VERBS
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
             and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
+            # seen twice as a triple: two lookups, and few verbs pass (before the synonym
+            # tests, which a first pass over a caption's verbs pays for every pair)
+            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
-            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
         )
 
     def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:
