@@ -76,6 +76,7 @@ from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
+    repair_adjective_list_root,
     repair_comma_compound,
     repair_misread_verbs,
     repair_participle_after_comma,
@@ -402,6 +403,8 @@ class RuleParser(Parser):
             steps.append((repair_participle_after_comma, ()))
         if "air" in self.families:
             steps.append((repair_phrase_after_air, ()))
+        if "adjective_roots" in self.families:
+            steps.append((repair_adjective_list_root, ()))
         if spans:
             steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
         if names:

@@ -88,6 +88,9 @@ nothing in a normal run sets it.
   motorcycle on the street" -> man on street; not after "play", whose object is a game), and
   a predicative adjective with a place phrase is a state and a place ("a book is open on the
   counter" -> book is open, book on counter);
+- ``adjective_roots``: two coordinated adjectives that open the caption, the first read as
+  its root ("grey and black sneakers on the feet of a person"), both describe the noun, and
+  the root's phrases are the noun's — :mod:`sgprep.parse.rules_long`;
 """
 
 from __future__ import annotations
@@ -124,6 +127,7 @@ FAMILIES = frozenset(
         "conventions",
         "places",
         "spellings",
+        "adjective_roots",
     }
 )
 

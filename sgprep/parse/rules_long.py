@@ -675,3 +675,45 @@ def repair_comma_compound(doc: Doc) -> Doc:
     if heads:
         _set_tree(doc, heads, deps)
     return doc
+
+
+def _adjective_list_root(v) -> bool:
+    """An adjective first in the caption as its root, with an "and" and a conjunct."""
+    n = len(v.dep)
+    k = 1 if n > 1 and v.dep[0] == "det" else 0
+    return n > k + 3 and v.dep[k] == "ROOT" and v.dep[k + 1] == "cc" and "conj" in v.deps
+
+
+@needs(_adjective_list_root)
+def repair_adjective_list_root(doc: Doc) -> Doc:
+    """ "grey and black sneakers on the feet of a person", "blue and tan skateboard, under
+    ...": the model reads the first of two coordinated adjectives as the caption's root and
+    the noun as its conjunct, so the noun loses the first adjective and the root's phrases
+    ("on the feet") start from an adjective. The noun is the root, the first adjective
+    modifies it as the second does, and the root's phrases are the noun's."""
+    root = doc[1] if doc[0].dep_ == "det" else doc[0]
+    if root.pos_ != "ADJ" and not (root.pos_ in NOUNS and is_colour(root)):
+        return doc
+    second = doc[root.i + 2]
+    noun = second.head
+    if (
+        noun.i != root.i + 3
+        or noun.head.i != root.i
+        or noun.dep_ != "conj"
+        or noun.pos_ not in NOUNS
+        or second.dep_ not in {"amod", "compound"}
+        or not (second.pos_ == "ADJ" or is_colour(second))
+    ):
+        return doc
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    for child in root.children:  # its phrases and punctuation after the noun
+        if child.i > noun.i:
+            heads[child.i] = noun.i
+    heads[noun.i], deps[noun.i] = noun.i, "ROOT"
+    heads[root.i], deps[root.i] = noun.i, "amod"  # the second stays the noun's modifier
+    if root.i == 1:
+        heads[0] = noun.i
+    _set_tree(doc, heads, deps)
+    return doc
+

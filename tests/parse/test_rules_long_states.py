@@ -1,0 +1,44 @@
+"""Pass 8b of the rule parser on long captions (``docs/rule-parser.md``): family
+``adjective_roots``.
+
+Every caption here is written for the test. Each test checks the rule's graph and that the
+rule's family switched off gives the old one, so that a test fails if the rule stops doing
+anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parse.rule_helpers import attributes, heads, parse, rels
+
+# ---- adjective_roots ------------------------------------------------------------------------
+
+
+def test_first_of_two_adjectives_read_as_the_root_describes_the_noun(parser):
+    caption = "grey and black sneakers on the feet of a runner"
+    graph = parse(parser, caption)
+    assert attributes(graph, "sneaker") == ["grey", "black"]
+    assert ("sneaker", "on", "foot") in rels(graph)
+    off = parse(parser, caption, off="adjective_roots")
+    assert attributes(off, "sneaker") == ["black"]
+    assert ("sneaker", "on", "foot") not in rels(off)
+
+
+def test_colour_read_as_a_proper_noun_root_is_no_entity(parser):
+    caption = "blue and tan skateboard under the feet of a man"
+    graph = parse(parser, caption)
+    assert heads(graph).count("blue") == 0
+    assert set(attributes(graph, "skateboard")) == {"blue", "tan"}
+    assert "blue" in heads(parse(parser, caption, off="adjective_roots"))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "the red and white bus parked on the street",  # the model's parse is right
+        "old and tired , the dog sleeps on the porch",  # no noun right after the adjectives
+    ],
+)
+def test_adjective_roots_leave_other_captions_alone(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="adjective_roots")
