@@ -84,6 +84,7 @@ from sgprep.parse.rules_long import (
     repair_phrase_after_time,
     repair_place_after_with_object,
     repair_relative_clause_agreement,
+    repair_worn_conjunct,
     verb_words,
 )
 from sgprep.parse.rules_noise import clean_alt_text
@@ -405,6 +406,8 @@ class RuleParser(Parser):
             steps.append((repair_phrase_after_air, ()))
         if "adjective_roots" in self.families:
             steps.append((repair_adjective_list_root, ()))
+        if "worn_lists" in self.families:
+            steps.append((repair_worn_conjunct, ()))
         if spans:
             steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
         if names:

@@ -91,6 +91,9 @@ nothing in a normal run sets it.
 - ``adjective_roots``: two coordinated adjectives that open the caption, the first read as
   its root ("grey and black sneakers on the feet of a person"), both describe the noun, and
   the root's phrases are the noun's — :mod:`sgprep.parse.rules_long`;
+- ``worn_lists``: a worn thing the model makes a person's conjunct right after that
+  person's "in <worn thing>" phrase is a second worn thing ("a man in a dark shirt and beige
+  cap in the stands" -> man wear cap, man in stands);
 """
 
 from __future__ import annotations
@@ -128,6 +131,7 @@ FAMILIES = frozenset(
         "places",
         "spellings",
         "adjective_roots",
+        "worn_lists",
     }
 )
 

@@ -717,3 +717,41 @@ def repair_adjective_list_root(doc: Doc) -> Doc:
     _set_tree(doc, heads, deps)
     return doc
 
+
+
+def _worn_conjunct_test(v) -> bool:
+    return "in" in v.words and "cc" in v.deps and "conj" in v.deps
+
+
+@needs(_worn_conjunct_test)
+def repair_worn_conjunct(doc: Doc) -> Doc:
+    """ "a man in a dark shirt and beige cap in the stands": the model hangs the second worn
+    thing on the person, as a second person ("cap in stands", no "man wear cap"). A worn
+    thing coordinated with a person right after that person's "in <worn thing>" phrase is
+    the phrase's second object; the phrases after it are the person's ("man in stands")."""
+    heads: list[int] = []
+    for prep in doc:
+        if prep.lower_ != "in" or prep.dep_ != "prep":
+            continue
+        person = prep.head
+        if person.lower_ not in PERSON_NOUNS and person.lemma_.lower() not in PERSON_NOUNS:
+            continue
+        worn = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if worn is None or worn.lemma_.lower() not in CLOTHING:
+            continue
+        end = prep.right_edge.i
+        if end + 2 >= len(doc) or doc[end + 1].dep_ != "cc" or doc[end + 1].head != person:
+            continue
+        conj = next((c for c in person.children if c.dep_ == "conj" and c.i > end), None)
+        if (
+            conj is None
+            or conj.lemma_.lower() not in CLOTHING
+            or any(doc[k].dep_ not in {"det", "amod", "compound"} for k in range(end + 2, conj.i))
+        ):
+            continue
+        _move(doc, heads, end + 1, worn.i)
+        _move(doc, heads, conj.i, worn.i)
+        _move_phrases(doc, heads, conj, person)
+    if heads:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc

@@ -1,5 +1,5 @@
-"""Pass 8b of the rule parser on long captions (``docs/rule-parser.md``): family
-``adjective_roots``.
+"""Pass 8b of the rule parser on long captions (``docs/rule-parser.md``): families
+``adjective_roots`` and ``worn_lists``.
 
 Every caption here is written for the test. Each test checks the rule's graph and that the
 rule's family switched off gives the old one, so that a test fails if the rule stops doing
@@ -42,3 +42,28 @@ def test_colour_read_as_a_proper_noun_root_is_no_entity(parser):
 )
 def test_adjective_roots_leave_other_captions_alone(parser, caption):
     assert parse(parser, caption) == parse(parser, caption, off="adjective_roots")
+
+
+# ---- worn_lists -----------------------------------------------------------------------------
+
+
+def test_worn_thing_read_as_a_second_person_is_worn(parser):
+    caption = "a man in a dark shirt and beige cap in the stands of a stadium"
+    graph = parse(parser, caption)
+    assert {("man", "wear", "shirt"), ("man", "wear", "cap"), ("man", "in", "stand")} <= rels(
+        graph
+    )
+    off = rels(parse(parser, caption, off="worn_lists"))
+    assert ("man", "wear", "cap") not in off
+    assert ("cap", "in", "stand") in off
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a woman in a white shirt and a man in a blue jacket standing by a car",  # a person
+        "a woman in a red dress and black hat walking down the street",  # parsed right
+    ],
+)
+def test_worn_lists_leave_people_and_right_parses_alone(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="worn_lists")
