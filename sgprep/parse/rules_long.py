@@ -678,45 +678,77 @@ def repair_comma_compound(doc: Doc) -> Doc:
 
 
 def _adjective_list_root(v) -> bool:
-    """An adjective first in the caption as its root, with an "and" and a conjunct."""
-    n = len(v.dep)
-    k = 1 if n > 1 and v.dep[0] == "det" else 0
-    return n > k + 3 and v.dep[k] == "ROOT" and v.dep[k + 1] == "cc" and "conj" in v.deps
+    """An adjective first in the caption (after an article or an adverb) as its root, with a
+    conjunct."""
+    k = 0
+    while k < len(v.dep) and v.dep[k] in {"det", "advmod"}:
+        k += 1
+    return k < len(v.dep) - 3 and v.dep[k] == "ROOT" and v.pos[k] in ADJECTIVE_ROOT_POS and (
+        "conj" in v.deps
+    )
+
+
+#: What the first adjective of a caption can be tagged: a colour word may be a proper noun.
+ADJECTIVE_ROOT_POS = frozenset({"ADJ", "PROPN", "NOUN"})
+#: How the model hangs the noun after a list of adjectives on the list's last adjective
+#: ("grey and black sneakers": conj; "mostly grey , concrete , tall towers": dobj).
+LIST_NOUN_DEPS = frozenset({"conj", "dobj", "appos"})
 
 
 @needs(_adjective_list_root)
 def repair_adjective_list_root(doc: Doc) -> Doc:
-    """ "grey and black sneakers on the feet of a person", "blue and tan skateboard, under
-    ...": the model reads the first of two coordinated adjectives as the caption's root and
-    the noun as its conjunct, so the noun loses the first adjective and the root's phrases
-    ("on the feet") start from an adjective. The noun is the root, the first adjective
-    modifies it as the second does, and the root's phrases are the noun's."""
-    root = doc[1] if doc[0].dep_ == "det" else doc[0]
+    """ "grey and black sneakers on the feet of a person", "blue and tan skateboard under
+    ...", "predominantly grey , concrete , tall buildings with windows": the model reads the
+    first of the coordinated adjectives as the caption's root and the noun as the last
+    conjunct of their list, so the noun loses the adjectives before its own, and the root's
+    phrases ("on the feet") start from an adjective. The noun is the root, the first
+    adjective (with the adjectives coordinated with it) modifies it, and the phrases of the
+    list's adjectives are the noun's."""
+    k = 0
+    while k < len(doc) - 1 and doc[k].dep_ in {"det", "advmod"}:
+        k += 1
+    root = doc[k]
     if root.pos_ != "ADJ" and not (root.pos_ in NOUNS and is_colour(root)):
         return doc
-    second = doc[root.i + 2]
-    noun = second.head
-    if (
-        noun.i != root.i + 3
-        or noun.head.i != root.i
-        or noun.dep_ != "conj"
-        or noun.pos_ not in NOUNS
-        or second.dep_ not in {"amod", "compound"}
-        or not (second.pos_ == "ADJ" or is_colour(second))
-    ):
-        return doc
+    chain, noun = [root], None
+    while noun is None:
+        conj = min(
+            (c for a in chain for c in a.children if c.dep_ in LIST_NOUN_DEPS and c not in chain),
+            key=lambda c: c.i,
+            default=None,
+        )
+        if conj is None:
+            return doc
+        if conj.pos_ in NOUNS and not is_colour(conj):
+            noun = conj
+        elif conj.dep_ != "conj":
+            return doc
+        elif conj.pos_ == "ADJ" or is_colour(conj):
+            chain.append(conj)
+        else:
+            return doc
+    mine = set(chain)
+    for t in doc[root.i + 1 : noun.i]:
+        if not (
+            t in mine
+            or t.dep_ in {"cc", "punct"} and t.head in mine
+            or t.dep_ in {"amod", "compound", "advmod"} and t.head == noun
+            and (t.pos_ == "ADJ" or is_colour(t) or t.dep_ == "advmod")
+        ):
+            return doc
     heads = [t.head.i for t in doc]
     deps = [t.dep_ for t in doc]
-    for child in root.children:  # its phrases and punctuation after the noun
-        if child.i > noun.i:
-            heads[child.i] = noun.i
+    for adjective in chain:  # their phrases and punctuation after the noun
+        for child in adjective.children:
+            if child.i > noun.i:
+                heads[child.i] = noun.i
     heads[noun.i], deps[noun.i] = noun.i, "ROOT"
-    heads[root.i], deps[root.i] = noun.i, "amod"  # the second stays the noun's modifier
-    if root.i == 1:
-        heads[0] = noun.i
+    heads[root.i], deps[root.i] = noun.i, "amod"
+    for i in range(root.i):
+        if heads[i] == root.i and deps[i] == "det":
+            heads[i] = noun.i
     _set_tree(doc, heads, deps)
     return doc
-
 
 
 def _worn_conjunct_test(v) -> bool:

@@ -33,6 +33,14 @@ def test_colour_read_as_a_proper_noun_root_is_no_entity(parser):
     assert "blue" in heads(parse(parser, caption, off="adjective_roots"))
 
 
+def test_comma_list_of_adjectives_read_as_the_root_describes_the_noun(parser):
+    caption = "mostly grey , concrete , tall towers with windows near a bridge"
+    graph = parse(parser, caption)
+    assert set(attributes(graph, "tower")) == {"grey", "concrete", "tall"}
+    off = parse(parser, caption, off="adjective_roots")
+    assert attributes(off, "tower") == ["tall"]
+
+
 @pytest.mark.parametrize(
     "caption",
     [
