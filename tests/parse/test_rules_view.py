@@ -68,6 +68,8 @@ CAPTIONS = [
     "the bush has leaves",
     "a girl with a pink dress and white shoes",
     "a woman with a red hat and a blue scarf",
+    "grey and black sneakers on the feet of a runner",
+    "a man in a dark shirt and beige cap in the stands of a stadium",
 ]
 
 
