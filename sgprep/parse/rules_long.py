@@ -683,8 +683,11 @@ def _adjective_list_root(v) -> bool:
     k = 0
     while k < len(v.dep) and v.dep[k] in {"det", "advmod"}:
         k += 1
-    return k < len(v.dep) - 3 and v.dep[k] == "ROOT" and v.pos[k] in ADJECTIVE_ROOT_POS and (
-        "conj" in v.deps
+    return (
+        k < len(v.dep) - 3
+        and v.dep[k] == "ROOT"
+        and v.pos[k] in ADJECTIVE_ROOT_POS
+        and "conj" in v.deps
     )
 
 
@@ -731,9 +734,13 @@ def repair_adjective_list_root(doc: Doc) -> Doc:
     for t in doc[root.i + 1 : noun.i]:
         if not (
             t in mine
-            or t.dep_ in {"cc", "punct"} and t.head in mine
-            or t.dep_ in {"amod", "compound", "advmod"} and t.head == noun
-            and (t.pos_ == "ADJ" or is_colour(t) or t.dep_ == "advmod")
+            or (t.dep_ in {"cc", "punct"} and t.head in mine)
+            or (t.head == noun and t.dep_ == "advmod")
+            or (
+                t.head == noun
+                and t.dep_ in {"amod", "compound"}
+                and (t.pos_ == "ADJ" or is_colour(t))
+            )
         ):
             return doc
     heads = [t.head.i for t in doc]

@@ -58,9 +58,7 @@ def test_adjective_roots_leave_other_captions_alone(parser, caption):
 def test_worn_thing_read_as_a_second_person_is_worn(parser):
     caption = "a man in a dark shirt and beige cap in the stands of a stadium"
     graph = parse(parser, caption)
-    assert {("man", "wear", "shirt"), ("man", "wear", "cap"), ("man", "in", "stand")} <= rels(
-        graph
-    )
+    assert {("man", "wear", "shirt"), ("man", "wear", "cap"), ("man", "in", "stand")} <= rels(graph)
     off = rels(parse(parser, caption, off="worn_lists"))
     assert ("man", "wear", "cap") not in off
     assert ("cap", "in", "stand") in off
