@@ -28,6 +28,7 @@ from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_long import (
+    colour_result,
     is_shade_of_next,
     part_adjective,
     participle_doers,
@@ -210,6 +211,14 @@ class GraphBuilder(RelationRules):
             owned += self._together()  # "two zebras together": zebra next to zebra
         for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
+        if "colour_results" in self.families and "VBN" in self.view.tags:
+            tag = self.view.tag
+            for tok in self._with_pos(VERB):  # "the boat is painted white": boat is white
+                colour = colour_result(tok) if tag[tok.i] == "VBN" else None
+                if colour is not None and colour.i not in self.entities:
+                    for subject in self._subjects(tok):
+                        if subject in self.entities:
+                            self._attribute_chain(self.entities[subject], colour)
         if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
             for tok in self._with_dep(PREP):  # "this picture is in black and white"
                 pobj = self._pobj(tok) if tok.lower_ == "in" else None

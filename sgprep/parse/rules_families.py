@@ -94,6 +94,9 @@ nothing in a normal run sets it.
 - ``worn_lists``: a worn thing the model makes a person's conjunct right after that
   person's "in <worn thing>" phrase is a second worn thing ("a man in a dark shirt and beige
   cap in the stands" -> man wear cap, man in stands);
+- ``colour_results``: a colour right after a participle of colouring is the colour of what
+  was coloured ("the boat is painted white" -> boat is white; "a structure painted yellow")
+  — :func:`sgprep.parse.rules_long.colour_result`;
 """
 
 from __future__ import annotations
@@ -132,6 +135,7 @@ FAMILIES = frozenset(
         "spellings",
         "adjective_roots",
         "worn_lists",
+        "colour_results",
     }
 )
 

@@ -801,3 +801,26 @@ def repair_worn_conjunct(doc: Doc) -> Doc:
     if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
+
+
+#: Verbs whose participle a colour completes: the colour is the result on the thing ("the
+#: boat is painted white", "a structure painted yellow").
+COLOURING_VERBS = frozenset({"paint", "repaint", "dye", "tint", "colour", "color", "stain"})
+
+
+def colour_result(verb):
+    """The colour right after a participle of colouring that the model hangs on it as its
+    complement ("painted white": white/oprd, "painted yellow": yellow/advcl), or None."""
+    doc = verb.doc
+    if verb.tag_ != "VBN" or verb.i + 1 >= len(doc) or verb.lemma_.lower() not in COLOURING_VERBS:
+        return None
+    colour = doc[verb.i + 1]
+    if colour.head.i != verb.i or colour.dep_ not in COLOUR_RESULT_DEPS or not is_colour(colour):
+        return None
+    return colour
+
+
+#: How the model hangs the colour of "painted white" on the participle.
+COLOUR_RESULT_DEPS = frozenset(
+    {"oprd", "advcl", "advmod", "acomp", "xcomp", "ccomp", "dobj", "conj"}
+)

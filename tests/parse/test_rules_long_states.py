@@ -80,3 +80,24 @@ def test_worn_thing_read_as_a_second_person_is_worn(parser):
 )
 def test_worn_lists_leave_people_and_right_parses_alone(parser, caption):
     assert parse(parser, caption) == parse(parser, caption, off="worn_lists")
+
+
+# ---- colour_results -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("caption", "head"),
+    [
+        ("the old barn is painted red", "barn"),  # white/oprd
+        ("a tall tower painted yellow and shaped like a rocket stands near the road", "tower"),
+    ],
+)
+def test_colour_after_a_participle_of_colouring_is_the_things(parser, caption, head):
+    colour = "red" if "red" in caption else "yellow"
+    assert colour in attributes(parse(parser, caption), head)
+    assert colour not in attributes(parse(parser, caption, off="colour_results"), head)
+
+
+def test_colours_coordinated_after_painted_are_all_the_things(parser):
+    graph = parse(parser, "the walls are painted blue and white")
+    assert {"blue", "white"} <= set(attributes(graph, "wall"))
