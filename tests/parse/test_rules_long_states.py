@@ -1,5 +1,5 @@
 """Pass 8b of the rule parser on long captions (``docs/rule-parser.md``): families
-``adjective_roots`` and ``worn_lists``.
+``adjective_roots``, ``worn_lists`` and ``colour_results``.
 
 Every caption here is written for the test. Each test checks the rule's graph and that the
 rule's family switched off gives the old one, so that a test fails if the rule stops doing
