@@ -766,7 +766,12 @@ def repair_adjective_list_root(doc: Doc) -> Doc:
 
 
 def _worn_conjunct_test(v) -> bool:
-    return "in" in v.words and "cc" in v.deps and "conj" in v.deps
+    """An "in" phrase and, after it, a coordinator hung on the same word."""
+    if "in" not in v.words or "cc" not in v.deps or "conj" not in v.deps:
+        return False
+    dep, head, lower = v.dep, v.head, v.lower
+    heads = {head[i] for i in range(len(dep)) if lower[i] == "in" and dep[i] == "prep"}
+    return any(dep[j] == "cc" and head[j] in heads for j in range(len(dep)))
 
 
 @needs(_worn_conjunct_test)
