@@ -211,10 +211,19 @@ class GraphBuilder(RelationRules):
             owned += self._together()  # "two zebras together": zebra next to zebra
         for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
-        if "colour_results" in self.families and "VBN" in self.view.tags:
-            tag = self.view.tag
+        if (
+            "colour_results" in self.families
+            and "VBN" in self.view.tags
+            and not words.isdisjoint(lex.COLOURS)
+        ):
+            tag, lower = self.view.tag, self.view.lower
             for tok in self._with_pos(VERB):  # "the boat is painted white": boat is white
-                colour = colour_result(tok) if tag[tok.i] == "VBN" else None
+                i = tok.i
+                colour = (
+                    colour_result(tok)
+                    if tag[i] == "VBN" and i + 1 < len(lower) and lower[i + 1] in lex.COLOURS
+                    else None
+                )
                 if colour is not None and colour.i not in self.entities:
                     for subject in self._subjects(tok):
                         if subject in self.entities:
