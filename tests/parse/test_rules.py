@@ -742,3 +742,32 @@ def test_spacy_is_imported_without_torch_and_parses_the_same(tmp_path):
     without, with_torch = run(None), run("1")
     assert without["torch"] is False and with_torch["torch"] is True
     assert without["graphs"] == with_torch["graphs"] and len(without["graphs"]) == 4
+
+
+def test_pipe_runs_in_small_batches_with_the_same_graphs(parser, monkeypatch):
+    """A parser call of 150 captions goes through spaCy in batches of PIPE_BATCH (less memory
+    at once), and gives the graphs one batch of 150 gives."""
+    import sgprep.parse.rules as rules
+
+    big = RuleParser(ParserSettings(batch_size=256))
+    big.nlp = parser.nlp
+    colours, things = ["red", "blue", "green"], ["cat", "dog", "car", "table", "man"]
+    captions = [
+        f"a {colours[i % 3]} {things[i % 5]} next to a {things[(i + 2) % 5]} lying on the bed"
+        for i in range(150)
+    ] + ["pillows on a bed", "a photo of two dogs"]  # a verb-initial fragment is reparsed
+    sizes = []
+    pipe = parser.nlp.pipe
+
+    def spy(texts, batch_size=None, **kwargs):
+        sizes.append(batch_size)
+        return pipe(texts, batch_size=batch_size, **kwargs)
+
+    monkeypatch.setattr(parser.nlp, "pipe", spy)
+    small = big.parse_batch(captions)
+    assert set(sizes) == {rules.PIPE_BATCH} and rules.PIPE_BATCH < len(captions)
+    monkeypatch.setattr(rules, "PIPE_BATCH", 256)
+    sizes.clear()
+    whole = big.parse_batch(captions)
+    assert set(sizes) == {256}  # min(batch_size, PIPE_BATCH): all 152 in one batch
+    assert [g.model_dump_json() for g in small] == [g.model_dump_json() for g in whole]
