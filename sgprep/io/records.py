@@ -9,9 +9,11 @@ import hashlib
 import json
 import math
 import re
-from typing import Any
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 import orjson
+from pydantic import BaseModel
 
 from sgprep.schema import PRODUCTS, Record, Sample, SampleInfo
 
@@ -149,7 +151,29 @@ def _annotation_json(sample: Sample, field: str) -> bytes | None:
         return read[field][1]
     data = value.model_dump(mode="json")
     out = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    return _json_dumps(data) if _tiny_float(out) else out
+    return _json_dumps(data) if field not in FLOAT_FREE and _tiny_float(out) else out
+
+
+def _float_free(annotation: Any) -> bool:
+    """Whether a value of this type can hold no float anywhere: strings, integers, booleans,
+    None, literals of those, and lists, tuples, unions and models made of them only (a
+    pydantic model's int field holds an int, even if it was given 2.0)."""
+    if annotation in (str, int, bool, type(None)):
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return all(_float_free(f.annotation) for f in annotation.model_fields.values())
+    args = get_args(annotation)
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return not any(isinstance(a, float) for a in args)
+    if origin in (list, tuple, Union, UnionType):
+        return all(a is Ellipsis or _float_free(a) for a in args)
+    return False  # a float, Any, a dict of anything...
+
+
+#: Products whose JSON holds no float (the scene graph): their encoding skips the search for
+#: the tiny floats orjson writes unlike json.
+FLOAT_FREE = frozenset(p.field for p in PRODUCTS if _float_free(p.model))
 
 
 def tar_members(sample: Sample, image_key: str | None = None) -> dict[str, bytes | str]:
@@ -175,15 +199,19 @@ def _info_json(sample: Sample, image_key: str | None) -> bytes:
     without the model (a third of the cost); anything else goes through the model."""
     meta, image = sample.meta, sample.image_info
     if type(sample.key) is str and type(sample.source) is str and _plain(meta):
-        return _finite_dumps(
-            {
-                "image": None if image is None else image.model_dump(mode="json"),
-                "image_key": image_key,
-                "key": sample.key,
-                "meta": meta,
-                "source": sample.source,
-            }
-        )
+        info = {
+            "image": None if image is None else image.model_dump(mode="json"),
+            "image_key": image_key,
+            "key": sample.key,
+            "meta": meta,
+            "source": sample.source,
+        }
+        if not meta:  # no float at all (an image's info is integers and strings)
+            try:
+                return orjson.dumps(info, option=orjson.OPT_SORT_KEYS)
+            except TypeError:  # what orjson refuses (a lone surrogate): json's way
+                return _json_dumps(info)
+        return _finite_dumps(info)
     info = SampleInfo(
         key=sample.key, source=sample.source, image=image, meta=meta, image_key=image_key
     )
@@ -204,6 +232,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
     if depth > 16:
         return False
     if kind is dict:
+        if not value:  # most captions' metadata: no generator to start
+            return True
         return all(type(k) is str for k in value) and all(
             _plain(v, depth + 1) for v in value.values()
         )

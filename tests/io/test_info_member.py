@@ -57,3 +57,10 @@ def test_index_meta_column_is_the_canonical_json(meta):
             index_row(sample)
         return
     assert index_row(sample)["meta"] == expected
+
+
+@pytest.mark.parametrize("key", ["k1", "1e-05", "0.00001 é\u2028"])  # text like tiny floats
+def test_json_member_without_metadata_is_the_models(key):
+    """No metadata: no float to look for, orjson's bytes as they are."""
+    sample = Sample(key=key, source="0.00001.txt:1", caption="a cat")
+    assert tar_members(sample)["json"] == _model_bytes(sample, None)

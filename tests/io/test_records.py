@@ -73,3 +73,45 @@ def test_annotations_encoded_as_json_dumps_would():
 def test_lone_surrogate_fails_like_json():
     with pytest.raises(UnicodeEncodeError):
         dumps_bytes({"bad": "\ud800"})
+
+
+def test_float_free_products():
+    """The scene graph's JSON holds no float, so its encoding skips the tiny-float search;
+    a model with a float, or with a field that may hold one (Any, a dict), is not float-free."""
+    from typing import Any, Literal
+
+    from pydantic import BaseModel
+
+    from sgprep.io.records import FLOAT_FREE, _float_free
+    from sgprep.schema import Detections
+
+    class Ints(BaseModel):
+        n: int | None = None
+        pair: tuple[int, int] = (0, 0)
+        names: list[str] = []
+        kind: Literal["a", 1, True] = "a"
+
+    class WithFloat(BaseModel):
+        inner: list[Ints] = []
+        x: tuple[int, float] = (0, 0.5)
+
+    class WithAny(BaseModel):
+        meta: dict[str, Any] = {}
+
+    assert "sg" in FLOAT_FREE and "det" not in FLOAT_FREE
+    assert _float_free(Ints) and not _float_free(Detections)
+    assert not _float_free(WithFloat) and not _float_free(WithAny)
+    assert not _float_free(Literal["a", 0.5])
+
+
+def test_scene_graph_bytes_are_jsons_with_float_like_text():
+    """Text that looks like a tiny float in a float-free product is written as json writes it."""
+    from sgprep.io.records import tar_members
+    from sgprep.schema import Entity, Sample, SceneGraph
+
+    graph = SceneGraph(
+        entities=[Entity(text="1e-05 cat 0.00001", head="cat\u2028é", span=(0, 5))],
+        parser="spacy",
+    )
+    sample = Sample(key="k", source="s:1", caption="1e-05 cat 0.00001", sg=graph)
+    assert tar_members(sample)["sg.json"] == reference(graph.model_dump(mode="json")).encode()
