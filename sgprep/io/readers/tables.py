@@ -27,6 +27,7 @@ from sgprep.io.readers import (
 from sgprep.schema import PRODUCTS, Sample
 
 CAPTION_COLUMNS = ("caption", "text", "txt", "sentence", "description", "alt", "raw_caption")
+_CAPTION_SET = frozenset(CAPTION_COLUMNS)
 KEY_COLUMNS = ("key", "id", "uid", "sample_id", "__key__")
 IMAGE_COLUMNS = ("image", "image_path", "file_name", "filename", "path", "img")
 URL_COLUMNS = ("url", "image_url", "img_url")
@@ -83,7 +84,7 @@ def records(
                 ),
             )
             return
-        checked = False
+        checked, base = False, path.parent  # a new Path at every access
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
             source = f"{path}:{lineno}"
             last = _after(cursor)
@@ -93,7 +94,7 @@ def records(
             if error is not None:
                 yield cursor, failed_sample("", source, *error)
             else:
-                yield cursor, _safe_row_to_sample(row, source, path.parent, load, columns)
+                yield cursor, _safe_row_to_sample(row, source, base, load, columns)
     except InputError:  # a table sgprep cannot map to samples: refused at start-up
         raise
     except OSError as exc:
@@ -439,14 +440,17 @@ def _row_to_sample(
     key = _column(row, "key", columns)[1]
     if not load:  # planning: the key is all it reads
         return Sample(key="" if key is None else str(key), source=source)
-    caption_names = {columns["caption"].lower()} if "caption" in columns else set(CAPTION_COLUMNS)
+    caption_names = {columns["caption"].lower()} if "caption" in columns else _CAPTION_SET
     # annotation columns are read by _annotations, not kept as metadata (skipped here: testing
     # that a scene graph is JSON-able cost as much as reading it)
-    skip = caption_names.union(f for f, _, _ in PRODUCTS if row.get(f) is not None)
+    products = [f for f, _, _ in PRODUCTS if row.get(f) is not None]
+    skip = caption_names.union(products) if products else caption_names
     meta = {k: _no_nan(v) for k, v in row.items() if k not in skip and _jsonable(v)}
     if "url" in columns:
         meta["url"] = _no_nan(_column(row, "url", columns)[1])
-    sample = Sample(key="" if key is None else str(key), source=source, meta=meta)
+    text = caption if caption is None or isinstance(caption, str) else None
+    # the caption given at once: pydantic's __setattr__ costs more than the constructor's field
+    sample = Sample(key="" if key is None else str(key), source=source, meta=meta, caption=text)
     if caption is not None and not isinstance(caption, str):
         # a list, a struct or a number is not a caption; its repr must not pass as one
         _keep_as_meta(sample, row, PRODUCTS)
@@ -455,7 +459,6 @@ def _row_to_sample(
             "caption_invalid",
             f"the caption is not text but {type(caption).__name__} {str(caption)[:200]}",
         )
-    sample.caption = caption
     _annotations(sample, row)
     image_path = _column(row, "image", columns)[1]
     if isinstance(image_path, str) and image_path and load:
@@ -485,7 +488,7 @@ def _annotations(sample: Sample, row: dict[str, Any]) -> None:
         setattr(sample, field, parsed)
     if row.get("status") == "failed" and row.get("stage") and row.get("reason"):
         sample.fail(str(row["stage"]), str(row["reason"]), str(row.get("error") or ""))
-    if {"status", "source"} <= set(row):  # an sgprep record: its bookkeeping is not metadata
+    if "status" in row and "source" in row:  # an sgprep record: its bookkeeping is not metadata
         for name in ("status", "stage", "reason", "error", "source", "image", "key"):
             sample.meta.pop(name, None)
         for field, _, _ in PRODUCTS:  # an annotation the record did not have (null)
