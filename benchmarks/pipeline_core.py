@@ -5,7 +5,8 @@ taking turns (anchor, sgprep, anchor, ...); medians over ``--repeats`` pairs:
 
 1. ``e2e``: `sgprep parse --workers 1` end to end (start-up, plan, read, checks, parse,
    write, index, stats) against the spaCy rule parser alone on the same captions, its model
-   loaded before the clock starts, CPU seconds (goal >= 0.9x);
+   loaded before the clock starts, under the collector settings of a run's shards, CPU
+   seconds (goal >= 0.9x);
 2. ``workers``: `sgprep parse --workers 2` against `--workers 1` on 10,000 captions, CPU seconds
    (goal <= 1.05x: the second worker costs no CPU of its own) and wall time (a speed-up only
    where two cores are free);
