@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-from pipeline_core import captions, cli_run, compile_package, report  # noqa: E402
+from pipeline_core import CWD, _env, captions, cli_run, compile_package, report  # noqa: E402
 
 LOAD_SPACY = (
     "import resource, subprocess, sys, time; t = time.perf_counter(); "
@@ -42,6 +42,8 @@ def spacy_alone() -> tuple[float, float]:
         check=True,
         capture_output=True,
         text=True,
+        env=_env(),
+        cwd=CWD,  # the anchor imports the same sgprep as the runs, not the caller's folder's
     )
     wall, cpu = out.stdout.split()[-2:]
     return float(wall), float(cpu)
