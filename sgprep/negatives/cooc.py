@@ -229,6 +229,10 @@ def key(*parts: str) -> str:
 class Cooc:
     """Counted tables and the plausibility judgments drawn from them."""
 
+    #: :meth:`is_related`'s memo starts again past this many pairs, so a long run over a
+    #: large vocabulary does not grow it without end (a pair is some 200 bytes).
+    RELATED_MEMO = 200_000
+
     def __init__(self, max_entries: int = 1_000_000):
         self.tables = {t: BoundedCounter(max_entries) for t in TABLES}
         self.related: dict[str, dict[str, frozenset[str]]] = {}
@@ -425,9 +429,12 @@ class Cooc:
 
     def is_related(self, a: str, b: str, pos: str = "noun") -> bool:
         key = (a, b, pos)
-        hit = self._related_cache.get(key)
+        memo = self._related_cache
+        hit = memo.get(key)
         if hit is None:
-            hit = self._related_cache[key] = self._is_related(a, b, pos)
+            if len(memo) >= self.RELATED_MEMO:
+                memo.clear()
+            hit = memo[key] = self._is_related(a, b, pos)
         return hit
 
     def _is_related(self, a: str, b: str, pos: str = "noun") -> bool:

@@ -175,6 +175,18 @@ def test_synonyms_hypernyms_and_near_synonyms_are_related():
     assert not c.is_related("shirt", "skirt")  # two words, not a typo
 
 
+def test_is_related_memo_is_bounded_and_answers_the_same(monkeypatch):
+    """The pair memo starts again when full, and a pair asked again after that gets the
+    same answer."""
+    c = VOCAB.cooc
+    monkeypatch.setattr(c, "_related_cache", {})
+    monkeypatch.setattr(Cooc, "RELATED_MEMO", 3)
+    pairs = [("dog", "puppy"), ("dog", "cat"), ("cup", "mug"), ("man", "person"), ("car", "tree")]
+    first = [c.is_related(a, b) for a, b in pairs]
+    assert len(c._related_cache) <= 3
+    assert [c.is_related(a, b) for a, b in pairs] == first == [True, False, True, True, False]
+
+
 def test_a_replacement_is_never_a_synonym():
     texts, _ = made(
         "a man holding a cup",
