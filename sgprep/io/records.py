@@ -64,15 +64,16 @@ def dumps_bytes(obj: Any) -> bytes:
     return out
 
 
-def _finite_dumps(obj: Any) -> bytes:
+def _finite_dumps(obj: Any, floats: bool = True) -> bytes:
     """:func:`dumps_bytes` of an object known to hold no NaN or infinity (:func:`_plain`
     said so): the walk that looks for them is skipped (every ``json`` member holds a
-    ``null``, which sent it there)."""
+    ``null``, which sent it there); with ``floats=False`` (it holds no float at all) the
+    search for tiny floats too."""
     try:
         out = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # an integer beyond 64 bits
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits, a lone surrogate)
         return _json_dumps(obj)
-    return _json_dumps(obj) if _tiny_float(out) else out
+    return _json_dumps(obj) if floats and _tiny_float(out) else out
 
 
 #: orjson's forms of the floats it writes unlike json (a string holding them costs a detour
@@ -206,12 +207,8 @@ def _info_json(sample: Sample, image_key: str | None) -> bytes:
             "meta": meta,
             "source": sample.source,
         }
-        if not meta:  # no float at all (an image's info is integers and strings)
-            try:
-                return orjson.dumps(info, option=orjson.OPT_SORT_KEYS)
-            except TypeError:  # what orjson refuses (a lone surrogate): json's way
-                return _json_dumps(info)
-        return _finite_dumps(info)
+        # without metadata no float at all (an image's info is integers and strings)
+        return _finite_dumps(info, floats=bool(meta))
     info = SampleInfo(
         key=sample.key, source=sample.source, image=image, meta=meta, image_key=image_key
     )
