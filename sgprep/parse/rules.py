@@ -131,6 +131,20 @@ UNUSED_COMPONENTS = ("ner",)
 PIPE_BATCH = 64
 
 
+#: Repairs of one family each, taking no argument but the doc, in the order they run
+#: (after the participle and subject repairs, before the span and name ones).
+FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
+    ("attach", repair_with_back_reference),
+    ("after_with", repair_place_after_with_object),
+    ("relatives", repair_relative_clause_agreement),
+    ("times", repair_phrase_after_time),
+    ("lists", repair_comma_compound),
+    ("afterthoughts", repair_participle_after_comma),
+    ("air", repair_phrase_after_air),
+    ("adjective_roots", repair_adjective_list_root),
+    ("worn_lists", repair_worn_conjunct),
+)
+
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
 SPACY_TORCH_ENV = "SGPREP_SPACY_TORCH"
 
@@ -397,24 +411,7 @@ class RuleParser(Parser):
             steps += [(repair_participle_on_part, ()), (repair_participle_on_thing, ())]
         if "subjects" in self.families:
             steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
-        if "attach" in self.families:
-            steps.append((repair_with_back_reference, ()))
-        if "after_with" in self.families:
-            steps.append((repair_place_after_with_object, ()))
-        if "relatives" in self.families:
-            steps.append((repair_relative_clause_agreement, ()))
-        if "times" in self.families:
-            steps.append((repair_phrase_after_time, ()))
-        if "lists" in self.families:
-            steps.append((repair_comma_compound, ()))
-        if "afterthoughts" in self.families:
-            steps.append((repair_participle_after_comma, ()))
-        if "air" in self.families:
-            steps.append((repair_phrase_after_air, ()))
-        if "adjective_roots" in self.families:
-            steps.append((repair_adjective_list_root, ()))
-        if "worn_lists" in self.families:
-            steps.append((repair_worn_conjunct, ()))
+        steps += [(repair, ()) for family, repair in FAMILY_REPAIRS if family in self.families]
         if spans:
             steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
         if names:
