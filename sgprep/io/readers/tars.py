@@ -15,11 +15,13 @@ import math
 import tarfile
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from sgprep.io import vouched
 from sgprep.io.images import IMAGE_EXTENSIONS, UNSUPPORTED_IMAGE_EXTENSIONS
 from sgprep.io.readers import (
     TAR_SUFFIXES,
@@ -278,6 +280,9 @@ class _Index(NamedTuple):
     #: Rows of the index that are failures (:func:`_img2dataset_failures` gives them): with
     #: none, the index is not opened again to look for them.
     failed: int = 1
+    #: Of a canonical index: each ok sample's ``members`` (sizes and checksums), which vouch
+    #: for the members that still match them (``sgprep.io.vouched``).
+    members: list[str | None] | None = None
 
 
 def _own_index(path: Path) -> _Index | None:
@@ -318,20 +323,26 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> _Index | None:
         parquet = pq.ParquetFile(pa.BufferReader(data))
         if not set(names) <= set(parquet.schema_arrow.names):
             return None  # an older sgprep's index: no offsets
+        canonical = stats.get("schema_version") == SCHEMA_VERSION
+        if canonical and "members" in parquet.schema_arrow.names:
+            names += ("members",)
         table = parquet.read(columns=list(names))
         columns = [table.column(c).to_pylist() for c in names]
-        rows = [(k, o, n) for k, s, o, n in zip(*columns) if s == "ok"]
+        if len(columns) == 4:
+            columns.append([None] * len(columns[0]))
+        rows = [(k, o, n, m) for k, s, o, n, m in zip(*columns) if s == "ok"]
         failed = sum(s not in FAILURE_FREE for s in columns[1])
     except Exception:  # unreadable: read the headers (the read reports the damage)
         return None
-    if any(o is None or n is None for _, o, n in rows):
+    if any(o is None or n is None for _, o, n, _ in rows):
         return None
     return _Index(
-        [k for k, _, _ in rows],
-        [o for _, o, _ in rows],
-        [n for _, _, n in rows],
-        stats.get("schema_version") == SCHEMA_VERSION,
+        [k for k, _, _, _ in rows],
+        [o for _, o, _, _ in rows],
+        [n for _, _, n, _ in rows],
+        canonical,
         failed,
+        [m for _, _, _, m in rows] if canonical else None,
     )
 
 
@@ -352,16 +363,26 @@ def _read_indexed(
             yield [0, start], Sample(key=key, source=f"{path}:{key}")
         return
     shared: dict[str, tuple[bytes, str]] = {}
+    recorded = index.members[first:] if index.members is not None else repeat(None)
+    rows = zip(index.keys[first:], index.offsets[first:], index.sizes[first:], recorded)
     with path.open("rb", buffering=READ_BUFFER) as fh:
         fh.seek(offset)
-        for key, start, size in zip(index.keys[first:], index.offsets[first:], index.sizes[first:]):
-            members = _sample_members(fh.read(size), key)
+        for key, start, size, checksums in rows:
+            block = fh.read(size)
+            members = vouched.sample_members(block, key, checksums)
+            trusted = members is not None
+            if members is None:  # not what the index recorded: read and validated in full
+                members = _sample_members(block, key)
             if members is None:
                 yield from _read_tar(path, start, load)
                 return
             source = f"{path}:{key}"
+            sample = vouched.sample(key, source, members) if trusted else None
+            if sample is not None:  # no image: the shared one stays as it is
+                yield [0, start], sample
+                continue
             try:
-                sample = _assemble(key, source, members, [], load, shared, index.canonical)
+                sample = _assemble(key, source, members, [], load, shared, index.canonical, trusted)
             except Exception as exc:  # as _read_tar's flush
                 sample = failed_sample(
                     key,
@@ -466,11 +487,14 @@ def _assemble(
     load: bool = True,
     shared: dict[str, tuple[bytes, str]] | None = None,
     canonical: bool = False,
+    trusted: bool = False,
 ) -> Sample:
     """``shared``: the image of the last sample read from this tar that had one, by key: a
     sample written with ``shared_images`` names it in ``image_key`` instead of an image.
     ``canonical``: the members are sgprep's own, of this schema version (``_Index``): the
-    annotations keep the bytes they were read from, to be written again as they are."""
+    annotations keep the bytes they were read from, to be written again as they are.
+    ``trusted``: moreover each member has the checksum the index recorded for it
+    (``sgprep.io.vouched``): its scene graph is built without running the validators again."""
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
@@ -524,8 +548,11 @@ def _assemble(
             sample.caption = sample.meta["caption"]
     for ext, (field, model) in ANNOTATIONS.items():
         if ext in members:
+            build = vouched.ANNOTATIONS.get(ext) if trusted else None
+            value = None if build is None else build(members[ext])
             try:
-                value = model.model_validate_json(members[ext])
+                if value is None:
+                    value = model.model_validate_json(members[ext])
             except ValidationError as exc:
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
             setattr(sample, field, value)

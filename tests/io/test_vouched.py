@@ -1,0 +1,169 @@
+"""Members that sgprep's own index vouches for (their checksums in its ``members`` column) are
+read without the validators; any member that no longer matches is read and validated in full,
+and an invalid one fails its sample exactly as before (nothing is lost, nothing crashes)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from sgprep.io import vouched
+from sgprep.io.readers import tars
+from sgprep.schema import SCHEMA_VERSION, SceneGraph
+from tests.conftest import by_reason, index_rows, parse_captions, run_cli
+
+CAPTIONS = [
+    "a red car on a road",
+    "two cats on a mat",
+    "",
+    "a woman holding a blue cup",
+    "a man riding a horse next to a tall tree",
+]
+
+
+@pytest.fixture(scope="module")
+def parsed(tmp_path_factory):
+    return parse_captions(tmp_path_factory.mktemp("vouched"), CAPTIONS, shard_size=10)
+
+
+def _read(folder):
+    tars._cached_index.cache_clear()
+    return [s for tar in sorted(folder.glob("*.tar")) for _, s in tars.records(tar)]
+
+
+def _validated(folder, monkeypatch):
+    """The same samples, every member read and validated in full (nothing vouched for)."""
+    with monkeypatch.context() as m:
+        m.setattr(vouched, "sample_members", lambda *args: None)
+        return _read(folder)
+
+
+def _state(sample):
+    """Everything a sample holds, the types of its values and the fields set included."""
+    graph = sample.sg
+    return (
+        sample.model_dump(),
+        sample.model_fields_set,
+        sample.read_as and {k: (v[0].model_dump(), v[1]) for k, v in sample.read_as.items()},
+        graph and [(type(e.span), e.model_fields_set) for e in graph.entities],
+        graph and [(type(r.span), r.model_fields_set) for r in graph.relations],
+        graph and (graph.model_fields_set, graph.model_dump_json()),
+    )
+
+
+def test_vouched_samples_are_the_validated_ones(parsed, monkeypatch):
+    validated = _validated(parsed, monkeypatch)
+    calls = []
+    real = SceneGraph.model_validate_json
+    monkeypatch.setattr(
+        SceneGraph, "model_validate_json", lambda data: calls.append(data) or real(data)
+    )
+    fast = _read(parsed)
+    assert not calls  # no graph was validated again
+    assert len(fast) == len(validated) == len(CAPTIONS)  # the empty caption: a failure row
+    assert sum(s.ok for s in fast) == len(CAPTIONS) - 1
+    for a, b in zip(fast, validated):
+        assert _state(a) == _state(b)
+        assert not a.ok or a.read_as["sg"][0] is a.sg  # written again as the bytes read
+
+
+def _tamper(folder, old: bytes, new: bytes):
+    """Replace bytes of the first sample's ``sg.json`` in the tar, keeping its size (the stats
+    still vouch for the tar and the index; the member's checksum no longer matches)."""
+    assert len(old) == len(new)
+    tar = folder / "00000.tar"
+    data = tar.read_bytes()
+    at = data.index(old)
+    tar.write_bytes(data[:at] + new + data[at + len(old) :])
+
+
+def test_a_tampered_invalid_member_fails_its_sample_as_before(parsed, tmp_path, monkeypatch):
+    copy = tmp_path / "in"
+    shutil.copytree(parsed, copy)
+    _tamper(copy, b'"subject":0', b'"subject":7')  # a relation out of range
+    assert tars._own_index(copy / "00000.tar").members is not None  # the index is still used
+    samples = _read(copy)
+    assert len(samples) == len(CAPTIONS)
+    bad = [s for s in samples if not s.ok and s.failure.reason != "source_failed"]
+    assert len(bad) == 1 and bad[0].failure.stage == "read"
+    assert bad[0].failure.reason == "bad_annotation"
+    assert "out of range" in bad[0].failure.message
+    # exactly what the reader that trusts nothing gives
+    with monkeypatch.context() as m:
+        m.setattr(tars, "_own_index", lambda path: None)
+        by_headers = _read(copy)
+    assert [s.model_dump() for s in samples] == [s.model_dump() for s in by_headers]
+    # and through the CLI: the sample is in the index as a failure, the others are written
+    out = tmp_path / "neg"
+    result = run_cli(
+        "negatives", "-i", copy, "-o", out, "--strategy", "swap", "--no-progress", ok=False
+    )
+    rows = index_rows(out)
+    assert len(rows) == len(CAPTIONS)
+    reasons = sorted(by_reason(rows).values(), key=str)
+    assert reasons == [None, None, None, "bad_annotation", "source_failed"]
+    failed = [r for r in rows if r["reason"] == "bad_annotation"]
+    assert failed[0]["stage"] == "read" and "out of range" in failed[0]["error"]
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_tampered_valid_member_is_validated(parsed, tmp_path, monkeypatch):
+    copy = tmp_path / "in"
+    shutil.copytree(parsed, copy)
+    _tamper(copy, b'"head":"car"', b'"head":"cat"')
+    calls = []
+    real = SceneGraph.model_validate_json
+    monkeypatch.setattr(
+        SceneGraph, "model_validate_json", lambda data: calls.append(data) or real(data)
+    )
+    samples = _read(copy)
+    assert len(calls) == 1 and b'"head":"cat"' in calls[0]  # that one member only
+    assert sum(s.ok for s in samples) == len(CAPTIONS) - 1
+    assert samples[0].sg.entities[0].head == "cat"
+
+
+def test_a_changed_header_is_not_vouched_for(parsed, tmp_path, monkeypatch):
+    """The data intact but a header not as sgprep writes it (its mode): read by the header
+    reader, as before."""
+    copy = tmp_path / "in"
+    shutil.copytree(parsed, copy)
+    tar = copy / "00000.tar"
+    data = bytearray(tar.read_bytes())
+    assert data[100:107] == b"0000644"
+    data[100:107] = b"0000600"
+    data[148:156] = b"%06o\0 " % (sum(data[:148]) + 256 + sum(data[156:512]))
+    tar.write_bytes(bytes(data))
+    samples = _read(copy)
+    assert len(samples) == len(CAPTIONS) and sum(s.ok for s in samples) == len(CAPTIONS) - 1
+    block = bytes(data[: tars._own_index(tar).sizes[0]])
+    assert vouched.sample_members(block, samples[0].key, tars._own_index(tar).members[0]) is None
+
+
+def test_older_schema_versions_and_foreign_rows_are_not_vouched_for(parsed, tmp_path):
+    copy = tmp_path / "in"
+    shutil.copytree(parsed, copy)
+    stats = copy / "00000_stats.json"
+    meta = json.loads(stats.read_text())
+    meta["schema_version"] = SCHEMA_VERSION - 1
+    stats.write_text(json.dumps(meta))
+    tars._cached_index.cache_clear()
+    index = tars._own_index(copy / "00000.tar")
+    assert index is not None and index.members is None and not index.canonical
+    assert all(s.read_as is None for s in _read(copy))
+    # a row that names another checksum, or is not JSON, vouches for nothing
+    own = tars._own_index(parsed / "00000.tar")
+    block = (parsed / "00000.tar").read_bytes()[: own.sizes[0]]
+    assert vouched.sample_members(block, own.keys[0], own.members[0]) is not None
+    other = own.members[0].replace("xxh3_64", "md5")
+    for row in (other, "not json", None, "{}"):
+        assert vouched.sample_members(block, own.keys[0], row) is None
+
+
+def test_graph_of_another_shape_is_not_built():
+    good = b'{"entities":[],"fallback_from":null,"fallback_reason":null,"parser":"x",'
+    assert vouched.scene_graph(good + b'"relations":[],"retries":0}') is not None
+    assert vouched.scene_graph(good + b'"relations":[]}') is None  # a field missing
+    assert vouched.scene_graph(good + b'"relations":[],"retries":0,"x":1}') is None
+    assert vouched.scene_graph(b"[1]") is None
