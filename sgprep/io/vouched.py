@@ -118,6 +118,16 @@ _INFO = frozenset({"image", "image_key", "key", "meta", "source"})
 _SAMPLE = tuple(Sample.model_fields)
 
 
+def keyed(key: str, source: str) -> Sample:
+    """A sample of its key and source only, as ``Sample(key=key, source=source)`` makes it
+    (both strings: the index's key), without pydantic: planning makes one per sample."""
+    if type(key) is not str:
+        return Sample(key=key, source=source)  # what validation makes of it, or refuses
+    data = dict.fromkeys(_SAMPLE)
+    data.update(key=key, source=source, meta={})
+    return _instance(Sample, data, {"key", "source"})
+
+
 def sample(key: str, source: str, members: dict[str, bytes]) -> Sample | None:
     """The sample of vouched-for ``members`` (:func:`sample_members`) as the tar reader's
     ``_assemble`` makes it (its ``canonical`` annotations' bytes kept in ``read_as``), built

@@ -11,7 +11,7 @@ import pytest
 
 from sgprep.io import vouched
 from sgprep.io.readers import tars
-from sgprep.schema import SCHEMA_VERSION, SceneGraph
+from sgprep.schema import SCHEMA_VERSION, Sample, SceneGraph
 from tests.conftest import by_reason, index_rows, parse_captions, run_cli
 
 CAPTIONS = [
@@ -167,3 +167,10 @@ def test_graph_of_another_shape_is_not_built():
     assert vouched.scene_graph(good + b'"relations":[]}') is None  # a field missing
     assert vouched.scene_graph(good + b'"relations":[],"retries":0,"x":1}') is None
     assert vouched.scene_graph(b"[1]") is None
+
+
+def test_planning_samples_are_those_of_the_model():
+    made, built = vouched.keyed("k1", "a.tar:k1"), Sample(key="k1", source="a.tar:k1")
+    assert _state(made) == _state(built) and made.meta is not vouched.keyed("k", "s").meta
+    made.meta["x"] = 1
+    assert made.model_dump() == {**built.model_dump(), "meta": {"x": 1}}

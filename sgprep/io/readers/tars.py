@@ -360,7 +360,7 @@ def _read_indexed(
         return
     if not load:
         for key, start in zip(index.keys[first:], index.offsets[first:]):
-            yield [0, start], Sample(key=key, source=f"{path}:{key}")
+            yield [0, start], vouched.keyed(key, f"{path}:{key}")
         return
     shared: dict[str, tuple[bytes, str]] = {}
     recorded = index.members[first:] if index.members is not None else repeat(None)
