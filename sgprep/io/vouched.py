@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from sgprep.io.records import MEMBER_HASH, _member_hexdigest
-from sgprep.io.tar import BLOCK, FIXED_MTIME, _header, fixed_fields
+from sgprep.io.tar import BLOCK, FIXED_MTIME, _header, fixed_fields, member_suffix
 from sgprep.schema import PRODUCTS, Entity, Relation, Sample, SceneGraph
 
 _FIXED = fixed_fields(FIXED_MTIME)
@@ -50,10 +50,10 @@ def sample_members(block: bytes, key: str, recorded: str | None) -> dict[str, by
     try:
         for ext, entry in entries.items():
             size, checksum = entry["size"], entry[MEMBER_HASH]
-            suffix = ext.encode("ascii")
-            if ext != ext.lower() or type(size) is not int or size < 0:
+            if type(size) is not int or size < 0 or ext != ext.lower():
                 return None
-            header = b"".join(_header(stem + suffix, stem_sum + sum(suffix), size, fixed))
+            suffix, suffix_sum = member_suffix(ext)
+            header = b"".join(_header(stem + suffix, stem_sum + suffix_sum, size, fixed))
             if not block.startswith(header, at):
                 return None
             data = block[at + BLOCK : at + BLOCK + size]
