@@ -293,36 +293,38 @@ def index_row(
     size: int | None = None,
     written: dict[str, bytes | str] | None = None,
     image_key: str | None = None,
-) -> dict[str, Any]:
-    """One index row. ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
+) -> tuple[Any, ...]:
+    """One index row, its values in the order of :data:`INDEX_COLUMNS` (the writer turns a
+    shard's rows into columns at once; a dict a row cost more to make and to take apart).
+    ``shard``, ``offset`` and ``size`` place an ok sample in its tar: its
     members are the ``size`` bytes from byte ``offset`` of ``SHARD.tar`` (headers included;
     in a ``SHARD.tar.gz``, a deflate block of its own: ``sgprep.io.tar.read_block``), so a
     reader can seek to one sample. ``written``: the sample's tar members, whose annotation
     bytes are reused as they are. ``image_key``: the sample whose image it shares."""
     failure, info = sample.failure, sample.image_info
-    annotations = {}
+    annotations = []
     for field, ext in ANNOTATION_MEMBERS.items():
         data = written.get(ext) if written is not None else _annotation_json(sample, field)
-        annotations[field] = None if data is None else data.decode("utf-8")
-    return {
-        "key": sample.key,
-        "caption": stored_caption(sample),
-        "source": sample.source,
-        "status": "ok" if failure is None else "failed",
-        "stage": failure and failure.stage,
-        "reason": failure and failure.reason,
-        "error": failure and failure.message,
-        "image_width": info and info.width,
-        "image_height": info and info.height,
-        "image_mode": info and info.mode,
-        "meta": _meta_json(sample.meta),
-        **annotations,
-        "members": members,
-        "shard": shard,
-        "offset": offset,
-        "size": size,
-        "image_key": image_key,
-    }
+        annotations.append(None if data is None else data.decode("utf-8"))
+    return (
+        sample.key,
+        stored_caption(sample),
+        sample.source,
+        "ok" if failure is None else "failed",
+        failure and failure.stage,
+        failure and failure.reason,
+        failure and failure.message,
+        info and info.width,
+        info and info.height,
+        info and info.mode,
+        _meta_json(sample.meta),
+        *annotations,
+        members,
+        shard,
+        offset,
+        size,
+        image_key,
+    )
 
 
 def _meta_json(meta: Any) -> str:

@@ -442,7 +442,7 @@ class _TarSink(ShardSink):
         self.tar = TarWriter(self.gzip or self.fh, mtime=FIXED_MTIME)
         #: shared_images: the last image written, its sample's key and its bytes
         self.last_image: tuple[str, bytes] | None = None
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[tuple[Any, ...]] = []  # index rows, in INDEX_COLUMNS order
         self.negative_rows: list[dict[str, Any]] | None = [] if writer.negatives_table else None
         #: the samples written, by their members' names (``__key__`` included): counted by
         #: extension once, at the close (a Counter update per sample cost a microsecond)
@@ -655,20 +655,19 @@ def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads on
     return pa.schema([(c, types.get(c, pa.string())) for c in INDEX_COLUMNS])
 
 
-def index_table(rows: list[dict[str, Any]]):
-    """The index rows as a table of :func:`INDEX_SCHEMA`. The columns are built from their
-    buffers: ``pa.array`` on a Python list imports pandas (1.2 s) to ask whether the list is
-    one of its arrays, and a captions-only run has no other use for pandas. The rows are
-    turned into columns in one pass (``itemgetter``, ``zip``), and a column with no null, or
-    only nulls, is encoded without a test per value."""
-    from operator import itemgetter
-
+def index_table(rows: list[tuple[Any, ...]]):
+    """The index rows (:func:`index_row`: values in :data:`INDEX_COLUMNS` order) as a table
+    of :func:`INDEX_SCHEMA`. The columns are built from their buffers: ``pa.array`` on a
+    Python list imports pandas (1.2 s) to ask whether the list is one of its arrays, and a
+    captions-only run has no other use for pandas. The rows are turned into columns in one
+    pass (``zip``), and a column with no null, or only nulls, is encoded without a test per
+    value."""
     import numpy as np
     import pyarrow as pa
 
     schema = INDEX_SCHEMA()
     names = schema.names
-    columns = list(zip(*map(itemgetter(*names), rows))) if rows else [()] * len(names)
+    columns = list(zip(*rows)) if rows else [()] * len(names)
     arrays = []
     for field, values in zip(schema, columns):
         n, nulls = len(values), values.count(None)
