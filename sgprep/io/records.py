@@ -150,9 +150,75 @@ def _annotation_json(sample: Sample, field: str) -> bytes | None:
     read = sample.read_as
     if read is not None and field in read and read[field][0] is value:
         return read[field][1]
-    data = value.model_dump(mode="json")
-    out = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    return _json_dumps(data) if field not in FLOAT_FREE and _tiny_float(out) else out
+    out = None
+    if type(value) in _NATIVE_MODELS:
+        try:  # the models' own fields, read where they lie: no copy of the annotation
+            out = orjson.dumps(value, default=_fields_of, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # a value orjson refuses (an integer beyond 64 bits)
+            out = None
+    if out is None:
+        out = orjson.dumps(value.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS)
+    if field not in FLOAT_FREE and _tiny_float(out):
+        return _json_dumps(value.model_dump(mode="json"))
+    return out
+
+
+def _fields_of(obj: Any) -> dict[str, Any]:
+    """orjson's ``default``: a model of :data:`_NATIVE_MODELS` as its fields (``__dict__``),
+    which its JSON mode dumps unchanged."""
+    if type(obj) in _NATIVE_MODELS:
+        return obj.__dict__
+    raise TypeError(f"{type(obj).__name__} is not JSON-native")
+
+
+def _native(annotation: Any) -> bool:
+    """Whether ``model_dump(mode="json")`` gives back a value of this type unchanged, but for
+    tuples as lists and NaN as null (which orjson writes alike): strings, numbers, booleans,
+    None, literals, lists, tuples and unions of them, and models whose fields are all such,
+    with no extra fields, aliases, exclusions, computed fields or serializers."""
+    if annotation in (str, int, float, bool, type(None)):
+        return True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        decorators = annotation.__pydantic_decorators__
+        return (
+            annotation.model_config.get("extra") == "forbid"
+            and not annotation.model_computed_fields
+            and not decorators.field_serializers
+            and not decorators.model_serializers
+            and all(
+                f.alias is None and f.serialization_alias is None and not f.exclude
+                for f in annotation.model_fields.values()
+            )
+            and all(_native(f.annotation) for f in annotation.model_fields.values())
+        )
+    args, origin = get_args(annotation), get_origin(annotation)
+    if origin is Literal:
+        return all(type(a) in (str, int, bool) for a in args)
+    if origin in (list, tuple, Union, UnionType):
+        return all(a is Ellipsis or _native(a) for a in args)
+    return False  # Any, dicts, bytes, dates...
+
+
+def _native_models(model: type[BaseModel], found: set[type]) -> set[type]:
+    """``model`` and the models inside its fields, when :func:`_native` says so."""
+    if not _native(model):
+        return found
+    found.add(model)
+    stack = [f.annotation for f in model.model_fields.values()]
+    while stack:
+        annotation = stack.pop()
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if annotation not in found:
+                found.add(annotation)
+                stack.extend(f.annotation for f in annotation.model_fields.values())
+        else:
+            stack.extend(a for a in get_args(annotation) if a is not Ellipsis)
+    return found
+
+
+#: The annotation models (and the models inside them) whose fields orjson writes as they lie
+#: (``_annotation_json``): exactly the bytes of their JSON mode, without the copy it makes.
+_NATIVE_MODELS = frozenset().union(*(_native_models(p.model, set()) for p in PRODUCTS))
 
 
 def _float_free(annotation: Any) -> bool:
