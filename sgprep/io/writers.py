@@ -679,7 +679,11 @@ def index_table(rows: list[tuple[Any, ...]]):
             present = np.array([v is not None for v in values], dtype=bool)
         valid = pa.py_buffer(np.packbits(present, bitorder="little"))
         if pa.types.is_string(field.type):
-            if nulls == 0:
+            blob = None
+            if nulls == 0 and (text := "".join(values)).isascii():
+                # one encoding for the column: ASCII characters are its bytes, one each
+                data, blob = values, text.encode("ascii")
+            elif nulls == 0:
                 data = list(map(str.encode, values))
             elif nulls == n:
                 data = [b""] * n
@@ -690,9 +694,10 @@ def index_table(rows: list[tuple[Any, ...]]):
             if offsets[-1] >= 2**31:  # beyond 32-bit offsets: the general path
                 arrays.append(pa.array(list(values), type=field.type))
                 continue
+            blob = b"".join(data) if blob is None else blob
             arrays.append(
                 pa.StringArray.from_buffers(
-                    n, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(data)), valid
+                    n, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(blob), valid
                 )
             )
         else:
