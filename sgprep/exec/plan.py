@@ -170,10 +170,14 @@ def _scan(plan: Plan, module: Any, writer: Writer) -> None:
                 if not task.segments or task.segments[-1][0] != unit_number:
                     task.segments.append([unit_number, cursor, 0])
                 task.segments[-1][2] += 1
-                task.count += 1
                 keys.add(base_key(sample.key, position), position, task)
                 position += 1
     plan.samples = position
+    # each task counts the positions up to the next one's first (a model's attribute set a
+    # sample cost a microsecond)
+    ends = [t.first for t in plan.tasks[1:]] + [position]
+    for task, end in zip(plan.tasks, ends):
+        task.count = end - task.first
 
 
 class _KeySet:
