@@ -174,3 +174,21 @@ def test_planning_samples_are_those_of_the_model():
     assert _state(made) == _state(built) and made.meta is not vouched.keyed("k", "s").meta
     made.meta["x"] = 1
     assert made.model_dump() == {**built.model_dump(), "meta": {"x": 1}}
+
+
+def test_samples_with_an_image_or_a_shared_one_go_to_the_tar_reader(parsed):
+    own = tars._own_index(parsed / "00000.tar")
+    block = (parsed / "00000.tar").read_bytes()[: own.sizes[0]]
+    members = vouched.sample_members(block, own.keys[0], own.members[0])
+    assert vouched.sample(own.keys[0], "s", members) is not None
+    assert vouched.sample(own.keys[0], "s", {**members, "jpg": b"\xff\xd8"}) is None
+    info = json.loads(members["json"])
+    pointer = json.dumps({**info, "image_key": "other"}).encode()
+    assert vouched.sample(own.keys[0], "s", {**members, "json": pointer}) is None
+    bom = {**members, "txt": b"\xef\xbb\xbf" + members["txt"]}
+    assert vouched.sample(own.keys[0], "s", bom) is None  # the reader takes the mark off
+    long = json.dumps({**info, "meta": {"id": 2**70}}).encode()  # json reads it otherwise
+    assert vouched.sample(own.keys[0], "s", {**members, "json": long}) is None
+    # the tar reader then builds the same sample, its graph still without validation
+    sample = tars._assemble(own.keys[0], "s", bom, [], True, {}, True, True)
+    assert sample.ok and sample.caption == members["txt"].decode()
