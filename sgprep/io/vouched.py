@@ -1,17 +1,22 @@
-"""Members that sgprep's own index vouches for: read without running the validators again.
+"""Members that sgprep's own index vouches for: read without parsing their headers.
 
 A shard that sgprep wrote, of this schema version (its stats file vouches for the tar's size
 and the index's SHA-256), records in its index the size and checksum of every member
 (``members``: ``{ext: {"xxh3_64": hex, "size": n}}``). A member whose bytes still have that
-checksum is the very member sgprep validated and encoded when it wrote it: its scene graph is
-built here straight from the JSON (no pydantic validation: the graph is what validation gave
-then), and its tar headers are compared, whole, with the headers sgprep writes for those names
-and sizes instead of being parsed field by field.
+checksum is the very member sgprep validated and encoded when it wrote it, so:
+
+- its tar headers are compared, whole, with the headers sgprep writes for those names and
+  sizes, instead of being parsed field by field (:func:`sample_members`);
+- a sample of the kind sgprep's text stages write (``json``, ``txt``, annotations, no image)
+  is built at once, without pydantic's per-field assignments (:func:`sample`). Its
+  annotations are still validated: a scene graph built in Python without validation
+  (``object.__new__``, its fields set directly) measured no faster than pydantic-core's
+  validation of the JSON, and pydantic-core reuses each nested model's own validator, so a
+  validator-free schema would skip only the outer model's.
 
 Anything else (a foreign shard, an older schema, a member whose bytes or header differ from
-what the index records, a graph of another shape) is not vouched for: :func:`sample_members`
-and :func:`scene_graph` answer None and the caller reads it the full way, validators included,
-so a bad member becomes the failure it always was.
+what the index records, an invalid annotation) is not vouched for: these answer None and the
+caller reads it the full way, so a bad member becomes the failure it always was.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import orjson
 
 from sgprep.io.records import MEMBER_HASH, _member_hexdigest
 from sgprep.io.tar import BLOCK, FIXED_MTIME, _header, fixed_fields, member_suffix
-from sgprep.schema import PRODUCTS, Entity, Relation, Sample, SceneGraph
+from sgprep.schema import PRODUCTS, Sample
 
 _FIXED = fixed_fields(FIXED_MTIME)
 #: 19 digits in a row: an integer orjson may read unlike json (``readers.json_loads``).
@@ -68,9 +73,6 @@ def sample_members(block: bytes, key: str, recorded: str | None) -> dict[str, by
 
 _new = object.__new__
 _set = object.__setattr__
-_ENTITY = tuple(Entity.model_fields)
-_RELATION = tuple(Relation.model_fields)
-_GRAPH = tuple(SceneGraph.model_fields)
 
 
 def _instance(cls: type, data: dict[str, Any], given: set[str]) -> Any:
@@ -84,32 +86,6 @@ def _instance(cls: type, data: dict[str, Any], given: set[str]) -> Any:
     return obj
 
 
-def _model(cls: type, values: dict[str, Any], names: tuple[str, ...]) -> Any:
-    """An instance of ``cls`` holding ``values`` (every field, nothing else), without
-    validation."""
-    if len(values) != len(names):
-        raise KeyError("not the model's fields")
-    data = {name: values[name] for name in names}  # in field order, as validation makes it
-    span = data.get("span")
-    if span is not None:
-        data["span"] = tuple(span)
-    return _instance(cls, data, set(names))
-
-
-def scene_graph(data: bytes) -> SceneGraph | None:
-    """The :class:`SceneGraph` of a vouched-for ``sg.json`` (:func:`sample_members`), built
-    without validation; None for JSON not of the shape sgprep writes (every field present)."""
-    try:
-        graph = orjson.loads(data)
-        graph["entities"] = [_model(Entity, e, _ENTITY) for e in graph["entities"]]
-        graph["relations"] = [_model(Relation, r, _RELATION) for r in graph["relations"]]
-        return _model(SceneGraph, graph, _GRAPH)
-    except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
-        return None
-
-
-#: The vouched-for readers of annotation members, by member name (the others are validated).
-ANNOTATIONS = {"sg.json": scene_graph}
 _PRODUCTS = tuple((p.member, p.field, p.model) for p in PRODUCTS)
 #: The members of the samples :func:`sample` builds: metadata, caption, annotations.
 _PLAIN = frozenset({"json", "txt", *(p.member for p in PRODUCTS)})
@@ -161,13 +137,10 @@ def sample(key: str, source: str, members: dict[str, bytes]) -> Sample | None:
         raw = members.get(member)
         if raw is None:
             continue
-        build = ANNOTATIONS.get(member)
-        value = build(raw) if build is not None else None
-        if value is None:
-            try:
-                value = model.model_validate_json(raw)
-            except ValueError:  # invalid: _assemble words the failure
-                return None
+        try:  # validated: building it in Python measured no faster than pydantic-core
+            value = model.model_validate_json(raw)
+        except ValueError:  # invalid: _assemble words the failure
+            return None
         data[field] = value
         read_as[field] = (value, raw)
         given.add(field)

@@ -382,7 +382,7 @@ def _read_indexed(
                 yield [0, start], sample
                 continue
             try:
-                sample = _assemble(key, source, members, [], load, shared, index.canonical, trusted)
+                sample = _assemble(key, source, members, [], load, shared, index.canonical)
             except Exception as exc:  # as _read_tar's flush
                 sample = failed_sample(
                     key,
@@ -487,14 +487,11 @@ def _assemble(
     load: bool = True,
     shared: dict[str, tuple[bytes, str]] | None = None,
     canonical: bool = False,
-    trusted: bool = False,
 ) -> Sample:
     """``shared``: the image of the last sample read from this tar that had one, by key: a
     sample written with ``shared_images`` names it in ``image_key`` instead of an image.
     ``canonical``: the members are sgprep's own, of this schema version (``_Index``): the
-    annotations keep the bytes they were read from, to be written again as they are.
-    ``trusted``: moreover each member has the checksum the index recorded for it
-    (``sgprep.io.vouched``): its scene graph is built without running the validators again."""
+    annotations keep the bytes they were read from, to be written again as they are."""
     sample = Sample(key=key, source=source)
     if problems:
         reason, message = problems[0]
@@ -548,11 +545,8 @@ def _assemble(
             sample.caption = sample.meta["caption"]
     for ext, (field, model) in ANNOTATIONS.items():
         if ext in members:
-            build = vouched.ANNOTATIONS.get(ext) if trusted else None
-            value = None if build is None else build(members[ext])
             try:
-                if value is None:
-                    value = model.model_validate_json(members[ext])
+                value = model.model_validate_json(members[ext])
             except ValidationError as exc:
                 return sample.fail("read", "bad_annotation", f"{key}.{ext} is invalid: {exc}")
             setattr(sample, field, value)
