@@ -351,7 +351,12 @@ def member_checksums(members: dict[str, bytes | str]) -> str:
     return "{" + ",".join(parts) + "}"
 
 
-def index_row(
+def index_row(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """:func:`index_values` by column name."""
+    return dict(zip(INDEX_COLUMNS, index_values(*args, **kwargs)))
+
+
+def index_values(
     sample: Sample,
     members: str | None = None,
     shard: str | None = None,

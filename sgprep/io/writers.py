@@ -25,7 +25,7 @@ from sgprep.io.records import (
     digest,
     dumps,
     failure_key,
-    index_row,
+    index_values,
     member_checksums,
     tar_members,
     to_record,
@@ -467,7 +467,7 @@ class _TarSink(ShardSink):
             if self.negative_rows is not None and sample.neg is not None:
                 self.negative_rows.extend(negative_rows(sample.key, sample.neg))
         self.rows.append(
-            index_row(
+            index_values(
                 sample,
                 checksums,
                 shard_name(self.index),
@@ -656,7 +656,7 @@ def INDEX_SCHEMA():  # noqa: N802 - a constant, built lazily so pyarrow loads on
 
 
 def index_table(rows: list[tuple[Any, ...]]):
-    """The index rows (:func:`index_row`: values in :data:`INDEX_COLUMNS` order) as a table
+    """The index rows (:func:`index_values`: in :data:`INDEX_COLUMNS` order) as a table
     of :func:`INDEX_SCHEMA`. The columns are built from their buffers: ``pa.array`` on a
     Python list imports pandas (1.2 s) to ask whether the list is one of its arrays, and a
     captions-only run has no other use for pandas. The rows are turned into columns in one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from sgprep.io.records import INDEX_COLUMNS, index_row, tar_members
+from sgprep.io.records import INDEX_COLUMNS, index_row, index_values, tar_members
 from sgprep.io.writers import INDEX_SCHEMA, index_table
 from sgprep.schema import Negatives, Sample, SceneGraph
 
@@ -38,8 +38,9 @@ def test_a_row_holds_its_values_in_the_columns_order():
     sample.sg = SceneGraph(parser="p", entities=[{"text": "cat", "head": "cat"}])
     sample.neg = Negatives()
     members = tar_members(sample)
-    row = dict(zip(INDEX_COLUMNS, index_row(sample, "{}", "00000", 0, 1536, written=members)))
-    assert len(index_row(sample)) == len(INDEX_COLUMNS)
+    values = index_values(sample, "{}", "00000", 0, 1536, written=members)
+    row = index_row(sample, "{}", "00000", 0, 1536, written=members)
+    assert tuple(row) == tuple(INDEX_COLUMNS) and tuple(row.values()) == values
     assert row["key"] == "k" and row["caption"] == "a cat" and row["source"] == "s"
     assert row["status"] == "ok" and row["meta"] == '{"u":1}' and row["members"] == "{}"
     assert row["sg"] == members["sg.json"].decode() and row["det"] is None
