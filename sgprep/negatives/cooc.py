@@ -239,6 +239,7 @@ class Cooc:
         self._by_context: dict = {}
         self._pools: dict = {}
         self._related_cache: dict = {}
+        self._word_forms: dict = {}
 
     # --- counting ---------------------------------------------------------------------------
     def count(self, graph: SceneGraph) -> None:
@@ -440,38 +441,60 @@ class Cooc:
     def _is_related(self, a: str, b: str, pos: str = "noun") -> bool:
         """Synonyms, hypernyms or hyponyms of each other (WordNet, see related.json, and
         :data:`NEAR_SYNONYMS`), by the whole name or by the head: a replacement by one says
-        nothing false ("cup" -> "mug", "man" -> "person")."""
-        a, b = a.lower(), b.lower()
-        if (
-            a == b
-            or a.split()[-1] == b.split()[-1]
-            or singular(a) == singular(b)
-            or a.rstrip("s") == b.rstrip("s")
-        ):
+        nothing false ("cup" -> "mug", "man" -> "person"). Each word's forms are found once
+        (:meth:`_forms`): a pair not seen before costs a few comparisons."""
+        fa, fb = self._forms(a), self._forms(b)
+        a, b = fa[0], fb[0]
+        if a == b:
             return True
-        if not (self.known(a) and self.known(b)) and len(a) >= 4 and len(b) >= 4 and _similar(a, b):
+        if not (fa[1] and fb[1]):
+            raise IndexError(f"a blank word: {a!r}, {b!r}")
+        if fa[1] == fb[1] or fa[2] == fb[2] or fa[3] == fb[3]:  # head, singular, no final s
+            return True
+        if not (fa[4] and fb[4]) and fa[5] >= 4 and fb[5] >= 4 and _similar(a, b):
             return True  # a typo of the caption corrected: "rcok" -> "rock" is true
         if pos == "noun" and (
-            set(a.split()) <= set(b.split())
-            or set(b.split()) <= set(a.split())
-            or (
-                min(len(a), len(b)) >= 3
-                and (a in b or b in a)
-                and not (object_class(a) and object_class(b))
-            )
+            fa[6] <= fb[6]
+            or fb[6] <= fa[6]
+            or (min(fa[5], fb[5]) >= 3 and (a in b or b in a) and not (fa[7] and fb[7]))
         ):
             # "baseball player" in "baseball player figure"; "road", "roadside"; but not
             # two words of the object classes: "man" is in "woman"
             return True
         if pos == "adj":  # materials and colours are nouns in WordNet: "iron" is a "metal"
-            return self._related(a, b, "adj") or self._related(a, b, "noun")
-        return self._related(a, b, pos)
+            return self._related(fa, fb, "adj") or self._related(fa, fb, "noun")
+        return self._related(fa, fb, pos)
 
-    def _related(self, a: str, b: str, pos: str) -> bool:
+    def _forms(self, word: str) -> tuple:
+        """What :meth:`_is_related` compares of a word, found once per word (bounded): the
+        lower-case word, its last word ("" if blank), its singular, the word without final
+        s's, whether the statistics know it, its length, its set of words, its object
+        class."""
+        hit = self._word_forms.get(word)
+        if hit is None:
+            if len(self._word_forms) >= self.RELATED_MEMO:
+                self._word_forms.clear()
+            w = word.lower()
+            words = w.split()
+            hit = self._word_forms[word] = (
+                w,
+                words[-1] if words else "",
+                singular(w),
+                w.rstrip("s"),
+                self.known(w),
+                len(w),
+                frozenset(words),
+                object_class(w) if words else None,
+            )
+        return hit
+
+    def _related(self, fa: tuple, fb: tuple, pos: str) -> bool:
+        """Related in the WordNet table of ``pos``, by the whole words or their last words
+        (``fa``, ``fb``: :meth:`_forms`)."""
         table = self.related.get(pos, {})
-        for x, y in ((a, b), (b, a)):
-            rel = table.get(x) or table.get(x.split()[-1]) or ()
-            if y in rel or y.split()[-1] in rel:
+        for x, y in ((fa, fb), (fb, fa)):
+            rel = table.get(x[0]) or table.get(x[1]) or ()
+            if y[0] in rel or y[1] in rel:
                 return True
         return False
 

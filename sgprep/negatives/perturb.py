@@ -476,6 +476,11 @@ def _memo_table(cooc: Cooc) -> dict:
     return table
 
 
+def _fresh_dict(key) -> dict:
+    """A new table of a :func:`_memo` entry (``key`` unused): filled by its caller."""
+    return {}
+
+
 def _memo(cooc: Cooc, key, compute: Callable):
     """``compute(key)`` once per process and statistics object (``key[1]`` for a key
     tagged "part" or "setting")."""
@@ -2405,11 +2410,16 @@ class Perturber:
         (``key``: "expected_in", the setting, the name)."""
         _, setting, other = key
         c = self.cooc
-        return frozenset(
-            obj
-            for obj, _, _, _ in _memo(c, ("setting", setting), self._known_addable)
-            if _memo(c, (obj, other), self._expected)
-        )
+        # each thing's verdict with this name, once per process and name (for every setting)
+        verdicts = _memo(c, ("expected_with", other), _fresh_dict)
+        out = []
+        for obj, _, _, _ in _memo(c, ("setting", setting), self._known_addable):
+            hit = verdicts.get(obj)
+            if hit is None:
+                hit = verdicts[obj] = self._expected((obj, other))
+            if hit:
+                out.append(obj)
+        return frozenset(out)
 
     def _expected(self, pair: tuple[str, str]) -> bool:
         """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it
