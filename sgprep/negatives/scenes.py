@@ -124,20 +124,15 @@ SMALL = frozenset(
 BIG = frozenset("car truck bus motorcycle boat horse tent ladder van cow".split())
 
 
-@lru_cache(maxsize=65536)
-def _word_settings(word: str) -> frozenset[str]:
-    return SETTING_WORDS.get(word, frozenset())
-
-
 def settings_of(words: list[str]) -> frozenset[str]:
     """The settings the caption's (lower-case) words name."""
     out: frozenset[str] = frozenset()
-    for n, w in enumerate(words):
-        if n and words[n - 1] == "teddy":
-            continue  # a teddy bear is no wild animal
-        s = _word_settings(w)
-        if s:
+    get, before = SETTING_WORDS.get, ""
+    for w in words:
+        s = get(w)
+        if s and before != "teddy":  # a teddy bear is no wild animal
             out |= s
+        before = w
     return out
 
 

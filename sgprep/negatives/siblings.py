@@ -431,11 +431,32 @@ class CaptionContext:
     places: tuple[frozenset[str], ...] = ()  # for each word of :data:`ANIMAL_PLACES`
 
 
+@lru_cache(maxsize=1)
+def _context_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Every word that :func:`caption_context` looks up, and every beginning (a prefix, the
+    empty one and the whole word included) of a word of :data:`SPORT_WORDS`: a pair of
+    words whose first is none of those is never one word written as two."""
+    looked_up = frozenset(
+        [*scenes.SETTING_WORDS, *EXTRA_SETTING_WORDS, *SPORT_WORDS, *TIES, *ANIMAL_PLACES]
+    )
+    starts = frozenset(w[:k] for w in SPORT_WORDS for k in range(len(w) + 1))
+    return looked_up | GENDER_CUES, starts
+
+
+#: The context of a caption none of whose words says anything of its scene.
+_NO_CONTEXT = CaptionContext(frozenset(), frozenset(), (), False, ())
+
+
 @lru_cache(maxsize=65536)
 def caption_context(words: tuple[str, ...]) -> CaptionContext:
     """The :class:`CaptionContext` of a caption's (lower-case) words."""
+    looked_up, starts = _context_words()
     # two words written as one ("wet suit": a wetsuit)
-    words = words + tuple(a + b for a, b in zip(words, words[1:]) if a + b in SPORT_WORDS)
+    words = words + tuple(
+        a + b for a, b in zip(words, words[1:]) if a in starts and a + b in SPORT_WORDS
+    )
+    if looked_up.isdisjoint(words):
+        return _NO_CONTEXT
     settings = set(scenes.settings_of(list(words)))
     sports: set[str] = set()
     for w in words:
