@@ -1823,24 +1823,42 @@ class Perturber:
         of the relation alone (memoised there): sorted verbs with the same prepositions that
         ``s`` was seen doing, checked against ``verb`` and ``o``."""
         c = self.cooc
-        verbs = set(vocab_verbs)
-        for pred in c.neighbours("sp", 0, s):
-            v, *tail = pred.split()
-            if tail == rest and relation_type(pred) == "action":
-                verbs.add(v)
+        table = c._by_context.setdefault("subject_verbs", {})
+        key = (s, tuple(rest), tuple(vocab_verbs))
+        verbs = table.get(key)
+        if verbs is None:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            verbs = table[key] = self._subject_verbs(s, rest, vocab_verbs)
         return tuple(
             v
-            for v in sorted(verbs)
+            for v in verbs
             if v != verb
-            and v not in WEAK_VERBS
-            and v not in IMPLICIT_VERBS
-            and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
-            and (v in known_verbs() or not known_verbs())  # "sws": a parse's slip
             # seen twice as a triple: two lookups, and few verbs pass (before the synonym
             # tests, which a first pass over a caption's verbs pays for every pair)
             and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
+        )
+
+    def _subject_verbs(self, s: str, rest: list[str], vocab_verbs: list[str]) -> tuple[str, ...]:
+        """Of :meth:`_plausible_verbs`, what depends on the subject and the prepositions alone
+        (memoised there, once per process for all the objects and verbs it meets): sorted
+        verbs with prepositions ``rest`` that ``s`` was seen doing, or of the vocabulary, but
+        those never worth a swap."""
+        verbs = set(vocab_verbs)
+        for pred in self.cooc.neighbours("sp", 0, s):
+            v, *tail = pred.split()
+            if tail == rest and relation_type(pred) == "action":
+                verbs.add(v)
+        known = known_verbs()
+        return tuple(
+            v
+            for v in sorted(verbs)
+            if v not in WEAK_VERBS
+            and v not in IMPLICIT_VERBS
+            and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
+            and (v in known or not known)  # "sws": a parse's slip
         )
 
     def _verb_takes_object(self, verb: str, rest: list[str]) -> bool:
