@@ -152,10 +152,15 @@ def fixed_attributes(e: Entity) -> set[str]:
     return {a for a in e.attributes if a.lower() in modifiers}
 
 
-@lru_cache(maxsize=65536)
 def _modifiers(text: str, head: str, attributes: tuple[str, ...]) -> tuple[str, ...]:
     """The words of the object name before its head (:func:`name_words`)."""
-    return tuple(_name_words(text, head, attributes)[:-1])
+    return _name_parts(text, head, attributes)[:-1]
+
+
+@lru_cache(maxsize=65536)
+def _name_parts(text: str, head: str, attributes: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`_name_words`, once per process for an entity's name and its modifiers both."""
+    return tuple(_name_words(text, head, attributes))
 
 
 def name(e: Entity) -> str:
@@ -167,7 +172,7 @@ def _name(text: str, head: str, attributes: tuple[str, ...]) -> str:
     stripped, head_stripped = text.strip(), head.strip()  # as an Entity would have them
     if not stripped or not head_stripped:  # one an Entity refuses: refused as before
         Entity(text=text, head=head, attributes=list(attributes))
-    return " ".join(_name_words(stripped, head_stripped, attributes))
+    return " ".join(_name_parts(stripped, head_stripped, attributes))
 
 
 #: Irregular participles to their verbs ("held" -> "hold").
