@@ -682,10 +682,12 @@ def _plain(attribute: str) -> bool:
     )
 
 
+@lru_cache(maxsize=65536)
 def _size_fits(obj: str, a: str) -> frozenset[str]:
     """The size words that measure what ``a`` measures of ``obj``: the dimensions that hold
     ``a`` ("tall": height; "large": bulk), narrowed to the noun's own where it is one of
-    them (:data:`NOUN_DIMENSION`: "short grass" is height, "short hair" length)."""
+    them (:data:`NOUN_DIMENSION`: "short grass" is height, "short hair" length). Once per
+    process for a name and a word."""
     dims = [d for d, ws in SIZE_DIMENSIONS.items() if a in ws]
     noun = obj.split()[-1]
     own = NOUN_DIMENSION.get(noun) or NOUN_DIMENSION.get(singular(noun))
