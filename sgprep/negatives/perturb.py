@@ -376,6 +376,9 @@ DISTANT_ENDINGS = (
 )
 #: Each of DISTANT_ENDINGS between spaces, as a clause is searched for it.
 _DISTANT_PADDED = tuple(f" {x} " for x in DISTANT_ENDINGS)
+#: Letters one of which every ending of DISTANT_ENDINGS has: a caption with none of them in
+#: lower case has no far-off clause, without cutting it into clauses and words.
+_DISTANT_KEYS = ("distance", "background", "horizon", "far")
 #: What separates clauses, for _far_before.
 _CLAUSE_BREAK = re.compile(r"[,;]")
 #: Letters, and letters or apostrophes: the words of a stretch before a noun phrase.
@@ -2272,6 +2275,8 @@ class Perturber:
         """The clause that characters [.., end) of the caption end (after its last comma or
         semicolon) says a thing is far off (:data:`DISTANT_ENDINGS`); once per graph and end."""
         hit = self._far.get(end)
+        if hit is None and not any(k in self._said for k in _DISTANT_KEYS):
+            hit = self._far[end] = False  # nothing far off anywhere in the caption
         if hit is None:
             clause = _CLAUSE_BREAK.split(self.text[:end].lower())[-1]
             clause = " " + " ".join(_WORD.findall(clause)) + " "
