@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from weakref import WeakKeyDictionary
 
 from sgprep.negatives import grammar, kinds, scenes, siblings
 from sgprep.negatives.cooc import (
@@ -464,18 +463,17 @@ _SIZE_FITS = {
 }
 
 
-#: Per statistics object, judgments of connect that depend on it alone (:func:`_memo`).
-_MEMO: WeakKeyDictionary = WeakKeyDictionary()
-
-
 #: Entries a memo table holds at most (it is emptied when full: bounded memory).
 MAX_MEMO = 200_000
 
 
 def _memo_table(cooc: Cooc) -> dict:
-    table = _MEMO.get(cooc)
+    """Per statistics object, judgments of connect that depend on it alone (:func:`_memo`),
+    kept with its other memos (a plain lookup: a weak-key table made a weak reference per
+    call)."""
+    table = cooc._by_context.get("connect_memo")
     if table is None:
-        table = _MEMO[cooc] = {}
+        table = cooc._by_context["connect_memo"] = {}
     return table
 
 
