@@ -15,6 +15,7 @@ and places), and for each object connect may add, the settings it is plausible i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 #: Words that place a caption in a setting. A word of two settings ("park" is a street's and
@@ -124,7 +125,7 @@ SMALL = frozenset(
 BIG = frozenset("car truck bus motorcycle boat horse tent ladder van cow".split())
 
 
-def settings_of(words: list[str]) -> frozenset[str]:
+def settings_of(words: Sequence[str]) -> frozenset[str]:
     """The settings the caption's (lower-case) words name."""
     out: frozenset[str] = frozenset()
     get, before = SETTING_WORDS.get, ""

@@ -455,19 +455,20 @@ def caption_context(words: tuple[str, ...]) -> CaptionContext:
     words = words + tuple(
         a + b for a, b in zip(words, words[1:]) if a in starts and a + b in SPORT_WORDS
     )
-    if looked_up.isdisjoint(words):
+    hits = [w for w in words if w in looked_up]  # in order: the only words that count
+    if not hits:
         return _NO_CONTEXT
-    settings = set(scenes.settings_of(list(words)))
+    settings = set(scenes.settings_of(words))  # by all the words: "teddy" before "bear"
     sports: set[str] = set()
-    for w in words:
+    for w in hits:
         settings |= EXTRA_SETTING_WORDS.get(w, frozenset())
         sports |= SPORT_WORDS.get(w, frozenset())
     return CaptionContext(
         frozenset(settings),
         frozenset(sports),
-        tuple(TIES[w] for w in words if w in TIES),
-        not GENDER_CUES.isdisjoint(words),
-        tuple(ANIMAL_PLACES[w] for w in words if w in ANIMAL_PLACES),
+        tuple(TIES[w] for w in hits if w in TIES),
+        not GENDER_CUES.isdisjoint(hits),
+        tuple(ANIMAL_PLACES[w] for w in hits if w in ANIMAL_PLACES),
     )
 
 
