@@ -16,7 +16,7 @@ import gc
 import hashlib
 import logging
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Annotated
 
 from pydantic import Field, field_validator, model_validator
@@ -297,7 +297,8 @@ class NegativesStage(Stage):
         """Up to ``k`` negatives of the positive ``index`` (0: the caption), ``text``."""
         if k == 0 or not graph.entities:
             return []
-        rejected: Counter[str] = Counter()
+        # tallies of this positive (plain int defaults: three Counters a graph cost more)
+        rejected: defaultdict[str, int] = defaultdict(int)
         perturber = Perturber(
             graph,
             self.vocab,
@@ -314,9 +315,11 @@ class NegativesStage(Stage):
             cands = perturber.candidates(family)
             if cands:
                 pools[family] = cands
-        realiser, original, out, made = None, None, [], Counter()  # realiser: on first use
+        realiser, original, out = None, None, []  # realiser: on first use
+        made: defaultdict[tuple[str, str], int] = defaultdict(int)
         made_connect = 0
-        lengths: Counter[str] = Counter()  # kind -> summed length ratios, in thousandths
+        # kind -> summed length ratios, in thousandths
+        lengths: defaultdict[str, int] = defaultdict(int)
         weights = self.settings.family_weights
         text_words = max(1, len(text.split()))
         while pools and len(out) < k:
