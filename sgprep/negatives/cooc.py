@@ -213,9 +213,7 @@ def lemma(verb: str) -> str:
 @lru_cache(maxsize=1)
 def known_verbs() -> frozenset[str]:
     """WordNet's verb lemmas (bundled in related.json): which guessed lemma is a verb."""
-    if not DEFAULT_RELATED.exists():
-        return frozenset()
-    return frozenset(json.loads(DEFAULT_RELATED.read_text()).get("verbs", ()))
+    return frozenset(_related_file().get("verbs", ()))
 
 
 @lru_cache(maxsize=65536)
@@ -753,9 +751,17 @@ def load_cooc(path: str) -> Cooc:
 
 @lru_cache(maxsize=1)
 def load_related() -> dict[str, list[str]]:
+    data = _related_file()
+    return data["related"] if data else {}
+
+
+@lru_cache(maxsize=1)
+def _related_file() -> dict:
+    """related.json, read and parsed once per process for its relations and its verbs both
+    (each read it whole before: some 5 ms a process); {} where it is missing."""
     if not DEFAULT_RELATED.exists():
         return {}
-    return json.loads(DEFAULT_RELATED.read_text())["related"]
+    return json.loads(DEFAULT_RELATED.read_text())
 
 
 #: Coarse classes of objects (singular heads), a back-off for swaps and shuffles: "the woman
