@@ -97,6 +97,10 @@ nothing in a normal run sets it.
 - ``colour_results``: a colour right after a participle of colouring is the colour of what
   was coloured ("the boat is painted white" -> boat is white; "a structure painted yellow")
   — :func:`sgprep.parse.rules_long.colour_result`;
+- ``shorthand``: written shorthand is written out before parsing, spans kept on the caption:
+  "w/" is "with", a "+" between two words is "and", "infront" / "ontop" are "in front" /
+  "on top" ("kid+mom sit on chairs w/ white legs") —
+  :func:`sgprep.parse.rules_noise.expand_shorthand`;
 """
 
 from __future__ import annotations
@@ -136,6 +140,7 @@ FAMILIES = frozenset(
         "adjective_roots",
         "worn_lists",
         "colour_results",
+        "shorthand",
     }
 )
 

@@ -1,0 +1,78 @@
+"""Pass 9 of the rule parser on long captions (``docs/rule-parser.md``).
+
+Every caption here is written for the test. Each test checks the rule's graph and that the
+rule's family switched off gives the old one, so that a test fails if the rule stops doing
+anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sgprep.parse.rules_noise import expand_shorthand
+from tests.parse.rule_helpers import heads, parse, rels
+
+# ---- shorthand ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, written",
+    [
+        ("a bowl w/ two spoons", "a bowl with two spoons"),
+        ("a bowl w/spoons", "a bowl with spoons"),
+        ("cat+dog on a sofa", "cat and dog on a sofa"),
+        ("a red + white flag", "a red and white flag"),
+        ("a boy standing infront of a car", "a boy standing in front of a car"),
+        ("a cake ontop of a table", "a cake on top of a table"),
+    ],
+)
+def test_shorthand_is_written_out_with_a_map_to_the_caption(caption, written):
+    text, offsets = expand_shorthand(caption)
+    assert text == written
+    assert offsets is not None and len(offsets) == len(text) + 1
+    assert offsets[-1] == len(caption)
+    # the words the caption and the written text share map onto each other
+    for word in ("bowl", "spoons", "dog", "sofa", "white", "car", "table"):
+        if word in caption:
+            k = text.index(word)
+            start = offsets[k]
+            assert caption[start : start + len(word)] == word
+
+
+@pytest.mark.parametrize(
+    "caption",
+    ["coffee w/o sugar", "C++ code on a screen", "2+2 on a board", "Google+ and Yahoo", "a w/"],
+)
+def test_no_shorthand_is_left_alone(caption):
+    assert expand_shorthand(caption) == (caption, None)
+
+
+def test_with_written_as_w_slash_is_with(parser):
+    caption = "two old wooden benches w/ green cushions in a park"
+    graph = parse(parser, caption)
+    assert ("bench", "with", "cushion") in rels(graph)
+    bench = graph.entities[heads(graph).index("bench")]
+    assert caption[bench.span[0] : bench.span[1]] == bench.text  # spans index the caption
+    cushion = graph.entities[heads(graph).index("cushion")]
+    assert caption[cushion.span[0] : cushion.span[1]] == "green cushions"
+    (with_,) = [r for r in graph.relations if r.predicate == "with"]
+    assert with_.span == (bench.span[0], cushion.span[1])
+    off = parse(parser, caption, off="shorthand")
+    assert ("bench", "with", "cushion") not in rels(off)
+
+
+def test_plus_between_two_nouns_is_and(parser):
+    caption = "dad+son fishing from a small boat on the lake"
+    graph = parse(parser, caption)
+    assert {("dad", "fish from", "boat"), ("son", "fish from", "boat")} <= rels(graph)
+    son = graph.entities[heads(graph).index("son")]
+    assert caption[son.span[0] : son.span[1]] == "son"
+    assert ("son", "fish from", "boat") not in rels(parse(parser, caption, off="shorthand"))
+
+
+def test_shorthand_counts_and_leaves_other_captions_byte_identical(parser):
+    caption = "two old wooden benches with green cushions in a park"
+    assert parse(parser, caption) == parse(parser, caption, off="shorthand")
+    before = parser.stats().get("shorthand_written", 0)
+    parse(parser, "a mug w/ a handle")
+    assert parser.stats()["shorthand_written"] == before + 1
