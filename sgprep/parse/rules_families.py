@@ -101,6 +101,10 @@ nothing in a normal run sets it.
   "w/" is "with", a "+" between two words is "and", "infront" / "ontop" are "in front" /
   "on top" ("kid+mom sit on chairs w/ white legs") —
   :func:`sgprep.parse.rules_noise.expand_shorthand`;
+- ``small_clauses``: a bare infinitive or a participle with its own subject after a verb with
+  no object is what the verb perceives or causes, its subject the verb's object ("a crowd
+  watches the bikers come down the road" -> crowd watch bikers) —
+  :meth:`sgprep.parse.rules_relations.RelationRules._small_clause`;
 """
 
 from __future__ import annotations
@@ -141,6 +145,7 @@ FAMILIES = frozenset(
         "worn_lists",
         "colour_results",
         "shorthand",
+        "small_clauses",
     }
 )
 

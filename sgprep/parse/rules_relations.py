@@ -97,6 +97,30 @@ class RelationRules:
         for subject in subjects:
             self._add(subject, predicate, noun)
 
+    def _small_clause(self, clause: Token) -> None:
+        """A bare infinitive or a participle with its own subject, hung on a verb with no
+        object, is what the verb perceives or causes, and its subject is the verb's object:
+        "a crowd watches the bikers come down the road" -> crowd watch bikers (the bikers
+        come down the road too), "watches the rain falling on the street" -> watch rain.
+        A finite clause ("thinks the rings are squid"), one with "that" / "to" / an
+        auxiliary, or a verb that has an object keeps only its own relations."""
+        view = self.view
+        verb = clause.head
+        if view.tag[clause.i] not in {"VB", "VBG"} or view.pos[verb.i] not in VERBS:
+            return
+        kids = self.kids[clause.i]
+        if any(view.dep[c.i] in {"mark", "aux", "auxpass"} for c in kids):
+            return
+        if any(view.dep[c.i] in {"dobj", "obj", "dative", "attr"} for c in self.kids[verb.i]):
+            return
+        subjects = [c for c in kids if view.dep[c.i] == "nsubj" and view.pos[c.i] in NOUNS]
+        if len(subjects) != 1:
+            return
+        predicate = self._verb_predicate(verb)
+        for subject in self._subjects(verb):
+            for obj in self._with_conjuncts(subjects[0]):
+                self._add(subject, predicate, obj)
+
     def _state_attribute(self, verb: Token) -> None:
         """ "a man walking", "the floor is tiled": a participle with no object is a state."""
         view, i = self.view, verb.i

@@ -76,3 +76,36 @@ def test_shorthand_counts_and_leaves_other_captions_byte_identical(parser):
     before = parser.stats().get("shorthand_written", 0)
     parse(parser, "a mug w/ a handle")
     assert parser.stats()["shorthand_written"] == before + 1
+
+
+# ---- small_clauses --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, watcher, watched",
+    [
+        ("a group of kids watch the horses jump over the fence", "kid", "horse"),
+        ("a girl at the window watches the snow falling on the garden", "girl", "snow"),
+    ],
+)
+def test_subject_of_a_small_clause_is_the_verbs_object(parser, caption, watcher, watched):
+    graph = parse(parser, caption)
+    assert (watcher, "watch", watched) in rels(graph)
+    assert (watcher, "watch", watched) not in rels(parse(parser, caption, off="small_clauses"))
+
+
+def test_small_clause_keeps_its_own_relation(parser):
+    caption = "a crowd of fans watches the cyclists race down the hill"
+    graph = parse(parser, caption)
+    assert any(s == "cyclist" and o == "hill" for s, _, o in rels(graph))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a woman thinks the dogs are hungry",  # a finite clause
+        "a man watches the game on a large television",  # an object, no clause
+    ],
+)
+def test_small_clauses_leave_other_captions_alone(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="small_clauses")
