@@ -78,6 +78,7 @@ from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
     repair_adjective_list_root,
     repair_comma_compound,
+    repair_comma_list_after_phrase,
     repair_misread_verbs,
     repair_participle_after_comma,
     repair_phrase_after_air,
@@ -143,6 +144,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("air", repair_phrase_after_air),
     ("adjective_roots", repair_adjective_list_root),
     ("worn_lists", repair_worn_conjunct),
+    ("shared_lists", repair_comma_list_after_phrase),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

@@ -105,6 +105,10 @@ nothing in a normal run sets it.
   no object is what the verb perceives or causes, its subject the verb's object ("a crowd
   watches the bikers come down the road" -> crowd watch bikers) —
   :meth:`sgprep.parse.rules_relations.RelationRules._small_clause`;
+- ``shared_lists``: a bare noun after the comma ending a "with" / "in" phrase, read as a
+  second owner, is the next item of the phrase's list ("a center with a television , dvd
+  player , and decorations" -> center with player, center with decorations) —
+  :func:`sgprep.parse.rules_long.repair_comma_list_after_phrase`;
 """
 
 from __future__ import annotations
@@ -146,6 +150,7 @@ FAMILIES = frozenset(
         "colour_results",
         "shorthand",
         "small_clauses",
+        "shared_lists",
     }
 )
 

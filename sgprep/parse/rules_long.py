@@ -22,7 +22,13 @@ from sgprep.parse.rules_lexicon import (
     TIME_PREPOSITIONS,
     is_colour,
 )
-from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, _set_tree
+from sgprep.parse.rules_repair import (
+    ANIMALS,
+    BODY_PARTS,
+    LIST_PREPOSITIONS,
+    OWNED_PARTS,
+    _set_tree,
+)
 from sgprep.parse.rules_view import needs
 
 if TYPE_CHECKING:
@@ -829,3 +835,45 @@ def colour_result(verb):
 COLOUR_RESULT_DEPS = frozenset(
     {"oprd", "advcl", "advmod", "acomp", "xcomp", "ccomp", "dobj", "conj"}
 )
+
+
+def _comma_list_after_phrase(v) -> bool:
+    """A "with" / "in" phrase, a comma and a conjunct."""
+    return "conj" in v.deps and "," in v.words and ("with" in v.words or "in" in v.words)
+
+
+@needs(_comma_list_after_phrase)
+def repair_comma_list_after_phrase(doc: Doc) -> Doc:
+    """ "an entertainment center with a television , dvd player , and decorations": the model
+    hangs the second item of the list on the center, as a second center ("dvd player" with
+    no relation). A bare noun (no article, no phrase or clause of its own) coordinated with
+    the phrase's owner right after the comma that ends a "with" / "in" phrase, with a list
+    of its own going on ("and" or another item), is the phrase's next object, and so are
+    the items coordinated with it. A second item with an article
+    ("a kitchen with a table , a sofa and ...") may be a second thing like the owner: left."""
+    heads: list[int] = []
+    for prep in doc:
+        if prep.dep_ != "prep" or prep.lower_ not in LIST_PREPOSITIONS:
+            continue
+        owner = prep.head
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if pobj is None or owner.pos_ not in NOUNS or pobj.pos_ not in NOUNS:
+            continue
+        comma = prep.right_edge.i + 1
+        if comma + 1 >= len(doc) or doc[comma].text != "," or doc[comma].head.i != owner.i:
+            continue
+        second = next(
+            (c for c in owner.children if c.dep_ == "conj" and c.left_edge.i == comma + 1), None
+        )
+        if (
+            second is None
+            or second.pos_ != "NOUN"
+            or any(c.dep_ in {"det", "poss", "prep", "acl", "relcl"} for c in second.children)
+            or not any(c.dep_ in {"cc", "conj"} for c in second.children)  # a list goes on
+        ):
+            continue
+        _move(doc, heads, second.i, pobj.i)
+        _move(doc, heads, comma, pobj.i)
+    if heads:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc

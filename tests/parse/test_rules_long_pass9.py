@@ -109,3 +109,31 @@ def test_small_clause_keeps_its_own_relation(parser):
 )
 def test_small_clauses_leave_other_captions_alone(parser, caption):
     assert parse(parser, caption) == parse(parser, caption, off="small_clauses")
+
+
+# ---- shared_lists ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, owner, items",
+    [
+        ("a storage shelf with a basket , dvd player , and books", "shelf", ["player", "book"]),
+    ],
+)
+def test_bare_noun_after_a_with_phrase_and_comma_is_the_next_item(parser, caption, owner, items):
+    graph = parse(parser, caption)
+    off = rels(parse(parser, caption, off="shared_lists"))
+    for item in items:
+        assert (owner, "with", item) in rels(graph)
+        assert (owner, "with", item) not in off
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a kitchen with a table , a sofa and a lamp",  # an article: maybe a second owner
+        "a desk with a computer , a mouse and a cat",
+    ],
+)
+def test_shared_lists_leave_other_captions_alone(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="shared_lists")
