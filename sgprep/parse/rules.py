@@ -81,6 +81,7 @@ from sgprep.parse.rules_long import (
     repair_comma_list_after_phrase,
     repair_misread_verbs,
     repair_participle_after_comma,
+    repair_participle_root,
     repair_phrase_after_air,
     repair_phrase_after_time,
     repair_place_after_with_object,
@@ -145,6 +146,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("adjective_roots", repair_adjective_list_root),
     ("worn_lists", repair_worn_conjunct),
     ("shared_lists", repair_comma_list_after_phrase),
+    ("participle_roots", repair_participle_root),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

@@ -109,6 +109,10 @@ nothing in a normal run sets it.
   second owner, is the next item of the phrase's list ("a center with a television , dvd
   player , and decorations" -> center with player, center with decorations) —
   :func:`sgprep.parse.rules_long.repair_comma_list_after_phrase`;
+- ``participle_roots``: a participle of how a thing is put, tagged VBN but made the root of a
+  sentence with no auxiliary, is the noun's before it ("a vehicle with a surfboard mounted
+  on its roof" -> surfboard mount on roof), as ``verbs`` does for a past tense —
+  :func:`sgprep.parse.rules_long.repair_participle_root`;
 """
 
 from __future__ import annotations
@@ -151,6 +155,7 @@ FAMILIES = frozenset(
         "shorthand",
         "small_clauses",
         "shared_lists",
+        "participle_roots",
     }
 )
 

@@ -592,15 +592,16 @@ STATE_VERBS = frozenset(
 )
 
 
-def repair_participle_read_as_past(doc: Doc) -> Doc:
+def repair_participle_read_as_past(doc: Doc, tag: str = "VBD") -> Doc:
     """ "a living room with a grey sofa, a coffee table and a large TV mounted on the wall",
     "window and windowsill with various toiletries lined up on it", "view of people gathered
     to see jet": the model reads the participle as the past-tense root of a sentence whose
     subject is the phrase's first noun (the room mounted on the wall). A participle of how a
     thing is put, with no object and no auxiliary, right after a noun inside its subject's
-    phrase, is that noun's (the TV is mounted on the wall)."""
+    phrase, is that noun's (the TV is mounted on the wall). ``tag``: the root's tag (VBD,
+    or VBN for :func:`repair_participle_root`)."""
     for verb in doc:
-        if verb.tag_ != "VBD" or verb.dep_ != "ROOT" or verb.i == 0:
+        if verb.tag_ != tag or verb.dep_ != "ROOT" or verb.i == 0:
             continue
         if verb.lemma_.lower() not in STATE_VERBS:
             continue
@@ -612,6 +613,8 @@ def repair_participle_read_as_past(doc: Doc) -> Doc:
             continue
         if not subject.i < before.i <= subject.right_edge.i:
             continue
+        if tag == "VBN" and (before.dep_ != "pobj" or before.head.lower_ != "with"):
+            continue  # a participle tagged right: only the object of "with" ("with a board")
         heads = [t.head.i for t in doc]
         deps = [t.dep_ for t in doc]
         heads[subject.i], deps[subject.i] = subject.i, "ROOT"
@@ -877,3 +880,16 @@ def repair_comma_list_after_phrase(doc: Doc) -> Doc:
     if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
+
+
+@needs(
+    lambda v: "VBN" in v.tags and "with" in v.words and ("nsubj" in v.deps or "nsubjpass" in v.deps)
+)
+def repair_participle_root(doc: Doc) -> Doc:
+    """ "an old fashioned vehicle with a surfboard mounted on its roof": the model tags the
+    participle right (VBN) but still makes it the root of a sentence with no auxiliary, the
+    phrase's first noun its subject (vehicle mount on roof). The same repair as for a past
+    tense (:func:`repair_participle_read_as_past`), where the noun before it is the object
+    of "with": it is that noun's (surfboard mount on roof). "the surfboard is mounted on
+    its roof" has its auxiliary: left."""
+    return repair_participle_read_as_past(doc, "VBN")

@@ -194,6 +194,11 @@ class RelationRules:
             if view.dep[head] == "pobj" and view.pos[view.head[view.head[head]]] in NOUNS:
                 # "a ball in its mouth": the noun the phrase describes is not the owner
                 exclude.add(self._follow(owned.head.head.i))
+            elif "participle_roots" in self.families and view.dep[head] == "pobj":
+                # "a surfboard mounted on its roof": what is put is not the place's owner
+                verb = view.head[view.head[head]]
+                if view.tag[verb] == "VBN" and view.dep[verb] in {"acl", "amod"}:
+                    exclude.add(self._follow(view.head[verb]))
             owner = self._entity(tok, exclude=exclude)
             self._add(owner, "have", self._entity(owned))
             if "coordination" in self.families:

@@ -137,3 +137,32 @@ def test_bare_noun_after_a_with_phrase_and_comma_is_the_next_item(parser, captio
 )
 def test_shared_lists_leave_other_captions_alone(parser, caption):
     assert parse(parser, caption) == parse(parser, caption, off="shared_lists")
+
+
+# ---- participle_roots -----------------------------------------------------------------------
+
+
+def test_participle_root_after_a_with_object_is_the_objects(parser):
+    caption = "an old fashioned vehicle with a surfboard mounted on its roof"
+    graph = parse(parser, caption)
+    assert ("surfboard", "mount on", "roof") in rels(graph)
+    assert ("vehicle", "have", "roof") in rels(graph)  # "its": not the surfboard's own roof
+    off = rels(parse(parser, caption, off="participle_roots"))
+    assert ("vehicle", "mount on", "roof") in off and ("surfboard", "mount on", "roof") not in off
+
+
+def test_place_of_a_put_thing_is_not_its_own(parser):
+    caption = "a small car with a bike strapped to its roof"
+    assert ("car", "have", "roof") in rels(parse(parser, caption))
+    assert ("bike", "have", "roof") in rels(parse(parser, caption, off="participle_roots"))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "the surfboard is mounted on the roof of the van",  # an auxiliary: a sentence
+        "a dog carrying its toy across the yard",
+    ],
+)
+def test_participle_roots_leave_other_captions_alone(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="participle_roots")
