@@ -113,6 +113,10 @@ nothing in a normal run sets it.
   sentence with no auxiliary, is the noun's before it ("a vehicle with a surfboard mounted
   on its roof" -> surfboard mount on roof), as ``verbs`` does for a past tense —
   :func:`sgprep.parse.rules_long.repair_participle_root`;
+- ``absolutes``: a "with" phrase after a comma whose object has a place phrase of its own is
+  a scene of its own, not what the verb before it is done with ("a vendor selling fruit
+  from a cart, with a yellow umbrella over the cart": no "vendor sell with umbrella") —
+  :meth:`sgprep.parse.rules_relations.RelationRules._absolute_with`;
 """
 
 from __future__ import annotations
@@ -156,6 +160,7 @@ FAMILIES = frozenset(
         "small_clauses",
         "shared_lists",
         "participle_roots",
+        "absolutes",
     }
 )
 

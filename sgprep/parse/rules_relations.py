@@ -324,6 +324,13 @@ class RelationRules:
                 prep_text = "have"  # "a man with brown hair standing in a shirt": he has it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
+            if (
+                words == ["with"]
+                and "absolutes" in self.families
+                and lower[prep.i - 1] == ","
+                and self._absolute_with(prep, objects)
+            ):
+                return  # "a farmer at a stall, with an awning over the stall": a scene
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
             # a pronoun here points outside the coordination ("meat and vegetables on it")
             outside = set(subjects) | set(self._with_conjuncts(anchor))
@@ -399,11 +406,15 @@ class RelationRules:
         if prep.lower_ != "with" or not objects:
             return False
         pobj = objects[0]
+        # ", with a yellow umbrella over the cart": after a comma, a place phrase of its own
+        after_comma = (
+            "absolutes" in self.families and prep.i > 0 and self.view.lower[prep.i - 1] == ","
+        )
         return any(
             c.i > pobj.i and (
                 c.dep_ in {"acl", "relcl"}
-                or (c.dep_ == "prep" and c.lower_ != "of" and any(
-                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree))
+                or (c.dep_ == "prep" and c.lower_ != "of" and (after_comma or any(
+                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree)))
             )
             for c in self.kids[pobj.i]
         )  # fmt: skip

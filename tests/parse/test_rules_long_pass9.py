@@ -166,3 +166,29 @@ def test_place_of_a_put_thing_is_not_its_own(parser):
 )
 def test_participle_roots_leave_other_captions_alone(parser, caption):
     assert parse(parser, caption) == parse(parser, caption, off="participle_roots")
+
+
+# ---- absolutes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, doer, thing, place, old",
+    [  # "with" hung on the verb, then on the noun
+        ("a woman reading a book on a bench, with a lamp above the bench",
+         "woman", "lamp", ("lamp", "above", "bench"), "read with"),
+        ("a farmer selling apples from a small stall, with a green awning over the stall",
+         "farmer", "awning", ("awning", "over", "stall"), "with"),
+    ],
+)  # fmt: skip
+def test_with_phrase_after_a_comma_with_its_own_place_is_a_scene(
+    parser, caption, doer, thing, place, old
+):
+    graph = rels(parse(parser, caption))
+    assert place in graph
+    assert not any(s == doer and o == thing for s, _, o in graph)
+    assert (doer, old, thing) in rels(parse(parser, caption, off="absolutes"))
+
+
+def test_absolutes_leave_a_with_phrase_without_comma_alone(parser):
+    caption = "a girl playing with a puppy on the steps"
+    assert parse(parser, caption) == parse(parser, caption, off="absolutes")
