@@ -70,6 +70,15 @@ def test_plus_between_two_nouns_is_and(parser):
     assert ("son", "fish from", "boat") not in rels(parse(parser, caption, off="shorthand"))
 
 
+def test_entity_with_written_out_shorthand_keeps_the_captions_text(parser):
+    caption = "a blue+white backpack on a bench"
+    graph = parse(parser, caption)
+    backpack = graph.entities[heads(graph).index("backpack")]
+    assert set(backpack.attributes) == {"blue", "white"}
+    assert backpack.text == caption[backpack.span[0] : backpack.span[1]] == "blue+white backpack"
+    assert "white" not in parse(parser, caption, off="shorthand").entities[0].attributes
+
+
 def test_shorthand_counts_and_leaves_other_captions_byte_identical(parser):
     caption = "two old wooden benches with green cushions in a park"
     assert parse(parser, caption) == parse(parser, caption, off="shorthand")
