@@ -78,8 +78,10 @@ from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
     repair_adjective_list_root,
     repair_comma_compound,
+    repair_comma_list_after_phrase,
     repair_misread_verbs,
     repair_participle_after_comma,
+    repair_participle_root,
     repair_phrase_after_air,
     repair_phrase_after_time,
     repair_place_after_with_object,
@@ -87,7 +89,7 @@ from sgprep.parse.rules_long import (
     repair_worn_conjunct,
     verb_words,
 )
-from sgprep.parse.rules_noise import clean_alt_text
+from sgprep.parse.rules_noise import clean_alt_text, expand_shorthand
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
@@ -143,6 +145,8 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("air", repair_phrase_after_air),
     ("adjective_roots", repair_adjective_list_root),
     ("worn_lists", repair_worn_conjunct),
+    ("shared_lists", repair_comma_list_after_phrase),
+    ("participle_roots", repair_participle_root),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
@@ -321,6 +325,28 @@ def pair_forms(
     return paired
 
 
+def _caption_spans(graph: SceneGraph, caption: str, offsets: list[int]) -> SceneGraph:
+    """``graph`` of a caption whose shorthand was written out before parsing
+    (:func:`sgprep.parse.rules_noise.expand_shorthand`), with its spans and entity texts
+    taken back to the caption itself through ``offsets``."""
+    entities = []
+    for e in graph.entities:
+        if e.span is None:
+            entities.append(e)
+            continue
+        start, end = e.span
+        span = (offsets[start], offsets[end - 1] + 1 if end > start else offsets[start])
+        text = caption[span[0] : span[1]]
+        entities.append(
+            e.model_copy(update={"span": span, "text": text if text.strip() else e.text})
+        )
+    relations = [
+        r.model_copy(update={"span": relation_span(entities, r.subject, r.object)})
+        for r in graph.relations
+    ]
+    return graph.model_copy(update={"entities": entities, "relations": relations})
+
+
 def truncate(caption: str, max_chars: int) -> str:
     if len(caption) <= max_chars:
         return caption
@@ -397,6 +423,7 @@ class RuleParser(Parser):
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))
         self._counts["noise_cleaned"] += sum(
             t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
+        written = self._write_out_shorthand(texts) if "shorthand" in self.families else {}
         self._counts["truncated"] += truncated
         if truncated:
             log.warning(
@@ -415,9 +442,22 @@ class RuleParser(Parser):
                 if k in prefixed
                 else self._graph(doc, 0, texts[k])
             )
+            if k in written and isinstance(results[i], SceneGraph):
+                results[i] = _caption_spans(results[i], captions[i], written[k])
         self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
+
+    def _write_out_shorthand(self, texts: list[str]) -> dict[int, list[int]]:
+        """Shorthand written out in ``texts``, in place ("w/" -> "with"); for each text
+        changed, the map of its characters to the caption's (family ``shorthand``)."""
+        written = {}
+        for k, text in enumerate(texts):
+            expanded, offsets = expand_shorthand(text)
+            if offsets is not None:
+                texts[k], written[k] = expanded, offsets
+        self._counts["shorthand_written"] += len(written)
+        return written
 
     def _pipe(self, texts: list[str]) -> list:
         """spaCy's docs of ``texts``: ``nlp.pipe``, with the attribute ruler and the

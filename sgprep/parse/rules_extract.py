@@ -59,6 +59,8 @@ POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
 QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 #: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
+#: the complement clause a small clause's verb hangs as (``small_clauses``)
+SMALL_CLAUSE_DEPS = frozenset({"ccomp"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 PREP = frozenset({"prep"})
 MODIFIER_OF_MODIFIER = frozenset({"amod", "compound", "nummod"})
@@ -431,6 +433,9 @@ class GraphBuilder(RelationRules):
             self._relations_from(tok)
         for tok in self._with_pos(VERBS):
             self._object_gap(tok)
+        if "small_clauses" in self.families and "ccomp" in self.view.deps:
+            for tok in self._with_dep(SMALL_CLAUSE_DEPS):
+                self._small_clause(tok)
         for i, draft in self.entities.items():
             if (
                 draft.name is not None and not draft.related

@@ -97,6 +97,26 @@ nothing in a normal run sets it.
 - ``colour_results``: a colour right after a participle of colouring is the colour of what
   was coloured ("the boat is painted white" -> boat is white; "a structure painted yellow")
   — :func:`sgprep.parse.rules_long.colour_result`;
+- ``shorthand``: written shorthand is written out before parsing, spans kept on the caption:
+  "w/" is "with", a "+" between two words is "and", "infront" / "ontop" are "in front" /
+  "on top" ("kid+mom sit on chairs w/ white legs") —
+  :func:`sgprep.parse.rules_noise.expand_shorthand`;
+- ``small_clauses``: a bare infinitive or a participle with its own subject after a verb with
+  no object is what the verb perceives or causes, its subject the verb's object ("a crowd
+  watches the bikers come down the road" -> crowd watch bikers) —
+  :meth:`sgprep.parse.rules_relations.RelationRules._small_clause`;
+- ``shared_lists``: a bare noun after the comma ending a "with" / "in" phrase, read as a
+  second owner, is the next item of the phrase's list ("a center with a television , dvd
+  player , and decorations" -> center with player, center with decorations) —
+  :func:`sgprep.parse.rules_long.repair_comma_list_after_phrase`;
+- ``participle_roots``: a participle of how a thing is put, tagged VBN but made the root of a
+  sentence with no auxiliary, is the noun's before it ("a vehicle with a surfboard mounted
+  on its roof" -> surfboard mount on roof), as ``verbs`` does for a past tense —
+  :func:`sgprep.parse.rules_long.repair_participle_root`;
+- ``absolutes``: a "with" phrase after a comma whose object has a place phrase of its own is
+  a scene of its own, not what the verb before it is done with ("a vendor selling fruit
+  from a cart, with a yellow umbrella over the cart": no "vendor sell with umbrella") —
+  :meth:`sgprep.parse.rules_relations.RelationRules._absolute_with`;
 """
 
 from __future__ import annotations
@@ -136,6 +156,11 @@ FAMILIES = frozenset(
         "adjective_roots",
         "worn_lists",
         "colour_results",
+        "shorthand",
+        "small_clauses",
+        "shared_lists",
+        "participle_roots",
+        "absolutes",
     }
 )
 

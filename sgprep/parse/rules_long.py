@@ -22,7 +22,13 @@ from sgprep.parse.rules_lexicon import (
     TIME_PREPOSITIONS,
     is_colour,
 )
-from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, _set_tree
+from sgprep.parse.rules_repair import (
+    ANIMALS,
+    BODY_PARTS,
+    LIST_PREPOSITIONS,
+    OWNED_PARTS,
+    _set_tree,
+)
 from sgprep.parse.rules_view import needs
 
 if TYPE_CHECKING:
@@ -586,15 +592,16 @@ STATE_VERBS = frozenset(
 )
 
 
-def repair_participle_read_as_past(doc: Doc) -> Doc:
+def repair_participle_read_as_past(doc: Doc, tag: str = "VBD") -> Doc:
     """ "a living room with a grey sofa, a coffee table and a large TV mounted on the wall",
     "window and windowsill with various toiletries lined up on it", "view of people gathered
     to see jet": the model reads the participle as the past-tense root of a sentence whose
     subject is the phrase's first noun (the room mounted on the wall). A participle of how a
     thing is put, with no object and no auxiliary, right after a noun inside its subject's
-    phrase, is that noun's (the TV is mounted on the wall)."""
+    phrase, is that noun's (the TV is mounted on the wall). ``tag``: the root's tag (VBD,
+    or VBN for :func:`repair_participle_root`)."""
     for verb in doc:
-        if verb.tag_ != "VBD" or verb.dep_ != "ROOT" or verb.i == 0:
+        if verb.tag_ != tag or verb.dep_ != "ROOT" or verb.i == 0:
             continue
         if verb.lemma_.lower() not in STATE_VERBS:
             continue
@@ -606,6 +613,8 @@ def repair_participle_read_as_past(doc: Doc) -> Doc:
             continue
         if not subject.i < before.i <= subject.right_edge.i:
             continue
+        if tag == "VBN" and (before.dep_ != "pobj" or before.head.lower_ != "with"):
+            continue  # a participle tagged right: only the object of "with" ("with a board")
         heads = [t.head.i for t in doc]
         deps = [t.dep_ for t in doc]
         heads[subject.i], deps[subject.i] = subject.i, "ROOT"
@@ -829,3 +838,58 @@ def colour_result(verb):
 COLOUR_RESULT_DEPS = frozenset(
     {"oprd", "advcl", "advmod", "acomp", "xcomp", "ccomp", "dobj", "conj"}
 )
+
+
+def _comma_list_after_phrase(v) -> bool:
+    """A "with" / "in" phrase, a comma and a conjunct."""
+    return "conj" in v.deps and "," in v.words and ("with" in v.words or "in" in v.words)
+
+
+@needs(_comma_list_after_phrase)
+def repair_comma_list_after_phrase(doc: Doc) -> Doc:
+    """ "an entertainment center with a television , dvd player , and decorations": the model
+    hangs the second item of the list on the center, as a second center ("dvd player" with
+    no relation). A bare noun (no article, no phrase or clause of its own) coordinated with
+    the phrase's owner right after the comma that ends a "with" / "in" phrase, with a list
+    of its own going on ("and" or another item), is the phrase's next object, and so are
+    the items coordinated with it. A second item with an article
+    ("a kitchen with a table , a sofa and ...") may be a second thing like the owner: left."""
+    heads: list[int] = []
+    for prep in doc:
+        if prep.dep_ != "prep" or prep.lower_ not in LIST_PREPOSITIONS:
+            continue
+        owner = prep.head
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if pobj is None or owner.pos_ not in NOUNS or pobj.pos_ not in NOUNS:
+            continue
+        comma = prep.right_edge.i + 1
+        if comma + 1 >= len(doc) or doc[comma].text != "," or doc[comma].head.i != owner.i:
+            continue
+        second = next(
+            (c for c in owner.children if c.dep_ == "conj" and c.left_edge.i == comma + 1), None
+        )
+        if (
+            second is None
+            or second.pos_ != "NOUN"
+            or any(c.dep_ in {"det", "poss", "prep", "acl", "relcl"} for c in second.children)
+            or not any(c.dep_ in {"cc", "conj"} for c in second.children)  # a list goes on
+        ):
+            continue
+        _move(doc, heads, second.i, pobj.i)
+        _move(doc, heads, comma, pobj.i)
+    if heads:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+@needs(
+    lambda v: "VBN" in v.tags and "with" in v.words and ("nsubj" in v.deps or "nsubjpass" in v.deps)
+)
+def repair_participle_root(doc: Doc) -> Doc:
+    """ "an old fashioned vehicle with a surfboard mounted on its roof": the model tags the
+    participle right (VBN) but still makes it the root of a sentence with no auxiliary, the
+    phrase's first noun its subject (vehicle mount on roof). The same repair as for a past
+    tense (:func:`repair_participle_read_as_past`), where the noun before it is the object
+    of "with": it is that noun's (surfboard mount on roof). "the surfboard is mounted on
+    its roof" has its auxiliary: left."""
+    return repair_participle_read_as_past(doc, "VBN")

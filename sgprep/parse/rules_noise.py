@@ -166,3 +166,50 @@ def clean_alt_text(text: str) -> str:
         cleaned = _drop_empty_separators(cleaned)
     assert len(cleaned) == len(text)  # offsets must keep indexing the caption
     return cleaned
+
+
+#: Written shorthand the small model cannot read, and what it stands for (rule family
+#: ``shorthand``): "w/" is "with" ("chairs w/ white legs"; "w/o" is left), a "+" between two
+#: words is "and" ("kid+mom", "blue+black"; "C++", "2+2" and "Google+" are left), and the run-
+#: together "infront" / "ontop" are "in front" / "on top".
+_SHORTHAND = re.compile(
+    r"(?<![\w/])[Ww]/(?![Oo]\b)(?=\s|[A-Za-z])"
+    r"|(?<=[A-Za-z])(?:\+|[ \t]+\+[ \t]+)(?=[A-Za-z])"
+    r"|\b(?:[Ii]n(?=front\b)|[Oo]n(?=top\b))"
+)
+_MAYBE_SHORTHAND = re.compile(r"[Ww]/|\+|[Ii]nfront|[Oo]ntop")
+
+
+def _expansion(match: re.Match, text: str) -> str:
+    found = match.group(0)
+    if found[-1] == "/":  # "w/"
+        follows = text[match.end() : match.end() + 1]
+        return "with" if not follows or follows.isspace() else "with "
+    if "+" in found:
+        return " and "
+    return found + " "  # "in" of "infront" -> "in " (the rest of the word follows)
+
+
+def expand_shorthand(text: str) -> tuple[str, list[int] | None]:
+    """``text`` with its shorthand written out (see :data:`_SHORTHAND`), and for each
+    character of the result the offset of the caption's character it stands for (one more
+    entry for the end), so that entity spans still index the caption; ``(text, None)``
+    where there is no shorthand. Unlike :func:`clean_alt_text` this changes the length."""
+    if not _MAYBE_SHORTHAND.search(text):
+        return text, None
+    pieces: list[str] = []
+    offsets: list[int] = []
+    last = 0
+    for match in _SHORTHAND.finditer(text):
+        pieces.append(text[last : match.start()])
+        offsets.extend(range(last, match.start()))
+        written = _expansion(match, text)
+        pieces.append(written)
+        # every written character stands for the first character of what it replaces
+        offsets.extend([match.start()] * len(written))
+        last = match.end()
+    if not pieces:
+        return text, None
+    pieces.append(text[last:])
+    offsets.extend(range(last, len(text) + 1))
+    return "".join(pieces), offsets

@@ -97,6 +97,30 @@ class RelationRules:
         for subject in subjects:
             self._add(subject, predicate, noun)
 
+    def _small_clause(self, clause: Token) -> None:
+        """A bare infinitive or a participle with its own subject, hung on a verb with no
+        object, is what the verb perceives or causes, and its subject is the verb's object:
+        "a crowd watches the bikers come down the road" -> crowd watch bikers (the bikers
+        come down the road too), "watches the rain falling on the street" -> watch rain.
+        A finite clause ("thinks the rings are squid"), one with "that" / "to" / an
+        auxiliary, or a verb that has an object keeps only its own relations."""
+        view = self.view
+        verb = clause.head
+        if view.tag[clause.i] not in {"VB", "VBG"} or view.pos[verb.i] not in VERBS:
+            return
+        kids = self.kids[clause.i]
+        if any(view.dep[c.i] in {"mark", "aux", "auxpass"} for c in kids):
+            return
+        if any(view.dep[c.i] in {"dobj", "obj", "dative", "attr"} for c in self.kids[verb.i]):
+            return
+        subjects = [c for c in kids if view.dep[c.i] == "nsubj" and view.pos[c.i] in NOUNS]
+        if len(subjects) != 1:
+            return
+        predicate = self._verb_predicate(verb)
+        for subject in self._subjects(verb):
+            for obj in self._with_conjuncts(subjects[0]):
+                self._add(subject, predicate, obj)
+
     def _state_attribute(self, verb: Token) -> None:
         """ "a man walking", "the floor is tiled": a participle with no object is a state."""
         view, i = self.view, verb.i
@@ -170,6 +194,11 @@ class RelationRules:
             if view.dep[head] == "pobj" and view.pos[view.head[view.head[head]]] in NOUNS:
                 # "a ball in its mouth": the noun the phrase describes is not the owner
                 exclude.add(self._follow(owned.head.head.i))
+            elif "participle_roots" in self.families and view.dep[head] == "pobj":
+                # "a surfboard mounted on its roof": what is put is not the place's owner
+                verb = view.head[view.head[head]]
+                if view.tag[verb] == "VBN" and view.dep[verb] in {"acl", "amod"}:
+                    exclude.add(self._follow(view.head[verb]))
             owner = self._entity(tok, exclude=exclude)
             self._add(owner, "have", self._entity(owned))
             if "coordination" in self.families:
@@ -295,6 +324,13 @@ class RelationRules:
                 prep_text = "have"  # "a man with brown hair standing in a shirt": he has it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
+            if (
+                words == ["with"]
+                and "absolutes" in self.families
+                and lower[prep.i - 1] == ","
+                and self._absolute_with(prep, objects)
+            ):
+                return  # "a farmer at a stall, with an awning over the stall": a scene
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
             # a pronoun here points outside the coordination ("meat and vegetables on it")
             outside = set(subjects) | set(self._with_conjuncts(anchor))
@@ -370,11 +406,15 @@ class RelationRules:
         if prep.lower_ != "with" or not objects:
             return False
         pobj = objects[0]
+        # ", with a yellow umbrella over the cart": after a comma, a place phrase of its own
+        after_comma = (
+            "absolutes" in self.families and prep.i > 0 and self.view.lower[prep.i - 1] == ","
+        )
         return any(
             c.i > pobj.i and (
                 c.dep_ in {"acl", "relcl"}
-                or (c.dep_ == "prep" and c.lower_ != "of" and any(
-                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree))
+                or (c.dep_ == "prep" and c.lower_ != "of" and (after_comma or any(
+                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree)))
             )
             for c in self.kids[pobj.i]
         )  # fmt: skip

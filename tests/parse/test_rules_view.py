@@ -70,6 +70,8 @@ CAPTIONS = [
     "a woman with a red hat and a blue scarf",
     "grey and black sneakers on the feet of a runner",
     "a man in a dark shirt and beige cap in the stands of a stadium",
+    "a storage shelf with a basket , dvd player , and books",
+    "an old fashioned vehicle with a surfboard mounted on its roof",
 ]
 
 
