@@ -6,8 +6,9 @@
   (``configs``: the tars; one builder serves a whole card, so the index parquets are read with
   ``load_dataset("parquet", data_files="OUTPUT/*.parquet")``) and types every column (``dataset_info.features``), so ``datasets.load_dataset(OUTPUT)`` guesses nothing.
 
-The features are generated from the same pydantic models as ``schemas/``, so they cannot drift
-from what the writer writes. Both files are recorded in ``_meta/dataset.json`` (size and SHA-256),
+The features are generated from the same pydantic models as ``schemas/`` (once per schema
+version, into ``card_features.json``, which a test checks against the models), so they cannot
+drift from what the writer writes. Both files are recorded in ``_meta/dataset.json`` (size and SHA-256),
 the record ``--overwrite`` goes by: a README.md that sgprep did not write is never replaced.
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 import yaml
 
 from sgprep.io.records import digest
-from sgprep.schema import PRODUCTS, OutputDir, SampleInfo, ShardStats
+from sgprep.schema import PRODUCTS, SCHEMA_VERSION, OutputDir, SampleInfo, ShardStats
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,9 @@ INDEX_GLOB = "*.parquet"
 TAR_GLOB = "*.tar"
 #: ... of an output written with ``compression: gzip``
 TAR_GZ_GLOB = "*.tar.gz"
+#: libyaml's emitter where PyYAML has it (the same text as ``safe_dump``'s, a test checks; 1
+#: ms instead of 20 for a card)
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 #: tar member -> the model that it holds
 ANNOTATION_MODELS = {"json": SampleInfo, **{p.member: p.model for p in PRODUCTS}}
 
@@ -66,14 +70,41 @@ def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return {"dtype": scalar[kind]} if kind in scalar else {"dtype": "json"}
 
 
+#: The annotation members' features, made from the models once per schema version
+#: (``python -m sgprep.io.card`` writes them; a test checks them against the models): a
+#: model's JSON Schema costs 20-80 ms to make, a fixed cost of every run that writes a card.
+FEATURES_FILE = Path(__file__).with_name("card_features.json")
+
+
 @cache
+def annotation_features() -> dict[str, dict[str, Any]]:
+    """Member -> feature of every annotation member: from ``FEATURES_FILE`` where it was made
+    for this schema version and these members, else from the models now."""
+    try:
+        made = json.loads(FEATURES_FILE.read_bytes())
+        if made["schema_version"] == SCHEMA_VERSION and set(made["features"]) == set(
+            ANNOTATION_MODELS
+        ):
+            return made["features"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return model_features()
+
+
+def model_features() -> dict[str, dict[str, Any]]:
+    """Member -> feature, from each model's JSON Schema."""
+    out = {}
+    for ext, model in ANNOTATION_MODELS.items():
+        schema = model.model_json_schema()
+        out[ext] = feature(schema, schema.get("$defs", {}))
+    return out
+
+
 def member_feature(ext: str) -> dict[str, Any]:
-    """Cached: a model's JSON Schema costs 20-80 ms to make, and the card asks twice."""
     from sgprep.io.images import IMAGE_EXTENSIONS
 
     if ext in ANNOTATION_MODELS:
-        schema = ANNOTATION_MODELS[ext].model_json_schema()
-        return feature(schema, schema.get("$defs", {}))
+        return annotation_features()[ext]
     if ext in IMAGE_EXTENSIONS:
         return {"dtype": "image"}
     return {"dtype": "string"}  # txt
@@ -135,7 +166,7 @@ pipeline = sgprep.data.webdataset("OUTPUT")                     # for a torch Da
 
 open_clip: `--train-data 'OUTPUT/{urls}' --dataset-type webdataset` (sizes.json gives the count).
 """
-    front = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=100)
+    front = yaml.dump(header, Dumper=DUMPER, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n\n{body}"
 
 
@@ -198,3 +229,8 @@ def write_dataset_files(root: Path, stats: list[ShardStats], version: str) -> di
         (json.dumps({"files": record}, indent=2, sort_keys=True) + "\n").encode(),
     )
     return written
+
+
+if __name__ == "__main__":  # python -m sgprep.io.card: make FEATURES_FILE anew
+    made = {"schema_version": SCHEMA_VERSION, "features": model_features()}
+    FEATURES_FILE.write_text(json.dumps(made, indent=1) + "\n")  # keys in their order
