@@ -52,3 +52,23 @@ def test_a_thread_python_would_wait_for_gets_python_s_own_exit():
     done = _run(body, "--version")
     assert done.returncode == 0
     assert done.stdout.splitlines()[1:] == ["exit handler", "torn down"]
+
+
+def test_what_lives_at_start_up_is_frozen_and_the_collector_still_runs():
+    body = (
+        "import gc, atexit\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 1000, "
+        "'enabled', gc.isenabled(), 'collects', gc.collect() >= 0, flush=True))\n"
+    )
+    done = _run(body, "--version")
+    assert done.returncode == 0
+    assert "frozen True enabled True collects True" in done.stdout
+    # importing the CLI (as the tests and the library do) freezes nothing
+    plain = subprocess.run(
+        [sys.executable, "-c", "import gc, sgprep.cli; print(gc.get_freeze_count())"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert plain.stdout.strip() == "0"
