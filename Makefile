@@ -60,6 +60,7 @@ lint: $(VENV)/.test-installed
 
 schemas: install
 	$(PY) -m sgprep.schemas_gen
+	$(PY) -m sgprep.io.card
 
 # Benchmarks compare sgprep with an anchor in the same run. FACTUAL's metric code pins old
 # torch, so it is installed without its dependencies in a venv of its own.

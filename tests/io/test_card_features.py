@@ -27,7 +27,7 @@ def _stats() -> list[ShardStats]:
 
 
 def test_the_made_features_are_the_models_features():
-    """Regenerate with `python -m sgprep.io.card` when a model or SCHEMA_VERSION changes."""
+    """Regenerate with `make schemas` (`python -m sgprep.io.card`) when a model or SCHEMA_VERSION changes."""
     made = json.loads(card.FEATURES_FILE.read_bytes())
     assert made["schema_version"] == SCHEMA_VERSION
     assert made["features"] == card.model_features()
