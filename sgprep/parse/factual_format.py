@@ -90,6 +90,7 @@ def _entity_name(entity: Entity) -> str:
         lower[start] in DETERMINERS
         or lower[start] in attribute_words
         or lower[start] in {"and", ",", "&", ""}
+        or (lower[start] in {"or", "nor"} and "or_lists" in families_on())  # "black or brown"
         or parse_count(lower[start]) is not None
     ):
         start += 1

@@ -543,6 +543,8 @@ class GraphBuilder(RelationRules):
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if dep == "pobj" and is_colour(tok) and view.lower[head] == "in":
             return False  # "a woman in red": red is her attribute
+        if "bare_positions" in self.families and self._bare_position(tok):
+            return False  # "a man in front", "mountains in the middle": no landmark said
         if "colours" in self.families and is_shade_of_next(tok):
             return False  # "lime" in "a lime green coat", "navy" in "navy blue"
         if dep == "pobj" and self._in_colour(tok.head):
@@ -550,6 +552,21 @@ class GraphBuilder(RelationRules):
         if dep == "conj" and is_colour(tok) and self._colour_chain_root(tok) is not None:
             return False
         return True
+
+    def _bare_position(self, tok: Token) -> bool:
+        """ "a man in front", "food on top", "buttons in the bottom": a position noun after a
+        place preposition, with no "of" phrase, no modifier of its own and no landmark the
+        phrase implies (:meth:`_implicit_landmark`), names no thing: what it is the top or
+        front of is not said. "back" and "rear" are left: "the man in the back" is a place
+        in a scene, as "the background" is (FACTUAL names it)."""
+        view = self.view
+        if (
+            view.dep[tok.i] != "pobj"
+            or tok.lemma_.lower() not in lex.BARE_POSITIONS
+            or view.lower[view.head[tok.i]] not in {"in", "on", "at"}
+        ):
+            return False
+        return all(c.dep_ == "det" and c.lower_ == "the" for c in self.kids[tok.i])
 
     def _in_colour(self, prep: Token) -> bool:
         """ "in color" after an adjective ("the roof is green in color") adds nothing."""

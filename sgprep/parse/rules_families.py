@@ -117,6 +117,16 @@ nothing in a normal run sets it.
   a scene of its own, not what the verb before it is done with ("a vendor selling fruit
   from a cart, with a yellow umbrella over the cart": no "vendor sell with umbrella") —
   :meth:`sgprep.parse.rules_relations.RelationRules._absolute_with`;
+- ``bare_positions``: a position noun after a place preposition with no landmark, said or
+  implied, names no thing ("a man in front", "food on top": no "front" or "top" entity) —
+  :meth:`sgprep.parse.rules_extract.GraphBuilder._bare_position`;
+- ``worn_containers``: "in" a worn thing whose word also names a container is wearing it
+  only for a person or an animal ("wines in the glasses" -> wines in glasses; "a man in
+  glasses" -> man wear glasses) —
+  :meth:`sgprep.parse.rules_relations.RelationRules._can_wear`;
+- ``or_lists``: attributes listed with "or" are skipped from a name as those listed with
+  "and" are ("chairs with silvertone or white legs": legs, not "or white legs") —
+  :func:`sgprep.parse.factual_format.entity_name`;
 """
 
 from __future__ import annotations
@@ -161,6 +171,9 @@ FAMILIES = frozenset(
         "shared_lists",
         "participle_roots",
         "absolutes",
+        "bare_positions",
+        "worn_containers",
+        "or_lists",
     }
 )
 

@@ -38,6 +38,13 @@ RELATIONAL_NOUNS = frozenset(
     """.split()
 )
 
+#: Positions that name no thing when said with no landmark ("a man in front", "food on top").
+BARE_POSITIONS = frozenset({"top", "front", "bottom", "middle", "center", "centre"})
+
+#: Worn things whose word also names a container ("wines in the glasses"): "in" them is
+#: wearing them only for a person or an animal.
+WORN_CONTAINERS = frozenset({"glasses"})
+
 #: Relational nouns that keep their article inside the predicate ("to the left of").
 ARTICLE_KEEPING = frozenset({"left", "right"})
 

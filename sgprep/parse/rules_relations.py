@@ -316,7 +316,7 @@ class RelationRules:
             if words == ["of"]:
                 self._of_relation(anchor, pobj)
                 return
-            if words == ["in"] and lower[pobj.i] in lex.CLOTHING:
+            if words == ["in"] and lower[pobj.i] in lex.CLOTHING and self._can_wear(anchor, pobj):
                 prep_text = "wear"
             elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
                 prep_text = "wear"  # "a man with a yellow shirt": he wears it
@@ -418,6 +418,15 @@ class RelationRules:
             )
             for c in self.kids[pobj.i]
         )  # fmt: skip
+
+    def _can_wear(self, anchor: Token, worn: Token) -> bool:
+        """ "in" a worn thing is wearing it; for a word that also names a container
+        ("glasses"), only where a person or an animal is in it: "wines in the glasses" are
+        in them, "a man in glasses" wears them."""
+        if "worn_containers" not in self.families or worn.lower_ not in lex.WORN_CONTAINERS:
+            return True
+        names = {anchor.lower_, anchor.lemma_.lower()}
+        return bool(names & (lex.PERSON_NOUNS | ANIMALS | lex.ANAPHORA)) or anchor.pos_ == "PROPN"
 
     @staticmethod
     def _worn_by(anchor: Token, objects: list[Token]) -> bool:

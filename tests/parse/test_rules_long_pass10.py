@@ -1,0 +1,83 @@
+"""Pass 10 of the rule parser (``docs/rule-parser.md``).
+
+Every caption here is written for the test. Each test checks the rule's graph and that the
+rule's family switched off gives the old one, so that a test fails if the rule stops doing
+anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sgprep.parse.rules_families import OFF_ENV
+from tests.parse.rule_helpers import facts, heads, parse, rels
+
+# ---- bare_positions --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, position",
+    [
+        ("a boy waits in front", "front"),
+        ("a red bowl with cherries on top", "top"),
+        ("the radio has two knobs in the bottom .", "bottom"),
+    ],
+)
+def test_position_with_no_landmark_is_no_thing(parser, caption, position):
+    assert position not in heads(parse(parser, caption))
+    assert position in heads(parse(parser, caption, off="bare_positions"))
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("a boy waits in front of a shop", ("boy", "wait in front of", "shop")),
+        ("a cat sleeping on top of a car", ("cat", "sleep on top of", "car")),
+    ],
+)
+def test_position_with_its_landmark_keeps_the_relation(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
+
+
+def test_position_with_a_modifier_or_in_the_back_is_kept(parser):
+    # "in the back" is a place in a scene, as "the background" is
+    assert ("girl", "in", "back") in rels(parse(parser, "a girl in the back is laughing"))
+
+
+# ---- worn_containers -------------------------------------------------------------------------
+
+
+def test_a_thing_in_glasses_is_not_wearing_them(parser):
+    caption = "red and white wines in the glasses on a long table"
+    graph = parse(parser, caption)
+    assert ("wine", "in", "glass") in rels(graph) or ("wine", "in", "glasses") in rels(graph)
+    assert not any(p == "wear" for _, p, _ in rels(graph))
+    off = parse(parser, caption, off="worn_containers")
+    assert any(p == "wear" for _, p, _ in rels(off))
+
+
+@pytest.mark.parametrize("caption", ["an old man in glasses reads a book", "a dog in glasses"])
+def test_a_person_or_animal_in_glasses_wears_them(parser, caption):
+    assert any(p == "wear" for _, p, _ in rels(parse(parser, caption)))
+
+
+def test_in_a_shirt_is_still_worn_by_anything(parser):
+    graph = parse(parser, "a statue in a red shirt stands in the square")
+    assert any(p == "wear" for _, p, _ in rels(graph))
+
+
+# ---- or_lists --------------------------------------------------------------------------------
+
+
+def test_attributes_listed_with_or_are_no_part_of_the_name(parser, monkeypatch):
+    caption = "a small dog with black or brown spots on a porch"
+    graph = parse(parser, caption)
+    assert "( spots , is , brown )" in facts(graph)
+    assert "( spots , is , black )" in facts(graph)
+    monkeypatch.setenv(OFF_ENV, "or_lists")
+    assert "( or brown spots , is , brown )" in facts(graph)
+
+
+def test_and_lists_unchanged(parser):
+    graph = parse(parser, "a kite with red and yellow stripes")
+    assert "( stripes , is , red )" in facts(graph)
