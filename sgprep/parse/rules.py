@@ -77,6 +77,7 @@ from sgprep.parse.rules_families import families_on
 from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
     repair_adjective_list_root,
+    repair_colour_noun,
     repair_comma_compound,
     repair_comma_list_after_phrase,
     repair_misread_verbs,
@@ -147,6 +148,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("worn_lists", repair_worn_conjunct),
     ("shared_lists", repair_comma_list_after_phrase),
     ("participle_roots", repair_participle_root),
+    ("colour_nouns", repair_colour_noun),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

@@ -127,6 +127,10 @@ nothing in a normal run sets it.
 - ``or_lists``: attributes listed with "or" are skipped from a name as those listed with
   "and" are ("chairs with silvertone or white legs": legs, not "or white legs") —
   :func:`sgprep.parse.factual_format.entity_name`;
+- ``colour_nouns``: a colour the model reads as a noun inside the phrase of a noun after it
+  (before a participle, last of a list of colours) is that noun's adjective ("white painted
+  wall" -> wall is white, no "white" thing) —
+  :func:`sgprep.parse.rules_long.repair_colour_noun`;
 """
 
 from __future__ import annotations
@@ -174,6 +178,7 @@ FAMILIES = frozenset(
         "bare_positions",
         "worn_containers",
         "or_lists",
+        "colour_nouns",
     }
 )
 

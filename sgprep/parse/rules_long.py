@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from sgprep.parse.rules_lexicon import (
     ANAPHORA,
     CLOTHING,
+    COLOURS,
     NOUNS,
     PERSON_NOUNS,
     POSTURE_VERBS,
@@ -893,3 +894,51 @@ def repair_participle_root(doc: Doc) -> Doc:
     of "with": it is that noun's (surfboard mount on roof). "the surfboard is mounted on
     its roof" has its auxiliary: left."""
     return repair_participle_read_as_past(doc, "VBN")
+
+
+#: Where a colour the model reads as a noun sits inside the noun phrase after it.
+_PHRASE_DEPS = frozenset({"amod", "compound", "npadvmod", "punct", "cc", "conj", "nmod"})
+
+
+@needs(lambda v: not v.words.isdisjoint(COLOURS) and ("NNP" in v.tags or "NN" in v.tags))
+def repair_colour_noun(doc: Doc) -> Doc:
+    """ "white painted wall in a bedroom", "orange led letters", "a black, brown and white
+    goat": the model reads a colour before a participle or as the last of a list of
+    colours as a noun (NNP or NN: an adverbial noun, an adjective-noun, a conjunct), which
+    makes it a thing of its own ("white") and keeps it in the name ("white painted wall").
+    A colour noun with no article, owner or phrase of its own, inside the phrase of a noun
+    after it (only modifiers between them), is that noun's adjective: wall is white."""
+    heads, deps, changed = None, None, []
+    for tok in doc:
+        if (
+            tok.lower_ not in COLOURS
+            or tok.pos_ not in NOUNS
+            or tok.dep_ not in {"amod", "npadvmod", "conj"}
+            or any(c.dep_ in {"det", "poss", "prep", "compound"} for c in tok.children)
+        ):
+            continue
+        if tok.dep_ == "conj":  # "black, brown and white": the list's first is an adjective
+            first = tok.head
+            while first.dep_ == "conj" and first.head.i < first.i:
+                first = first.head
+            if first.pos_ != "ADJ" or first.dep_ != "amod":
+                continue
+            noun = first.head
+        else:
+            noun = tok.head
+            while noun.pos_ not in NOUNS and noun.dep_ in {"amod", "compound"}:
+                noun = noun.head
+        if noun.pos_ not in NOUNS or noun.i <= tok.i:
+            continue
+        if any(doc[j].dep_ not in _PHRASE_DEPS for j in range(tok.i + 1, noun.i)):
+            continue
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        if tok.dep_ != "conj":
+            heads[tok.i], deps[tok.i] = noun.i, "amod"
+        changed.append(tok.i)
+    if changed:
+        _set_tree(doc, heads, deps)
+        for i in changed:
+            doc[i].pos_, doc[i].tag_ = "ADJ", "JJ"
+    return doc

@@ -81,3 +81,31 @@ def test_attributes_listed_with_or_are_no_part_of_the_name(parser, monkeypatch):
 def test_and_lists_unchanged(parser):
     graph = parse(parser, "a kite with red and yellow stripes")
     assert "( stripes , is , red )" in facts(graph)
+
+
+# ---- colour_nouns ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, thing, colour",
+    [
+        ("white painted wall in a small bedroom", "wall", "white"),
+        ("white moving truck covered in graffiti .", "truck", "white"),
+    ],
+)
+def test_colour_read_as_a_noun_is_the_next_nouns_adjective(parser, caption, thing, colour):
+    graph = parse(parser, caption)
+    assert colour not in heads(graph)
+    assert f"( {thing} , is , {colour} )" in facts(graph)
+    assert colour in heads(parse(parser, caption, off="colour_nouns"))
+
+
+def test_last_colour_of_a_list_read_as_a_noun(parser):
+    caption = "a shaggy black, brown and white goat standing on the ground"
+    assert heads(parse(parser, caption)).count("white") == 0
+    assert "white" in heads(parse(parser, caption, off="colour_nouns"))
+
+
+def test_colour_as_a_thing_worn_is_left(parser):
+    graph = parse(parser, "a man in white")
+    assert "( man , is , white )" in facts(graph)
