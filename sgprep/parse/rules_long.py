@@ -900,7 +900,17 @@ def repair_participle_root(doc: Doc) -> Doc:
 _PHRASE_DEPS = frozenset({"amod", "compound", "npadvmod", "punct", "cc", "conj", "nmod"})
 
 
-@needs(lambda v: not v.words.isdisjoint(COLOURS) and ("NNP" in v.tags or "NN" in v.tags))
+def _colour_nouns(v) -> list[int]:
+    """Where a colour is tagged as a singular noun."""
+    if v.words.isdisjoint(COLOURS):
+        return []
+    return [i for i, (w, t) in enumerate(zip(v.lower, v.tag)) if t in _NOUN_TAGS and w in COLOURS]
+
+
+_NOUN_TAGS = frozenset({"NN", "NNP"})
+
+
+@needs(lambda v: bool(_colour_nouns(v)))
 def repair_colour_noun(doc: Doc) -> Doc:
     """ "white painted wall in a bedroom", "orange led letters", "a black, brown and white
     goat": the model reads a colour before a participle or as the last of a list of
@@ -911,7 +921,8 @@ def repair_colour_noun(doc: Doc) -> Doc:
     heads, deps, changed = None, None, []
     for tok in doc:
         if (
-            tok.lower_ not in COLOURS
+            tok.tag_ not in _NOUN_TAGS
+            or tok.lower_ not in COLOURS
             or tok.pos_ not in NOUNS
             or tok.dep_ not in {"amod", "npadvmod", "conj"}
             or any(c.dep_ in {"det", "poss", "prep", "compound"} for c in tok.children)
