@@ -72,6 +72,8 @@ CAPTIONS = [
     "a man in a dark shirt and beige cap in the stands of a stadium",
     "a storage shelf with a basket , dvd player , and books",
     "an old fashioned vehicle with a surfboard mounted on its roof",
+    "white painted wall in a small bedroom",
+    "a shaggy black, brown and white goat standing on the ground",
 ]
 
 
