@@ -91,12 +91,6 @@ class EntityDraft:
             self.attributes.append(word)
 
 
-def shape_like(i: int, view) -> bool:
-    """Token ``i`` is the "like" of a participle of shaping ("shaped like a heart")."""
-    head = view.head[i]
-    return view.lower[i] == "like" and view.dep[i] == "prep" and view.lower[head] == "shaped"
-
-
 def number_value(token: Token) -> int | None:
     text = token.lower_.replace(",", "")
     if text.isdigit():
@@ -236,13 +230,6 @@ class GraphBuilder(RelationRules):
                     for subject in self._subjects(tok):
                         if subject in self.entities:
                             self._attribute_chain(self.entities[subject], colour)
-        if "shapes" in self.families and "like" in words:
-            for tok in self._with_dep(PREP):  # "a cookie shaped like a heart": heart shaped
-                pobj = self._pobj(tok) if shape_like(tok.i, self.view) else None
-                if pobj is not None and pobj.pos_ in NOUNS:
-                    for subject in self._subjects(tok.head):
-                        if subject in self.entities:
-                            self.entities[subject].add_attribute(f"{pobj.lower_} shaped")
         if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
             for tok in self._with_dep(PREP):  # "this picture is in black and white"
                 pobj = self._pobj(tok) if tok.lower_ == "in" else None
@@ -556,8 +543,6 @@ class GraphBuilder(RelationRules):
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if dep == "pobj" and is_colour(tok) and view.lower[head] == "in":
             return False  # "a woman in red": red is her attribute
-        if "shapes" in self.families and dep == "pobj" and shape_like(view.head[tok.i], view):
-            return False  # "a cookie shaped like a heart": the heart is its shape
         if "bare_positions" in self.families and self._bare_position(tok):
             return False  # "a man in front", "mountains in the middle": no landmark said
         if "colours" in self.families and is_shade_of_next(tok):

@@ -131,10 +131,6 @@ nothing in a normal run sets it.
   (before a participle, last of a list of colours) is that noun's adjective ("white painted
   wall" -> wall is white, no "white" thing) —
   :func:`sgprep.parse.rules_long.repair_colour_noun`;
-- ``shapes``: "shaped like a N" is an attribute, "N shaped", not a thing N; the
-  participle's other phrases say where the thing is ("a building shaped like a castle to
-  the left of the hotel" -> building is castle shaped, building at the left of hotel) —
-  :func:`sgprep.parse.rules_extract.shape_like`;
 """
 
 from __future__ import annotations
@@ -183,7 +179,6 @@ FAMILIES = frozenset(
         "worn_containers",
         "or_lists",
         "colour_nouns",
-        "shapes",
     }
 )
 

@@ -547,12 +547,6 @@ class RelationRules:
         elif "attach" in self.families and lower[verb.i] in lex.PLACEMENT_PARTICIPLES:
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         elif (
-            "shapes" in self.families
-            and lower[verb.i] == "shaped"
-            and any(c.dep_ == "prep" and c.lower_ == "like" for c in verb.children)
-        ):
-            predicate = prep_text  # "a house shaped like a castle to the left of": a place
-        elif (
             "places" in self.families
             and dobj is not None
             and dobj.i < prep.i

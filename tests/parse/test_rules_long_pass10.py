@@ -109,20 +109,3 @@ def test_last_colour_of_a_list_read_as_a_noun(parser):
 def test_colour_as_a_thing_worn_is_left(parser):
     graph = parse(parser, "a man in white")
     assert "( man , is , white )" in facts(graph)
-
-
-# ---- shapes ----------------------------------------------------------------------------------
-
-
-def test_shaped_like_is_an_attribute_and_the_phrases_say_where(parser):
-    caption = "a tall building shaped like a castle to the left of a hotel"
-    graph = parse(parser, caption)
-    assert "castle" not in heads(graph)
-    assert "( building , is , castle shaped )" in facts(graph)
-    assert ("building", "to the left of", "hotel") in rels(graph)
-    off = parse(parser, caption, off="shapes")
-    assert "castle" in heads(off)
-
-
-def test_like_without_shaped_is_left(parser):
-    assert "bear" in heads(parse(parser, "a dog that looks like a bear"))
