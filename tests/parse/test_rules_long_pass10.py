@@ -109,3 +109,21 @@ def test_last_colour_of_a_list_read_as_a_noun(parser):
 def test_colour_as_a_thing_worn_is_left(parser):
     graph = parse(parser, "a man in white")
     assert "( man , is , white )" in facts(graph)
+
+
+# ---- "shaped like" (measured, not taken) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("a cake shaped like a car on a table", ("car", "on", "table")),
+        ("a building shaped like a castle next to a tree", ("castle", "next to", "tree")),
+    ],
+)
+def test_shaped_like_keeps_the_likeness_and_its_phrase(parser, caption, relation):
+    """The pass-10 trial that made "N shaped" an attribute dropped every relation of these
+    captions; the likeness stays a relation and the phrase after it stays in the graph."""
+    graph = rels(parse(parser, caption))
+    assert relation in graph
+    assert any(predicate == "shape like" for _, predicate, _ in graph)
