@@ -50,6 +50,15 @@ def parse_captions(root: Path, captions: list[str], shard_size: int) -> Path:
     return out
 
 
+def read_samples(out: Path) -> list:
+    """Every sample of ``out``'s tars, as the tar reader gives them, its index cache emptied
+    first (a test that rewrote a shard must not be read from the cache)."""
+    from sgprep.io.readers import tars
+
+    tars._cached_index.cache_clear()
+    return [s for tar in sorted(out.glob("*.tar")) for _, s in tars.records(tar)]
+
+
 def index_rows(out: Path) -> list[dict]:
     rows = []
     for path in sorted(out.glob("[0-9]*.parquet")):

@@ -13,7 +13,7 @@ import pytest
 from sgprep.io.readers import tars
 from sgprep.io.records import _json_dumps, tar_members
 from sgprep.schema import SCHEMA_VERSION
-from tests.conftest import parse_captions, run_cli
+from tests.conftest import parse_captions, read_samples, run_cli
 
 CAPTIONS = ["a red car on a road", "two cats on a mat", "a woman holding a blue cup"]
 
@@ -23,18 +23,13 @@ def parsed(tmp_path_factory):
     return parse_captions(tmp_path_factory.mktemp("bytes"), CAPTIONS, shard_size=2)
 
 
-def _samples(folder):
-    tars._cached_index.cache_clear()
-    return [s for tar in sorted(folder.glob("*.tar")) for _, s in tars.records(tar)]
-
-
 def _members(tar) -> dict[str, bytes]:
     with tarfile.open(tar) as archive:
         return {m.name: archive.extractfile(m).read() for m in archive}
 
 
 def test_own_shards_keep_the_bytes_read_and_write_them_again(parsed):
-    samples = _samples(parsed)
+    samples = read_samples(parsed)
     assert len(samples) == len(CAPTIONS) and all(s.ok for s in samples)
     read = {}
     for tar in parsed.glob("*.tar"):
@@ -49,7 +44,7 @@ def test_own_shards_keep_the_bytes_read_and_write_them_again(parsed):
 
 
 def test_a_replaced_annotation_is_encoded(parsed):
-    sample = _samples(parsed)[0]
+    sample = read_samples(parsed)[0]
     old = sample.read_as["sg"][1]
     sample.sg = sample.sg.model_copy(update={"parser": "other"})
     written = tar_members(sample)["sg.json"]
@@ -66,11 +61,11 @@ def test_other_schema_versions_and_header_reads_keep_nothing(parsed, tmp_path, m
         assert meta["schema_version"] == SCHEMA_VERSION
         meta["schema_version"] = SCHEMA_VERSION - 1
         stats.write_text(json.dumps(meta))
-    samples = _samples(copy)
+    samples = read_samples(copy)
     assert tars._own_index(copy / "00000.tar") is not None  # still located by the index
     assert len(samples) == len(CAPTIONS) and all(s.read_as is None for s in samples)
     monkeypatch.setattr(tars, "_own_index", lambda path: None)
-    assert all(s.read_as is None for s in _samples(parsed))
+    assert all(s.read_as is None for s in read_samples(parsed))
 
 
 def test_negatives_output_holds_the_graphs_as_parse_wrote_them(parsed, tmp_path):
@@ -91,5 +86,5 @@ def test_bytes_are_kept_only_by_the_index_reader(parsed, tmp_path):
     the tar alone is read by its headers and keeps nothing."""
     tar = sorted(parsed.glob("*.tar"))[0]
     (tmp_path / tar.name).write_bytes(tar.read_bytes())
-    samples = _samples(tmp_path)
+    samples = read_samples(tmp_path)
     assert samples and all(s.ok and s.sg is not None and s.read_as is None for s in samples)

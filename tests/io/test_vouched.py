@@ -12,7 +12,7 @@ import pytest
 from sgprep.io import vouched
 from sgprep.io.readers import tars
 from sgprep.schema import SCHEMA_VERSION, Sample, SceneGraph
-from tests.conftest import by_reason, index_rows, parse_captions, run_cli
+from tests.conftest import by_reason, index_rows, parse_captions, read_samples, run_cli
 
 CAPTIONS = [
     "a red car on a road",
@@ -28,16 +28,11 @@ def parsed(tmp_path_factory):
     return parse_captions(tmp_path_factory.mktemp("vouched"), CAPTIONS, shard_size=10)
 
 
-def _read(folder):
-    tars._cached_index.cache_clear()
-    return [s for tar in sorted(folder.glob("*.tar")) for _, s in tars.records(tar)]
-
-
 def _validated(folder, monkeypatch):
     """The same samples, every member read and validated in full (nothing vouched for)."""
     with monkeypatch.context() as m:
         m.setattr(vouched, "sample_members", lambda *args: None)
-        return _read(folder)
+        return read_samples(folder)
 
 
 def _state(sample):
@@ -61,7 +56,7 @@ def test_vouched_samples_are_the_ones_read_by_their_headers(parsed, monkeypatch)
 
     monkeypatch.setattr(tars, "_sample_members", refuse)
     monkeypatch.setattr(tars, "_assemble", refuse)
-    fast = _read(parsed)
+    fast = read_samples(parsed)
     assert len(fast) == len(validated) == len(CAPTIONS)  # the empty caption: a failure row
     assert sum(s.ok for s in fast) == len(CAPTIONS) - 1
     for a, b in zip(fast, validated):
@@ -84,7 +79,7 @@ def test_a_tampered_invalid_member_fails_its_sample_as_before(parsed, tmp_path, 
     shutil.copytree(parsed, copy)
     _tamper(copy, b'"subject":0', b'"subject":7')  # a relation out of range
     assert tars._own_index(copy / "00000.tar").members is not None  # the index is still used
-    samples = _read(copy)
+    samples = read_samples(copy)
     assert len(samples) == len(CAPTIONS)
     bad = [s for s in samples if not s.ok and s.failure.reason != "source_failed"]
     assert len(bad) == 1 and bad[0].failure.stage == "read"
@@ -93,7 +88,7 @@ def test_a_tampered_invalid_member_fails_its_sample_as_before(parsed, tmp_path, 
     # exactly what the reader that trusts nothing gives
     with monkeypatch.context() as m:
         m.setattr(tars, "_own_index", lambda path: None)
-        by_headers = _read(copy)
+        by_headers = read_samples(copy)
     assert [s.model_dump() for s in samples] == [s.model_dump() for s in by_headers]
     # and through the CLI: the sample is in the index as a failure, the others are written
     out = tmp_path / "neg"
@@ -118,7 +113,7 @@ def test_a_tampered_valid_member_is_read_by_its_headers(parsed, tmp_path, monkey
     monkeypatch.setattr(
         tars, "_sample_members", lambda data, key: parsed_headers.append(key) or real(data, key)
     )
-    samples = _read(copy)
+    samples = read_samples(copy)
     assert parsed_headers == [samples[0].key]  # that one sample only
     assert sum(s.ok for s in samples) == len(CAPTIONS) - 1
     assert samples[0].sg.entities[0].head == "cat"
@@ -135,7 +130,7 @@ def test_a_changed_header_is_not_vouched_for(parsed, tmp_path, monkeypatch):
     data[100:107] = b"0000600"
     data[148:156] = b"%06o\0 " % (sum(data[:148]) + 256 + sum(data[156:512]))
     tar.write_bytes(bytes(data))
-    samples = _read(copy)
+    samples = read_samples(copy)
     assert len(samples) == len(CAPTIONS) and sum(s.ok for s in samples) == len(CAPTIONS) - 1
     block = bytes(data[: tars._own_index(tar).sizes[0]])
     assert vouched.sample_members(block, samples[0].key, tars._own_index(tar).members[0]) is None
@@ -151,7 +146,7 @@ def test_older_schema_versions_and_foreign_rows_are_not_vouched_for(parsed, tmp_
     tars._cached_index.cache_clear()
     index = tars._own_index(copy / "00000.tar")
     assert index is not None and index.members is None and not index.canonical
-    assert all(s.read_as is None for s in _read(copy))
+    assert all(s.read_as is None for s in read_samples(copy))
     # a row that names another checksum, or is not JSON, vouches for nothing
     own = tars._own_index(parsed / "00000.tar")
     block = (parsed / "00000.tar").read_bytes()[: own.sizes[0]]
