@@ -1,5 +1,6 @@
 """Members that sgprep's own index vouches for (their checksums in its ``members`` column) are
-read without the validators; any member that no longer matches is read and validated in full,
+read without parsing their headers, their samples built at once (annotations still validated);
+any member that no longer matches is read the full way, headers parsed,
 and an invalid one fails its sample exactly as before (nothing is lost, nothing crashes)."""
 
 from __future__ import annotations
