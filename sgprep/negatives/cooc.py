@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from sgprep.negatives import grammar
 from sgprep.negatives.words import attribute_type, relation_type
@@ -227,6 +228,19 @@ def predicate_key(predicate: str) -> str:
 
 def key(*parts: str) -> str:
     return SEP.join(parts)
+
+
+class _Forms(NamedTuple):
+    """What :meth:`Cooc._is_related` compares of a word."""
+
+    lower: str  # the word in lower case
+    last: str  # its last word ("" if blank)
+    singular: str
+    bare: str  # without final s's
+    known: bool  # whether the statistics know it
+    length: int
+    words: frozenset[str]
+    kind: str | None  # its object class
 
 
 class Cooc:
@@ -447,19 +461,19 @@ class Cooc:
         nothing false ("cup" -> "mug", "man" -> "person"). Each word's forms are found once
         (:meth:`_forms`): a pair not seen before costs a few comparisons."""
         fa, fb = self._forms(a), self._forms(b)
-        a, b = fa[0], fb[0]
+        a, b = fa.lower, fb.lower
         if a == b:
             return True
-        if not (fa[1] and fb[1]):
+        if not (fa.last and fb.last):
             raise IndexError(f"a blank word: {a!r}, {b!r}")
-        if fa[1] == fb[1] or fa[2] == fb[2] or fa[3] == fb[3]:  # head, singular, no final s
+        if fa.last == fb.last or fa.singular == fb.singular or fa.bare == fb.bare:
             return True
-        if not (fa[4] and fb[4]) and fa[5] >= 4 and fb[5] >= 4 and _similar(a, b):
+        if not (fa.known and fb.known) and fa.length >= 4 and fb.length >= 4 and _similar(a, b):
             return True  # a typo of the caption corrected: "rcok" -> "rock" is true
         if pos == "noun" and (
-            fa[6] <= fb[6]
-            or fb[6] <= fa[6]
-            or (min(fa[5], fb[5]) >= 3 and (a in b or b in a) and not (fa[7] and fb[7]))
+            fa.words <= fb.words
+            or fb.words <= fa.words
+            or (min(fa.length, fb.length) >= 3 and (a in b or b in a) and not (fa.kind and fb.kind))
         ):
             # "baseball player" in "baseball player figure"; "road", "roadside"; but not
             # two words of the object classes: "man" is in "woman"
@@ -468,18 +482,16 @@ class Cooc:
             return self._related(fa, fb, "adj") or self._related(fa, fb, "noun")
         return self._related(fa, fb, pos)
 
-    def _forms(self, word: str) -> tuple:
-        """What :meth:`_is_related` compares of a word, found once per word (bounded): the
-        lower-case word, its last word ("" if blank), its singular, the word without final
-        s's, whether the statistics know it, its length, its set of words, its object
-        class."""
+    def _forms(self, word: str) -> _Forms:
+        """What :meth:`_is_related` compares of a word (:class:`_Forms`), found once per
+        word (bounded)."""
         hit = self._word_forms.get(word)
         if hit is None:
             if len(self._word_forms) >= self.RELATED_MEMO:
                 self._word_forms.clear()
             w = word.lower()
             words = w.split()
-            hit = self._word_forms[word] = (
+            hit = self._word_forms[word] = _Forms(
                 w,
                 words[-1] if words else "",
                 singular(w),
@@ -491,13 +503,13 @@ class Cooc:
             )
         return hit
 
-    def _related(self, fa: tuple, fb: tuple, pos: str) -> bool:
+    def _related(self, fa: _Forms, fb: _Forms, pos: str) -> bool:
         """Related in the WordNet table of ``pos``, by the whole words or their last words
         (``fa``, ``fb``: :meth:`_forms`)."""
         table = self.related.get(pos, {})
         for x, y in ((fa, fb), (fb, fa)):
-            rel = table.get(x[0]) or table.get(x[1]) or ()
-            if y[0] in rel or y[1] in rel:
+            rel = table.get(x.lower) or table.get(x.last) or ()
+            if y.lower in rel or y.last in rel:
                 return True
         return False
 
