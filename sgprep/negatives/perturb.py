@@ -375,8 +375,8 @@ DISTANT_ENDINGS = (
 )
 #: Each of DISTANT_ENDINGS between spaces, as a clause is searched for it.
 _DISTANT_PADDED = tuple(f" {x} " for x in DISTANT_ENDINGS)
-#: Letters one of which every ending of DISTANT_ENDINGS has: a caption with none of them in
-#: lower case has no far-off clause, without cutting it into clauses and words.
+#: Strings one of which every ending of DISTANT_ENDINGS holds: a caption whose lower-case
+#: text holds none of them has no far-off clause, without cutting it into clauses and words.
 _DISTANT_KEYS = ("distance", "background", "horizon", "far")
 #: What separates clauses, for _far_before.
 _CLAUSE_BREAK = re.compile(r"[,;]")
