@@ -327,6 +327,7 @@ class RelationRules:
             if (
                 words == ["with"]
                 and "absolutes" in self.families
+                and prep.i > 0
                 and lower[prep.i - 1] == ","
                 and self._absolute_with(prep, objects)
             ):
