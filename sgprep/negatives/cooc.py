@@ -649,6 +649,21 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
             "ocean,sea,water",
             "purse,bag,handbag",
             "rug,carpet,mat",
+            # a young animal is one of its kind: "feeds a sheep" is true of a lamb, and "a lamb
+            # ... other sheep" exchanged says nothing false (blind review round 9)
+            "lamb,sheep",
+            "calf,cow,cattle",
+            "kitten,cat",
+            "foal,horse",
+            "foal,pony",
+            "cub,bear",
+            "cub,lion",
+            "cub,tiger",
+            "piglet,pig",
+            "duckling,duck",
+            "gosling,goose",
+            "fawn,deer",
+            "chick,chicken,hen",
         )
     ],
     "verb": [

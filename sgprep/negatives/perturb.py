@@ -1228,10 +1228,11 @@ class Perturber:
             (SetAttribute(i, a, new),),
         )
 
-    @staticmethod
-    def _in_colour_compound(e: Entity, a: str) -> bool:
+    def _in_colour_compound(self, e: Entity, a: str) -> bool:
         """``a`` is one word of a two-word colour in the entity's text ("navy blue", "light
-        blue", "dark green"): a modifier of :data:`COLOUR_MODIFIERS` before a colour."""
+        blue", "dark green"): a modifier of :data:`COLOUR_MODIFIERS` before a colour, or the
+        name of a thing that is not one of the entity's attributes ("mustard yellow", "brick
+        red": replacing the colour alone gave "mustard pink", blind review round 9)."""
         words = (e.text or "").lower().split()
         w = a.lower()
         if w not in words:
@@ -1239,8 +1240,15 @@ class Perturber:
         k = words.index(w)
         before = words[k - 1] if k else ""
         after = words[k + 1] if k + 1 < len(words) else ""
-        return (before in COLOUR_MODIFIERS and attribute_type(w) == "colour") or (
-            w in COLOUR_MODIFIERS and attribute_type(after) == "colour"
+        if w in COLOUR_MODIFIERS and attribute_type(after) == "colour":
+            return True
+        if attribute_type(w) != "colour" or not before:
+            return False
+        return before in COLOUR_MODIFIERS or (
+            self.cooc is not None
+            and attribute_type(before) != "colour"
+            and before not in {x.lower() for x in e.attributes}
+            and self.cooc.known(before)
         )
 
     def _attested_attribute(self, i: int, a: str, have: set[str]) -> str | None:

@@ -54,6 +54,10 @@ NUMBER_WORDS = {
     12: "twelve",
 }
 #: First words that are capitalised only because they start the caption.
+#: Words before a noun phrase that make it plural whatever its noun's form ("other sheep").
+PLURAL_DETERMINERS = frozenset(
+    "other these those many several few both two three four five six seven eight nine ten".split()
+)
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
 
@@ -204,9 +208,25 @@ class Realiser:
         if e.count is not None:
             return e.count != 1
         try:
-            return grammar.is_plural_form(self.text[slice(*_span(self.head_word(i)))], e.head)
+            surface = self.text[slice(*_span(self.head_word(i)))]
         except NoSpanEdit:
             return False
+        if grammar.is_plural_form(surface, e.head):
+            return True
+        if grammar.plural(surface).lower() != surface.lower():
+            return False
+        # a noun whose plural is itself ("sheep", "deer") or a mass noun: its number is the
+        # word before it ("as other sheep crowd around": plural, so a lamb put there is
+        # "other lambs"; blind review round 9)
+        try:
+            np_start = self.np_span(i)[0]
+        except NoSpanEdit:
+            return False
+        before = self.word_before(np_start)
+        determiner = self.text[np_start : e.span[0]].strip().lower() if e.span else ""
+        return determiner in PLURAL_DETERMINERS or (
+            before is not None and before.lower in PLURAL_DETERMINERS
+        )
 
     def next_word(self, pos: int) -> Word | None:
         """The word starting at ``pos`` after nothing but spaces, if any."""
@@ -285,6 +305,14 @@ class Realiser:
                 start, s0 = self.graph.entities[slot].span[0], self.graph.entities[source].span[0]
             moved = self.text[s0:s1]
             first = moved.split(" ", 1)[0].lower()
+            lead = self.word_before(start)
+            if lead is not None and lead.lower in PLURAL_DETERMINERS:
+                # "as other sheep crowd" with "a lamb" put in: "other a lamb", "other lamb"
+                # (blind review round 9)
+                if first in LOWERABLE:
+                    raise Disfluent("double_determiner")
+                if not self.plural(source):
+                    raise Disfluent("number_after_determiner")
             if (
                 s0 == 0
                 and start != 0
