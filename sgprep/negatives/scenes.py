@@ -53,10 +53,11 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         "airport": "airport runway tarmac airplane airplanes plane planes jet jets",
         "rail": "train trains railway railroad tracks track platform station",
         # indoors, public (blind review round 6: "a man sleeping on a bench in an airport
-        # terminal, near a van"); not "gate", "store", "shop": as often outdoors
+        # terminal, near a van"; round 9: "... in a hospital room ..., next to a bicycle");
+        # not "gate", "store", "shop": as often outdoors
         "indoor": "terminal terminals lobby hallway corridor concourse lounge museum mall "
         "classroom office cafeteria library gym auditorium hall indoors arrival arrivals "
-        "departure departures conveyor carousel",
+        "departure departures conveyor carousel hospital clinic ward",
     }.items()
     for word in words.split()
 }

@@ -6,6 +6,7 @@ from neg_helpers import graph, texts_over_seeds
 
 from sgprep.negatives.perturb import MoveNPs, Perturbation, SetHead
 from sgprep.negatives.realise import Realiser
+from sgprep.negatives.scenes import OUTDOOR, addable_in, settings_of
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
@@ -91,3 +92,10 @@ def test_a_colour_named_after_a_thing_is_replaced_whole_or_not_at_all():
     ents = [("big yellow bus", "bus", ["big", "yellow"]), ("street", "street", [])]
     texts, _ = texts_over_seeds(cap, ents, [(0, "park on", 1)], "replace_attribute", 20)
     assert any(t.startswith("a big ") and "big yellow" not in t for t in texts), texts
+
+
+def test_nothing_of_the_street_is_added_in_a_hospital():
+    words = "nurse talking with a patient in a hospital room while flowers sit on the windowsill"
+    added = {o for o, _ in addable_in(settings_of(words.split()))}
+    assert "bicycle" not in added and not added & OUTDOOR, added
+    assert "bicycle" in {o for o, _ in addable_in(settings_of("a man in a room".split()))}
