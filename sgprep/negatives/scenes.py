@@ -34,7 +34,7 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
         "wild": "zoo savanna giraffe giraffes zebra zebras elephant elephants bear bears "
         "enclosure safari jungle rhino lion",
         "beach": "beach shore sand ocean sea surf surfer surfers surfboard surfboards wave "
-        "waves seashore coast",
+        "waves seashore coast sandcastle sandcastles",
         "water": "lake river harbor harbour dock pier boat boats ship canal pond marina",
         "home": "room bedroom livingroom couch sofa bed beds pillow pillows blanket "
         "comforter lamp rug carpet curtain curtains fireplace bookshelf shelf tv "
@@ -85,7 +85,8 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "chair": "beach lawn indoor|home kitchen dining",
             "table": "lawn beach|home kitchen dining",
             "umbrella": "street lawn dining|beach",
-            "suitcase": "street home beach|airport rail",
+            # typical of halls people pass through with luggage: a terminal, a hotel (round 9)
+            "suitcase": "street home beach|airport rail indoor",
             "skateboard": "lawn street|",
             "teddy bear": "home|",
             "ladder": "street home bathroom indoor|",

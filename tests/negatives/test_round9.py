@@ -99,3 +99,7 @@ def test_nothing_of_the_street_is_added_in_a_hospital():
     added = {o for o, _ in addable_in(settings_of(words.split()))}
     assert "bicycle" not in added and not added & OUTDOOR, added
     assert "bicycle" in {o for o, _ in addable_in(settings_of("a man in a room".split()))}
+    hotel = {o for o, _ in addable_in(settings_of("a guest waiting in a hotel lobby".split()))}
+    assert "suitcase" not in hotel, hotel
+    beach = {o for o, _ in addable_in(settings_of("children building a sandcastle".split()))}
+    assert "umbrella" not in beach, beach
