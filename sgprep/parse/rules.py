@@ -90,7 +90,7 @@ from sgprep.parse.rules_long import (
     repair_worn_conjunct,
     verb_words,
 )
-from sgprep.parse.rules_noise import clean_alt_text, expand_shorthand
+from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
 from sgprep.parse.rules_repair import (
     merge_hyphenated,
     repair_adjective_argument,
@@ -420,6 +420,8 @@ class RuleParser(Parser):
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
                 continue
             text = truncate(caption, self.max_chars)
+            if "web_noise" in self.families:
+                text = clean_web_noise(text)
             texts.append(clean_alt_text(text) if "noise" in self.families else text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))

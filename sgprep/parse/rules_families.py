@@ -131,6 +131,10 @@ nothing in a normal run sets it.
   (before a participle, last of a list of colours) is that noun's adjective ("white painted
   wall" -> wall is white, no "white" thing) —
   :func:`sgprep.parse.rules_long.repair_colour_noun`;
+- ``web_noise``: web markup and shop text blanked before ``noise`` runs, in place (HTML
+  entities and tags, @handles, "Photo:" / "Premium Photo" labels, labelled camera metadata,
+  prices, sizes, product codes, numeric dates, an all-caps cry that opens a caption, stock
+  keywords for ideas) — :func:`sgprep.parse.rules_noise.clean_web_noise`;
 """
 
 from __future__ import annotations
@@ -179,6 +183,7 @@ FAMILIES = frozenset(
         "worn_containers",
         "or_lists",
         "colour_nouns",
+        "web_noise",
     }
 )
 

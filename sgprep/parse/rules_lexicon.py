@@ -97,7 +97,7 @@ FRAMING_NOUNS = frozenset(
     """
     photo photograph picture pic image close-up closeup view shot snapshot screenshot
     illustration drawing painting sketch scan render rendering portrait depiction micrograph
-    photomicrograph x-ray
+    photomicrograph x-ray exposure
     """.split()
 )
 

@@ -30,6 +30,7 @@ A caption that was nothing but noise ends blank: the parser gives it a graph wit
 
 from __future__ import annotations
 
+import html
 import re
 
 #: Camera makers whose name starts a model code in camera metadata.
@@ -213,3 +214,130 @@ def expand_shorthand(text: str) -> tuple[str, list[int] | None]:
     pieces.append(text[last:])
     offsets.extend(range(last, len(text) + 1))
     return "".join(pieces), offsets
+
+
+# ---- web_noise: markup, handles, shop and camera labels (the noise audit) ------------------
+#
+# Found by the audit of docs/rule-parser-noise-audit.md (hand-written web alt text), each a
+# thing the small model made an entity of. Like clean_alt_text this keeps the caption's length:
+# noise is blanked, an HTML entity is written as its character padded with blanks. It runs
+# before clean_alt_text, so that a handle after hashtags ("#party #fun @shop") leaves the tags
+# at the caption's end.
+
+#: an HTML character entity, escaped once or more ("&amp;", "&amp;amp;", "&#39;", "&#x2019;")
+_HTML_ENTITY = r"&(?:amp;)*(?:[a-z]{2,8}|#\d{2,5}|#x[0-9a-f]{2,4});"
+#: an HTML tag of text markup ("<br>", "<b>", "</p>", "<br/>"); "<PERSON>" is no tag here
+_HTML_TAG = r"</?(?:br|p|b|i|u|em|strong|span|div|a|small|sup|sub|li|ul|ol|h[1-6])\b[^<>]{0,80}/?>"
+#: a social handle, with the word that credits it ("via @cats", "by @ink_joe", "follow @x")
+_HANDLE = r"(?:\b(?:via|by|from|follow|credit|cc)\s+)?(?<![\w@])@[A-Za-z0-9_][\w.]*\w"
+#: a label that names where the picture is from, before a colon ("Photo:", "Source:"), and a
+#: stock site's label ("Premium Photo", "Free Vector", "Download this free picture about")
+_LABEL = (
+    r"(?:^|(?<=[|;,.(]))\s*(?:photo|image|picture|pic|source|credit|via)s?\s*:"
+    r"|\b(?:premium|free)\s+(?:photo|vector|image|psd|picture)s?\b(?!\s+of\b)"
+    r"|\bdownload\s+(?:this|the)?\s*(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
+    r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
+)
+#: camera metadata with a label ("Exposure: 1/500 sec", "Focal length: 35mm"), a camera file
+#: with a blank in it ("IMG 1234"), a lens filter ("ND filter") and the phone's model after
+#: "shot on" ("Shot on iPhone 12 Pro")
+_EXIF = (
+    r"\b(?:exposure(?:\s+time)?|aperture|focal\s+length|shutter(?:\s+speed)?|iso|lens|camera"
+    r"|f-stop|white\s+balance|flash)\s*:"
+    r"|\b(?:IMG|DSC|DSCN|DSCF|PXL)\s\d{3,}\b"
+    r"|\b(?:ND|CPL|UV|polari[sz]ing)\d*\s+filter\b"
+    r"|\b(?:shot|taken)\s+(?:on|with)\s+(?:an?\s+|my\s+)?(?:iphone|pixel|galaxy|android|huawei)"
+    r"(?:\s+(?:\d+\w*|pro|max|plus|mini|ultra|xs|xr|se))*\b"
+)
+#: prices ("$29.99", "£45", "€350,000", "50% OFF"), "for sale", sizes and capacities ("Size
+#: 10", "S-XL", "256GB", "77x77 cm", '55"') and product codes of letters and digits
+#: ("UN55TU7000")
+_SHOP = (
+    r"[$£€¥]\s?\d[\d,.]*(?:\s?(?:k|m|usd|eur))?\b|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros)\b"
+    r"|\b\d{1,3}\s?%\s*off\b|\bfor\s+sale\b|\bfree\s+(?:shipping|delivery)\b"
+    r"|\b(?:collection|pick[- ]?up|local\s+pickup)\s+only\b"
+    r"|\bvisit\s+(?:our|my)\s+(?:\w+\s+)?(?:store|shop|website|site|page|blog)(?:\s+today)?\b"
+    r"|\b(?:stock\s+)?(?:photo|image|picture)s?\s+(?:no\.?\s*|#\s*)?\d{5,}\b"
+    r"|\bsize\s+\d+(?:\.\d)?\b|\b(?:X{0,3}S|M|X{0,3}L)\s?-\s?X{1,3}L\b"
+    r"|\b\d+\s?(?:gb|tb|mb)\b|\b\d+\s?x\s?\d+(?:\s?x\s?\d+)?\s?(?:cm|mm|in|inches|m)\b"
+    r"|\b\d+(?:\.\d+)?\s?(?:cm|oz|ml|kg|lbs?)\b|\b\d{2,3}(?:\"|''|-inch\b|\s?inch\b)"
+)
+#: dates written in numbers ("12/05/2019", "2018-07-14"), a month or season with its year
+#: ("July 2019", "Summer 2015:")
+_NUMBER_DATE = (
+    r"\b\d{1,2}[/.]\d{1,2}[/.](?:\d{4}|\d{2})\b|\b(?:19|20)\d{2}-\d{1,2}-\d{1,2}\b"
+    r"|\b(?:(?:in|of|on|during)\s+)?(?:" + _MONTH + r"|spring|summer|autumn|fall|winter)"
+    r"\s+(?:of\s+)?(?:19|20)\d{2}\b\s*:?"
+)
+#: an all-caps cry before "!" or ":" that opens a caption ("SALE!", "WOW!!!", "BREAKING
+#: NEWS:", "HOT DEAL!!!"): up to three words
+_SHOUT = r"^\s*[A-Z]{2,}(?:\s+[A-Z]{2,}){0,2}\s*(?:!+|:)"
+#: stock keywords that name no thing: "... summer vacation travel concept" at a caption's end,
+#: a list's keyword for an idea ("success", "concept", "holiday")
+_CONCEPT = (
+    r"(?:\b(?:summer|winter|holiday|vacation|travel|business|lifestyle|success|technology"
+    r"|health|fashion|beauty|freedom|love|happiness|teamwork|education)\s+)*\bconcepts?\b"
+    r"(?:\s+(?:stock\s+)?(?:photo|image|picture)s?)?(?=\s*(?:[,.;|]|$))"
+)
+ABSTRACT_KEYWORDS = frozenset(
+    "concept concepts success business technology vacation holiday holidays travel tourism "
+    "celebration background texture design vector seamless abstract outdoor outdoors indoor "
+    "lifestyle idea ideas happiness love fun freedom teamwork education health fashion beauty "
+    "summer winter spring autumn season copyspace copy-space closeup".split()
+)
+_WEB_MAYBE = re.compile(
+    r"[&<@:$£€¥%\"!,;]|\d|XL\b|(?i:filter|sale|concept|premium|free|download|only|visit)"
+)
+_WEB_NOISE = re.compile(
+    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]), re.IGNORECASE
+)
+_SHOP_CODE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d[A-Z0-9]*\d)[A-Z0-9]{7,}\b")
+_HTML_ENTITY_RE = re.compile(_HTML_ENTITY, re.IGNORECASE)
+_SHOUT_RE = re.compile(_SHOUT)
+_LIST_ITEM = re.compile(r"[^,;|]+")
+
+
+def _entity(match: re.Match) -> str:
+    found = written = match.group(0)
+    while (unescaped := html.unescape(written)) != written:  # "&amp;amp;" -> "&amp;" -> "&"
+        written = unescaped
+    if written == "&":  # "salt &amp; pepper" -> "salt  and  pepper"
+        written = " and"
+    elif written.isspace() or not written.isprintable():  # "&nbsp;"
+        written = " "
+    if len(written) > len(found):
+        return " " * len(found)
+    return written.ljust(len(found))
+
+
+def _abstract_list_items(text: str) -> str:
+    """In a list of keywords (four items or more, split by commas, semicolons or bars, each
+    of three words or fewer, with no article), the items that are only ideas are blanked:
+    "business, technology, laptop, office, success, concept" keeps laptop and office."""
+    items = list(_LIST_ITEM.finditer(text))
+    if len(items) < 4:
+        return text
+    words = [item.group(0).lower().split() for item in items]
+    if any(len(w) > 3 or {"a", "an", "the"} & set(w) for w in words):
+        return text
+    chars = list(text)
+    for item, w in zip(items, words):
+        if w and all(word in ABSTRACT_KEYWORDS for word in w):
+            chars[item.start() : item.end()] = " " * (item.end() - item.start())
+    return "".join(chars)
+
+
+def clean_web_noise(text: str) -> str:
+    """``text`` with web markup, handles, shop labels, labelled camera metadata, numeric
+    dates and stock keywords blanked in place (rule family ``web_noise``; the same length)."""
+    if not _WEB_MAYBE.search(text):
+        return text
+    cleaned = _HTML_ENTITY_RE.sub(_entity, text)
+    cleaned = _SHOUT_RE.sub(_blank, cleaned)
+    cleaned = _WEB_NOISE.sub(_blank, cleaned)
+    cleaned = _SHOP_CODE.sub(_blank, cleaned)
+    cleaned = _abstract_list_items(cleaned)
+    if cleaned != text:
+        cleaned = _drop_empty_separators(cleaned)
+    assert len(cleaned) == len(text)  # offsets must keep indexing the caption
+    return cleaned
