@@ -287,6 +287,7 @@ ABSTRACT_KEYWORDS = frozenset(
 )
 _WEB_MAYBE = re.compile(
     r"[&<@:$£€¥%\"!,;]|\d|XL\b|(?i:filter|sale|concept|premium|free|download|only|visit)"
+    r"|^\s*[A-Za-z]+(?: [A-Za-z]+){4,}\s*$"
 )
 _WEB_NOISE = re.compile(
     "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]), re.IGNORECASE
@@ -327,6 +328,31 @@ def _abstract_list_items(text: str) -> str:
     return "".join(chars)
 
 
+#: words that join a phrase: a run of words with none of them is no sentence
+_FUNCTION_WORDS = frozenset(
+    "a an the of in on at with and or to for by from into onto near under over behind "
+    "is are was were be being has have had this that these those his her their its my our "
+    "your some two three four while who which".split()
+)
+_KEYWORD_RUN = re.compile(r"^\s*[A-Za-z]+(?:[ ]+[A-Za-z]+){4,}\s*$")
+
+
+def _keyword_run(text: str) -> str:
+    """A caption of five words or more with no word that joins a phrase, two of them stock
+    keywords for an idea, is a list of keywords written with blanks ("travel vacation beach
+    sea sand sun holiday"): each blank between two words becomes a comma, in place, so that
+    the list is read item by item and not as one compound."""
+    if not _KEYWORD_RUN.match(text):
+        return text
+    words = text.lower().split()
+    if _FUNCTION_WORDS & set(words) or sum(w in ABSTRACT_KEYWORDS for w in words) < 2:
+        return text
+    stripped = text.strip()
+    start = text.index(stripped)
+    body = re.sub(r" (?=[A-Za-z])", ",", stripped)
+    return text[:start] + body + text[start + len(stripped) :]
+
+
 def clean_web_noise(text: str) -> str:
     """``text`` with web markup, handles, shop labels, labelled camera metadata, numeric
     dates and stock keywords blanked in place (rule family ``web_noise``; the same length)."""
@@ -336,7 +362,7 @@ def clean_web_noise(text: str) -> str:
     cleaned = _SHOUT_RE.sub(_blank, cleaned)
     cleaned = _WEB_NOISE.sub(_blank, cleaned)
     cleaned = _SHOP_CODE.sub(_blank, cleaned)
-    cleaned = _abstract_list_items(cleaned)
+    cleaned = _abstract_list_items(_keyword_run(cleaned))
     if cleaned != text:
         cleaned = _drop_empty_separators(cleaned)
     assert len(cleaned) == len(text)  # offsets must keep indexing the caption
