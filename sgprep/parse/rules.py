@@ -584,7 +584,10 @@ class RuleParser(Parser):
         names: bool = True,
         wooden: bool = True,
     ) -> Entity:
-        start = doc[draft.start].idx
+        first = draft.start
+        while first < draft.end and doc[first].is_space:  # blanked noise before the phrase
+            first += 1
+        start = doc[first].idx
         last = doc[draft.end]
         end = last.idx + len(last.text)
         head = draft.head
