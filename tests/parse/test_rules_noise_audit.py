@@ -107,8 +107,11 @@ def test_web_noise_leaves_plain_captions_alone(caption):
         ("SALE! 50% OFF ALL SUMMER DRESSES", ["sale"], ["dress"]),
         ("BREAKING NEWS: fire destroys old warehouse downtown", ["news"], ["fire", "downtown"]),
         ("Premium Photo | Young man using laptop at home", ["photo"], ["man", "laptop", "home"]),
-        ("Happy family having picnic in park stock photo 123456789", ["123456789"],
-         ["family", "picnic", "park"]),  # fmt: skip
+        (
+            "Happy family having picnic in park stock photo 123456789",
+            ["123456789"],
+            ["family", "picnic", "park"],
+        ),
         ("2018-07-14 fireworks over the harbour", ["2018-07-14"], ["firework", "harbour"]),
         ("Summer 2015: kids playing in the fountain", ["2015"], ["kid", "fountain"]),
         (
