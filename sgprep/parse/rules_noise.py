@@ -285,10 +285,10 @@ ABSTRACT_KEYWORDS = frozenset(
     "lifestyle idea ideas happiness love fun freedom teamwork education health fashion beauty "
     "summer winter spring autumn season copyspace copy-space closeup".split()
 )
-_WEB_MAYBE = re.compile(
-    r"[&<@:$£€¥%\"!,;]|\d|XL\b|(?i:filter|sale|concept|premium|free|download|only|visit)"
-    r"|^\s*[A-Za-z]+(?: [A-Za-z]+){4,}\s*$"
-)
+#: cheap first test of the regular expressions: most captions have none of these characters
+#: and, lower-cased, none of these words
+_WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!\d]")
+_WEB_MAYBE_WORD = re.compile(r"xl\b|filter|sale|concept|premium|free|download|only|visit|library")
 _WEB_NOISE = re.compile(
     "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]), re.IGNORECASE
 )
@@ -342,10 +342,10 @@ def _keyword_run(text: str) -> str:
     keywords for an idea, is a list of keywords written with blanks ("travel vacation beach
     sea sand sun holiday"): each blank between two words becomes a comma, in place, so that
     the list is read item by item and not as one compound."""
-    if not _KEYWORD_RUN.match(text):
-        return text
     words = text.lower().split()
-    if _FUNCTION_WORDS & set(words) or sum(w in ABSTRACT_KEYWORDS for w in words) < 2:
+    if len(words) < 5 or len(ABSTRACT_KEYWORDS.intersection(words)) < 2:
+        return text
+    if _FUNCTION_WORDS.intersection(words) or not _KEYWORD_RUN.match(text):
         return text
     stripped = text.strip()
     start = text.index(stripped)
@@ -356,13 +356,15 @@ def _keyword_run(text: str) -> str:
 def clean_web_noise(text: str) -> str:
     """``text`` with web markup, handles, shop labels, labelled camera metadata, numeric
     dates and stock keywords blanked in place (rule family ``web_noise``; the same length)."""
-    if not _WEB_MAYBE.search(text):
-        return text
-    cleaned = _HTML_ENTITY_RE.sub(_entity, text)
-    cleaned = _SHOUT_RE.sub(_blank, cleaned)
-    cleaned = _WEB_NOISE.sub(_blank, cleaned)
-    cleaned = _SHOP_CODE.sub(_blank, cleaned)
-    cleaned = _abstract_list_items(_keyword_run(cleaned))
+    cleaned = text
+    if _WEB_MAYBE.search(text) or _WEB_MAYBE_WORD.search(text.lower()):
+        cleaned = _HTML_ENTITY_RE.sub(_entity, cleaned)
+        cleaned = _SHOUT_RE.sub(_blank, cleaned)
+        cleaned = _WEB_NOISE.sub(_blank, cleaned)
+        cleaned = _SHOP_CODE.sub(_blank, cleaned)
+    listed = _keyword_run(cleaned)
+    if listed is not cleaned or sum(map(cleaned.count, ",;|")) >= 3:  # a list of four or more
+        cleaned = _abstract_list_items(listed)
     if cleaned != text:
         cleaned = _drop_empty_separators(cleaned)
     assert len(cleaned) == len(text)  # offsets must keep indexing the caption
