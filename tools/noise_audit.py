@@ -6,7 +6,8 @@
 
 Reads ``tests/data/noise_audit.jsonl`` (captions written for the audit of
 ``docs/rule-parser-noise-audit.md``, one JSON object a line: ``category``, ``caption``,
-``forbid``, ``expect``). A graph is counted WRONG when a word of ``forbid`` (noise: "iso",
+``forbid``, ``expect``, and ``round``: 2 for the captions written after the first fixes, to
+measure them on text they were not written from). A graph is counted WRONG when a word of ``forbid`` (noise: "iso",
 "jpg", "stock", a handle, a price) is an entity's head or a word of its text, an attribute,
 its count or a word of a predicate. ``expect`` lists heads a sensible graph has; a graph that lacks some is
 counted as missing them (not WRONG: an empty graph is allowed). Exits 1 when any is WRONG, so
@@ -88,6 +89,11 @@ def main() -> int:
     for category in per:
         print(f"{category:<12}{per[category]:>9}{wrong[category]:>7}{empty[category]:>7}")
     print(f"{'all':<12}{sum(per.values()):>9}{sum(wrong.values()):>7}{sum(empty.values()):>7}")
+    for round_ in sorted({r.get("round", 1) for r in results}):
+        rows = [r for r in results if r.get("round", 1) == round_]
+        bad = sum(bool(r["wrong"]) for r in rows)
+        blank = sum(not getattr(r["graph"], "entities", None) for r in rows)
+        print(f"{'round ' + str(round_):<12}{len(rows):>9}{bad:>7}{blank:>7}")
     for r in results:
         if r["wrong"] or args.all:
             graph = r["graph"]

@@ -302,15 +302,14 @@ def test_who_clause_on_a_person_stays(parser):
 
 
 def test_keywords_before_commas_are_a_list(parser):
-    caption = "travel, beach, ocean, nofilter"
+    caption = "travel, beach, ocean, nofilter"  # "travel" is an idea: web_noise blanks it
     assert {e.text for e in parse(parser, caption).entities} == {
-        "travel",
         "beach",
         "ocean",
         "nofilter",
     }
     off = {e.text for e in parse(parser, caption, off="lists").entities}
-    assert "travel, beach, ocean, nofilter" in off  # one compound
+    assert "beach, ocean, nofilter" in off  # one compound
 
 
 def test_hashtags_only_are_keywords(parser):

@@ -196,6 +196,16 @@ LEFT = {
     "LEGO Star Wars Millennium Falcon 75192 Building Kit (7541 Pieces)",
     "la plage à Nice, summer vibes",
     "perro en la playa - dog on the beach",
+    # round 2, written after the first fixes
+    "Shutter speed: 1/1000, ISO: 400 - a bird in flight",
+    "food healthy salad vegetables diet lifestyle fresh",
+    "Photo about Old boat on the shore. Image of harbor, wooden, ship - 123456789",
+    "love this view 😍 #travel",
+    "Adidas Ultraboost 22 Running Shoes - Core Black - Size 9.5",
+    "Beautiful sunset over the ocean with palm trees and a sailboat on the horizon tropical "
+    "paradise vacation travel destination concept background",
+    "Modern living room interior with grey sofa, wooden coffee table, plants and large windows "
+    "3d render",
 }
 
 
