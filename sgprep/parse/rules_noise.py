@@ -237,13 +237,15 @@ _LABEL = (
     r"|\b(?:premium|free)\s+(?:photo|vector|image|psd|picture)s?\b(?!\s+of\b)"
     r"|\bdownload\s+(?:this|the)?\s*(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
     r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
+    r"|^\s*(?:photo|image|picture|illustration)\s+about\b|\s[-|]\s*\d{6,}\s*$"
+    r"|\b3d\s+(?:render(?:ing)?|illustration|model)\b(?=\s*(?:[,.;|]|$))"
 )
 #: camera metadata with a label ("Exposure: 1/500 sec", "Focal length: 35mm"), a camera file
 #: with a blank in it ("IMG 1234"), a lens filter ("ND filter") and the phone's model after
 #: "shot on" ("Shot on iPhone 12 Pro")
 _EXIF = (
     r"\b(?:exposure(?:\s+time)?|aperture|focal\s+length|shutter(?:\s+speed)?|iso|lens|camera"
-    r"|f-stop|white\s+balance|flash)\s*:"
+    r"|f-stop|white\s+balance|flash)\s*:(?:\s*[\w./+-]+(?:\s?(?:sec|s|mm)\b)?)?"
     r"|\b(?:IMG|DSC|DSCN|DSCF|PXL)\s\d{3,}\b"
     r"|\b(?:ND|CPL|UV|polari[sz]ing)\d*\s+filter\b"
     r"|\b(?:shot|taken)\s+(?:on|with)\s+(?:an?\s+|my\s+)?(?:iphone|pixel|galaxy|android|huawei)"
@@ -274,23 +276,28 @@ _NUMBER_DATE = (
 _SHOUT = r"^\s*[A-Z]{2,}(?:\s+[A-Z]{2,}){0,2}\s*(?:!+|:)"
 #: stock keywords that name no thing: "... summer vacation travel concept" at a caption's end,
 #: a list's keyword for an idea ("success", "concept", "holiday")
-_CONCEPT = (
-    r"(?:\b(?:summer|winter|holiday|vacation|travel|business|lifestyle|success|technology"
-    r"|health|fashion|beauty|freedom|love|happiness|teamwork|education)\s+)*\bconcepts?\b"
-    r"(?:\s+(?:stock\s+)?(?:photo|image|picture)s?)?(?=\s*(?:[,.;|]|$))"
-)
 ABSTRACT_KEYWORDS = frozenset(
     "concept concepts success business technology vacation holiday holidays travel tourism "
     "celebration background texture design vector seamless abstract outdoor outdoors indoor "
     "lifestyle idea ideas happiness love fun freedom teamwork education health fashion beauty "
-    "summer winter spring autumn season copyspace copy-space closeup".split()
+    "summer winter spring autumn season copyspace copy-space closeup destination paradise "
+    "diet healthy wellness nutrition".split()
 )
+_IDEAS = "|".join(sorted(ABSTRACT_KEYWORDS, key=len, reverse=True))
+_CONCEPT = (
+    r"(?:\b(?:" + _IDEAS + r")\s+)*\bconcepts?\b(?:\s+(?:backgrounds?|banner|wallpaper))?"
+    r"(?:\s+(?:stock\s+)?(?:photo|image|picture)s?)?(?=\s*(?:[,.;|]|$))"
+    r"|(?<![\w#])#(?:" + _IDEAS + r")\b"  # a hashtag of an idea: "#travel"
+)
+#: emoji and the symbols and joiners around them (the model makes them words of a name)
+_EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]"
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
-_WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!\d]")
+_WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
 _WEB_MAYBE_WORD = re.compile(r"xl\b|filter|sale|concept|premium|free|download|only|visit|library")
 _WEB_NOISE = re.compile(
-    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]), re.IGNORECASE
+    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT, _EMOJI]),
+    re.IGNORECASE,
 )
 _SHOP_CODE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d[A-Z0-9]*\d)[A-Z0-9]{7,}\b")
 _HTML_ENTITY_RE = re.compile(_HTML_ENTITY, re.IGNORECASE)
