@@ -150,7 +150,7 @@ def test_web_noise_leaves_plain_captions_alone(caption):
             "Modern living room interior with grey sofa, wooden coffee table, plants and large "
             "windows 3d render",
             ["render"],
-            ["room", "interior", "sofa", "coffee table", "plant", "window"],
+            ["room", "interior", "sofa", "table", "plant", "window"],
         ),
     ],
 )
