@@ -257,7 +257,9 @@ _EXIF = (
 _SHOP = (
     r"[$£€¥]\s?\d[\d,.]*(?:\s?(?:k|m|usd|eur))?\b|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros)\b"
     r"|\b\d{1,3}\s?%\s*off\b|\bfor\s+sale\b|\bfree\s+(?:shipping|delivery)\b"
-    r"|\b(?:collection|pick[- ]?up|local\s+pickup)\s+only\b"
+    r"|\b(?:collection|pick[- ]?up|local\s+pickup)\s+only\b|\bfor\s+rent\b"
+    r"|\b(?:in\s+)?(?:great|good|excellent|mint|perfect|used|fair)\s+condition\b"
+    r"|\bper\s+(?:month|night|week|day|person)\b"
     r"|\bvisit\s+(?:our|my)\s+(?:\w+\s+)?(?:store|shop|website|site|page|blog)(?:\s+today)?\b"
     r"|\b(?:stock\s+)?(?:photo|image|picture)s?\s+(?:no\.?\s*|#\s*)?\d{5,}\b"
     r"|\bsize\s+\d+(?:\.\d)?\b|\b(?:X{0,3}S|M|X{0,3}L)\s?-\s?X{1,3}L\b"
@@ -311,8 +313,8 @@ def _entity(match: re.Match) -> str:
         written = unescaped
     if written == "&":  # "salt &amp; pepper" -> "salt  and  pepper"
         written = " and"
-    elif written.isspace() or not written.isprintable():  # "&nbsp;"
-        written = " "
+    elif written.isspace() or not written.isprintable() or written in '"“”«»':  # "&nbsp;"
+        written = " "  # a quote mark would join the word it stands by: 'big"'
     if len(written) > len(found):
         return " " * len(found)
     return written.ljust(len(found))
@@ -321,7 +323,8 @@ def _entity(match: re.Match) -> str:
 def _abstract_list_items(text: str) -> str:
     """In a list of keywords (four items or more, split by commas, semicolons or bars, each
     of three words or fewer, with no article), the items that are only ideas are blanked:
-    "business, technology, laptop, office, success, concept" keeps laptop and office."""
+    "business, technology, laptop, office, success, concept" keeps laptop and office; a bar
+    between two items becomes a semicolon ("dog | puppy | pet"), which the model reads as one."""
     items = list(_LIST_ITEM.finditer(text))
     if len(items) < 4:
         return text
@@ -332,6 +335,8 @@ def _abstract_list_items(text: str) -> str:
     for item, w in zip(items, words):
         if w and all(word in ABSTRACT_KEYWORDS for word in w):
             chars[item.start() : item.end()] = " " * (item.end() - item.start())
+        if item.end() < len(chars) and chars[item.end()] == "|":  # read as a semicolon
+            chars[item.end()] = ";"
     return "".join(chars)
 
 

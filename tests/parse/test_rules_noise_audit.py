@@ -60,6 +60,10 @@ from tools.noise_audit import audit, load, noise_named
         ("love this view 😍 #travel", "love this view"),
         ("🐕 dog running on the beach 🏖️ ☀️", "dog running on the beach"),
         ("large windows 3d render", "large windows"),
+        ("vintage poster FOR SALE - great condition", "vintage poster"),
+        ("apartment for rent 1200 USD per month", "apartment"),
+        ("the &quot;big&quot; tree", "the big tree"),
+        ("dog | puppy | pet | cute | love", "dog; puppy; pet; cute"),
         (
             "palm trees on the horizon tropical paradise travel concept background",
             "palm trees on the horizon tropical",
@@ -139,6 +143,14 @@ def test_web_noise_leaves_plain_captions_alone(caption):
         ),
         # round 2
         ("Shutter speed: 1/1000, ISO: 400 - a bird in flight", ["400"], ["bird", "flight"]),
+        ("vintage poster FOR SALE - great condition", ["condition", "sale"], ["poster"]),
+        ("apartment for rent 1200 USD per month", ["rent", "month"], ["apartment"]),
+        ("the &quot;big&quot; tree in the yard", ["quot;big&quot"], ["tree", "yard"]),
+        (
+            "dog | puppy | pet | cute | animal | love",
+            ["cute | animal", "love"],
+            ["dog", "puppy", "pet", "animal"],
+        ),
         ("love this view 😍 #travel", ["travel"], ["love", "view"]),
         ("🌅 sunrise over the mountains 🏔️", ["🌅"], ["sunrise", "mountain"]),
         (
