@@ -291,14 +291,17 @@ _CONCEPT = (
     r"(?:\s+(?:stock\s+)?(?:photo|image|picture)s?)?(?=\s*(?:[,.;|]|$))"
     r"|(?<![\w#])#(?:" + _IDEAS + r")\b"  # a hashtag of an idea: "#travel"
 )
-#: emoji and the symbols and joiners around them (the model makes them words of a name)
+#: emoji, with the selectors and joiners that go with them, that open or end a caption (the
+#: model makes them words of the name next to them: "🌅 sunrise"); one between two words is
+#: left, where it may stand inside a phrase ("a red 🚗 car")
 _EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]"
+_EDGE_EMOJI = re.compile(rf"^\s*(?:{_EMOJI}+\s*)+|(?:\s*{_EMOJI}+)+\s*$")
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
 _WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
 _WEB_MAYBE_WORD = re.compile(r"xl\b|filter|sale|concept|premium|free|download|only|visit|library")
 _WEB_NOISE = re.compile(
-    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT, _EMOJI]),
+    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]),
     re.IGNORECASE,
 )
 _SHOP_CODE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d[A-Z0-9]*\d)[A-Z0-9]{7,}\b")
@@ -374,6 +377,7 @@ def clean_web_noise(text: str) -> str:
         cleaned = _SHOUT_RE.sub(_blank, cleaned)
         cleaned = _WEB_NOISE.sub(_blank, cleaned)
         cleaned = _SHOP_CODE.sub(_blank, cleaned)
+        cleaned = _EDGE_EMOJI.sub(_blank, cleaned)  # after the tags that end a caption
     listed = _keyword_run(cleaned)
     if listed is not cleaned or sum(map(cleaned.count, ",;|")) >= 3:  # a list of four or more
         cleaned = _abstract_list_items(listed)

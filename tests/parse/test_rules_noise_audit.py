@@ -88,6 +88,7 @@ def test_web_noise_is_blanked_in_place(caption, kept):
         "a man with a Canon camera",
         "A MAN RIDING A HORSE",
         "the size of a house",
+        "a dog on a 🛹 near a red 🚗 car",  # an emoji inside a phrase stays
     ],
 )
 def test_web_noise_leaves_plain_captions_alone(caption):
