@@ -51,6 +51,9 @@ from sgprep.parse.rules_short import (
 )
 from sgprep.parse.rules_view import DocView
 
+#: Words that deny what a verb or a determiner says (family ``negation``).
+NEGATIONS = frozenset({"no", "not", "n't", "never"})
+
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
 TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
 ATTRIBUTE_DEPS = {"amod", "compound", "nmod", "npadvmod"}
@@ -135,6 +138,8 @@ class GraphBuilder(RelationRules):
         self.implicit_objects: set[int] = set()  # landmarks of "on the side" (no "of")
         self.entities: dict[int, EntityDraft] = {}
         self.relations: list[tuple[int, str, int]] = []
+        #: the caption has a word of negation and ``negation`` is on (see :meth:`_negated`)
+        self.denies = "negation" in families and not self.view.words.isdisjoint(NEGATIONS)
 
     @property
     def lemma(self) -> bool:
@@ -168,6 +173,8 @@ class GraphBuilder(RelationRules):
         for tok in self._with_pos(NOUNS):
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
+        if self.denies:
+            self._drop_denied()  # "a tree with no leaves": no leaves in the scene
         if "parts" in self.families:
             self._part_entities()
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
@@ -233,7 +240,8 @@ class GraphBuilder(RelationRules):
         if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
             for tok in self._with_dep(PREP):  # "this picture is in black and white"
                 pobj = self._pobj(tok) if tok.lower_ == "in" else None
-                if pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be":
+                if (pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be"
+                        and not self._negated(tok.head)):  # fmt: skip
                     for subject in self._subjects(tok.head):
                         if subject in self.entities:
                             self._attribute_chain(self.entities[subject], pobj)
@@ -266,6 +274,26 @@ class GraphBuilder(RelationRules):
                 found.append((owner, predicate, part))
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
+
+    def _drop_denied(self) -> None:
+        """ "a tree with no leaves", "has no visible label": a noun whose determiner is "no",
+        with only adjectives between, names nothing in the scene; nor do its relations. A
+        noun modifier between keeps it ("a no parking sign" is a sign). So is the object of a
+        denied verb ("a man not wearing a shirt")."""
+        view = self.view
+        for i in [i for i in self.entities if i not in self.quoted]:
+            if view.dep[i] == "dobj" and self._negated(self.tokens[view.head[i]]):
+                del self.entities[i]
+                continue
+            for det in self.kids[i]:
+                if (
+                    det.i < i
+                    and view.dep[det.i] == "det"
+                    and view.lower[det.i] == "no"
+                    and all(view.pos[k] == "ADJ" for k in range(det.i + 1, i))
+                ):
+                    del self.entities[i]
+                    break
 
     def _with_pos(self, pos: frozenset[str]) -> list[Token]:
         """The tokens whose part of speech is one of ``pos``, in order: a rule that only
@@ -746,6 +774,8 @@ class GraphBuilder(RelationRules):
         """ "the dress is red" / "the sky looks grey and cloudy"."""
         if tok.dep_ != "acomp" or tok.head.lemma_ not in lex.LINKING_VERBS:
             return
+        if self._negated(tok.head):
+            return  # "the dress is not red"
         if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]) and not (
             "places" in self.families and state_in_place(tok)
         ):

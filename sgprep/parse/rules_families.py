@@ -135,6 +135,10 @@ nothing in a normal run sets it.
   entities and tags, @handles, "Photo:" / "Premium Photo" labels, labelled camera metadata,
   prices, sizes, product codes, numeric dates, an all-caps cry that opens a caption, stock
   keywords for ideas) — :func:`sgprep.parse.rules_noise.clean_web_noise`;
+- ``negation``: what is denied is not in the graph: a relation or a state of a verb with
+  "not" ("the branches do not have leaves", "that is not in black and white"), and a noun
+  after the determiner "no" ("a tree with no leaves": no leaves, no "tree with leaves") —
+  :meth:`sgprep.parse.rules_extract.GraphBuilder._drop_denied`;
 """
 
 from __future__ import annotations
@@ -184,6 +188,7 @@ FAMILIES = frozenset(
         "or_lists",
         "colour_nouns",
         "web_noise",
+        "negation",
     }
 )
 

@@ -45,10 +45,16 @@ class RelationRules:
     implicit_objects: set[int]
     entities: dict
     relations: list[tuple[int, str, int]]
+    denies: bool
 
     def _is_prt_with_object(self, tok: Token) -> bool:
         """ "driving down street": the model calls "down" a particle but it has an object."""
         return tok.dep_ == "prt" and self._pobj(tok) is not None
+
+    def _negated(self, verb: Token) -> bool:
+        """ "do not have leaves", "is not in black and white": what the verb says is denied
+        (family ``negation``; ``self.denies`` says the caption has a word of negation)."""
+        return self.denies and any(c.dep_ == "neg" for c in self.kids[verb.i])
 
     def _verb_predicate(self, verb: Token) -> str:
         lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
@@ -126,7 +132,7 @@ class RelationRules:
         view, i = self.view, verb.i
         if view.pos[i] != "VERB" or view.tag[i] not in {"VBG", "VBN"} or verb.lemma_ == "be":
             return
-        if view.dep[i] not in {"acl", "ROOT", "relcl", "conj"}:
+        if view.dep[i] not in {"acl", "ROOT", "relcl", "conj"} or self._negated(verb):
             return
         if sum(c.dep_ == "nsubj" for c in self.kids[verb.i]) >= (1 if verb.dep_ == "relcl" else 2):
             return  # "the shirt the man is wearing": an object gap, not a state
@@ -176,6 +182,8 @@ class RelationRules:
             self._preposition(tok)
         elif dep in {"dobj", "obj"} and view.pos[head] in VERBS and head not in self.quoted:
             verb = tok.head
+            if self._negated(verb):
+                return  # "the branches do not have leaves"
             predicate = self._verb_predicate(verb)
             if self._reciprocal(tok):
                 self._add_reciprocal(self._subjects(verb), predicate, tok)
@@ -271,6 +279,8 @@ class RelationRules:
         return words, pobj
 
     def _preposition(self, prep: Token) -> None:
+        if self._negated(prep.head):
+            return  # "a man not in the water"
         phrase = self._prep_phrase(prep)
         if phrase is None:
             return

@@ -1,0 +1,65 @@
+"""Pass 11 (attr) of the rule parser (``docs/rule-parser-pass11-attr.md``).
+
+Every caption here is written for the test. Each test checks the rule's graph and that the
+rule's family switched off gives the old one, so that a test fails if the rule stops doing
+anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parse.rule_helpers import attributes, heads, parse, rels
+
+# ---- negation --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, denied, kept",
+    [
+        (
+            "a tree with no leaves stands next to a fence",
+            "leaf",
+            ("tree", "stand next to", "fence"),
+        ),
+        ("the cat has no red collar on its neck", "collar", ("cat", "have", "neck")),
+        ("a man not wearing a shirt sits on a bench", "shirt", ("man", "sit on", "bench")),
+        ("the old trees do not have leaves", "leaf", None),
+    ],
+)
+def test_a_denied_thing_is_not_in_the_graph(parser, caption, denied, kept):
+    graph = parse(parser, caption)
+    assert denied not in heads(graph)
+    assert not any(denied in (s, o) for s, _, o in rels(graph))
+    if kept is not None:
+        assert kept in rels(graph)
+    assert denied in heads(parse(parser, caption, off="negation"))
+
+
+@pytest.mark.parametrize(
+    "caption, head, attribute",
+    [
+        ("the dress is not red", "dress", "red"),
+        ("a photo of a street that is not in black and white", "street", "black"),
+    ],
+)
+def test_a_denied_state_is_no_attribute(parser, caption, head, attribute):
+    assert attribute not in attributes(parse(parser, caption), head)
+    assert attribute in attributes(parse(parser, caption, off="negation"), head)
+
+
+def test_a_denied_place_is_no_relation(parser):
+    caption = "a dog that is not in the water"
+    assert ("dog", "in", "water") not in rels(parse(parser, caption))
+    assert ("dog", "in", "water") in rels(parse(parser, caption, off="negation"))
+
+
+def test_a_no_parking_sign_is_a_sign(parser):
+    # a noun modifier after "no" makes a name: the sign is there
+    graph = parse(parser, "a no parking sign attached to a pole")
+    assert any("sign" in s for s, _, _ in rels(graph))
+
+
+def test_an_affirmed_caption_is_untouched(parser):
+    caption = "a tree with green leaves stands next to a fence"
+    assert rels(parse(parser, caption)) == rels(parse(parser, caption, off="negation"))
