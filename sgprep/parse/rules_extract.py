@@ -51,6 +51,14 @@ from sgprep.parse.rules_short import (
 )
 from sgprep.parse.rules_view import DocView
 
+#: Adverbs of degree: they grade a participle ("partly eaten"), they do not say how it was
+#: done, so they are no part of its attribute (family ``manner``).
+DEGREE_ADVERBS = frozenset(
+    """
+    partly partially fully completely mostly nearly slightly largely mainly totally entirely
+    barely hardly highly really truly extremely relatively fairly newly recently only
+    """.split()
+)
 #: Words that deny what a verb or a determiner says (family ``negation``).
 NEGATIONS = frozenset({"no", "not", "n't", "never"})
 
@@ -751,7 +759,11 @@ class GraphBuilder(RelationRules):
         shade = shade_of(word) if "colours" in self.families else None
         if shade is None and "colours" in self.families and is_shade_of_next(word):
             return  # "light" of "light blue": the colour carries it
-        draft.add_attribute(f"{shade.lower_} {word.text}" if shade is not None else word.text)
+        manner = self._manner_of(word) if "manner" in self.families else None
+        if manner is not None:  # "an oddly shaped doughnut": doughnut is oddly shaped
+            draft.add_attribute(f"{manner.lower_} {word.text}")
+        else:
+            draft.add_attribute(f"{shade.lower_} {word.text}" if shade is not None else word.text)
         for mod in self.kids[word.i]:  # "long white whiskers" read as long <- white: long too
             m = mod.i
             if (
@@ -769,6 +781,28 @@ class GraphBuilder(RelationRules):
                 pos[c] in {"ADJ", "VERB"} or is_colour(conj) or lower[c] in lex.MATERIALS
             ):
                 self._attribute_chain(draft, conj)
+
+    def _manner_of(self, word: Token) -> Token | None:
+        """ "oddly" in "an oddly shaped doughnut", "well" in "a well dressed woman": an adverb
+        of manner right before a participle, hung on it. The participle alone says little
+        ("shaped", "dressed"); the adverb says how, so the two are one attribute. An adverb
+        of degree ("partly eaten", "fully grown") grades it and stays out, as it does for an
+        adjective ("very large")."""
+        i, view = word.i, self.view
+        if i == 0 or not (
+            view.tag[i] == "VBN" or (view.pos[i] == "ADJ" and view.lower[i].endswith("ed"))
+        ):
+            return None
+        adverb = self.tokens[i - 1]
+        if (
+            view.head[i - 1] != i
+            or view.dep[i - 1] != "advmod"
+            or view.pos[i - 1] != "ADV"
+            or view.lower[i - 1] in DEGREE_ADVERBS
+            or not (view.lower[i - 1].endswith("ly") or view.lower[i - 1] == "well")
+        ):
+            return None
+        return adverb
 
     def _predicative_attributes(self, tok: Token) -> None:
         """ "the dress is red" / "the sky looks grey and cloudy"."""

@@ -139,6 +139,10 @@ nothing in a normal run sets it.
   "not" ("the branches do not have leaves", "that is not in black and white"), and a noun
   after the determiner "no" ("a tree with no leaves": no leaves, no "tree with leaves") —
   :meth:`sgprep.parse.rules_extract.GraphBuilder._drop_denied`;
+- ``manner``: an adverb of manner and the participle it describes are one attribute ("an
+  oddly shaped doughnut" -> doughnut is oddly shaped, "a well dressed woman"); an adverb
+  of degree stays out ("partly eaten") —
+  :meth:`sgprep.parse.rules_extract.GraphBuilder._manner_of`;
 """
 
 from __future__ import annotations
@@ -189,6 +193,7 @@ FAMILIES = frozenset(
         "colour_nouns",
         "web_noise",
         "negation",
+        "manner",
     }
 )
 

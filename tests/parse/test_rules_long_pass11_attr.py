@@ -63,3 +63,33 @@ def test_a_no_parking_sign_is_a_sign(parser):
 def test_an_affirmed_caption_is_untouched(parser):
     caption = "a tree with green leaves stands next to a fence"
     assert rels(parse(parser, caption)) == rels(parse(parser, caption, off="negation"))
+
+
+# ---- manner ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, head, attribute, alone",
+    [
+        ("a boy holds an oddly shaped pumpkin", "pumpkin", "oddly shaped", "shaped"),
+        ("a well dressed man waits at the door", "man", "well dressed", "dressed"),
+        ("a neatly folded towel on a chair", "towel", "neatly folded", "folded"),
+    ],
+)
+def test_an_adverb_of_manner_stays_with_its_participle(parser, caption, head, attribute, alone):
+    graph = parse(parser, caption)
+    assert attribute in attributes(graph, head)
+    assert alone not in attributes(graph, head)
+    off = parse(parser, caption, off="manner")
+    assert alone in attributes(off, head) and attribute not in attributes(off, head)
+
+
+@pytest.mark.parametrize(
+    "caption, head, attribute",
+    [
+        ("a partly eaten pizza on a plate", "pizza", "eaten"),  # degree: grades, says no how
+        ("a very large bear in a river", "bear", "large"),  # an adjective, not a participle
+    ],
+)
+def test_an_adverb_of_degree_is_no_part_of_the_attribute(parser, caption, head, attribute):
+    assert attributes(parse(parser, caption), head) == [attribute]
