@@ -500,7 +500,7 @@ class RuleParser(Parser):
                 (repair_participle_on_prefix, ()),
             ]
         steps += [
-            (repair_verb_inside_noun_phrase, ()),
+            (repair_verb_inside_noun_phrase, ("ing_objects" in self.families,)),
         ]
         if "verbs" in self.families:
             steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs)))

@@ -143,6 +143,11 @@ nothing in a normal run sets it.
   oddly shaped doughnut" -> doughnut is oddly shaped, "a well dressed woman"); an adverb
   of degree stays out ("partly eaten") —
   :meth:`sgprep.parse.rules_extract.GraphBuilder._manner_of`;
+- ``ing_objects``: a participle the model reads as a compound of the noun's phrase is the
+  verb of the noun before it ("dog herding sheep" -> dog herd sheep, not one thing "dog
+  herding sheep" that is herding), and a colour before an "-ing" word is no doer ("the
+  silver serving tray": tray is silver, not "silver serve tray") —
+  :func:`sgprep.parse.rules_repair.repair_verb_inside_noun_phrase`;
 """
 
 from __future__ import annotations
@@ -194,6 +199,7 @@ FAMILIES = frozenset(
         "web_noise",
         "negation",
         "manner",
+        "ing_objects",
     }
 )
 

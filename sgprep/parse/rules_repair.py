@@ -26,6 +26,7 @@ from sgprep.parse.rules_lexicon import (
     ING_NOUNS,
     PERSON_ACTIONS,
     PERSON_NOUNS,
+    is_colour,
 )
 from sgprep.parse.rules_view import DocView, acl_participles, needs
 
@@ -142,7 +143,7 @@ class LazyHeads:
 
 
 @needs(
-    lambda v: (
+    lambda v, *_: (
         "VBG" in v.tags
         and any(
             v.tag[i] == "VBG"
@@ -154,17 +155,27 @@ class LazyHeads:
         )
     )
 )
-def repair_verb_inside_noun_phrase(doc: Doc) -> Doc:
+def repair_verb_inside_noun_phrase(doc: Doc, objects: bool = False) -> Doc:
     """ "girl swinging tennis racket" read as one noun phrase (girl/compound swinging/amod
-    racket): make it the clause it is, girl <-acl- swinging -dobj-> racket."""
+    racket): make it the clause it is, girl <-acl- swinging -dobj-> racket.
+
+    With ``objects`` (family ``ing_objects``) also where the model hangs the noun on the
+    "-ing" word as its compound ("dog herding sheep": dog/compound herding/compound sheep,
+    which named one thing "dog herding sheep" with the attribute "herding"); and a colour
+    is no doer ("the silver serving tray": a tray that serves, not "silver serve tray"). An
+    "-ing" noun ("parking") is left."""
     fixes = []
     for tok in doc[1:]:
         if tok.tag_ != "VBG":
             continue
         noun, head = doc[tok.i - 1], tok.head
+        if objects and is_colour(noun):
+            continue
         hangs_off = (noun.head == head and noun.dep_ in {"compound", "nmod"}) or (
             noun.head == tok and noun.dep_ in {"npadvmod", "nsubj"}
         )
+        if objects and not hangs_off and tok.lower_ not in ING_NOUNS:
+            hangs_off = noun.head == tok and noun.dep_ == "compound"
         if (tok.tag_ == "VBG" and tok.dep_ in {"amod", "compound"} and head.pos_ == "NOUN"
                 and head.i > tok.i and noun.pos_ in {"NOUN", "PROPN"} and hangs_off):  # fmt: skip
             fixes.append((noun.i, tok.i, head.i))

@@ -93,3 +93,34 @@ def test_an_adverb_of_manner_stays_with_its_participle(parser, caption, head, at
 )
 def test_an_adverb_of_degree_is_no_part_of_the_attribute(parser, caption, head, attribute):
     assert attributes(parse(parser, caption), head) == [attribute]
+
+
+# ---- ing_objects -----------------------------------------------------------------------------
+
+
+def test_a_participle_read_as_a_compound_is_the_nouns_verb(parser):
+    caption = "dog herding sheep towards the gate"
+    graph = parse(parser, caption)
+    assert ("dog", "herd", "sheep") in rels(graph)
+    assert "herding" not in " ".join(a for e in graph.entities for a in e.attributes)
+    off = parse(parser, caption, off="ing_objects")
+    assert ("dog", "herd", "sheep") not in rels(off)
+
+
+def test_a_colour_before_an_ing_word_is_no_doer(parser):
+    caption = "the silver serving tray on the table"
+    graph = parse(parser, caption)
+    assert "silver" in attributes(graph, "tray")
+    assert not any(p == "serve" for _, p, _ in rels(graph))
+    assert ("silver", "serve", "tray") in rels(parse(parser, caption, off="ing_objects"))
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("girl swinging tennis racket", ("girl", "swing", "racket")),
+        ("a post supporting street signs", ("post", "support", "sign")),
+    ],
+)
+def test_the_old_clause_repair_still_holds(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
