@@ -53,8 +53,14 @@ class RelationRules:
 
     def _negated(self, verb: Token) -> bool:
         """ "do not have leaves", "is not in black and white": what the verb says is denied
-        (family ``negation``; ``self.denies`` says the caption has a word of negation)."""
-        return self.denies and any(c.dep_ == "neg" for c in self.kids[verb.i])
+        (family ``negation``; ``self.denies`` says the caption has a word of negation). Only
+        a verb's "not" denies: "a sticker on the street sign, not the stop sign" contrasts
+        two things (the model hangs that "not" on the sticker) and keeps its relation."""
+        return (
+            self.denies
+            and self.view.pos[verb.i] in {"VERB", "AUX"}
+            and any(c.dep_ == "neg" for c in self.kids[verb.i])
+        )
 
     def _verb_predicate(self, verb: Token) -> str:
         lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())

@@ -60,6 +60,12 @@ def test_a_no_parking_sign_is_a_sign(parser):
     assert any("sign" in s for s, _, _ in rels(graph))
 
 
+def test_a_not_between_two_things_denies_no_relation(parser):
+    # "not" that contrasts two things (the model hangs it on a noun) is no verb's negation
+    caption = "a cat on the red chair, not the blue chair"
+    assert ("cat", "on", "chair") in rels(parse(parser, caption))
+
+
 def test_an_affirmed_caption_is_untouched(parser):
     caption = "a tree with green leaves stands next to a fence"
     assert rels(parse(parser, caption)) == rels(parse(parser, caption, off="negation"))
