@@ -148,6 +148,8 @@ class GraphBuilder(RelationRules):
         self.relations: list[tuple[int, str, int]] = []
         #: the caption has a word of negation and ``negation`` is on (see :meth:`_negated`)
         self.denies = "negation" in families and not self.view.words.isdisjoint(NEGATIONS)
+        #: ``manner`` is on and the caption has an adverb (see :meth:`_manner_of`)
+        self.manners = "manner" in families and "ADV" in self.view.poses
 
     @property
     def lemma(self) -> bool:
@@ -759,7 +761,7 @@ class GraphBuilder(RelationRules):
         shade = shade_of(word) if "colours" in self.families else None
         if shade is None and "colours" in self.families and is_shade_of_next(word):
             return  # "light" of "light blue": the colour carries it
-        manner = self._manner_of(word) if "manner" in self.families else None
+        manner = self._manner_of(word) if self.manners else None
         if manner is not None:  # "an oddly shaped doughnut": doughnut is oddly shaped
             draft.add_attribute(f"{manner.lower_} {word.text}")
         else:
