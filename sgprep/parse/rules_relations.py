@@ -286,7 +286,7 @@ class RelationRules:
 
     def _preposition(self, prep: Token) -> None:
         if self._negated(prep.head):
-            return  # "a man not in the water"
+            return  # "a dog that is not in the water"
         phrase = self._prep_phrase(prep)
         if phrase is None:
             return
