@@ -148,6 +148,10 @@ nothing in a normal run sets it.
   herding sheep" that is herding), and a colour before an "-ing" word is no doer ("the
   silver serving tray": tray is silver, not "silver serve tray") —
   :func:`sgprep.parse.rules_repair.repair_verb_inside_noun_phrase`;
+- ``whole_places``: a place phrase right after "<part> of <whole>" that the model hangs on
+  the part says where the whole is ("a body of water near a beach" -> water near beach;
+  not for containers, framing nouns, people or animals) —
+  :meth:`sgprep.parse.rules_relations.RelationRules._whole_of`;
 """
 
 from __future__ import annotations
@@ -200,6 +204,7 @@ FAMILIES = frozenset(
         "negation",
         "manner",
         "ing_objects",
+        "whole_places",
     }
 )
 

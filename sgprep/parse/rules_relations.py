@@ -323,6 +323,9 @@ class RelationRules:
             anchor = landmark
         if pos[anchor.i] == "ADP" or anchor.i in self.quoted:
             return  # part of a preposition already handled from its head; words of a title
+        if "whole_places" in self.families and pos[anchor.i] in NOUNS:
+            # "a body of water near a beach": the water is near the beach, not the body
+            anchor = self._whole_of(anchor, prep) or anchor
         prep_text = " ".join(words)
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
@@ -381,6 +384,43 @@ class RelationRules:
             for subject in subjects:
                 for obj_tok in objects:
                     self._add(subject, predicate, self._entity(obj_tok, exclude=subject))
+
+    def _whole_of(self, part: Token, prep: Token) -> Token | None:
+        """ "a stand of trees behind the park", "blades of grass in the snow", "a body of water
+        near a beach": a place phrase right after "<noun> of <bare noun>" that the model hangs
+        on the first noun says where the second is (the first measures or shapes it, as a
+        partitive does). A whole with an article or an owner ("the premiere of their film at
+        the theater", "the fur of an animal by a person") is a thing of its own whose part or
+        event keeps the phrase, and so do containers, framing nouns, people and animals ("a cup
+        of tea on a table", "a picture of a dog on the wall", "the mother of a boy in the
+        park")."""
+        view = self.view
+        start = prep.head.i if prep.head.i != part.i else prep.i  # "inside of": from "inside"
+        if view.lower[start] not in lex.PLACE_PREPOSITIONS:
+            return None  # at, by, next to: measured, not taken (pass 11)
+        lemma = part.lemma_.lower()
+        names = {part.lower_, lemma}
+        if names & (lex.CONTAINER_NOUNS | lex.FLAT_CONTAINERS | lex.FRAMING_NOUNS):
+            return None
+        if names & (lex.PERSON_NOUNS | ANIMALS):
+            return None
+        of = next(
+            (c for c in self.kids[part.i] if c.dep_ == "prep" and c.lower_ == "of" and c.i < start),
+            None,
+        )
+        whole = self._pobj(of) if of is not None else None
+        if whole is None or view.pos[whole.i] not in NOUNS or whole.i in self.implicit_objects:
+            return None
+        if max(t.i for t in of.subtree) + 1 != start:
+            return None  # only the phrase right after the whole's ("a roof of a house, on a hill")
+        if any(c.dep_ in {"det", "poss"} for c in self.kids[whole.i]):
+            return None  # "the premiere of their film at the theater": a thing's own part or event
+        if part.dep_ == "conj" or any(c.dep_ == "conj" for c in self.kids[part.i]):
+            return None  # "an egg, onions and slices of pork on a table": the list's phrase
+        pobj = self._pobj(prep)
+        if pobj is None or self.view.lower[pobj.i] in lex.ANAPHORA:
+            return None  # "a variety of sandwiches on it": the pronoun's own rules say where
+        return whole
 
     def _chained_place(
         self, verb: Token, prep: Token, prep_text: str, objects: list[Token]
