@@ -80,6 +80,7 @@ from sgprep.parse.rules_long import (
     repair_colour_noun,
     repair_comma_compound,
     repair_comma_list_after_phrase,
+    repair_gerund_modifier,
     repair_misread_verbs,
     repair_participle_after_comma,
     repair_participle_root,
@@ -149,6 +150,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("shared_lists", repair_comma_list_after_phrase),
     ("participle_roots", repair_participle_root),
     ("colour_nouns", repair_colour_noun),
+    ("gerund_nouns", repair_gerund_modifier),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

@@ -152,6 +152,10 @@ nothing in a normal run sets it.
   the part says where the whole is ("a body of water near a beach" -> water near beach;
   not for containers, framing nouns, people or animals) —
   :meth:`sgprep.parse.rules_relations.RelationRules._whole_of`;
+- ``gerund_nouns``: an "-ing" word and a bare noun after a preposition of place, read by the
+  model as a gerund and its object, are a noun and its modifier ("people sitting on folding
+  chairs" -> people sit on chairs, chairs is folding; no "people fold chairs") —
+  :func:`sgprep.parse.rules_long.repair_gerund_modifier`;
 """
 
 from __future__ import annotations
@@ -205,6 +209,7 @@ FAMILIES = frozenset(
         "manner",
         "ing_objects",
         "whole_places",
+        "gerund_nouns",
     }
 )
 

@@ -30,7 +30,7 @@ from sgprep.parse.rules_repair import (
     OWNED_PARTS,
     _set_tree,
 )
-from sgprep.parse.rules_view import needs
+from sgprep.parse.rules_view import DocView, needs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -952,4 +952,65 @@ def repair_colour_noun(doc: Doc) -> Doc:
         _set_tree(doc, heads, deps)
         for i in changed:
             doc[i].pos_, doc[i].tag_ = "ADJ", "JJ"
+    return doc
+
+
+#: Prepositions of place before which an "-ing" word and a bare noun are a noun phrase
+#: ("on folding chairs"), not a gerund clause ("by holding hands" is left).
+_GERUND_PLACES = SUPPORT_PREPOSITIONS | frozenset(
+    "into onto under over above below behind beside near underneath beneath against".split()
+)
+
+
+def _gerund_modifiers(v) -> list[tuple[int, int, int, int]]:
+    """(preposition, adjective or -1, -ing word, noun) where the model reads "on folding
+    chairs" as a gerund with an object."""
+    found = []
+    for i, (tag, dep) in enumerate(zip(v.tag, v.dep)):
+        if tag != "VBG" or i + 1 >= len(v) or v.dep[i + 1] != "dobj" or v.head[i + 1] != i:
+            continue
+        if v.pos[i + 1] not in NOUNS:
+            continue
+        if dep == "pcomp" and v.lower[v.head[i]] in _GERUND_PLACES:
+            found.append((v.head[i], -1, i, i + 1))
+        elif (  # "sit on black folding chairs": black/pobj, folding/advcl
+            dep in {"advcl", "acl", "conj", "xcomp"}
+            and i > 0
+            and v.pos[i - 1] == "ADJ"
+            and v.dep[i - 1] == "pobj"
+            and v.lower[v.head[i - 1]] in _GERUND_PLACES
+        ):
+            found.append((v.head[i - 1], i - 1, i, i + 1))
+    return found
+
+
+@needs(lambda v: "VBG" in v.tags and "dobj" in v.deps and bool(_gerund_modifiers(v)))
+def repair_gerund_modifier(doc: Doc) -> Doc:
+    """ "people sitting on folding chairs on the lawn", "an object sitting on cutting pad",
+    "sit on black folding chairs": after a preposition of place, the model reads an "-ing"
+    word and the bare noun right after it as a gerund and its object (folding -dobj->
+    chairs), so the verb before lost its place (no "people sit on chairs") or got a made-up
+    object ("kid fold chairs"). The "-ing" word, with no subject, auxiliary or adverb of its
+    own, is the noun's modifier and the noun the preposition's object (chairs is folding);
+    an adjective the model made the object ("black") is the noun's too. The "-ing" word's
+    other phrases are the noun's. Not after "by", "for", "after", ... ("by holding hands")."""
+    heads, deps, changed = None, None, False
+    for prep, adjective, gerund, noun in _gerund_modifiers(DocView(doc)):
+        kids = list(doc[gerund].children)
+        if any(c.dep_ in {"nsubj", "aux", "advmod", "neg", "mark"} or c.i < gerund for c in kids):
+            continue
+        if adjective >= 0 and any(True for _ in doc[adjective].children):
+            continue
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        heads[noun], deps[noun] = prep, "pobj"
+        heads[gerund], deps[gerund] = noun, "amod"
+        if adjective >= 0:
+            heads[adjective], deps[adjective] = noun, "amod"
+        for c in kids:
+            if c.i != noun:
+                heads[c.i] = noun
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
     return doc

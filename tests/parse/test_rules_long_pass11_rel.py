@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.parse.rule_helpers import parse, rels
+from tests.parse.rule_helpers import attributes, parse, rels
 
 # ---- whole_places ----------------------------------------------------------------------------
 
@@ -41,3 +41,35 @@ def test_place_phrase_after_part_of_bare_noun_is_the_wholes(parser, caption, who
 )
 def test_place_phrase_stays_on_containers_pictures_and_parts_of_things(parser, caption, kept):
     assert kept in rels(parse(parser, caption))
+
+
+# ---- gerund_nouns ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, place, made_up",
+    [
+        # the model: folding -pcomp-> of "on", chairs its object (no relation at all)
+        ("people sitting on folding chairs on the lawn", ("people", "sit on", "chair"), None),
+        # the model: black/pobj, folding/advcl of "sit" with chairs as its object
+        (
+            "two girls sit on white folding chairs",
+            ("girl", "sit on", "chair"),
+            ("girl", "fold", "chair"),
+        ),
+    ],
+)
+def test_ing_word_and_bare_noun_after_place_preposition_are_a_noun(parser, caption, place, made_up):
+    graph = parse(parser, caption)
+    assert place in rels(graph)
+    assert made_up not in rels(graph)
+    assert "folding" in attributes(graph, "chair")
+    off = rels(parse(parser, caption, off="gerund_nouns"))
+    assert place not in off
+    if made_up is not None:
+        assert made_up in off
+
+
+def test_gerund_clause_after_by_is_left(parser):
+    caption = "a man helps his friend by holding the ladder"
+    assert parse(parser, caption) == parse(parser, caption, off="gerund_nouns")
