@@ -847,6 +847,11 @@ class GraphBuilder(RelationRules):
             for i, d in self.entities.items()
             if i < pronoun.i and i not in excluded and not d.start <= pronoun.i <= d.end
         ]
+        if "antecedents" in self.families:
+            # "the sun reflects off the train at dusk as it leaves the station": a time is
+            # when, no thing a pronoun stands for (the train leaves)
+            times = lex.TIME_NOUNS
+            candidates = [i for i in candidates if self.tokens[i].lemma_.lower() not in times]
         if not candidates:
             return None
         word = pronoun.lower_

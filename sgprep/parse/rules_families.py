@@ -156,6 +156,9 @@ nothing in a normal run sets it.
   model as a gerund and its object, are a noun and its modifier ("people sitting on folding
   chairs" -> people sit on chairs, chairs is folding; no "people fold chairs") —
   :func:`sgprep.parse.rules_long.repair_gerund_modifier`;
+- ``antecedents``: a pronoun never stands for a time noun ("the sun reflects off the train
+  at dusk as it leaves the station" -> train leave station, not dusk) —
+  :meth:`sgprep.parse.rules_extract.GraphBuilder._antecedent`;
 """
 
 from __future__ import annotations
@@ -210,6 +213,7 @@ FAMILIES = frozenset(
         "ing_objects",
         "whole_places",
         "gerund_nouns",
+        "antecedents",
     }
 )
 

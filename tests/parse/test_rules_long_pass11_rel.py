@@ -73,3 +73,13 @@ def test_ing_word_and_bare_noun_after_place_preposition_are_a_noun(parser, capti
 def test_gerund_clause_after_by_is_left(parser):
     caption = "a man helps his friend by holding the ladder"
     assert parse(parser, caption) == parse(parser, caption, off="gerund_nouns")
+
+
+# ---- antecedents -----------------------------------------------------------------------------
+
+
+def test_pronoun_does_not_stand_for_a_time(parser):
+    caption = "the light shines on the ferry at sunset as it leaves the harbor"
+    assert ("ferry", "leave", "harbor") in rels(parse(parser, caption))
+    off = rels(parse(parser, caption, off="antecedents"))
+    assert ("sunset", "leave", "harbor") in off and ("ferry", "leave", "harbor") not in off
