@@ -159,6 +159,9 @@ nothing in a normal run sets it.
 - ``antecedents``: a pronoun never stands for a time noun ("the sun reflects off the train
   at dusk as it leaves the station" -> train leave station, not dusk) —
   :meth:`sgprep.parse.rules_extract.GraphBuilder._antecedent`;
+- ``worn_owners``: "worn by" hung on the pattern or part a worn thing is "with" is said of
+  the worn thing ("a red scarf with white dots worn by a woman" -> woman wear scarf, not
+  dots) — :meth:`sgprep.parse.rules_relations.RelationRules._worn_owner`;
 """
 
 from __future__ import annotations
@@ -214,6 +217,7 @@ FAMILIES = frozenset(
         "whole_places",
         "gerund_nouns",
         "antecedents",
+        "worn_owners",
     }
 )
 

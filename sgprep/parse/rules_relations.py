@@ -568,6 +568,8 @@ class RelationRules:
             passive_agent = True  # "a truck covered in graffiti": graffiti cover truck
         if passive_agent and self.lemma:
             # "a car covered by snow" -> snow --cover--> car: the active form, agent first.
+            if "worn_owners" in self.families and verb.lemma_.lower() == "wear":
+                subjects = [self._worn_owner(s) for s in subjects]
             for subject in subjects:
                 for obj_tok in objects:
                     self._add(
@@ -647,6 +649,19 @@ class RelationRules:
                 continue
             for subject in subjects:
                 self._add(subject, predicate, self._entity(obj_tok, exclude=subject))
+
+    def _worn_owner(self, subject: int) -> int:
+        """ "a red scarf with white dots worn by a woman": what is worn is the worn thing
+        the pattern or part is "with", not the dots (woman wear scarf)."""
+        tok = self.tokens[subject]
+        view = self.view
+        if view.dep[tok.i] != "pobj" or view.lower[tok.i] in lex.CLOTHING:
+            return subject
+        with_ = tok.head
+        if view.lower[with_.i] != "with" or view.lower[with_.head.i] not in lex.CLOTHING:
+            return subject
+        owner = self._entity(with_.head)
+        return subject if owner is None else owner
 
     def _of_relation(self, noun: Token, pobj: Token) -> None:
         """ "a cup of coffee" (contents in container), "legs of a flamingo" (part)."""

@@ -83,3 +83,24 @@ def test_pronoun_does_not_stand_for_a_time(parser):
     assert ("ferry", "leave", "harbor") in rels(parse(parser, caption))
     off = rels(parse(parser, caption, off="antecedents"))
     assert ("sunset", "leave", "harbor") in off and ("ferry", "leave", "harbor") not in off
+
+
+# ---- worn_owners -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, worn, pattern",
+    [
+        ("a hat with a feather worn by a man", ("man", "wear", "hat"), "feather"),
+        ("a red scarf with white dots worn by a woman", ("woman", "wear", "scarf"), "dot"),
+    ],
+)
+def test_worn_by_on_a_with_object_is_the_worn_things(parser, caption, worn, pattern):
+    assert worn in rels(parse(parser, caption))
+    assert (worn[0], "wear", pattern) not in rels(parse(parser, caption))
+    off = rels(parse(parser, caption, off="worn_owners"))
+    assert (worn[0], "wear", pattern) in off and worn not in off
+
+
+def test_worn_by_on_the_worn_thing_itself_is_kept(parser):
+    assert ("woman", "wear", "necklace") in rels(parse(parser, "a necklace worn by a woman"))
