@@ -82,6 +82,7 @@ from sgprep.parse.rules_long import (
     repair_comma_list_after_phrase,
     repair_gerund_modifier,
     repair_misread_verbs,
+    repair_noun_read_as_verb,
     repair_participle_after_comma,
     repair_participle_root,
     repair_phrase_after_air,
@@ -515,6 +516,8 @@ class RuleParser(Parser):
         if "subjects" in self.families:
             steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
         steps += [(repair, ()) for family, repair in FAMILY_REPAIRS if family in self.families]
+        if "noun_verbs" in self.families:  # "a teddy bear with a shirt": bear/VBP is a noun
+            steps.append((repair_noun_read_as_verb, self._words))
         if spans:
             steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
         if names:

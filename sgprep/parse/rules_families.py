@@ -162,6 +162,9 @@ nothing in a normal run sets it.
 - ``worn_owners``: "worn by" hung on the pattern or part a worn thing is "with" is said of
   the worn thing ("a red scarf with white dots worn by a woman" -> woman wear scarf, not
   dots) — :meth:`sgprep.parse.rules_relations.RelationRules._worn_owner`;
+- ``noun_verbs``: a base-form verb right after a singular noun read as its subject is the
+  head of a name ("a brown teddy bear with a red shirt": teddy bear, no "teddy bear with
+  shirt" predicate) — :func:`sgprep.parse.rules_long.repair_noun_read_as_verb`;
 """
 
 from __future__ import annotations
@@ -218,6 +221,7 @@ FAMILIES = frozenset(
         "gerund_nouns",
         "antecedents",
         "worn_owners",
+        "noun_verbs",
     }
 )
 

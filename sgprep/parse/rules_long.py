@@ -17,6 +17,7 @@ from sgprep.parse.rules_lexicon import (
     NOUNS,
     PERSON_NOUNS,
     POSTURE_VERBS,
+    QUANTITY_NOUNS,
     RELATIONAL_NOUNS,
     SUPPORT_PREPOSITIONS,
     TIME_NOUNS,
@@ -1013,4 +1014,70 @@ def repair_gerund_modifier(doc: Doc) -> Doc:
         changed = True
     if changed:
         _set_tree(doc, heads, deps)
+    return doc
+
+
+#: Base forms of a verb that a singular noun right before them cannot be the subject of.
+_BASE_VERB_TAGS = frozenset({"VB", "VBP"})
+#: Nouns of writing: the word after one is what is written ("the word stop on a sign").
+_MENTION_NOUNS = frozenset("word words letter letters text phrase name label writing".split())
+
+
+def _noun_read_as_verb(
+    v, nouns: frozenset[str], modifiers: frozenset[str] = frozenset()
+) -> list[int]:
+    """A base-form verb, a word the lemmatizer's tables know as a noun, right after a
+    singular common noun that is its subject."""
+    if v.tags.isdisjoint(_BASE_VERB_TAGS) or "nsubj" not in v.deps:
+        return []
+    return [
+        i
+        for i in range(1, len(v))
+        if v.tag[i] in _BASE_VERB_TAGS
+        and v.pos[i] == "VERB"
+        and v.dep[i - 1] == "nsubj"
+        and v.head[i - 1] == i
+        and v.tag[i - 1] == "NN"
+        and v.lower[i] in nouns
+    ]
+
+
+@needs(_noun_read_as_verb)
+def repair_noun_read_as_verb(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "a brown teddy bear with a red shirt", "the words surf rescue on a surfboard", "word
+    stop on sign": the small model reads the second noun of a name as a present-tense verb
+    (bear/VBP) whose subject is the first (teddy bear with shirt, surf rescue on
+    surfboard). A verb in its base form cannot take a singular noun as its subject, so one
+    right after such a noun, a word the lemmatizer's tables know as a noun, with no object,
+    auxiliary, negation or other subject of its own, is the head noun of the name and the
+    first noun its modifier; the name takes the verb's place in the sentence ("a dog sit
+    on the grass": "sit" is no noun, left). A collective or a noun with a phrase of its own ("a crowd
+    of people watch", "kid and mom sit") agrees in the plural: left."""
+    heads, deps, changed = None, None, []
+    for i in _noun_read_as_verb(DocView(doc), nouns):
+        verb, noun = doc[i], doc[i - 1]
+        if any(c.dep_ in {"conj", "cc", "prep", "acl", "relcl"} for c in noun.children):
+            continue
+        if any(
+            c.dep_ in {"dobj", "obj", "aux", "auxpass", "neg", "nsubj", "nsubjpass", "mark"}
+            and c.i != noun.i
+            for c in verb.children
+        ):
+            continue
+        if noun.lower_ in QUANTITY_NOUNS or noun.lower_ in PERSON_NOUNS:
+            continue  # "a crowd watch", "a couple sit": a group
+        if noun.lower_ in _MENTION_NOUNS:
+            continue  # "word stop on sign": the word is "stop", no "word stop"
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        for c in noun.children:  # the article and adjectives are the name's
+            heads[c.i] = i
+        heads[noun.i], deps[noun.i] = i, "compound"
+        if verb.dep_ == "ROOT":
+            deps[i] = "ROOT"
+        changed.append(i)
+    if changed:
+        _set_tree(doc, heads, deps)
+        for i in changed:
+            doc[i].pos_, doc[i].tag_, doc[i].lemma_ = "NOUN", "NN", doc[i].lower_
     return doc

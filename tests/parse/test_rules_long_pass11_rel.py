@@ -104,3 +104,35 @@ def test_worn_by_on_a_with_object_is_the_worn_things(parser, caption, worn, patt
 
 def test_worn_by_on_the_worn_thing_itself_is_kept(parser):
     assert ("woman", "wear", "necklace") in rels(parse(parser, "a necklace worn by a woman"))
+
+
+# ---- noun_verbs ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, named, misread",
+    [
+        # bear/VBP with "teddy" as its subject
+        (
+            "a brown teddy bear with a green and white scarf on sitting on a shelf",
+            "teddy bear",
+            ("teddy", "bear with", "scarf"),
+        ),
+    ],
+)
+def test_base_verb_after_a_singular_noun_is_a_name(parser, caption, named, misread):
+    graph = parse(parser, caption)
+    assert any(e.text.endswith(named) for e in graph.entities)
+    assert misread not in rels(graph)
+    assert misread in rels(parse(parser, caption, off="noun_verbs"))
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("a dog sit on the grass", ("dog", "sit on", "grass")),  # "sit" is no noun
+        ("the word stop on a red sign", ("word", "stop on", "sign")),  # the word written
+    ],
+)
+def test_base_verb_that_is_no_name_is_left(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
