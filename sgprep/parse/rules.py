@@ -89,6 +89,7 @@ from sgprep.parse.rules_long import (
     repair_phrase_after_time,
     repair_place_after_with_object,
     repair_relative_clause_agreement,
+    repair_stray_position,
     repair_worn_conjunct,
     verb_words,
 )
@@ -152,6 +153,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("participle_roots", repair_participle_root),
     ("colour_nouns", repair_colour_noun),
     ("gerund_nouns", repair_gerund_modifier),
+    ("stray_positions", repair_stray_position),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

@@ -165,6 +165,10 @@ nothing in a normal run sets it.
 - ``noun_verbs``: a base-form verb right after a singular noun read as its subject is the
   head of a name ("a brown teddy bear with a red shirt": teddy bear, no "teddy bear with
   shirt" predicate) — :func:`sgprep.parse.rules_long.repair_noun_read_as_verb`;
+- ``stray_positions``: a position right after a preposition of place with no article is the
+  preposition's object ("dog is standing on back of boat" -> dog stand on back of boat;
+  "person on right wearing a coat" -> person wear coat) —
+  :func:`sgprep.parse.rules_long.repair_stray_position`;
 """
 
 from __future__ import annotations
@@ -222,6 +226,7 @@ FAMILIES = frozenset(
         "antecedents",
         "worn_owners",
         "noun_verbs",
+        "stray_positions",
     }
 )
 

@@ -1081,3 +1081,62 @@ def repair_noun_read_as_verb(doc: Doc, nouns: frozenset[str], modifiers: frozens
         for i in changed:
             doc[i].pos_, doc[i].tag_, doc[i].lemma_ = "NOUN", "NN", doc[i].lower_
     return doc
+
+
+#: Prepositions of place before a position with no article ("on back of boat").
+_POSITION_PREPOSITIONS = frozenset({"on", "in", "at", "to", "down", "along", "near", "by"})
+
+
+def _stray_positions(v) -> list[int]:
+    """Prepositions of place right before a position noun that is not their object."""
+    if v.words.isdisjoint(RELATIONAL_NOUNS) or v.words.isdisjoint(_POSITION_PREPOSITIONS):
+        return []
+    return [
+        i
+        for i in range(len(v) - 1)
+        if v.lower[i] in _POSITION_PREPOSITIONS
+        and v.lower[i + 1] in RELATIONAL_NOUNS
+        and v.tag[i] in {"IN", "RP"}
+        and not (v.dep[i + 1] == "pobj" and v.head[i + 1] == i and v.dep[i] == "prep")
+    ]
+
+
+@needs(lambda v: bool(_stray_positions(v)))
+def repair_stray_position(doc: Doc) -> Doc:
+    """ "dog is standing on back of boat", "person on right wearing blue coat", "red stripe
+    down side of train": with no article before the position, the model leaves the
+    preposition without its object (on/RP, back/advmod of the verb; on, right/advmod of
+    "wearing" read as the preposition's clause) or makes the preposition an adverb. A
+    position right after a preposition of place, with no article, is the preposition's
+    object, and the preposition a preposition; an "-ing" clause the model hung on the
+    preposition is the noun's before it ("person ... wearing a coat"). A position that is a
+    compound ("on side street") or another word's object is left."""
+    heads, deps, changed = None, None, False
+    for i in _stray_positions(DocView(doc)):
+        prep, pos = doc[i], doc[i + 1]
+        if pos.dep_ not in {"advmod", "npadvmod", "pobj", "amod"} or (
+            pos.dep_ == "pobj" and pos.head.i != i
+        ):
+            continue
+        if pos.dep_ == "amod" and pos.head.pos_ in NOUNS:
+            continue  # "on right side of": the side's
+        if any(
+            c.dep_ in {"pobj", "pcomp"} and c.i != pos.i for c in prep.children if c.tag_ != "VBG"
+        ):
+            continue
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        clause = next((c for c in prep.children if c.dep_ == "pcomp" and c.tag_ == "VBG"), None)
+        heads[pos.i], deps[pos.i] = i, "pobj"
+        deps[i] = "prep"
+        if clause is not None and prep.head.pos_ in NOUNS:
+            heads[clause.i], deps[clause.i] = prep.head.i, "acl"
+        for c in pos.children:  # an "of" phrase stays the position's
+            heads[c.i] = pos.i
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+        for tok in doc:
+            if deps[tok.i] == "pobj" and tok.lower_ in RELATIONAL_NOUNS and tok.pos_ not in NOUNS:
+                tok.pos_, tok.tag_ = "NOUN", "NN"
+    return doc

@@ -136,3 +136,27 @@ def test_base_verb_after_a_singular_noun_is_a_name(parser, caption, named, misre
 )
 def test_base_verb_that_is_no_name_is_left(parser, caption, relation):
     assert relation in rels(parse(parser, caption))
+
+
+# ---- stray_positions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        # on/RP, back/advmod of the verb: "of couch" alone gave couch have back
+        ("cat is lying on back of couch .", ("cat", "lie on back of", "couch")),
+        # right/advmod of "wearing", read as the clause of "on"
+        ("man on right wearing blue and white shirt .", ("man", "wear", "shirt")),
+        # "down" read as an adverb with "side" as its object
+        ("green stripe down side of bus", ("stripe", "down side of", "bus")),
+    ],
+)
+def test_position_with_no_article_is_the_prepositions_object(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
+    assert relation not in rels(parse(parser, caption, off="stray_positions"))
+
+
+def test_position_as_a_compound_is_left(parser):
+    caption = "bus parked on side street"
+    assert parse(parser, caption) == parse(parser, caption, off="stray_positions")
