@@ -323,7 +323,7 @@ class RelationRules:
             anchor = landmark
         if pos[anchor.i] == "ADP" or anchor.i in self.quoted:
             return  # part of a preposition already handled from its head; words of a title
-        if "whole_places" in self.families and pos[anchor.i] in NOUNS:
+        if "whole_places" in self.families and pos[anchor.i] in NOUNS and "of" in view.words:
             # "a body of water near a beach": the water is near the beach, not the body
             anchor = self._whole_of(anchor, prep) or anchor
         prep_text = " ".join(words)
