@@ -74,6 +74,9 @@ CAPTIONS = [
     "an old fashioned vehicle with a surfboard mounted on its roof",
     "white painted wall in a small bedroom",
     "a shaggy black, brown and white goat standing on the ground",
+    "two girls sit on white folding chairs",
+    "a brown teddy bear with a green and white scarf on sitting on a shelf",
+    "cat is lying on back of couch .",
 ]
 
 
