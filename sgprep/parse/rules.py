@@ -121,6 +121,7 @@ from sgprep.parse.rules_short import (
     repair_participle_on_prefix,
 )
 from sgprep.parse.rules_spacy import Annotators, annotators
+from sgprep.parse.rules_spell import Speller, rewrite
 from sgprep.parse.rules_view import DocView
 from sgprep.schema import Entity, Relation, SceneGraph, relation_span
 
@@ -332,10 +333,17 @@ def pair_forms(
     return paired
 
 
-def _caption_spans(graph: SceneGraph, caption: str, offsets: list[int]) -> SceneGraph:
+def _caption_spans(
+    graph: SceneGraph,
+    caption: str,
+    offsets: list[int],
+    mended: tuple[tuple[int, int], ...] = (),
+) -> SceneGraph:
     """``graph`` of a caption whose shorthand was written out before parsing
     (:func:`sgprep.parse.rules_noise.expand_shorthand`), with its spans and entity texts
-    taken back to the caption itself through ``offsets``."""
+    taken back to the caption itself through ``offsets``. An entity over a word the
+    ``spell`` family mended (``mended``: where in the parsed text) keeps its text as
+    parsed ("giraffe"), its span on the caption's word ("giraffee")."""
     entities = []
     for e in graph.entities:
         if e.span is None:
@@ -344,6 +352,8 @@ def _caption_spans(graph: SceneGraph, caption: str, offsets: list[int]) -> Scene
         start, end = e.span
         span = (offsets[start], offsets[end - 1] + 1 if end > start else offsets[start])
         text = caption[span[0] : span[1]]
+        if any(a < end and start < b for a, b in mended):
+            text = e.text
         entities.append(
             e.model_copy(update={"span": span, "text": text if text.strip() else e.text})
         )
@@ -352,6 +362,14 @@ def _caption_spans(graph: SceneGraph, caption: str, offsets: list[int]) -> Scene
         for r in graph.relations
     ]
     return graph.model_copy(update={"entities": entities, "relations": relations})
+
+
+def _lower_in_caption(caption: str, start: int, end: int, where: list[int] | None) -> bool:
+    """Whether the caption writes the parsed text's ``[start, end)`` in lower case (through
+    the shorthand's map ``where``, if any)."""
+    if where is not None:
+        start, end = where[start], where[end - 1] + 1
+    return caption[start:end].islower()
 
 
 def truncate(caption: str, max_chars: int) -> str:
@@ -385,6 +403,7 @@ class RuleParser(Parser):
         self._counts: Counter[str] = Counter()
         self._steps: tuple[tuple, list[tuple[Callable, tuple, Callable | None]]] | None = None
         self.families = families_on()  # every rule family, unless a benchmark switched one off
+        self._speller: Speller | None = None
 
     def setup(self) -> None:
         if self.nlp is None:
@@ -441,6 +460,11 @@ class RuleParser(Parser):
                 self.max_chars,
             )
         docs = self._pipe(texts)
+        mended = (
+            self._mend_spelling(texts, docs, written, [captions[i] for i in where])
+            if "spell" in self.families
+            else {}
+        )
         fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
         reparsed = self._pipe([FRAGMENT_PREFIX + texts[k] for k in fragments])
         self._counts["reparsed_fragments"] += len(fragments)
@@ -452,7 +476,7 @@ class RuleParser(Parser):
                 else self._graph(doc, 0, texts[k])
             )
             if k in written and isinstance(results[i], SceneGraph):
-                results[i] = _caption_spans(results[i], captions[i], written[k])
+                results[i] = _caption_spans(results[i], captions[i], written[k], mended.get(k, ()))
         self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
@@ -467,6 +491,39 @@ class RuleParser(Parser):
                 texts[k], written[k] = expanded, offsets
         self._counts["shorthand_written"] += len(written)
         return written
+
+    def _mend_spelling(
+        self, texts: list[str], docs: list, written: dict[int, list[int]], captions: list[str]
+    ) -> dict[int, tuple[tuple[int, int], ...]]:
+        """Misspelt nouns and adjectives of ``docs`` mended in ``texts``, and those texts
+        parsed again in ``docs`` (family ``spell``, :mod:`sgprep.parse.rules_spell`); each
+        changed text's map to its caption (``captions``, one for each text) goes into
+        ``written`` (through the shorthand's map where it has one). A word the caption writes
+        with a capital (a name, or all-caps the ``noise`` family wrote in lower case) is left.
+        For each text changed, where its mended words are."""
+        if self._speller is None:
+            self._speller = Speller.of(self.nlp)
+        changed: dict[int, tuple[tuple[int, int], ...]] = {}
+        for k, doc in enumerate(docs):
+            edits = self._speller.edits(doc)
+            if edits:
+                where = written.get(k)
+                edits = [e for e in edits if _lower_in_caption(captions[k], e[0], e[1], where)]
+            if not edits:
+                continue
+            texts[k], offsets = rewrite(texts[k], edits)
+            if k in written:
+                offsets = [written[k][j] for j in offsets]
+            written[k] = offsets
+            ranges, moved = [], 0
+            for start, end, word in edits:
+                ranges.append((start + moved, start + moved + len(word)))
+                moved += len(word) - (end - start)
+            changed[k] = tuple(ranges)
+        for k, doc in zip(changed, self._pipe([texts[k] for k in changed])):
+            docs[k] = doc
+        self._counts["spelling_mended"] += len(changed)
+        return changed
 
     def _pipe(self, texts: list[str]) -> list:
         """spaCy's docs of ``texts``: ``nlp.pipe``, with the attribute ruler and the

@@ -169,6 +169,14 @@ nothing in a normal run sets it.
   preposition's object ("dog is standing on back of boat" -> dog stand on back of boat;
   "person on right wearing a coat" -> person wear coat) —
   :func:`sgprep.parse.rules_long.repair_stray_position`;
+- ``spell``: a lower-case noun or adjective of six letters or more that neither
+  ``symspellpy``'s English dictionary nor spaCy's tables know, and ``wordfreq`` finds rarely,
+  is mended before the caption is parsed again, where one word one edit away (its first
+  letter kept) is 5 times as frequent as the next and is a noun or an adjective ("a giraffee"
+  -> giraffe, "a skiier" -> skier; "a tennis raquet" is left), a noun with an "s" before a
+  noun is its possessive ("the womans coat"), a word run together with an article is cut
+  ("the grounda brown suitcase") —
+  :mod:`sgprep.parse.rules_spell`;
 """
 
 from __future__ import annotations
@@ -227,6 +235,7 @@ FAMILIES = frozenset(
         "worn_owners",
         "noun_verbs",
         "stray_positions",
+        "spell",
     }
 )
 

@@ -1,0 +1,133 @@
+"""Pass 11 of the rule parser, the ``spell`` family (``docs/rule-parser-pass11-spell.md``).
+
+Every caption here is written for the test. Each test checks the family's graph and, where
+it changes one, that the family switched off gives the old one, so that a test fails if the
+rule stops doing anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sgprep.parse.rules_spell import rewrite
+from tests.parse.rule_helpers import heads, parse, rels
+
+
+def _entity(graph, head):
+    (found,) = [e for e in graph.entities if e.head == head]
+    return found
+
+
+# ---- mended names ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, written, mended",
+    [
+        ("a giraffee is standing under a tall tree", "giraffee", "giraffe"),
+        ("snowy mountains behind a skiier", "skiier", "skier"),
+        ("a lamp hanging from the cieling of a kitchen", "cieling", "ceiling"),
+        ("a blue toboggin on the head of a man", "toboggin", "toboggan"),
+    ],
+)
+def test_a_misspelt_noun_is_mended_its_span_on_the_caption(parser, caption, written, mended):
+    graph = parse(parser, caption)
+    entity = _entity(graph, mended)
+    assert entity.text.endswith(mended)
+    start, end = entity.span
+    assert caption[start:end].endswith(written)  # the span still indexes the caption
+    assert written in heads(parse(parser, caption, off="spell"))
+    assert mended not in heads(parse(parser, caption, off="spell"))
+
+
+def test_the_mended_word_takes_its_relations(parser):
+    caption = "a giraffee is standing under a tall tree"
+    assert ("giraffe", "stand under", "tree") in rels(parse(parser, caption))
+    assert ("giraffee", "stand under", "tree") in rels(parse(parser, caption, off="spell"))
+
+
+def test_a_mending_after_written_out_shorthand_maps_through_both(parser):
+    caption = "kid+mom next to a giraffee w/ a red hat"
+    graph = parse(parser, caption)
+    giraffe = _entity(graph, "giraffe")
+    assert caption[giraffe.span[0] : giraffe.span[1]] == "giraffee"
+    hat = _entity(graph, "hat")
+    assert caption[hat.span[0] : hat.span[1]] == "red hat"
+    assert ("kid", "next to", "giraffe") in rels(graph)
+
+
+def test_a_possessive_without_its_apostrophe(parser):
+    caption = "the womans coat is black ."
+    graph = parse(parser, caption)
+    assert ("woman", "have", "coat") in rels(graph)
+    woman = _entity(graph, "woman")
+    assert caption[woman.span[0] : woman.span[1]] == "woman"
+    assert "woman" not in heads(parse(parser, caption, off="spell"))
+
+
+def test_a_word_run_together_with_an_article(parser):
+    caption = "an old suitcase on the grounda brown bag on the bed"
+    graph = parse(parser, caption)
+    assert ("suitcase", "on", "ground") in rels(graph)
+    ground = _entity(graph, "ground")
+    assert caption[ground.span[0] : ground.span[1]] == "ground"
+    assert "ground" not in heads(parse(parser, caption, off="spell"))
+
+
+def test_the_parser_counts_the_mended_captions(parser):
+    before = parser.stats().get("spelling_mended", 0)
+    parse(parser, "a giraffee is eating leaves")
+    assert parser.stats()["spelling_mended"] == before + 1
+
+
+# ---- words left as written -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a man holding a tennis raquet",  # racquet, but "raquel" is too close
+        "a red tonue coming out of a mouth",  # five letters: tone or tongue
+        "a Giraffee statue in a park",  # a capital: a name
+        "a GIRAFFEE near a tree",  # all caps (the noise family writes it in lower case)
+        "a sign that says 'giraffee' on a wall",  # quoted: a name
+        "a giraffee-shaped cake on a table",  # joined to another word
+        "a man in a white tshirt",  # a mending must keep the first letter ("shirt")
+        "a cat sitting agianst a wall",  # "against" is no noun or adjective
+        "a colored airplane above the theater",  # spaCy's tables know the American spelling
+        "a man playing tennis on a hardcourt",  # two edits away only ("hardcore")
+    ],
+)
+def test_a_word_is_left_where_the_mending_is_not_clear(parser, caption):
+    on, off = parse(parser, caption), parse(parser, caption, off="spell")
+    assert on.model_dump() == off.model_dump()
+
+
+# ---- the map of a mended text to the caption ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, edit, piece",
+    [
+        ("a giraffee eats", (2, 10, "giraffe"), "giraffee"),  # ends where the word did
+        ("a toboggin here", (2, 10, "toboggan"), "toboggin"),
+        ("the grounda box", (4, 11, "ground a"), "grounda"),
+        ("the womans coat", (4, 10, "woman's"), "womans"),
+    ],
+)
+def test_rewrite_maps_each_written_character_to_the_caption(text, edit, piece):
+    written, offsets = rewrite(text, [edit])
+    start, end, word = edit
+    assert written == text[:start] + word + text[end:]
+    assert len(offsets) == len(written) + 1
+    assert offsets[-1] == len(text)
+    first, last = start, start + len(word)
+    assert text[offsets[first] : offsets[last - 1] + 1] == piece
+    # the text after the edit maps to itself
+    assert [text[offsets[k]] for k in range(last, len(written))] == list(text[end:])
+
+
+def test_rewrite_keeps_the_first_word_of_a_cut_on_its_letters():
+    written, offsets = rewrite("the grounda box", [(4, 11, "ground a")])
+    assert written == "the ground a box"
+    assert "the grounda box"[offsets[4] : offsets[9] + 1] == "ground"
