@@ -90,6 +90,7 @@ from sgprep.parse.rules_long import (
     repair_place_after_with_object,
     repair_relative_clause_agreement,
     repair_stray_position,
+    repair_subject_read_as_modifier,
     repair_worn_conjunct,
     verb_words,
 )
@@ -584,6 +585,8 @@ class RuleParser(Parser):
         steps += [(repair_quoted, ()), (repair_with_list, ())]
         if "coordination" in self.families:
             steps.append((repair_coordinated_nouns, ()))
+        if "modifier_subjects" in self.families:
+            steps.append((repair_subject_read_as_modifier, self._words))
         return steps
 
     def _repaired(self, doc) -> tuple[object, DocView]:

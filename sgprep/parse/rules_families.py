@@ -177,6 +177,10 @@ nothing in a normal run sets it.
   noun is its possessive ("the womans coat"), a word run together with an article is cut
   ("the grounda brown suitcase") —
   :mod:`sgprep.parse.rules_spell`;
+- ``modifier_subjects``: a caption's first word that the tables know only as a noun, read as
+  an adverb or adjective of the root verb after it, is that verb's subject ("seaweed washed
+  up on shore", "skateboarder doing tricks") —
+  :func:`sgprep.parse.rules_long.repair_subject_read_as_modifier`;
 """
 
 from __future__ import annotations
@@ -236,6 +240,7 @@ FAMILIES = frozenset(
         "noun_verbs",
         "stray_positions",
         "spell",
+        "modifier_subjects",
     }
 )
 

@@ -1140,3 +1140,44 @@ def repair_stray_position(doc: Doc) -> Doc:
             if deps[tok.i] == "pobj" and tok.lower_ in RELATIONAL_NOUNS and tok.pos_ not in NOUNS:
                 tok.pos_, tok.tag_ = "NOUN", "NN"
     return doc
+
+
+def _subject_read_as_modifier(v, nouns: frozenset[str], modifiers: frozenset[str]) -> int | None:
+    """Where a caption's first word, a noun, is read as a modifier of the verb after it."""
+    first = next((i for i, p in enumerate(v.pos) if p not in {"DET", "PUNCT", "SPACE"}), None)
+    if first is None or v.pos[first] not in {"ADJ", "ADV"} or v.dep[first] not in _MODIFIER_DEPS:
+        return None
+    word, root = v.lower[first], v.head[first]
+    if word not in nouns or word in modifiers or root <= first:
+        return None
+    if v.dep[root] != "ROOT" or v.tag[root] not in _ROOT_VERB_TAGS:
+        return None
+    return first
+
+
+_MODIFIER_DEPS = frozenset({"advmod", "amod", "npadvmod"})
+_ROOT_VERB_TAGS = frozenset({"VBD", "VBG", "VBN", "VBZ", "VBP"})
+
+
+@needs(lambda v, nouns, modifiers: _subject_read_as_modifier(v, nouns, modifiers) is not None)
+def repair_subject_read_as_modifier(
+    doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]
+) -> Doc:
+    """ "seaweed washed up on shore", "skateboarder doing tricks": the model reads a caption's
+    first word, a noun it does not know, as an adverb or adjective of the verb after it, and
+    the verb has no subject. A word the lemmatizer's tables know only as a noun, modifying a
+    root verb that has no subject, is that verb's subject (``modifier_subjects``; the root
+    read as an adjective itself is :func:`sgprep.parse.rules_repair.repair_noun_root`)."""
+    from sgprep.parse.rules_view import DocView
+
+    first = _subject_read_as_modifier(DocView(doc), nouns, modifiers)
+    if first is None:
+        return doc
+    noun, verb = doc[first], doc[first].head
+    if any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in verb.children):
+        return doc
+    noun.pos_, noun.tag_ = "NOUN", "NNS" if noun.lower_.endswith("s") else "NN"
+    deps = [t.dep_ for t in doc]
+    deps[first] = "nsubj"
+    _set_tree(doc, [t.head.i for t in doc], deps)
+    return doc

@@ -131,3 +131,30 @@ def test_rewrite_keeps_the_first_word_of_a_cut_on_its_letters():
     written, offsets = rewrite("the grounda box", [(4, 11, "ground a")])
     assert written == "the ground a box"
     assert "the grounda box"[offsets[4] : offsets[9] + 1] == "ground"
+
+
+# ---- modifier_subjects -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("seaweed washed up on the beach", ("seaweed", "wash on", "beach")),
+        ("skateboarder doing tricks in a park", ("skateboarder", "do", "trick")),
+    ],
+)
+def test_a_first_noun_read_as_a_modifier_of_the_verb_is_its_subject(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
+    assert relation[0] not in heads(parse(parser, caption, off="modifier_subjects"))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "quickly running down the road",  # an adverb the tables know as one
+        "happy dog running in a field",  # an adjective of the noun, not of the verb
+    ],
+)
+def test_a_real_modifier_stays_a_modifier(parser, caption):
+    on, off = parse(parser, caption), parse(parser, caption, off="modifier_subjects")
+    assert on.model_dump() == off.model_dump()
