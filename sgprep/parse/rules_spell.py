@@ -14,7 +14,10 @@ unmistakable:
   written in lower case (never a name, an all-caps word or a code), not joined to another
   word by a hyphen, an apostrophe, a slash or a dot, and not quoted ("'kipf'": a name);
 - neither the dictionary nor spaCy's lemmatizer tables know it or its lemma (the tables know
-  American spellings the dictionary lacks: "airplane", "colored", "donut");
+  American spellings the dictionary lacks: "airplane", "colored", "donut"), and ``wordfreq``
+  (word frequencies of web text, subtitles, books and Wikipedia) finds it rarely (below
+  :data:`WEB_WORD`): "matcha", "macarons", "placemat", "hardcourt" are words the dictionary
+  lacks, and "matcha" is one edit from "match";
 - the words one edit away (``symspellpy``'s lookup, edit distance 1 only: at distance 2,
   "hardcourt" is "hardcore") are ranked by frequency, a plural counted with its singular
   ("giraffe" and "giraffes" are one word), and keep the word's first letter ("tshirt" is
@@ -32,8 +35,8 @@ The caption is then parsed again with the mended words; the graph's spans still 
 caption (the parser maps them back as it does for written-out shorthand) and the entity's
 ``text`` is the mended word, as the ``noise`` family's cleaned words are.
 
-The dictionary is read once per process, when a caption first has a word to look up (about a
-second).
+The dictionaries are read once per process, when a caption first has a word to look up
+(about a second and a half).
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ from importlib import resources
 CLEAR = 5
 #: shortest word that is mended: a word of five letters is one edit from many others
 MIN_LETTERS = 6
+#: a word that ``wordfreq`` finds this often (Zipf scale: 1.5 is 3 times in 100 million words)
+#: is a word, even if the dictionary has not got it ("matcha", "macarons", "placemat")
+WEB_WORD = 1.5
 #: the word file of ``symspellpy``: one "word count" a line
 WORDS = "frequency_dictionary_en_82_765.txt"
 #: articles and prepositions a word may be run together with ("grounda brown")
@@ -66,6 +72,14 @@ def _speller():
     if not speller.load_dictionary(str(path), term_index=0, count_index=1):
         raise RuntimeError(f"symspellpy's dictionary {path} could not be read")
     return speller
+
+
+def _web_frequency(word: str) -> float:
+    """How often English text on the web, in subtitles, books and Wikipedia writes ``word``
+    (``wordfreq``'s Zipf scale: 3 is once in a million words, 0 never)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
 
 
 def _singulars(word: str) -> tuple[str, ...]:
@@ -189,11 +203,9 @@ class Speller:
         for token in doc:
             if not self._unknown(token):
                 continue
-            word = (
-                self._possessive(token)
-                or self._run_together(token.text)
-                or self.mending(token.text)
-            )
+            word = self._possessive(token)
+            if word is None and _web_frequency(token.text) < WEB_WORD:
+                word = self._run_together(token.text) or self.mending(token.text)
             if word is not None and word != token.text:
                 found.append((token.idx, token.idx + len(token.text), word))
         return found
