@@ -18,7 +18,7 @@ unmistakable:
   (word frequencies of web text, subtitles, books and Wikipedia) finds it rarely (below
   :data:`WEB_WORD`): "matcha", "macarons", "placemat", "hardcourt" are words the dictionary
   lacks, and "matcha" is one edit from "match";
-- the words one edit away (``symspellpy``'s lookup, edit distance 1 only: at distance 2,
+- the words one edit away (edit distance 1 only, the first letter kept: at distance 2,
   "hardcourt" is "hardcore") are ranked by frequency, a plural counted with its singular
   ("giraffe" and "giraffes" are one word), and keep the word's first letter ("tshirt" is
   no "shirt"); the first must be at least :data:`CLEAR` times as frequent as the second
@@ -36,7 +36,7 @@ caption (the parser maps them back as it does for written-out shorthand) and the
 ``text`` is the mended word, as the ``noise`` family's cleaned words are.
 
 The dictionaries are read once per process, when a caption first has a word to look up
-(about a second and a half).
+(about half a CPU-second, most of it ``wordfreq``'s table; +50 MB).
 """
 
 from __future__ import annotations
@@ -51,8 +51,6 @@ MIN_LETTERS = 6
 #: a word that ``wordfreq`` finds this often (Zipf scale: 1.5 is 3 times in 100 million words)
 #: is a word, even if the dictionary has not got it ("matcha", "macarons", "placemat")
 WEB_WORD = 1.5
-#: letters of each word that the speller indexes (see :func:`_speller`)
-PREFIX = 3
 #: the word file of ``symspellpy``: one "word count" a line
 WORDS = "frequency_dictionary_en_82_765.txt"
 #: articles and prepositions a word may be run together with ("grounda brown")
@@ -65,19 +63,44 @@ _QUOTES = frozenset({"'", "''", "``", '"', "\u2018", "\u2019", "\u201c", "\u201d
 
 
 @cache
-def _speller():
-    """``symspellpy``'s speller over its English dictionary, edit distance 1 (read once).
-    Its index of deletes is kept for the first :data:`PREFIX` letters of each word only: the
-    same words found at distance 1 (each candidate is checked on the whole word), in a sixth
-    of the memory (+15 MB and 0.3 CPU-s to load, against +70 MB and 1.0-1.5 with the default
-    7 letters)."""
-    from symspellpy import SymSpell
-
-    speller = SymSpell(max_dictionary_edit_distance=1, prefix_length=PREFIX)
+def _counts() -> dict[str, int]:
+    """The dictionary of ``symspellpy`` as a table, word -> count (read once: 0.05 CPU-s)."""
     path = resources.files("symspellpy") / WORDS
-    if not speller.load_dictionary(str(path), term_index=0, count_index=1):
+    counts: dict[str, int] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            word, _, count = line.rstrip("\n").partition(" ")
+            if word and count.isdigit():
+                counts[word] = int(count)
+    if not counts:
         raise RuntimeError(f"symspellpy's dictionary {path} could not be read")
-    return speller
+    return counts
+
+
+@cache
+def _letters() -> str:
+    """Every character the dictionary's words are written with."""
+    return "".join(sorted({c for word in _counts() for c in word}))
+
+
+def _one_edit(word: str) -> set[str]:
+    """Every string one edit from ``word`` (a letter deleted, inserted or replaced, or two
+    neighbours swapped) that keeps its first letter. The mending is looked up a few times in
+    a thousand captions, so the strings are made and looked up one by one: ``symspellpy``'s
+    own lookup needs an index of deletes that costs ~30 MB and half a CPU-second to build in
+    every process; over its dictionary it finds the same words (a test checks it)."""
+    letters = _letters()
+    head, out = word[0], set()
+    for i in range(1, len(word) + 1):
+        left, right = word[:i], word[i:]
+        out.update(left + c + right for c in letters)  # inserted
+        if right:
+            out.add(left + right[1:])  # deleted
+            out.update(left + c + right[1:] for c in letters)  # replaced
+            if len(right) > 1:
+                out.add(left + right[1] + right[0] + right[2:])  # swapped
+    out.discard(word)
+    return {w for w in out if w[:1] == head}
 
 
 def _web_frequency(word: str) -> float:
@@ -139,7 +162,7 @@ class Speller:
             return False
         if text in self.known or token.lemma_.lower() in self.known:
             return False
-        if text in _speller().words:
+        if text in _counts():
             return False
         doc = token.doc
         i = token.i
@@ -187,10 +210,8 @@ class Speller:
 
     def mending(self, word: str) -> str | None:
         """The word ``word`` misspells, or None when that is not clear (module doc)."""
-        from symspellpy import Verbosity
-
-        found = _speller().lookup(word, Verbosity.ALL, max_edit_distance=1)
-        counts = {s.term: s.count for s in found if s.distance == 1 and s.term[0] == word[0]}
+        table = _counts()
+        counts = {t: table[t] for t in _one_edit(word) if t in table}
         for term in list(counts):  # a plural is its singular's ("giraffe", "giraffes")
             for stem in _singulars(term):
                 if stem in counts and term in counts:

@@ -160,3 +160,34 @@ def test_a_first_noun_read_as_a_modifier_of_the_verb_is_its_subject(parser, capt
 def test_a_real_modifier_stays_a_modifier(parser, caption):
     on, off = parse(parser, caption), parse(parser, caption, off="modifier_subjects")
     assert on.model_dump() == off.model_dump()
+
+
+def test_the_words_one_edit_away_are_those_symspellpy_finds():
+    """The mending's candidates (made one by one, no index) are the words ``symspellpy``'s
+    own lookup finds at distance 1 with the same first letter, over its dictionary: on the
+    read parts' typos and on 2,000 random one-edit typos of its words."""
+    import random
+    from importlib import resources
+
+    from symspellpy import SymSpell, Verbosity
+
+    from sgprep.parse.rules_spell import WORDS, _counts, _one_edit
+
+    reference = SymSpell(max_dictionary_edit_distance=1, prefix_length=5)
+    assert reference.load_dictionary(str(resources.files("symspellpy") / WORDS), 0, 1)
+    table = _counts()
+    assert len(table) > 80_000 and table["giraffe"] == reference.words["giraffe"]
+    rng = random.Random(0)
+    words = sorted(w for w in table if len(w) >= 6 and w.isalpha())
+    typos = ["giraffee", "skiier", "cieling", "toboggin", "grounda", "tonue", "raquet"]
+    for _ in range(2000):
+        w, i = rng.choice(words), rng.randrange(1, 6)
+        c = rng.choice("abcdefghijklmnopqrstuvwxyz")
+        typos.append(rng.choice([w[:i] + w[i + 1 :], w[:i] + c + w[i:], w[:i] + c + w[i + 1 :]]))
+    for typo in typos:
+        theirs = {
+            s.term
+            for s in reference.lookup(typo, Verbosity.ALL, max_edit_distance=1)
+            if s.distance == 1 and s.term[0] == typo[0]
+        }
+        assert {t for t in _one_edit(typo) if t in table} == theirs, typo
