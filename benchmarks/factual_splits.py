@@ -9,7 +9,9 @@ development sets restricted to captions of ``LONG_WORDS`` words or more. ``cc12m
 hand-written set of CC12M-style alt-text captions with gold graphs
 (``benchmarks/data/cc12m_style_gold.csv``), read while writing rules; ``cc12m-held``
 (``benchmarks/data/cc12m_style_held_gold.csv``, docs/cc12m-held.md) is a second hand-written set
-in the same style that no rule writer reads: only measured on.
+in the same style that no rule writer reads: only measured on. ``cc12m-rules``
+(``benchmarks/data/cc12m_style_rules_gold.csv``) is its readable twin: 100 more captions written
+the same way and to the same conventions, which rule writers may read.
 
 The split depends on nothing but the seed and each file's row order, so it is the same on any
 machine: ``python benchmarks/factual_splits.py`` prints the sizes.
@@ -39,6 +41,8 @@ DATA = _shared_data()
 OURS = Path(__file__).resolve().parent / "data" / "cc12m_style_gold.csv"
 #: ours too, written apart from the rules and never read while writing them (docs/cc12m-held.md)
 OURS_HELD = Path(__file__).resolve().parent / "data" / "cc12m_style_held_gold.csv"
+#: ours, written like ``OURS_HELD`` but for rule writers to read (docs/cc12m-held.md)
+OURS_RULES = Path(__file__).resolve().parent / "data" / "cc12m_style_rules_gold.csv"
 #: fixed once, before any rule was written from the ``rules`` parts; never change it
 SEED = 23
 #: share of each development set that goes to ``rules``
@@ -70,7 +74,7 @@ def is_long(caption: str) -> bool:
 
 def caption_sets(data: Path = DATA) -> dict[str, list[dict[str, str]]]:
     """Every named set: ``test``, ``dev-rules``, ``dev-held``, ``long-rules``, ``long-held``,
-    ``long`` (15+ words from both held parts), ``cc12m`` (ours), ``cc12m-held`` (ours, unread)."""
+    ``long`` (15+ words from both held parts), ``cc12m`` (ours), ``cc12m-held`` (ours, unread), ``cc12m-rules`` (ours, its readable twin)."""
     dev_rules, dev_held = split(read_rows(data / "factual_dev.csv"))
     long_rules, long_held = split(read_rows(data / "factual_long_dev.csv"))
     seen = {r["caption"] for r in long_held}
@@ -85,11 +89,12 @@ def caption_sets(data: Path = DATA) -> dict[str, list[dict[str, str]]]:
         "long": long,
         "cc12m": read_rows(OURS),
         "cc12m-held": read_rows(OURS_HELD),
+        "cc12m-rules": read_rows(OURS_RULES),
     }
 
 
 #: the sets a rule writer may read; everything else is only measured on
-READABLE = ("dev-rules", "long-rules", "cc12m")
+READABLE = ("dev-rules", "long-rules", "cc12m", "cc12m-rules")
 
 
 def main() -> int:
