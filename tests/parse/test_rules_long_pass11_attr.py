@@ -1,4 +1,4 @@
-"""Pass 11 (attr) of the rule parser (``docs/rule-parser-pass11-attr.md``).
+"""Pass 11 (attr) of the rule parser (``docs/rule-parser.md``, pass 11a).
 
 Every caption here is written for the test. Each test checks the rule's graph and that the
 rule's family switched off gives the old one, so that a test fails if the rule stops doing

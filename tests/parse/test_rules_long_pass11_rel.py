@@ -1,4 +1,4 @@
-"""Pass 11 of the rule parser, relations (``docs/rule-parser-pass11-rel.md``).
+"""Pass 11 of the rule parser, relations (``docs/rule-parser.md``, pass 11b).
 
 Every caption here is written for the test. Each test checks the rule's graph and that the
 rule's family switched off gives the old one, so that a test fails if the rule stops doing

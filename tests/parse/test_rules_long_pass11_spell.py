@@ -1,4 +1,4 @@
-"""Pass 11 of the rule parser, the ``spell`` family (``docs/rule-parser-pass11-spell.md``).
+"""Pass 11 of the rule parser, the ``spell`` family (``docs/rule-parser.md``, pass 11c).
 
 Every caption here is written for the test. Each test checks the family's graph and, where
 it changes one, that the family switched off gives the old one, so that a test fails if the
