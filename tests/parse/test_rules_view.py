@@ -77,6 +77,7 @@ CAPTIONS = [
     "two girls sit on white folding chairs",
     "a brown teddy bear with a green and white scarf on sitting on a shelf",
     "cat is lying on back of couch .",
+    "seaweed washed up on shore",
 ]
 
 
