@@ -274,6 +274,17 @@ COMPOUND_NAMES = frozenset(
         ("life", "jacket"),
         ("bathing", "suit"),
         ("dress", "shirt"),
+        # breeds and species whose adjective is part of the name: a golden retriever is no
+        # retriever that is golden (cc12m, read: "a golden retriever lying on a rug")
+        ("golden", "retriever"),
+        ("german", "shepherd"),
+        ("australian", "shepherd"),
+        ("great", "dane"),
+        ("siberian", "husky"),
+        ("french", "bulldog"),
+        ("english", "bulldog"),
+        ("irish", "setter"),
+        ("bald", "eagle"),
     }
 )
 

@@ -118,6 +118,8 @@ def test_colored_after_a_colour_adds_nothing(parser):
         ("a hot dog with mustard", "( hot dog , with , mustard )"),
         ("a polar bear on the ice", "( polar bear , on , ice )"),
         ("a toddler in a high chair", "( toddler , in , high chair )"),
+        ("a golden retriever lying on a rug", "( golden retriever , lay on , rug )"),
+        ("a german shepherd running in a park", "( german shepherd , run in , park )"),
     ],
 )
 def test_lexical_compound_is_one_name(parser, caption, fact):
