@@ -93,6 +93,7 @@ from sgprep.parse.rules_long import (
     repair_relative_clause_agreement,
     repair_stray_position,
     repair_subject_read_as_modifier,
+    repair_subject_read_as_verb,
     repair_worn_conjunct,
     verb_words,
 )
@@ -568,7 +569,10 @@ class RuleParser(Parser):
             (repair_verb_inside_noun_phrase, ("ing_objects" in self.families,)),
         ]
         if "verbs" in self.families:
-            steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs)))
+            clause_verbs = "clause_verbs" in self.families
+            steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs, clause_verbs)))
+        if "clause_subjects" in self.families:  # "while seagulls circle": seagulls/VBZ
+            steps.append((repair_subject_read_as_verb, (self._words[0], self._verbs)))
         steps += [
             (repair_participle_after_noun, (self._verb_lemma,)),
             (repair_participle_on_garment, (SCENERY if spans else frozenset(),)),

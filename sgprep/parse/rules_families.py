@@ -181,6 +181,14 @@ nothing in a normal run sets it.
   an adverb or adjective of the root verb after it, is that verb's subject ("seaweed washed
   up on shore", "skateboarder doing tricks") —
   :func:`sgprep.parse.rules_long.repair_subject_read_as_modifier`;
+- ``clause_subjects``: a plural noun right after "while" / "as" that the model reads as the
+  clause's verb, its verb read as the object, is the clause's subject ("a fisherman pulls a
+  net while seagulls circle above" -> seagulls circle, no "fisherman seagull circle") —
+  :func:`sgprep.parse.rules_long.repair_subject_read_as_verb`;
+- ``clause_verbs``: the ``verbs`` repair of a verb in -s read as the plural head of its
+  subject's phrase ("a kayaker paddles ...") also where the caption's only finite verbs are
+  in a clause hung below that noun ("... while the spray rises") —
+  :func:`sgprep.parse.rules_long.repair_misread_verbs`;
 """
 
 from __future__ import annotations
@@ -241,6 +249,8 @@ FAMILIES = frozenset(
         "stray_positions",
         "spell",
         "modifier_subjects",
+        "clause_subjects",
+        "clause_verbs",
     }
 )
 

@@ -407,16 +407,19 @@ def repair_verb_read_as_noun(doc: Doc, verb_lemma, verbs: frozenset[str]) -> Doc
     return _verb_read_as_noun(doc, candidates, verb_lemma, verbs)
 
 
-def _misread_verbs(v, verb_lemma, verbs: frozenset[str]) -> bool:
+def _misread_verbs(v, verb_lemma, verbs: frozenset[str], clause_verbs: bool = False) -> bool:
     """:func:`repair_misread_verbs`'s first conditions on the view: a past tense root after
-    a noun, or (no finite verb) a plural after a noun compound hung on it."""
+    a noun, or (no finite verb, or with ``clause_verbs`` none outside a clause hung below a
+    noun root) a plural after a noun compound hung on it."""
     tag, dep = v.tag, v.dep
     if "VBD" in v.tags:
         pos = v.pos
         return any(
             tag[i] == "VBD" and dep[i] == "ROOT" and pos[i - 1] in NOUNS for i in range(1, len(tag))
         )
-    if "NNS" not in v.tags or not v.tags.isdisjoint(FINITE_TAGS):
+    if "NNS" not in v.tags:
+        return False
+    if not v.tags.isdisjoint(FINITE_TAGS) and not (clause_verbs and _noun_root(v)):
         return False
     head = v.head
     return any(
@@ -429,11 +432,26 @@ def _misread_verbs(v, verb_lemma, verbs: frozenset[str]) -> bool:
     )
 
 
+def _noun_root(v) -> bool:
+    """Whether every root of the view is a noun: its finite verbs, if any, are in clauses
+    hung below a noun ("... while sparks fly", "... who wears a cap")."""
+    return all(v.pos[i] in NOUNS for i in range(len(v.dep)) if v.dep[i] == "ROOT")
+
+
 @needs(_misread_verbs)
-def repair_misread_verbs(doc: Doc, verb_lemma, verbs: frozenset[str]) -> Doc:
+def repair_misread_verbs(
+    doc: Doc, verb_lemma, verbs: frozenset[str], clause_verbs: bool = False
+) -> Doc:
     """Family ``verbs`` in one pass over the doc's tags: :func:`repair_participle_read_as_past`
     where a past tense is the root, else :func:`repair_verb_read_as_noun` where the caption
-    has no finite verb."""
+    has no finite verb.
+
+    With ``clause_verbs`` (its own family) a finite verb of a clause the model hung below a
+    noun root does not count: "a kayaker paddles through rapids while the spray rises", "a
+    stonemason chisels a head in a yard where columns lean against a fence", "a calligrapher
+    dips a brush into ink and writes characters" read "kayaker paddles" as one noun (a
+    singular article on a plural head) with the clause's verb below it; the main clause has
+    no verb of its own, so the plural is it, as without the clause."""
     plurals, past = [], False
     finite = False
     for tok in doc:
@@ -446,7 +464,9 @@ def repair_misread_verbs(doc: Doc, verb_lemma, verbs: frozenset[str]) -> Doc:
             finite = True
     if past:
         return repair_participle_read_as_past(doc)
-    if finite or not plurals:
+    if not plurals:
+        return doc
+    if finite and not (clause_verbs and all(t.pos_ in NOUNS for t in doc if t.dep_ == "ROOT")):
         return doc
     return _verb_read_as_noun(doc, plurals, verb_lemma, verbs)
 
@@ -1180,4 +1200,71 @@ def repair_subject_read_as_modifier(
     deps = [t.dep_ for t in doc]
     deps[first] = "nsubj"
     _set_tree(doc, [t.head.i for t in doc], deps)
+    return doc
+
+
+def _subjects_read_as_verbs(v, nouns: frozenset[str], verbs: frozenset[str]) -> list[int]:
+    """Tokens tagged VBZ with a subordinator of their own ("while", "as"), written as the
+    plural of a noun the tables know, whose object right after them is a bare verb."""
+    if "VBZ" not in v.tags or "mark" not in v.deps or "dobj" not in v.deps:
+        return []
+    tag, dep, head, lower = v.tag, v.dep, v.head, v.lower
+    return [
+        i
+        for i in range(1, len(tag) - 1)
+        if tag[i] == "VBZ"
+        and dep[i - 1] == "mark"
+        and head[i - 1] == i
+        and tag[i + 1] == "NN"
+        and dep[i + 1] == "dobj"
+        and head[i + 1] == i
+        and lower[i + 1] in verbs
+        and _plural_of(lower[i], nouns)
+    ]
+
+
+def _plural_of(word: str, nouns: frozenset[str]) -> str | None:
+    """The noun of the tables that ``word`` is the regular plural of ("seagulls" -> seagull,
+    "bushes" -> bush); None where it is none."""
+    if not word.endswith("s") or word.endswith("ss"):
+        return None
+    for stem in (word[:-1], word[:-2] if word.endswith("es") else ""):
+        if stem and stem in nouns:
+            return stem
+    return None
+
+
+@needs(lambda v, nouns, verbs: bool(_subjects_read_as_verbs(v, nouns, verbs)))
+def repair_subject_read_as_verb(doc: Doc, nouns: frozenset[str], verbs: frozenset[str]) -> Doc:
+    """ "a fisherman pulls a net out of the water while seagulls circle above": in a clause
+    opened by a subordinator, the small model reads the clause's subject, a plural noun, as
+    its verb (seagulls/VBZ) and the verb after it, a word that is also a noun, as that verb's
+    object (circle/NN), which made "fisherman seagull circle". A word tagged VBZ right after
+    its own subordinator, with no subject, the plural of a noun the tables know, whose
+    object right after it is a bare verb of the tables (no article or modifier of its own),
+    is the clause's subject, and that object its verb in the present tense: seagulls circle
+    above. A verb with a subject or an object that has an article is left ("while it
+    circles the lake", "as he sets a table")."""
+    heads, deps, changed = None, None, []
+    for i in _subjects_read_as_verbs(DocView(doc), nouns, verbs):
+        subject, verb = doc[i], doc[i + 1]
+        if any(c.dep_ in {"nsubj", "nsubjpass", "expl", "aux", "neg"} for c in subject.children):
+            continue
+        if any(True for _ in verb.children):
+            continue  # "while seagulls circle" is bare; "while he paints a red circle" is not
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        heads[verb.i], deps[verb.i] = heads[i] if heads[i] != i else verb.i, deps[i]
+        heads[i], deps[i] = verb.i, "nsubj"
+        for c in subject.children:  # the subordinator and what follows are the verb's
+            if c.dep_ == "mark" or c.i > verb.i:
+                heads[c.i] = verb.i
+        changed.append(i)
+    if changed:
+        _set_tree(doc, heads, deps)
+        for i in changed:
+            subject, verb = doc[i], doc[i + 1]
+            subject.pos_, subject.tag_ = "NOUN", "NNS"
+            subject.lemma_ = _plural_of(subject.lower_, nouns) or subject.lower_
+            verb.pos_, verb.tag_, verb.lemma_ = "VERB", "VBP", verb.lower_
     return doc

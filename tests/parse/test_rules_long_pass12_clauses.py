@@ -1,0 +1,79 @@
+"""Pass 12 of the rule parser, clause structure in long web captions
+(``docs/rule-parser-pass12-clauses.md``).
+
+Every caption here is written for the test. Each test checks the rule's graph and that the
+rule's family switched off gives the old one, so that a test fails if the rule stops doing
+anything.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.parse.rule_helpers import heads, parse, rels
+
+# ---- clause_subjects -------------------------------------------------------------------------
+
+
+def test_plural_subject_read_as_verb_after_while_is_the_subject(parser):
+    caption = "a fisherman pulls a net from the river while seagulls circle above"
+    graph = parse(parser, caption)
+    assert "seagull" in heads(graph) or "seagulls" in heads(graph)
+    assert not any(p.startswith("seagull") for _, p, _ in rels(graph))
+    assert ("fisherman", "pull", "net") in rels(graph)
+    off = parse(parser, caption, off="clause_subjects")
+    assert any(p.startswith("seagull") for _, p, _ in rels(off))
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "a swimmer crosses the bay while she circles a red buoy",
+        "a boy draws while his sister paints a big circle",
+    ],
+)
+def test_a_clause_with_its_own_subject_or_a_full_object_is_left(parser, caption):
+    assert parse(parser, caption) == parse(parser, caption, off="clause_subjects")
+
+
+# ---- clause_verbs ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, relation, verb",
+    [
+        (
+            "a kayaker paddles through white water rapids while the spray rises",
+            ("kayaker", "paddle through", "rapid"),
+            "paddle",
+        ),
+        (
+            "a boat sails on the lake while eagles circle overhead",
+            ("boat", "sail on", "lake"),
+            "sail",
+        ),
+        (
+            "a gymnast in a blue leotard balances on the beam as the judges take notes",
+            ("gymnast", "balance on", "beam"),
+            "balance",
+        ),
+        (
+            "a calligrapher dips a brush into ink and writes characters",
+            ("calligrapher", "write", "character"),
+            "dip",
+        ),
+    ],
+)
+def test_verb_read_as_noun_above_a_clause_is_the_verb(parser, caption, relation, verb):
+    graph = parse(parser, caption)
+    assert relation in rels(graph)
+    assert verb not in heads(graph)
+    off = parse(parser, caption, off="clause_verbs")
+    assert verb in heads(off)
+    assert relation not in rels(off)
+
+
+def test_a_noun_phrase_with_a_clause_keeps_its_plural(parser):
+    # a plural with no singular article is a noun: "tomato slices" stays one name
+    caption = "fresh tomato slices on a plate while the soup cools"
+    assert parse(parser, caption) == parse(parser, caption, off="clause_verbs")
