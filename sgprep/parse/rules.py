@@ -94,6 +94,7 @@ from sgprep.parse.rules_long import (
     repair_stray_position,
     repair_subject_read_as_modifier,
     repair_subject_read_as_verb,
+    repair_subordinator_read_as_preposition,
     repair_worn_conjunct,
     verb_words,
 )
@@ -159,6 +160,7 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("colour_nouns", repair_colour_noun),
     ("gerund_nouns", repair_gerund_modifier),
     ("stray_positions", repair_stray_position),
+    ("as_clauses", repair_subordinator_read_as_preposition),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).

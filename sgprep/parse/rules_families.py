@@ -189,6 +189,10 @@ nothing in a normal run sets it.
   subject's phrase ("a kayaker paddles ...") also where the caption's only finite verbs are
   in a clause hung below that noun ("... while the spray rises") —
   :func:`sgprep.parse.rules_long.repair_misread_verbs`;
+- ``as_clauses``: "as" / "while" read as a preposition before a clause's subject is the
+  clause's subordinator ("wrestlers push as a referee watches" -> referee watch, no
+  "push as referee") —
+  :func:`sgprep.parse.rules_long.repair_subordinator_read_as_preposition`;
 """
 
 from __future__ import annotations
@@ -251,6 +255,7 @@ FAMILIES = frozenset(
         "modifier_subjects",
         "clause_subjects",
         "clause_verbs",
+        "as_clauses",
     }
 )
 

@@ -1268,3 +1268,71 @@ def repair_subject_read_as_verb(doc: Doc, nouns: frozenset[str], verbs: frozense
             subject.lemma_ = _plural_of(subject.lower_, nouns) or subject.lower_
             verb.pos_, verb.tag_, verb.lemma_ = "VERB", "VBP", verb.lower_
     return doc
+
+
+#: Subordinators the small model reads as a preposition before the clause's subject ("as a
+#: referee watches"); "after", "before" and "until" are prepositions as often, left out.
+_SUBORDINATORS = frozenset({"as", "while", "whilst"})
+_CLAUSE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD"})
+
+
+def _subordinators_read_as_prepositions(v) -> list[int]:
+    if "prep" not in v.deps or v.words.isdisjoint(_SUBORDINATORS):
+        return []
+    if v.tags.isdisjoint(_CLAUSE_VERB_TAGS):
+        return []
+    return [i for i in range(len(v.dep)) if v.lower[i] in _SUBORDINATORS and v.dep[i] == "prep"]
+
+
+@needs(lambda v: bool(_subordinators_read_as_prepositions(v)))
+def repair_subordinator_read_as_preposition(doc: Doc) -> Doc:
+    """ "two wrestlers push against each other as a referee in a silk robe watches closely",
+    "a goalkeeper dives to his left as the striker watches": the small model reads "as" (or
+    "while") opening a clause as a preposition, with the clause's subject as its object and
+    the clause's verb hung on the main verb with no subject (referee/pobj, watches/advcl: "push
+    as referee", no "referee watch"), or with the clause's verb itself as its object
+    (watches/pobj). The word is the clause's subordinator: the noun, where only its own
+    phrase stands between it and a finite verb with no subject hung on a word above the "as",
+    is that verb's subject; a finite verb with its own subject that is the object of
+    "as" is a clause of the word "as" hung on. A clause the model made the root, with the
+    main clause's subject as its own, is left."""
+    heads, deps = None, None
+    for i in _subordinators_read_as_prepositions(DocView(doc)):
+        word = doc[i]
+        pobj = next((c for c in word.children if c.dep_ == "pobj"), None)
+        if pobj is None or word.head.i == word.i:
+            continue
+        verb = None
+        if pobj.tag_ in _CLAUSE_VERB_TAGS:
+            if not any(c.dep_ in {"nsubj", "nsubjpass"} for c in pobj.children):
+                continue
+            verb, subject = pobj, None
+        elif pobj.pos_ in NOUNS:
+            end = pobj.right_edge.i + 1
+            if end >= len(doc):
+                continue
+            after = doc[end]
+            if (
+                after.tag_ not in _CLAUSE_VERB_TAGS
+                or after.dep_ not in {"advcl", "conj"}
+                or not any(a.i == after.head.i for a in word.ancestors)
+                or any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in after.children)
+            ):
+                continue
+            verb, subject = after, pobj
+        if verb is None:
+            continue
+        if heads is None:
+            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        if subject is None:
+            heads[verb.i], deps[verb.i] = word.head.i, "advcl"
+        else:
+            heads[subject.i], deps[subject.i] = verb.i, "nsubj"
+            deps[verb.i] = "advcl"
+        heads[i], deps[i] = verb.i, "mark"
+    if heads is not None:
+        _set_tree(doc, heads, deps)
+        for tok in doc:
+            if tok.dep_ == "mark" and tok.lower_ in _SUBORDINATORS:
+                tok.pos_ = "SCONJ"
+    return doc

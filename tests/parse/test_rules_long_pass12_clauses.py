@@ -77,3 +77,41 @@ def test_a_noun_phrase_with_a_clause_keeps_its_plural(parser):
     # a plural with no singular article is a noun: "tomato slices" stays one name
     caption = "fresh tomato slices on a plate while the soup cools"
     assert parse(parser, caption) == parse(parser, caption, off="clause_verbs")
+
+
+# ---- as_clauses ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "caption, relation, wrong",
+    [
+        (
+            "two boxers fight in the ring as a referee in a black shirt watches closely",
+            ("referee", "wear", "shirt"),
+            ("boxer", "fight as", "referee"),
+        ),
+        (
+            "balloons rise over a valley at dawn as a crew on the ground holds the basket",
+            ("crew", "hold", "basket"),
+            ("balloon", "hold", "basket"),
+        ),
+    ],
+)
+def test_as_read_as_a_preposition_opens_a_clause(parser, caption, relation, wrong):
+    graph = parse(parser, caption)
+    assert relation in rels(graph)
+    assert wrong not in rels(graph)
+    assert wrong in rels(parse(parser, caption, off="as_clauses"))
+
+
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        ("a boy dressed as a pirate waves a flag", ("boy", "dress as", "pirate")),
+        ("a woman works as a nurse in a hospital", ("woman", "work as", "nurse")),
+    ],
+)
+def test_as_of_a_role_stays_a_preposition(parser, caption, relation):
+    graph = parse(parser, caption)
+    assert relation in rels(graph)
+    assert graph == parse(parser, caption, off="as_clauses")
