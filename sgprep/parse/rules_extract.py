@@ -112,6 +112,10 @@ def number_value(token: Token) -> int | None:
     return lex.NUMBER_WORDS.get(text)
 
 
+#: Verbs whose subject a framing noun can be ("the view of the city is stunning").
+_COPULAS = frozenset("be have seem appear look become remain".split())
+
+
 class GraphBuilder(RelationRules):
     """Applies the rules to one doc. ``build()`` -> (entity drafts, relations by head index).
     Entities, attributes and reference resolution are here; relations in the base class."""
@@ -538,6 +542,8 @@ class GraphBuilder(RelationRules):
                 c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"}
                 for c in self.kids[tok.head.i]
             )
+        if not root and "frames" in self.families:
+            root = self._opening_frame(tok)
         if not root:
             return None
         for child in self.kids[tok.i]:
@@ -547,6 +553,16 @@ class GraphBuilder(RelationRules):
                     self.consumed.add(child.i)
                     return pobj
         return None
+
+    def _opening_frame(self, tok: Token) -> bool:
+        """ "close-up of a potter shaping a vase ... as the light falls", "aerial view of a
+        ship leaving the port as tugboats guide it": a framing noun that opens the caption,
+        with only its own article and modifiers before it, frames it even where the model
+        made it the subject of a later clause's verb instead of the root (``frames``)."""
+        if self.view.dep[tok.i] not in {"nsubj", "nsubjpass"} or tok.head.lemma_ in _COPULAS:
+            return False  # "the view of the city is stunning": the view is
+        start = next((j for j in range(self.skip, tok.i) if self.view.pos[j] != "PUNCT"), tok.i)
+        return tok.left_edge.i <= start
 
     def _quantity_target(self, tok: Token) -> Token | None:
         if self.view.pos[tok.i] not in NOUNS or tok.lemma_.lower() not in QUANTITY_OR_LIKENESS:

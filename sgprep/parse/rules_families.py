@@ -193,6 +193,10 @@ nothing in a normal run sets it.
   clause's subordinator ("wrestlers push as a referee watches" -> referee watch, no
   "push as referee") —
   :func:`sgprep.parse.rules_long.repair_subordinator_read_as_preposition`;
+- ``frames``: a framing noun that opens the caption ("close-up of", "aerial view of") frames
+  it also where the model made it a later verb's subject ("close-up of a potter shaping a
+  vase ... as the light falls": no "close-up shape vase") —
+  :meth:`sgprep.parse.rules_extract.GraphBuilder._opening_frame`;
 """
 
 from __future__ import annotations
@@ -256,6 +260,7 @@ FAMILIES = frozenset(
         "clause_subjects",
         "clause_verbs",
         "as_clauses",
+        "frames",
     }
 )
 

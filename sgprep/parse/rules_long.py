@@ -422,6 +422,11 @@ def _misread_verbs(v, verb_lemma, verbs: frozenset[str], clause_verbs: bool = Fa
     if not v.tags.isdisjoint(FINITE_TAGS) and not (clause_verbs and _noun_root(v)):
         return False
     head = v.head
+    if clause_verbs and any(
+        dep[j] == "nsubj" and tag[head[j]] == "NNS" and dep[head[j]] == "ROOT"
+        for j in range(len(tag))
+    ):
+        return True
     return any(
         tag[i] == "NNS"
         and dep[i] in {"ROOT", "pobj"}
@@ -468,7 +473,26 @@ def repair_misread_verbs(
         return doc
     if finite and not (clause_verbs and all(t.pos_ in NOUNS for t in doc if t.dep_ == "ROOT")):
         return doc
+    if clause_verbs:
+        for tok in plurals:
+            if _plural_root_with_subject(tok, verb_lemma, verbs):
+                tok.tag_, tok.pos_, tok.lemma_ = "VBZ", "VERB", verb_lemma(tok)
+                return doc
     return _verb_read_as_noun(doc, plurals, verb_lemma, verbs)
+
+
+def _plural_root_with_subject(tok, verb_lemma, verbs: frozenset[str]) -> bool:
+    """ "a welder in a protective mask cuts through a beam while sparks fly", "a golden
+    eagle lands on the glove of a falconer who wears a cap": the model tags the verb NNS
+    but hangs the singular subject on it as its ``nsubj``: a plural root with a singular
+    subject of its own, a verb of the tables, is that verb (``clause_verbs``)."""
+    if tok.dep_ != "ROOT" or not tok.lower_.endswith("s"):
+        return False
+    subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+    if subject is None or subject.tag_ not in {"NN", "NNP"} or subject.i > tok.i:
+        return False
+    lemma = verb_lemma(tok)
+    return bool(lemma) and lemma in verbs
 
 
 def _verb_read_as_noun(doc: Doc, candidates: list, verb_lemma, verbs: frozenset[str]) -> Doc:

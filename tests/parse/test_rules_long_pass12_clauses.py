@@ -73,6 +73,24 @@ def test_verb_read_as_noun_above_a_clause_is_the_verb(parser, caption, relation,
     assert relation not in rels(off)
 
 
+@pytest.mark.parametrize(
+    "caption, relation",
+    [
+        (
+            "a welder in a protective mask cuts through a steel beam while bright sparks fly",
+            ("welder", "cut through", "beam"),
+        ),
+        (
+            "a golden eagle lands on the glove of a falconer who wears a wool cap",
+            ("eagle", "land on", "glove"),
+        ),
+    ],
+)
+def test_plural_root_with_a_subject_of_its_own_is_the_verb(parser, caption, relation):
+    assert relation in rels(parse(parser, caption))
+    assert relation not in rels(parse(parser, caption, off="clause_verbs"))
+
+
 def test_a_noun_phrase_with_a_clause_keeps_its_plural(parser):
     # a plural with no singular article is a noun: "tomato slices" stays one name
     caption = "fresh tomato slices on a plate while the soup cools"
@@ -115,3 +133,23 @@ def test_as_of_a_role_stays_a_preposition(parser, caption, relation):
     graph = parse(parser, caption)
     assert relation in rels(graph)
     assert graph == parse(parser, caption, off="as_clauses")
+
+
+# ---- frames ----------------------------------------------------------------------------------
+
+
+def test_opening_frame_made_a_subject_still_frames_the_caption(parser):
+    caption = (
+        "close-up of a potter shaping a tall clay vase on a spinning wheel, her wet hands "
+        "covered in grey slip as the studio light falls from the window"
+    )
+    graph = parse(parser, caption)
+    assert ("potter", "shape", "vase") in rels(graph)
+    assert "close-up" not in heads(graph)
+    off = parse(parser, caption, off="frames")
+    assert "close-up" in heads(off)
+
+
+def test_a_frame_that_is_described_is_a_thing(parser):
+    caption = "the view of the city is stunning"
+    assert parse(parser, caption) == parse(parser, caption, off="frames")
