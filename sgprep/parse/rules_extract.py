@@ -116,6 +116,11 @@ def number_value(token: Token) -> int | None:
 _COPULAS = frozenset("be have seem appear look become remain".split())
 
 
+#: Framing nouns that name no object: a "photo" or a "painting" of something can hang on a
+#: wall, a close-up or a view cannot.
+_VIEW_FRAMES = frozenset({"close-up", "closeup", "view"})
+
+
 class GraphBuilder(RelationRules):
     """Applies the rules to one doc. ``build()`` -> (entity drafts, relations by head index).
     Entities, attributes and reference resolution are here; relations in the base class."""
@@ -561,6 +566,8 @@ class GraphBuilder(RelationRules):
         made it the subject of a later clause's verb instead of the root (``frames``)."""
         if self.view.dep[tok.i] not in {"nsubj", "nsubjpass"} or tok.head.lemma_ in _COPULAS:
             return False  # "the view of the city is stunning": the view is
+        if self.view.lower[tok.i] not in _VIEW_FRAMES:
+            return False  # "a painting of a horse hangs on the wall": a thing that hangs
         start = next((j for j in range(self.skip, tok.i) if self.view.pos[j] != "PUNCT"), tok.i)
         return tok.left_edge.i <= start
 
