@@ -481,6 +481,10 @@ def repair_misread_verbs(
     return _verb_read_as_noun(doc, plurals, verb_lemma, verbs)
 
 
+#: Children only a noun (or a verb with an auxiliary: "has leaves") has.
+_NOUN_MARKS = frozenset({"aux", "auxpass", "det", "amod", "nummod", "poss", "compound"})
+
+
 def _plural_root_with_subject(tok, verb_lemma, verbs: frozenset[str]) -> bool:
     """ "a welder in a protective mask cuts through a beam while sparks fly", "a golden
     eagle lands on the glove of a falconer who wears a cap": the model tags the verb NNS
@@ -488,6 +492,8 @@ def _plural_root_with_subject(tok, verb_lemma, verbs: frozenset[str]) -> bool:
     subject of its own, a verb of the tables, is that verb (``clause_verbs``)."""
     if tok.dep_ != "ROOT" or not tok.lower_.endswith("s"):
         return False
+    if any(c.dep_ in _NOUN_MARKS for c in tok.children):
+        return False  # "the branch has leaves", "the girl holds red apples": a noun
     subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
     if subject is None or subject.tag_ not in {"NN", "NNP"} or subject.i > tok.i:
         return False
