@@ -160,7 +160,6 @@ FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
     ("colour_nouns", repair_colour_noun),
     ("gerund_nouns", repair_gerund_modifier),
     ("stray_positions", repair_stray_position),
-    ("as_clauses", repair_subordinator_read_as_preposition),
 )
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
@@ -584,6 +583,9 @@ class RuleParser(Parser):
         if "subjects" in self.families:
             steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
         steps += [(repair, ()) for family, repair in FAMILY_REPAIRS if family in self.families]
+        if "as_clauses" in self.families:  # "as a referee watches": as/prep opens a clause
+            roots = "as_roots" in self.families
+            steps.append((repair_subordinator_read_as_preposition, (roots,)))
         if "noun_verbs" in self.families:  # "a teddy bear with a shirt": bear/VBP is a noun
             steps.append((repair_noun_read_as_verb, self._words))
         if spans:

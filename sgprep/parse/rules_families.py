@@ -197,6 +197,10 @@ nothing in a normal run sets it.
   it also where the model made it a later verb's subject ("close-up of a potter shaping a
   vase ... as the light falls": no "close-up shape vase") —
   :meth:`sgprep.parse.rules_extract.GraphBuilder._opening_frame`;
+- ``as_roots``: with ``as_clauses``, a clause after "as" / "while" that the model made the
+  root with the main clause's subject as its own is its own subject's ("a yacht heels over
+  as its crew lean out": crew lean out, no "yacht lean out") —
+  :func:`sgprep.parse.rules_long.repair_subordinator_read_as_preposition`;
 """
 
 from __future__ import annotations
@@ -261,6 +265,7 @@ FAMILIES = frozenset(
         "clause_verbs",
         "as_clauses",
         "frames",
+        "as_roots",
     }
 )
 

@@ -1314,8 +1314,22 @@ def _subordinators_read_as_prepositions(v) -> list[int]:
     return [i for i in range(len(v.dep)) if v.lower[i] in _SUBORDINATORS and v.dep[i] == "prep"]
 
 
-@needs(lambda v: bool(_subordinators_read_as_prepositions(v)))
-def repair_subordinator_read_as_preposition(doc: Doc) -> Doc:
+def _disagree(subject, verb) -> bool:
+    """Whether a present-tense verb cannot have ``subject`` by number ("a yacht ... lean",
+    "<PERSON> and <PERSON> ... plays")."""
+    if verb.tag_ not in {"VBZ", "VBP"}:
+        return False
+    if subject.tag_ in {"NNS", "NNPS"} or any(c.dep_ == "conj" for c in subject.children):
+        plural = True
+    elif subject.tag_ in {"NN", "NNP"}:
+        plural = False
+    else:
+        return False
+    return plural == (verb.tag_ == "VBZ")
+
+
+@needs(lambda v, roots=False: bool(_subordinators_read_as_prepositions(v)))
+def repair_subordinator_read_as_preposition(doc: Doc, roots: bool = False) -> Doc:
     """ "two wrestlers push against each other as a referee in a silk robe watches closely",
     "a goalkeeper dives to his left as the striker watches": the small model reads "as" (or
     "while") opening a clause as a preposition, with the clause's subject as its object and
@@ -1324,8 +1338,15 @@ def repair_subordinator_read_as_preposition(doc: Doc) -> Doc:
     (watches/pobj). The word is the clause's subordinator: the noun, where only its own
     phrase stands between it and a finite verb with no subject hung on a word above the "as",
     is that verb's subject; a finite verb with its own subject that is the object of
-    "as" is a clause of the word "as" hung on. A clause the model made the root, with the
-    main clause's subject as its own, is left."""
+    "as" is a clause of the word "as" hung on.
+
+    With ``roots`` (the ``as_roots`` family), a clause the model made the root, with the main
+    clause's subject as its own ("a yacht heels over in the wind as its crew lean out over the
+    side": crew/pobj, yacht/nsubj of lean), is the clause of its own subject: the noun after
+    "as" is the verb's subject, and the main clause's subject, above the "as", is a root of its
+    own with its phrase, the clause hung on it (no "yacht lean out"). Only where the verb
+    disagrees in number with that subject: "a boy dressed as a pirate waves a flag" (the boy
+    waves) is left."""
     heads, deps = None, None
     for i in _subordinators_read_as_prepositions(DocView(doc)):
         word = doc[i]
@@ -1342,6 +1363,19 @@ def repair_subordinator_read_as_preposition(doc: Doc) -> Doc:
             if end >= len(doc):
                 continue
             after = doc[end]
+            if roots and after.dep_ == "ROOT" and after.tag_ in _CLAUSE_VERB_TAGS:
+                main = next((c for c in after.children if c.dep_ == "nsubj"), None)
+                if main is None or main.i > i or not any(a.i == main.i for a in word.ancestors):
+                    continue
+                if not _disagree(main, after):
+                    continue  # "a boy dressed as a pirate waves a flag": the boy waves
+                if heads is None:
+                    heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+                heads[main.i], deps[main.i] = main.i, "ROOT"
+                heads[after.i], deps[after.i] = main.i, "advcl"
+                heads[pobj.i], deps[pobj.i] = after.i, "nsubj"
+                heads[i], deps[i] = after.i, "mark"
+                continue
             if (
                 after.tag_ not in _CLAUSE_VERB_TAGS
                 or after.dep_ not in {"advcl", "conj"}

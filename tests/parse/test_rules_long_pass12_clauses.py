@@ -153,3 +153,20 @@ def test_opening_frame_made_a_subject_still_frames_the_caption(parser):
 def test_a_frame_that_is_described_is_a_thing(parser):
     caption = "the view of the city is stunning"
     assert parse(parser, caption) == parse(parser, caption, off="frames")
+
+
+# ---- as_roots --------------------------------------------------------------------------------
+
+
+def test_clause_made_the_root_after_as_is_its_own_subjects(parser):
+    caption = "a yacht with a blue hull leans in the wind as its crew lean out over the side"
+    graph = parse(parser, caption)
+    assert ("crew", "lean out over", "side") in rels(graph)
+    assert ("yacht", "lean out over", "side") not in rels(graph)
+    off = parse(parser, caption, off="as_roots")
+    assert ("yacht", "lean out over", "side") in rels(off)
+
+
+def test_as_roots_leaves_a_clause_the_model_read_right(parser):
+    caption = "a dog sleeps on the porch as the sun sets"
+    assert parse(parser, caption) == parse(parser, caption, off="as_roots")
