@@ -78,6 +78,11 @@ CAPTIONS = [
     "a brown teddy bear with a green and white scarf on sitting on a shelf",
     "cat is lying on back of couch .",
     "seaweed washed up on shore",
+    "a fisherman pulls a net from the river while seagulls circle above",
+    "two boxers fight in the ring as a referee in a black shirt watches closely",
+    "a yacht with a blue hull leans in the wind as its crew lean out over the side",
+    "a kayaker paddles through white water rapids while the spray rises",
+    "a welder in a protective mask cuts through a steel beam while bright sparks fly",
 ]
 
 
