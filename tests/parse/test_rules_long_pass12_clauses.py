@@ -1,5 +1,5 @@
 """Pass 12 of the rule parser, clause structure in long web captions
-(``docs/rule-parser-pass12-clauses.md``).
+(``docs/rule-parser.md``, pass 12a).
 
 Every caption here is written for the test. Each test checks the rule's graph and that the
 rule's family switched off gives the old one, so that a test fails if the rule stops doing
