@@ -53,11 +53,11 @@ NUMBER_WORDS = {
     11: "eleven",
     12: "twelve",
 }
-#: First words that are capitalised only because they start the caption.
 #: Words before a noun phrase that make it plural whatever its noun's form ("other sheep").
 PLURAL_DETERMINERS = frozenset(
     "other these those many several few both two three four five six seven eight nine ten".split()
 )
+#: First words that are capitalised only because they start the caption.
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
 

@@ -85,7 +85,7 @@ ADDABLE: dict[str, tuple[frozenset[str], frozenset[str]]] = {
             "chair": "beach lawn indoor|home kitchen dining",
             "table": "lawn beach|home kitchen dining",
             "umbrella": "street lawn dining|beach",
-            # typical of halls people pass through with luggage: a terminal, a hotel (round 9)
+            # typical of halls people pass through with luggage: a terminal, a lobby (round 9)
             "suitcase": "street home beach|airport rail indoor",
             "skateboard": "lawn street|",
             "teddy bear": "home|",
