@@ -106,9 +106,25 @@ def _one_edit(word: str) -> set[str]:
 def _web_frequency(word: str) -> float:
     """How often English text on the web, in subtitles, books and Wikipedia writes ``word``
     (``wordfreq``'s Zipf scale: 3 is once in a million words, 0 never)."""
+    return _zipf()(word, "en")
+
+
+@cache
+def _zipf():
+    """``wordfreq.zipf_frequency``, its English table read once. What ``wordfreq`` imports
+    (``langcodes``' tables: about 10,000 containers) lives as long as the process, and the
+    collector would walk it on every full pass while the parser runs: 3 % of a parse of short
+    captions against bare ``nlp.pipe``, in alternating processes. So once it is read, what
+    is alive is collected and then frozen out of the collector's passes (``gc.freeze``, as
+    the command line's entry does with its start-up)."""
+    import gc
+
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en")
+    zipf_frequency("the", "en")
+    gc.collect()
+    gc.freeze()
+    return zipf_frequency
 
 
 def _singulars(word: str) -> tuple[str, ...]:

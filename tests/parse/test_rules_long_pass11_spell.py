@@ -191,3 +191,18 @@ def test_the_words_one_edit_away_are_those_symspellpy_finds():
             if s.distance == 1 and s.term[0] == typo[0]
         }
         assert {t for t in _one_edit(typo) if t in table} == theirs, typo
+
+
+def test_the_word_frequencies_are_read_once_and_kept_out_of_the_collector():
+    import gc
+
+    from sgprep.parse.rules_spell import _web_frequency, _zipf
+
+    _zipf.cache_clear()
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    assert _web_frequency("giraffe") > 3 > _web_frequency("giraffee")
+    frozen = gc.get_freeze_count()
+    assert frozen > 10_000  # langcodes' tables among them
+    assert _web_frequency("macarons") > 1.5 and gc.get_freeze_count() == frozen  # read once
+    gc.unfreeze()
