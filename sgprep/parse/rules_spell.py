@@ -90,8 +90,8 @@ def _one_edit(word: str) -> set[str]:
     own lookup needs an index of deletes that costs ~30 MB and half a CPU-second to build in
     every process; over its dictionary it finds the same words (a test checks it)."""
     letters = _letters()
-    head, out = word[0], set()
-    for i in range(1, len(word) + 1):
+    out: set[str] = set()
+    for i in range(1, len(word) + 1):  # every edit at or after the second letter
         left, right = word[:i], word[i:]
         out.update(left + c + right for c in letters)  # inserted
         if right:
@@ -100,7 +100,7 @@ def _one_edit(word: str) -> set[str]:
             if len(right) > 1:
                 out.add(left + right[1] + right[0] + right[2:])  # swapped
     out.discard(word)
-    return {w for w in out if w[:1] == head}
+    return out
 
 
 def _web_frequency(word: str) -> float:
