@@ -105,6 +105,7 @@ def _execute(config) -> None:
         executor = make_executor(config, console)
     except ValueError as exc:
         _fail(f"--executor: {exc}")
+    previous = _stop_on_sigterm()
     try:
         summary = executor.run()
     except KeyboardInterrupt:
@@ -133,9 +134,33 @@ def _execute(config) -> None:
         )
     except sqlite3.Error as exc:  # the plan's key table: a path SQLite cannot open
         _fail(f"cannot write the output {config.output}: {exc}")
+    finally:
+        _restore_sigterm(previous)
     _print_summary(config, summary)
     if summary.problems:
         _fail("\n".join(summary.problems), code=1)
+
+
+def _stop_on_sigterm():
+    """SIGTERM (``kill``, a scheduler's stop) stops a run as Ctrl-C does: its workers end, the
+    output's lock is released, finished shards are kept and a rerun resumes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, stop)
+
+
+def _restore_sigterm(previous) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _print_summary(config, summary) -> None:

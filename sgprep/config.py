@@ -40,6 +40,9 @@ NOT_IN_FINGERPRINT = {
     "executor",
     "workers",
     "ray_address",
+    "sample_timeout",
+    "max_timeout_share",
+    "max_failed_share",
 }
 #: Stage settings that change speed, or what a run checks or redoes, never bytes.
 SPEED_ONLY_SETTINGS = {
@@ -52,6 +55,9 @@ SPEED_ONLY_SETTINGS = {
     "redo_fallbacks",
 }
 DEFAULT_SHARD_SIZE = 1000
+#: Seconds one sample may take in one stage unless --sample-timeout says otherwise: a hundred
+#: times what the slowest CPU stage takes on an ordinary sample (a T5 parse with 5 beams).
+DEFAULT_SAMPLE_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -201,6 +207,27 @@ class RunConfig(BaseModel):
         default=None,
         gt=0,
         description="Worker processes (local) or actors (ray); default: one per core.",
+    )
+    sample_timeout: float = Field(
+        default=DEFAULT_SAMPLE_TIMEOUT,
+        ge=0,
+        description="Seconds one sample may take in one stage; one that runs over fails "
+        "with reason timeout and the run goes on (docs/timeouts.md). 0: no budget.",
+    )
+    max_timeout_share: float = Field(
+        default=0.01,
+        ge=0,
+        le=1,
+        description="The largest share of the samples that may time out; above it the "
+        "run warns as it goes and ends with an error (exit 1). 1 allows any share.",
+    )
+    max_failed_share: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="The largest share of the samples that may fail (any stage, any "
+        "reason); above it the run ends with an error (exit 1). Default: only a run where "
+        "every sample failed is an error; 1 allows even that.",
     )
     ray_address: str | None = Field(
         default=None,

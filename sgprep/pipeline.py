@@ -244,16 +244,24 @@ def follow_file(value: Any, base: Path) -> Any:
     return value
 
 
+#: The key of :func:`parse_sets`'s answer that holds run settings (``--set seed=3``).
+RUN = ""
+
+
 def parse_sets(sets: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
     """``["parse.parser=sng", "negatives.per_sample=2"]`` as ``{stage: {key: value}}``; values
-    are read as YAML (numbers, booleans, lists)."""
+    are read as YAML (numbers, booleans, lists). A run setting (``sample_timeout=30``, no
+    stage) goes under the key :data:`RUN`."""
     out: dict[str, dict[str, Any]] = {}
     for item in sets:
         where, eq, text = item.partition("=")
         stage, dot, key = where.strip().partition(".")
-        if not eq or not dot or not stage or not key:
+        if eq and not dot and stage in RunConfig.model_fields:  # a run setting: seed=3
+            stage, key = RUN, stage
+        elif not eq or not dot or not stage or not key:
             raise PipelineError(
-                f"--set {item!r}: write STAGE.SETTING=VALUE, e.g. --set parse.parser=sng"
+                f"--set {item!r}: write STAGE.SETTING=VALUE, e.g. --set parse.parser=sng, "
+                f"or SETTING=VALUE for a run setting, e.g. --set sample_timeout=30"
             )
         import yaml  # here: a run without --set or a pipeline file does without it (35 ms)
 
@@ -303,7 +311,9 @@ def load_pipeline(
         for key, value in spec["settings"].items():
             if key in fields and flag_of(fields[key]).path:
                 spec["settings"][key] = follow_file(value, base)
-    for stage, values in parse_sets(sets).items():
+    sets_of = parse_sets(sets)
+    data.update(sets_of.pop(RUN, {}))
+    for stage, values in sets_of.items():
         spec = next((s for s in specs if s["name"] == stage), None)
         if spec is None:
             raise PipelineError(

@@ -250,6 +250,18 @@ def test_an_output_that_cannot_be_written_is_one_clear_line(tmp_path):
 def test_a_text_file_read_as_wds_is_a_failure_row_not_a_traceback(tmp_path):
     table = tmp_path / "c.txt"
     table.write_text("a cat\n")
-    run_cli("parse", "-i", table, "-o", tmp_path / "o", "--input-format", "wds", "--no-progress")
+    result = run_cli(
+        "parse",
+        "-i",
+        table,
+        "-o",
+        tmp_path / "o",
+        "--input-format",
+        "wds",
+        "--no-progress",
+        ok=False,
+    )
     rows = index_rows(tmp_path / "o")
     assert [(r["status"], r["reason"]) for r in rows] == [("failed", "tar_truncated")]
+    # every sample failed: the failure rows are kept, and the run is not a success
+    assert result.exit_code == 1 and "every sample failed" in result.output

@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import signal
 import threading
 import time
 from collections import Counter
@@ -38,7 +39,15 @@ from rich.progress import (
 from rich.text import Text
 
 from sgprep.config import RunConfig
-from sgprep.exec.ledger import ShardLedger
+from sgprep.exec.budget import (
+    TIMEOUT,
+    Pace,
+    ShardBudget,
+    flight_of,
+    remove_empty,
+    say_stuck,
+)
+from sgprep.exec.ledger import ATTEMPTS, ShardLedger
 from sgprep.exec.plan import Plan, make_plan
 from sgprep.exec.shard import run_shard
 from sgprep.exec.stage import Stage
@@ -148,12 +157,21 @@ class ShardRunner:
     """What one process needs to run shard tasks: the plan, the stages, the writer.
     ``cpus``: the cores this process may compute on (granted to each stage; None: all).
     ``token``: the run's token (``Writer.prepare``): shards are written only while the output's
-    lock holds it, so a worker that outlives its run writes nothing."""
+    lock holds it, so a worker that outlives its run writes nothing. ``isolated``: this is a
+    worker process of its own, which the time budget may end when a stage is stuck where it
+    cannot be interrupted (exec/budget.py); a driver's runner is never ended."""
 
     def __init__(
-        self, config: RunConfig, plan: Plan, cpus: int | None = None, token: str | None = None
+        self,
+        config: RunConfig,
+        plan: Plan,
+        cpus: int | None = None,
+        token: str | None = None,
+        isolated: bool = False,
     ):
         self.plan, self.cpus = plan, cpus or usable_cpus()
+        self.sample_timeout, self.isolated = config.sample_timeout, isolated
+        self.pace = Pace()
         self.stages: list[Stage] = build_stages(config)
         self.writer: Writer = make_writer(config.output, **config.writer_options())
         if token is not None:
@@ -193,12 +211,21 @@ class ShardRunner:
             self.writer.reopen(index)  # not done until it is written again
         for stage in self.stages:
             stage.reuse(rows)
+        budget = None
+        if self.sample_timeout > 0:
+            meta = self.writer.layout.meta
+            budget = ShardBudget(self.sample_timeout, index, meta, self.pace, self.isolated)
         try:
-            return run_shard(self.plan, task, self.stages, self.writer, self.intake, progress)
+            return run_shard(
+                self.plan, task, self.stages, self.writer, self.intake, progress, budget
+            )
         except Exception:
             for stage in self.stages:  # what a failed try counted is not the retry's to report
                 stage.take_stats()
             raise
+        finally:
+            if budget is not None:
+                budget.close(finished=False, meta=None)
 
     def close(self) -> None:
         if self.ready:
@@ -255,6 +282,10 @@ class LocalExecutor:
         self.console = console or Console(stderr=True)
         self.token: str | None = None  # the run's, given to every worker
         self._lock_fd: int | None = None
+        self.meta: Path | None = None  # the output's _meta, once the run has it
+        #: shards whose worker the time budget ended, and how often (exec/budget.py)
+        self.hard_deaths: Counter[int] = Counter()
+        self.plan_counts: dict[int, int] = {}
 
     def run(self) -> RunSummary:
         self.config = config = check_stages(resolve(self.config))
@@ -305,25 +336,29 @@ class LocalExecutor:
         summary.workers = self._workers(len(todo))
         started = time.monotonic()
         done = plan.samples - sum(plan.tasks[i].count for i in todo)
-        ledger = ShardLedger(writer.layout.meta)
+        self.meta = writer.layout.meta
+        ledger = ShardLedger(self.meta)
         written = []
         try:
             # worker processes are forked from this one: no progress thread may run then
-            with self._progress(plan.samples, done, threads=summary.workers <= 1) as advance:
+            pooled = self._pooled(summary.workers)
+            with self._progress(plan.samples, done, threads=not pooled) as advance:
                 tally = ShardTally(advance)
                 for stats in self._execute_tasks(plan, todo, summary.workers, tally, ledger):
                     summary.shards_written += 1
                     summary.totals.add(stats)
                     written.append(int(stats.shard))
+                    self._say_timeouts(stats, summary.totals)
         finally:
             summary.seconds = time.monotonic() - started
-            summary.timing = read_timing(writer.layout.meta, written)
+            summary.timing = read_timing(self.meta, written)
             summary.shards_retried, summary.shards_failed = ledger.retried, len(ledger.failed)
             self.summary = summary  # what was done, also when the ledger ends the run
+            remove_empty(self.meta)
         ledger.close()
         for task in plan.tasks:
             summary.output.add(writer.read_stats(task.index))
-        summary.problems = [
+        summary.problems = run_problems(config, summary.output) + [
             problem
             for stage in build_stages(config)
             for problem in stage.problems(summary.output.stages.get(stage.name, {}))
@@ -351,6 +386,35 @@ class LocalExecutor:
                 len(redo),
             )
         return redo
+
+    def _say_timeouts(self, stats: ShardStats, so_far: Totals) -> None:
+        """Say, as the run goes, which shards had samples time out, and when their share is
+        over --max-timeout-share (the run will then end with an error)."""
+        now = timeouts(stats.failures)
+        if not now:
+            return
+        total = timeouts(so_far.failures)
+        share = total / max(so_far.samples, 1)
+        log.warning(
+            "shard %s: %d sample(s) ran over the time budget of %g s (failed as timeout; "
+            "%d so far, %.2f%% of the samples)",
+            stats.shard,
+            now,
+            self.config.sample_timeout,
+            total,
+            100 * share,
+        )
+        if share > self.config.max_timeout_share:
+            log.error(
+                "more than --max-timeout-share %g of the samples so far timed out: the run "
+                "goes on and will end with an error",
+                self.config.max_timeout_share,
+            )
+
+    def _pooled(self, workers: int) -> bool:
+        """Whether shards run in worker processes: with several workers, and with a time
+        budget (a worker is what the budget may end when a stage is stuck in C code)."""
+        return workers > 1 or self.config.sample_timeout > 0
 
     def _workers(self, tasks: int) -> int:
         wanted = self.config.workers or usable_cpus()
@@ -407,7 +471,7 @@ class LocalExecutor:
     ):
         """Run the tasks; yield each finished shard's stats (in any order). A task that
         fails goes to the ledger, which says whether to submit it again."""
-        if workers <= 1:
+        if not self._pooled(workers):
             return self._in_process(plan, todo, tally, ledger)
         return self._in_pool(plan, todo, workers, tally, ledger)
 
@@ -442,15 +506,18 @@ class LocalExecutor:
         sets the stages up itself."""
         cpus = max(1, usable_cpus() // workers)  # each worker's share of the cores
         parent = self._forking_runner(plan, cpus)
-        context = multiprocessing.get_context("fork" if parent else "spawn")
+        fork = parent is not None or self._may_fork(plan)
+        context = multiprocessing.get_context("fork" if fork else "spawn")
         tracker_was_running = _resource_tracker_running()
         updates = context.Queue()
         if parent is not None:
             initargs = (parent, updates, self._lock_fd)
             initializer = _init_forked_worker
         else:
-            initargs = (self.config, plan, updates, cpus, self.token)
+            lock_fd = self._lock_fd if fork else None
+            initargs = (self.config, plan, updates, cpus, self.token, lock_fd)
             initializer = _init_worker
+        self.plan_counts = {t.index: t.count for t in plan.tasks}
         queue = list(todo)
         suspects: set[int] = set()
         try:
@@ -479,11 +546,21 @@ class LocalExecutor:
                 gc.collect()
                 _stop_resource_tracker()
 
+    def _may_fork(self, plan: Plan) -> bool:
+        """Whether workers that set their stages up themselves may still be forked (they
+        start at once, and a stage or parser of the caller's own is theirs too): where no
+        other thread runs here and no stage wants a GPU (CUDA does not survive a fork)."""
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return False
+        if threading.active_count() > 1:
+            return False
+        return not any(s.resources().gpus for s in build_stages(self.config))
+
     def _forking_runner(self, plan: Plan, cpus: int) -> ShardRunner | None:
         """A runner set up here for forked workers to share, or None where they are spawned."""
         if "fork" not in multiprocessing.get_all_start_methods():
             return None
-        runner = ShardRunner(self.config, plan, cpus, self.token)
+        runner = ShardRunner(self.config, plan, cpus, self.token, isolated=True)
         if not all(stage.fork_safe for stage in runner.stages):
             return None
         if threading.active_count() > 1:  # a lock held by another thread would stay held
@@ -535,13 +612,19 @@ class LocalExecutor:
         except BaseException:
             for future in pending:
                 future.cancel()
+            _stop_workers(pool)  # a stop (Ctrl-C, SIGTERM, a fatal error) waits for no shard
             raise
 
-    @staticmethod
-    def _after_death(broken: list[int], suspects: set[int], ledger: ShardLedger) -> list[int]:
+    def _after_death(self, broken: list[int], suspects: set[int], ledger: ShardLedger) -> list[int]:
         """A worker died while ``broken`` were in flight: the shards to run again first. A
         shard that was alone in flight killed its worker: that is a failed try (the ledger).
-        Of several, which one did is not known: each is a suspect and runs alone next."""
+        Of several, which one did is not known: each is a suspect and runs alone next. A
+        worker that the time budget ended (a stage stuck in C code) says so in its shard's
+        flight record: that shard is the cause, none is a suspect, and no try is counted
+        (its next try knows the samples to run alone or to fail as timeout)."""
+        stuck = [i for i in broken if self._stuck_in_c(i)]
+        if stuck:
+            return [i for i in broken if i not in stuck or not self._gave_up(i, ledger)]
         if len(broken) == 1:
             index = broken[0]
             error = WorkerDied(
@@ -552,6 +635,54 @@ class LocalExecutor:
         ledger.again(broken, "a worker process died (killed, or out of memory?)")
         suspects.update(broken)
         return list(broken)
+
+    def _stuck_in_c(self, index: int) -> bool:
+        flight = flight_of(self.meta, index) if self.meta is not None else None
+        if flight is not None:
+            say_stuck(index, flight)
+        return flight is not None
+
+    def _gave_up(self, index: int, ledger: ShardLedger) -> bool:
+        """Each end by the budget teaches the next try a sample to fail or a batch to split,
+        so a shard ends after at most about two per sample; past that something else is wrong
+        (its record cannot be kept): the ledger counts it as any failure."""
+        self.hard_deaths[index] += 1
+        if self.hard_deaths[index] <= 2 * self.plan_counts.get(index, 0) + ATTEMPTS:
+            return False
+        error = WorkerDied(f"the time budget ended shard {index:05d}'s worker too many times")
+        return not ledger.failure(index, error)
+
+
+def timeouts(failures: dict[str, int]) -> int:
+    """The samples that ran over the time budget, of a shard's or a run's failure counts."""
+    return sum(n for key, n in failures.items() if key.rpartition("/")[2] == TIMEOUT)
+
+
+def run_problems(config: RunConfig, output: Totals) -> list[str]:
+    """What is wrong with an output as a whole: too many samples timed out, or failed."""
+    if not output.samples:
+        return []
+    problems = []
+    late = timeouts(output.failures)
+    if late and late / output.samples > config.max_timeout_share:
+        problems.append(
+            f"{late:,} of {output.samples:,} samples ({late / output.samples:.1%}) ran over "
+            f"the time budget of {config.sample_timeout:g} s per sample, more than "
+            f"--max-timeout-share {config.max_timeout_share:g}; their failure rows (reason "
+            f"timeout) name them. Raise --sample-timeout where the stage is slow, not stuck"
+        )
+    limit = config.max_failed_share
+    over = output.ok == 0 if limit is None else output.failed / output.samples > limit
+    if over:
+        reasons = sorted(output.failures.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+        why = ", ".join(f"{key} {n:,}" for key, n in reasons)
+        allowed = "every sample failed" if limit is None else f"more than {limit:g} failed"
+        problems.append(
+            f"{output.failed:,} of {output.samples:,} samples failed ({why}): "
+            f"{allowed}, so the output is not a success (--max-failed-share allows it; "
+            f"the failures are in the index)"
+        )
+    return problems
 
 
 class WorkerDied(RuntimeError):
@@ -579,6 +710,42 @@ def _stop_resource_tracker() -> None:
             log.debug("resource tracker not stopped", exc_info=True)
 
 
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now: shutting the pool down would wait for the shards
+    in flight, and one may be stuck. (The pool has no public call for this.)"""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):  # already gone
+            pass
+
+
+def bind_to_parent() -> None:
+    """End this worker process when the process that started it ends, however it ends
+    (``kill -9`` included): Linux's parent-death signal, and where there is none a thread
+    that watches the parent's pid. A worker is never left behind holding a model."""
+    parent = os.getppid()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker: not the driver's stop
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it ended before the signal was asked for
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def _drain(updates, tally: ShardTally) -> None:
     """Count what the workers reported; with nothing new, redraw the progress (``tally(0)``)."""
     tally(0)
@@ -593,11 +760,23 @@ _RUNNER: ShardRunner | None = None
 _UPDATES = None
 
 
-def _init_worker(config: RunConfig, plan: Plan, updates, cpus: int, token: str | None) -> None:
+def _init_worker(
+    config: RunConfig,
+    plan: Plan,
+    updates,
+    cpus: int,
+    token: str | None,
+    lock_fd: int | None = None,
+) -> None:
+    """A worker that sets the stages up itself, spawned or forked (then the output's lock,
+    inherited, is closed, as in :func:`_init_forked_worker`)."""
     global _RUNNER, _UPDATES
     from multiprocessing.util import Finalize
 
-    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus, token), updates
+    bind_to_parent()
+    if lock_fd is not None:
+        os.close(lock_fd)
+    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus, token, isolated=True), updates
     Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
 
 
@@ -608,6 +787,7 @@ def _init_forked_worker(runner: ShardRunner, updates, lock_fd: int | None) -> No
     global _RUNNER, _UPDATES
     from multiprocessing.util import Finalize
 
+    bind_to_parent()
     if lock_fd is not None:
         os.close(lock_fd)
     _RUNNER, _UPDATES = runner, updates

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import os
 
-from sgprep.exec.ledger import ATTEMPTS, ShardLedger
+from sgprep.exec.ledger import ShardLedger
 from sgprep.exec.local import LocalExecutor, ShardRunner
 from sgprep.exec.plan import Plan
 from sgprep.pipeline import build_stages
@@ -28,8 +28,9 @@ from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
 
-#: Restarts of a dead actor (the shard it held goes back to the ledger).
-ACTOR_RESTARTS = ATTEMPTS - 1
+#: Restarts of a dead actor: any number (the shard it held goes back to the ledger, which
+#: bounds the tries of each shard; an actor that the time budget ended is restarted too).
+ACTOR_RESTARTS = -1
 
 
 class _ShardActor:
@@ -44,6 +45,7 @@ class _ShardActor:
             Plan.model_validate_json(plan_json),
             cpus,
             token,
+            isolated=True,  # an actor the time budget ends is restarted by Ray
         )
 
     def run(self, index: int) -> str:
@@ -115,6 +117,7 @@ class RayExecutor(LocalExecutor):
             len(todo),
         )
         queue = list(todo)
+        self.plan_counts = {t.index: t.count for t in plan.tasks}
         flying: dict = {}
         idle = list(actors) * 2  # two tasks in flight per actor
         while queue or flying:
@@ -127,7 +130,10 @@ class RayExecutor(LocalExecutor):
             try:
                 stats = ShardStats.model_validate_json(ray.get(ready[0]))
             except Exception as exc:  # noqa: BLE001 - the ledger decides
-                if ledger.failure(index, exc):
+                if self._stuck_in_c(index):  # the time budget ended the actor: go on
+                    if not self._gave_up(index, ledger):
+                        queue.append(index)
+                elif ledger.failure(index, exc):
                     queue.append(index)
                 continue
             advance(plan.tasks[index].count)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+from sgprep.exec.budget import ShardBudget
 from sgprep.exec.plan import Plan, ShardTask, read_task
 from sgprep.exec.stage import Stage
 from sgprep.exec.timing import StageClock, write_timing
@@ -27,6 +28,7 @@ def run_shard(
     writer: Writer,
     intake: Intake,
     progress: Callable[[int], None] | None = None,
+    budget: ShardBudget | None = None,
 ) -> ShardStats:
     with writer.publishing():  # a worker whose run is over makes no file (RunEnded)
         sink = writer.open_shard(task.index)
@@ -36,7 +38,7 @@ def run_shard(
     for chunk in _chunks(_checked(plan, task, intake), chunk_size):
         for stage in stages:
             with clock.timed(stage.name, sum(s.ok for s in chunk)):
-                stage.run(chunk)
+                stage.run(chunk, budget=budget)
             product_counts[stage.name].update(stage.sample_stats(chunk))
         sink.add(chunk)
         if progress is not None:
@@ -48,7 +50,10 @@ def run_shard(
         counters[stage.name] = dict(sorted((k, v) for k, v in merged.items() if v))
     with writer.publishing():  # only while this run holds the output
         write_timing(writer.layout.meta, task.index, clock)  # before the stats: they mark done
-        return sink.close(counters)
+        stats = sink.close(counters)
+    if budget is not None:
+        budget.close(finished=True, meta=writer.layout.meta)
+    return stats
 
 
 def _checked(plan: Plan, task: ShardTask, intake: Intake) -> Iterator[Sample]:

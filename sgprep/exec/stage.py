@@ -16,12 +16,13 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from sgprep.config import RunContext
+from sgprep.exec.budget import TIMEOUT, SampleTimeout, ShardBudget
 from sgprep.schema import Sample
 
 log = logging.getLogger(__name__)
@@ -168,24 +169,108 @@ class Stage(ABC):
         self._taken = now
         return {k: v for k, v in delta.items() if v}
 
+    def budget_extra(self) -> float:
+        """Seconds a batch of this stage may take on top of the sample budget
+        (``--sample-timeout``): what it may spend waiting rather than computing (e.g. for an
+        LLM endpoint to come back)."""
+        return 0.0
+
     def run(
-        self, samples: list[Sample], on_batch: Callable[[int], None] | None = None
+        self,
+        samples: list[Sample],
+        on_batch: Callable[[int], None] | None = None,
+        budget: ShardBudget | None = None,
     ) -> list[Sample]:
         """Process the samples that are still ok, in batches; failed ones pass through.
-        ``on_batch(n)`` is told after each batch of ``n`` samples (for progress bars)."""
+        ``on_batch(n)`` is told after each batch of ``n`` samples (for progress bars).
+        ``budget``: the time budget of the shard's try (exec/budget.py): samples an earlier
+        try found stuck fail as ``timeout`` without running, and those of a batch that was
+        stuck run one at a time."""
         todo = [s for s in samples if s.ok]
-        for start in range(0, len(todo), self.batch_size):
-            batch = todo[start : start + self.batch_size]
-            try:
-                out = self.process_batch(batch)
-                if len(out) != len(batch):
-                    raise RuntimeError(f"returned {len(out)} samples for {len(batch)}")
-            except StopRun:
-                raise
-            except Exception as exc:  # one broken batch must not end the run
-                log.exception("stage %s failed on a batch of %d samples", self.name, len(batch))
-                for sample in batch:
-                    sample.fail(self.name, "stage_error", f"{type(exc).__name__}: {exc}")
+        if budget is not None:
+            todo = self._admit(todo, budget)
+        for batch in self._batches(todo, budget):
+            self._run_batch(batch, budget)
             if on_batch is not None:
                 on_batch(len(batch))
         return samples
+
+    def _admit(self, todo: list[Sample], budget: ShardBudget) -> list[Sample]:
+        stuck = budget.timed_out(self.name)
+        if not stuck:
+            return todo
+        for sample in todo:
+            if sample.key in stuck:
+                self._timed_out(sample, budget, hard=True)
+        return [s for s in todo if s.ok]
+
+    def _batches(self, todo: list[Sample], budget: ShardBudget | None) -> Iterator[list[Sample]]:
+        """Batches of ``batch_size`` in the samples' order; a sample to run alone (it was in
+        a batch that got stuck) is a batch of its own."""
+        alone = budget.alone(self.name) if budget is not None else set()
+        batch: list[Sample] = []
+        for sample in todo:
+            if sample.key in alone:
+                if batch:
+                    yield batch
+                    batch = []
+                yield [sample]
+                continue
+            batch.append(sample)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+    def _run_batch(self, batch: list[Sample], budget: ShardBudget | None) -> None:
+        saved = [dict(s.__dict__) for s in batch] if budget is not None else []
+        try:
+            if budget is None:
+                out = self.process_batch(batch)
+            else:
+                with budget.batch(self.name, batch, self.budget_extra()):
+                    out = self.process_batch(batch)
+            if len(out) != len(batch):
+                raise RuntimeError(f"returned {len(out)} samples for {len(batch)}")
+        except StopRun:
+            raise
+        except SampleTimeout:
+            assert budget is not None
+            for sample, state in zip(batch, saved):  # as before the batch began
+                sample.__dict__.update(state)
+            if len(batch) == 1:
+                self._timed_out(batch[0], budget)
+                return
+            log.warning(
+                "stage %s: a batch of %d samples ran over its budget of %.0f s; running "
+                "them one at a time to find the one that is stuck",
+                self.name,
+                len(batch),
+                budget.limit(self.name, len(batch)) + self.budget_extra(),
+            )
+            for sample in batch:
+                self._run_batch([sample], budget)
+        except Exception as exc:  # one broken batch must not end the run
+            log.exception("stage %s failed on a batch of %d samples", self.name, len(batch))
+            for sample in batch:
+                sample.fail(self.name, "stage_error", f"{type(exc).__name__}: {exc}")
+
+    def _timed_out(self, sample: Sample, budget: ShardBudget, hard: bool = False) -> None:
+        seconds = budget.limit(self.name, 1) + self.budget_extra()
+        how = (
+            "was stuck where it could not be interrupted, and its worker was ended"
+            if hard
+            else "ran over the time budget"
+        )
+        caption = sample.caption if sample.caption is not None else ""
+        text = caption if len(caption) <= 200 else caption[:200] + "..."
+        log.warning(
+            "stage %s: sample %s %s (%.0f s): %r", self.name, sample.key, how, seconds, text
+        )
+        sample.fail(
+            self.name,
+            TIMEOUT,
+            f"{how} of {seconds:g} s per sample (--sample-timeout) in stage {self.name}; "
+            f"key {sample.key}, caption {text!r}",
+        )

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
 from sgprep.config import Flag, RunContext
 from sgprep.errors import ModelUnavailable
 from sgprep.exec.stage import StageSettings, StopRun
-from sgprep.registry import check_name, load_entry
+from sgprep.registry import UnknownEntry, check_name, load_entry
 from sgprep.schema import SceneGraph
 
 __all__ = [
@@ -103,7 +103,9 @@ class ParserSettings(StageSettings):
     records only those of the parsers and engine the run uses (``Flag(applies=)``)."""
 
     parser: Annotated[str, Flag("-p")] = Field(
-        default="spacy", description="spacy | sng | t5 | llama3 (alias llm)."
+        default="spacy",
+        description="spacy | sng | t5 | llama3 (alias llm), or a parser of your own: "
+        "package.module:Class (a subclass of sgprep.parse.base.Parser).",
     )
     batch_size: int = Field(default=256, ge=1, description="Captions per parser call.")
     spacy_model: Annotated[str, Flag(panel=SPACY, applies=lambda s: _uses(s) != {"t5"})] = Field(
@@ -213,14 +215,14 @@ class ParserSettings(StageSettings):
     @field_validator("parser")
     @classmethod
     def _known_parser(cls, value: str) -> str:
-        return check_name(PARSERS, value, "parser")
+        return _known(value, "parser")
 
     @field_validator("fallback")
     @classmethod
     def _known_fallback(cls, value: str | None) -> str | None:
         if value is None or value.lower() == "none":
             return None
-        return check_name(PARSERS, value, "fallback parser")
+        return _known(value, "fallback parser")
 
     @field_validator("engine")
     @classmethod
@@ -238,6 +240,10 @@ class Parser(ABC):
     """
 
     name: str = "base"
+    #: Whether worker processes may be forked from a process where this parser is set up,
+    #: sharing its loaded model (see :attr:`sgprep.exec.stage.Stage.fork_safe`): only for a
+    #: parser whose setup starts no thread and opens no connection, device or file.
+    fork_safe: ClassVar[bool] = False
 
     def __init__(self, settings: ParserSettings | None = None, context: RunContext | None = None):
         self.settings = settings or ParserSettings()
@@ -276,7 +282,25 @@ PARSERS: dict[str, str] = {
 
 
 def parser_class(name: str) -> type[Parser]:
-    return load_entry(PARSERS, name, "parser")
+    """The parser registered as ``name``; or, for a parser of your own,
+    ``"package.module:Class"``: a subclass of :class:`Parser`, importable wherever the workers
+    run (docs/parse.md, "Your own parser")."""
+    table = {name: name} if ":" in name and name not in PARSERS else PARSERS
+    cls = load_entry(table, name, "parser")
+    if not (isinstance(cls, type) and issubclass(cls, Parser)):
+        raise UnknownEntry(f"parser {name!r} is not a subclass of sgprep.parse.base.Parser")
+    return cls
+
+
+def _known(name: str, what: str) -> str:
+    """A registered parser's name, or an importable ``module:Class`` of one."""
+    if ":" not in name or name in PARSERS:
+        return check_name(PARSERS, name, what)
+    try:
+        parser_class(name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"{what} {name!r} cannot be imported: {exc}") from None
+    return name
 
 
 def make_parser(

@@ -6,7 +6,7 @@ from collections import Counter
 
 from sgprep.config import RunContext
 from sgprep.exec.stage import Resources, Stage
-from sgprep.parse.base import ParseError, ParserSettings, make_parser
+from sgprep.parse.base import LLM_PARSERS, ParseError, ParserSettings, make_parser
 from sgprep.schema import Sample, SceneGraph
 
 
@@ -38,11 +38,17 @@ class ParseStage(Stage):
     def setup(self) -> None:
         self.parser.setup()
 
+    def budget_extra(self) -> float:
+        """An LLM endpoint that went down is waited for (--endpoint-wait), not timed out."""
+        settings = self.settings
+        openai = settings.parser in LLM_PARSERS and settings.engine == "openai"
+        return settings.endpoint_wait if openai else 0.0
+
     @property
     def fork_safe(self) -> bool:
-        """The rule parser's spaCy pipeline is plain data once loaded (no thread, no
-        connection): workers forked after it loaded share it."""
-        return self.settings.parser == "spacy"
+        """Whether the parser says so (the rule parser's spaCy pipeline is plain data once
+        loaded: workers forked after it loaded share it)."""
+        return self.parser.fork_safe
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         need = []

@@ -173,7 +173,8 @@ def test_a_rerun_reads_only_the_members_of_unfinished_shards(tmp_path, photos, m
     _tar_input(shards / "00000.tar", 12, photos["coffee"])
     _tar_input(shards / "00001.tar", 12, photos["chelsea"])
     reference, out = tmp_path / "reference", tmp_path / "out"
-    args = ("--shard-size", "5", "--workers", "1")
+    # in this process (no time budget), where the spy sees what is read
+    args = ("--shard-size", "5", "--workers", "1", "--sample-timeout", "0")
     run_cli("parse", "-i", shards, "-o", reference, "--no-progress", *args)
     run_cli("parse", "-i", shards, "-o", out, "--no-progress", *args)
     (out / "00002_stats.json").unlink()  # shard 2: samples 10..14, across both tars

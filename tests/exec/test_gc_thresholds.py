@@ -31,6 +31,7 @@ def test_shards_run_with_rare_collections_and_the_thresholds_come_back(tmp_path,
                 "output": str(tmp_path / "out"),
                 "shard_size": 2,
                 "workers": 1,
+                "sample_timeout": 0,  # in this process, where the spy sees the thresholds
                 "progress": False,
                 "stages": [{"name": TOY}],
             }

@@ -97,7 +97,8 @@ def test_what_setup_made_is_frozen_while_shards_run(tmp_path, monkeypatch):
 
     monkeypatch.setattr(SetupToyStage, "process_batch", spy)
     before = gc.get_freeze_count()
-    api.run(_config(tmp_path, "out", stage=SETUP_TOY, workers=1, progress=False))
+    # in this process (no time budget): what the spy sees is seen here
+    api.run(_config(tmp_path, "out", stage=SETUP_TOY, workers=1, progress=False, sample_timeout=0))
     assert seen and min(seen) > before
     assert gc.get_freeze_count() == before
 
@@ -169,7 +170,7 @@ def test_a_parse_and_negatives_chain_forks_and_writes_the_bytes_of_one_worker(
         )
     )
 
-    def chain(out, workers):
+    def chain(out, workers, **run):
         return api.run(
             {
                 "input": str(table),
@@ -182,9 +183,10 @@ def test_a_parse_and_negatives_chain_forks_and_writes_the_bytes_of_one_worker(
             },
             workers=workers,
             progress=False,
+            **run,
         )
 
-    one, two = chain("one", 1), chain("two", 2)
+    one, two = chain("one", 1, sample_timeout=0), chain("two", 2)  # one: in this process
     assert (one.shards_written, two.shards_written, two.workers) == (3, 3, 2)
     assert output_bytes(tmp_path / "two") == output_bytes(tmp_path / "one")
     assert len(runners) == 1 and runners[0] is not None  # the two workers were forked

@@ -72,7 +72,7 @@ class ToyStage(Stage):
     name = "toy"
     Settings = ToySettings
 
-    def run(self, samples, on_batch=None):
+    def run(self, samples, on_batch=None, budget=None):
         state = Path(self.settings.state) if self.settings.state else None
         for sample in samples if state else ():
             hold = state / f"hold_{sample.key}"
@@ -97,7 +97,7 @@ class ToyStage(Stage):
             with open(tries, "a") as fh:
                 fh.write("try\n")
             raise ToyFailure(f"toy failure on {sample.key}")
-        return super().run(samples, on_batch)
+        return super().run(samples, on_batch, budget)
 
     def process_batch(self, batch: list[Sample]) -> list[Sample]:
         for sample in batch:
