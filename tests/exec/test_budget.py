@@ -301,3 +301,24 @@ def _alive(pids: set[int]) -> set[int]:
         except FileNotFoundError:
             pass
     return alive
+
+
+@pytest.mark.slow
+def test_on_ray_a_sleeping_and_a_spinning_sample_time_out_and_the_rest_is_parsed(
+    tmp_path, plugin
+):
+    pytest.importorskip("ray")
+    table = tmp_path / "captions.txt"
+    lines = [f"caption{i} of a dog" for i in range(12)]
+    lines[2], lines[9] = "stuck sleep forever here", "stuck spin in c here"
+    table.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    run_cli(
+        "parse", "-i", table, "-o", out, "--parser", plugin, "--sample-timeout", "1",
+        "--executor", "ray", "--workers", "2", "--shard-size", "6", "--batch-size", "3",
+        "--max-timeout-share", "1", "--no-progress",
+    )  # fmt: skip
+    reasons = _reasons(out)
+    assert reasons.pop("000000002") == ("failed", "timeout")
+    assert reasons.pop("000000009") == ("failed", "timeout")
+    assert set(reasons.values()) == {("ok", None)} and len(reasons) == 10
