@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections import Counter
@@ -56,7 +57,7 @@ from sgprep.exec.totals import Totals
 from sgprep.io.intake import Intake
 from sgprep.io.readers import resolve_inputs
 from sgprep.io.writers import Writer, check_apart, make_writer
-from sgprep.pipeline import build_stages, check_requires, check_stages, resolve
+from sgprep.pipeline import STAGES, build_stages, check_requires, check_stages, resolve
 from sgprep.schema import ShardStats
 
 log = logging.getLogger(__name__)
@@ -274,6 +275,11 @@ def local_gpus() -> int:
     except (OSError, subprocess.SubprocessError):
         return 0
     return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
+
+
+#: Modules whose native thread pools (OpenMP, their own) a forked child cannot use: once the
+#: driver has loaded one (a stage's check() may), workers are spawned.
+NATIVE_POOLS = frozenset({"torch", "onnxruntime", "tensorflow", "jax", "vllm", "ray"})
 
 
 class LocalExecutor:
@@ -515,7 +521,7 @@ class LocalExecutor:
             initializer = _init_forked_worker
         else:
             lock_fd = self._lock_fd if fork else None
-            initargs = (self.config, plan, updates, cpus, self.token, lock_fd)
+            initargs = (self.config, plan, updates, cpus, self.token, lock_fd, dict(STAGES))
             initializer = _init_worker
         self.plan_counts = {t.index: t.count for t in plan.tasks}
         queue = list(todo)
@@ -549,10 +555,11 @@ class LocalExecutor:
     def _may_fork(self, plan: Plan) -> bool:
         """Whether workers that set their stages up themselves may still be forked (they
         start at once, and a stage or parser of the caller's own is theirs too): where no
-        other thread runs here and no stage wants a GPU (CUDA does not survive a fork)."""
+        other thread runs here, no stage wants a GPU (CUDA does not survive a fork), and no
+        runtime with native thread pools is loaded here (OpenMP's do not survive one)."""
         if "fork" not in multiprocessing.get_all_start_methods():
             return False
-        if threading.active_count() > 1:
+        if threading.active_count() > 1 or NATIVE_POOLS & set(sys.modules):
             return False
         return not any(s.resources().gpus for s in build_stages(self.config))
 
@@ -767,15 +774,19 @@ def _init_worker(
     cpus: int,
     token: str | None,
     lock_fd: int | None = None,
+    stages: dict[str, str] | None = None,
 ) -> None:
     """A worker that sets the stages up itself, spawned or forked (then the output's lock,
-    inherited, is closed, as in :func:`_init_forked_worker`)."""
+    inherited, is closed, as in :func:`_init_forked_worker`). ``stages``: the stage table
+    the driver knows, entries added at run time included (a spawned worker starts afresh)."""
     global _RUNNER, _UPDATES
     from multiprocessing.util import Finalize
 
     bind_to_parent()
     if lock_fd is not None:
         os.close(lock_fd)
+    if stages:
+        STAGES.update(stages)
     _RUNNER, _UPDATES = ShardRunner(config, plan, cpus, token, isolated=True), updates
     Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
 
