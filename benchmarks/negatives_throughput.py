@@ -124,15 +124,18 @@ def words_up_to_agreement(text: str) -> Counter:
 def _stage_runs(strategy: str, triples) -> tuple[float, float, dict, list]:
     """In a fresh process: CPU seconds of the stage over the graphs twice, the first time as
     a run of ``sgprep negatives`` meets them (its memos keyed by words empty), then again
-    with a new stage (the memos filled, as they are after the first few thousand graphs of a
-    large run); the counters and negatives of the first."""
+    with a new stage given the first one's memos (filled, as they are after the first few
+    thousand graphs of a large run); the counters and negatives of the first."""
     from sgprep.negatives.stage import NegativesSettings, NegativesStage
     from sgprep.schema import Sample
 
-    times, first = [], None
+    times, first, memos = [], None, None
     for _ in range(2):
         stage = NegativesStage(NegativesSettings(strategies=[strategy], per_sample=4))
         stage.setup()
+        if memos is not None:  # the stage keeps its memos (sgprep.negatives.scene.Memos)
+            stage.memos = memos
+        memos = stage.memos
         samples = [Sample(key=k, source="bench", caption=c, sg=g) for k, c, g in triples]
         t = time.process_time()
         stage.run(samples)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import PLURALIA, singular
-from sgprep.negatives.perturb import (
+from sgprep.negatives.perturbation import (
     Attach,
     Edit,
     MoveNPs,

@@ -5,9 +5,10 @@ absent (benchmarks/blind_review: "people sitting in bleachers near the beach", "
 "near a tree" were judged possibly true 92 % of the time). So connect adds a *salient* thing
 that a caption would name if the photo showed it -- an animal, a vehicle, a piece of furniture,
 a big object -- that is plausible in the caption's setting (a street, a farm, a beach, a room),
-and not one the caption's objects are seen with (:mod:`sgprep.negatives.perturb` checks that
-against the co-occurrence statistics): "a cat sleeping on a bed near a suitcase", never "near
-a dog" for a caption that has a cat (animals come together), nor "near a bus" in a bedroom.
+and not one the caption's objects are seen with (:mod:`sgprep.negatives.strategies.connect`
+checks that against the co-occurrence statistics): "a cat sleeping on a bed near a suitcase",
+never "near a dog" for a caption that has a cat (animals come together), nor "near a bus" in a
+bedroom.
 
 The settings are a small lexicon: the words of the caption that fix a setting (its objects
 and places), and for each object connect may add, the settings it is plausible in.

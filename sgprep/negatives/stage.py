@@ -24,8 +24,10 @@ from pydantic import Field, field_validator, model_validator
 from sgprep.config import Flag, RunContext
 from sgprep.exec.stage import Stage, StageSettings
 from sgprep.negatives.llm_judge import LLMJudge, LLMJudgeSettings
-from sgprep.negatives.perturb import FAMILIES, Perturber
 from sgprep.negatives.realise import Realiser
+from sgprep.negatives.scene import Memos, Scene, Strategy
+from sgprep.negatives.strategies import FAMILIES, load_strategy
+from sgprep.negatives.strategies import STRATEGIES as PERTURBING
 from sgprep.negatives.subgraph import subgraphs
 from sgprep.negatives.validity import (
     ALWAYS_CHANGED,
@@ -39,7 +41,8 @@ from sgprep.negatives.vocab import Vocabulary, load_vocab
 from sgprep.schema import Negative, Negatives, Positive, Sample, SceneGraph
 
 log = logging.getLogger(__name__)
-STRATEGIES = ("swap", "shuffle", "replace", "connect", "subgraph")
+#: the perturbing strategies (:mod:`sgprep.negatives.strategies`), and sub-graph positives
+STRATEGIES = (*PERTURBING, "subgraph")
 #: METHOD.md: 0.15 for single-object attribute changes, the rest split evenly.
 ATTRIBUTE_WEIGHT = 0.15
 #: Connect negatives per positive at most (issue 18: they were two thirds of all negatives).
@@ -165,12 +168,19 @@ class NegativesStage(Stage):
             if strategy in s.strategies and s.family_weights.get(k, 0) > 0
         ]
         self.vocab: Vocabulary | None = None
+        #: judgments that depend on the statistics alone, kept across graphs
+        self.memos: Memos | None = None
+        #: strategy -> its class, for the strategies of self.families (loaded at setup)
+        self.strategies: dict[str, type[Strategy]] | None = None
         self.judge: LLMJudge | None = None
         self.counts: Counter[str] = Counter()
 
     def setup(self) -> None:
         if self.vocab is None:
             self.vocab = load_vocab(self.settings.vocab)
+            self.memos = Memos(self.vocab.cooc if self.settings.plausibility else None)
+        if self.strategies is None:
+            self.strategies = {FAMILIES[k]: load_strategy(FAMILIES[k]) for k in self.families}
         if self.settings.llm_judge.enabled and self.judge is None:
             self.judge = LLMJudge(self.settings.llm_judge)
 
@@ -299,20 +309,25 @@ class NegativesStage(Stage):
             return []
         # tallies of this positive (plain int defaults: three Counters a graph cost more)
         rejected: defaultdict[str, int] = defaultdict(int)
-        perturber = Perturber(
+        scene = Scene(
             graph,
             self.vocab,
             rng,
             rejected,
-            self.vocab.cooc if self.settings.plausibility else None,
+            self.memos.cooc,
             text,
             self.settings.max_length_ratio,
             detected,
             self.settings.connect_max_length_ratio,
+            self.memos,
         )
-        pools = {}
+        pools, strategies = {}, {}  # strategies: one per strategy of the families, on first use
         for family in self.families:
-            cands = perturber.candidates(family)
+            name = FAMILIES[family]
+            strategy = strategies.get(name)
+            if strategy is None:
+                strategy = strategies[name] = self.strategies[name](scene)
+            cands = strategy.candidates(family)
             if cands:
                 pools[family] = cands
         realiser, original, out = None, None, []  # realiser: on first use
@@ -344,7 +359,7 @@ class NegativesStage(Stage):
                 del pools[family]
             # an addition (always longer than its caption) only where it is the caption's only
             # negative; a phrase put in place of another, always
-            perturber.connect_may_add = not out
+            scene.may_add = not out
             p = build()
             if p is None:
                 continue
@@ -352,9 +367,7 @@ class NegativesStage(Stage):
                 if original is None:
                     original = signature(graph)
                     # the perturbed graphs share the span-less entities: describe each once
-                    keys = {
-                        id(b): k for b, k in zip(perturber.bare, map(entity_key, graph.entities))
-                    }
+                    keys = {id(b): k for b, k in zip(scene.bare, map(entity_key, graph.entities))}
                 if signature(p.graph, keys) == original:
                     rejected["same_graph"] += 1
                     continue

@@ -17,9 +17,9 @@ when it is:
   ("a black and red helmet" / "a red and black helmet") says the same thing; so does one
   that exchanges two items of one list ("green shorts and a blue shirt") or two things one
   person wears or has ("in a white uniform ... with a dark hat on"), refused in
-  :mod:`sgprep.negatives.perturb`.
+  :mod:`sgprep.negatives.strategies.shuffle`.
 
-Replacements that may still be true are refused in :mod:`sgprep.negatives.perturb`:
+Replacements that may still be true are refused in :mod:`sgprep.negatives.strategies.replace`:
 ``generic_word`` (a name that says little: "a clock tower" -> "a building"), ``may_be_true``
 (a role for who a person is: "a skateboarder" -> "a woman"; clothes worn over one another;
 an unspecific verb: "holding a bat" -> "swinging"), ``part_of_whole`` (a part, there with its
@@ -27,7 +27,7 @@ whole: "on the building" -> "on the wall"); and by fluency ``article_needed`` ("
 snow" -> "sitting in booth").
 
 Rejections by plausibility (``implausible_*``, ``unknown_object``, ``related_word``,
-``no_attested_replacement``) are in :mod:`sgprep.negatives.perturb` and
+``no_attested_replacement``) are in :mod:`sgprep.negatives.strategies` and
 :mod:`sgprep.negatives.cooc`; by fluency (``doubled_preposition``, ``no_span_edit``) in
 :mod:`sgprep.negatives.realise`; by length (``too_long``, ``too_short``) in the stage.
 """

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 
-from sgprep.negatives.perturb import Perturber
+from sgprep.negatives.scene import Memos, Scene, Strategy
+from sgprep.negatives.strategies import FAMILIES, load_strategy
 from sgprep.negatives.vocab import load_vocab
 from sgprep.schema import Entity, Relation, SceneGraph
 
@@ -31,37 +33,60 @@ def graph(caption: str, entities: list[tuple], relations: list[tuple] = ()) -> S
     return SceneGraph(entities=ents, relations=rels, parser="hand")
 
 
-def perturber(g: SceneGraph, seed: int = 0) -> tuple[Perturber, Counter]:
+CUBES = graph(
+    "a red cube and a blue sphere",
+    [("red cube", "cube", ["red"]), ("blue sphere", "sphere", ["blue"])],
+)
+
+
+def strategy_class(kind: str | type[Strategy]) -> type[Strategy]:
+    """The strategy that makes ``kind`` (a family or a strategy's name; a class as it is)."""
+    return kind if isinstance(kind, type) else load_strategy(FAMILIES.get(kind, kind))
+
+
+@lru_cache(maxsize=1)
+def bundled_memos() -> Memos:
+    """The memos of the bundled statistics, one per test process (the stage keeps one)."""
+    return Memos(load_vocab().cooc)
+
+
+def scene(g: SceneGraph, seed: int = 0) -> tuple[Scene, Counter]:
+    """A rules-only scene of ``g`` (no statistics, no caption) and its refusals."""
     rejected: Counter = Counter()
-    return Perturber(g, load_vocab(), random.Random(seed), rejected), rejected
+    return Scene(g, load_vocab(), random.Random(seed), rejected), rejected
 
 
-def plausible_perturber(caption: str, entities: list[tuple], relations: list[tuple] = ()):
-    """The stage's perturber of a hand-written graph: with the bundled statistics and the
-    caption, seed 0."""
+def plausible(
+    kind: str | type[Strategy], caption: str, entities: list[tuple], relations: list[tuple] = ()
+):
+    """The stage's strategy that makes ``kind`` (a family or a strategy's name, or a strategy
+    class) for a hand-written graph: with the bundled statistics and the caption, seed 0."""
     vocab = load_vocab()
     g = graph(caption, entities, relations)
-    return Perturber(g, vocab, random.Random(0), Counter(), vocab.cooc, caption)
+    made = Scene(g, vocab, random.Random(0), Counter(), vocab.cooc, caption, memos=bundled_memos())
+    return strategy_class(kind)(made)
 
 
 def build_all(g: SceneGraph, kind: str, seed: int = 0):
-    p, rejected = perturber(g, seed)
-    return [c() for c in p.candidates(kind)], rejected
+    made, rejected = scene(g, seed)
+    return [c() for c in strategy_class(kind)(made).candidates(kind)], rejected
 
 
 def texts_over_seeds(
     caption: str, entities: list[tuple], relations: list[tuple], kind: str, seeds: int
 ):
-    """The caption-level texts a kind makes over several seeds (the stage's perturber: bundled
-    statistics and the caption), and its refusals by reason."""
+    """The caption-level texts a kind makes over several seeds (as the stage makes them:
+    bundled statistics and the caption), and its refusals by reason."""
     from sgprep.negatives.realise import Realiser
 
     vocab = load_vocab()
     g = graph(caption, entities, relations)
     texts, rejected = set(), Counter()
     for seed in range(seeds):
-        p = Perturber(g, vocab, random.Random(seed), rejected, vocab.cooc, caption)
-        for build in p.candidates(kind):
+        at = Scene(
+            g, vocab, random.Random(seed), rejected, vocab.cooc, caption, memos=bundled_memos()
+        )
+        for build in strategy_class(kind)(at).candidates(kind):
             made = build()
             if made is not None:
                 text, _ = Realiser(caption, g).realise(made, use_template=False)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from neg_helpers import graph
+from neg_helpers import CUBES, build_all, graph, strategy_class
 
 from sgprep.negatives import scenes
-from sgprep.negatives.perturb import Perturber
 from sgprep.negatives.realise import Realiser
+from sgprep.negatives.scene import Scene
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
 from sgprep.negatives.vocab import load_vocab
 from sgprep.schema import Box, Detections, Sample
@@ -19,6 +19,7 @@ from sgprep.schema import Box, Detections, Sample
 VOCAB = load_vocab()
 #: the stage's connect_max_length_ratio
 LIMIT = NegativesSettings().connect_max_length_ratio
+CONNECT = strategy_class("connect")
 
 
 def connected(caption, entities, relations=(), seeds=12, detected=None):
@@ -27,10 +28,10 @@ def connected(caption, entities, relations=(), seeds=12, detected=None):
     g = graph(caption, entities, relations)
     texts, rejected = Counter(), Counter()
     for seed in range(seeds):
-        p = Perturber(
+        scene = Scene(
             g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption, 1.75, detected, LIMIT
         )
-        for build in p.candidates("connect"):
+        for build in CONNECT(scene).candidates("connect"):
             pert = build()
             if pert is not None:
                 text, _ = Realiser(caption, g).realise(pert, use_template=False)
@@ -200,8 +201,8 @@ def test_the_new_thing_takes_the_place_of_a_trailing_locative_phrase_and_its_obj
     assert in_place and all(t.startswith("a woman ") for t in in_place), texts
     # the graph: the woman (a true sub-graph) and the new thing, joined by the new relation
     g = graph(cap, ents, [(0, "sit on", 1)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap, 1.75, None, 2.0)
-    pert = p.candidates("connect")[0]()
+    scene = Scene(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap, 1.75, None, 2.0)
+    pert = CONNECT(scene).candidates("connect")[0]()
     text, _ = Realiser(cap, g).realise(pert, use_template=False)
     assert [e.head for e in pert.graph.entities][0] == "woman" and len(pert.graph.entities) == 2
     [r] = pert.graph.relations
@@ -351,9 +352,9 @@ def test_an_addition_only_where_the_stage_allows_it():
     made = {}
     for may_add in (True, False):
         rejected = Counter()
-        p = Perturber(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap, 1.75, None, LIMIT)
-        p.connect_may_add = may_add
-        made[may_add] = [b() for b in p.candidates("connect")]
+        scene = Scene(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap, 1.75, None, LIMIT)
+        scene.may_add = may_add
+        made[may_add] = [b() for b in CONNECT(scene).candidates("connect")]
     assert any(made[True]) and not any(made[False])
     assert rejected["connect_addition_not_needed"]
 
@@ -483,3 +484,12 @@ def test_a_middle_phrase_before_a_passive_is_never_replaced():
     )
     assert all(t.startswith("two kids in a red wagon") for t in texts), texts
     assert rejected["connect_passive"]
+
+
+def test_connect_adds_one_vocabulary_entity_and_edge():
+    built, _ = build_all(CUBES, "connect")
+    for i, p in enumerate(built):
+        assert len(p.graph.entities) == 3 and len(p.graph.relations) == 1
+        r = p.graph.relations[0]
+        assert (r.subject, r.object) == (i, 2)
+        assert p.graph.entities[2].head not in {"cube", "sphere"}

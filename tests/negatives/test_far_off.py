@@ -1,4 +1,4 @@
-"""connect's far-off test (``Perturber._far_before``) skips captions that have none of the
+"""connect's far-off test (``Connect._far_before``) skips captions that have none of the
 letters every far-off ending has, and answers as the clause-by-clause test does."""
 
 from __future__ import annotations
@@ -6,19 +6,23 @@ from __future__ import annotations
 import random
 import re
 
-from neg_helpers import plausible_perturber
+from neg_helpers import plausible
 
-from sgprep.negatives.perturb import _DISTANT_KEYS, _DISTANT_PADDED, DISTANT_ENDINGS
+from sgprep.negatives.strategies.connect_words import (
+    DISTANT_ENDINGS,
+    DISTANT_KEYS,
+    DISTANT_PADDED,
+)
 
 
 def _written_out(text: str, end: int) -> bool:
     clause = re.split(r"[,;]", text[:end].lower())[-1]
     clause = " " + " ".join(re.findall(r"[a-z]+", clause)) + " "
-    return any(x in clause for x in _DISTANT_PADDED)
+    return any(x in clause for x in DISTANT_PADDED)
 
 
 def test_every_far_off_ending_has_a_key():
-    assert all(any(k in x for k in _DISTANT_KEYS) for x in DISTANT_ENDINGS)
+    assert all(any(k in x for k in DISTANT_KEYS) for x in DISTANT_ENDINGS)
 
 
 def test_far_before_as_written_out():
@@ -28,7 +32,7 @@ def test_far_before_as_written_out():
     seen = {True: 0, False: 0}
     for _ in range(1000):
         caption = "a dog " + " ".join(rng.choice(words) for _ in range(rng.randint(1, 10)))
-        p = plausible_perturber(caption, [("dog", "dog", [])])
+        p = plausible("connect", caption, [("dog", "dog", [])])
         for end in sorted({len(caption), rng.randint(1, len(caption))}):
             want = _written_out(caption, end)
             assert p._far_before(end) is want, (caption, end)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from neg_helpers import plausible_perturber
+from neg_helpers import plausible
 
 from sgprep.negatives.kinds import attribute_fits, known_kind
 
 
 def swaps(caption, entities, relations=()):
     """The swap_attribute texts (as attribute lists) of a caption, and the refusals."""
-    p = plausible_perturber(caption, entities, relations)
+    p = plausible("swap", caption, entities, relations)
     out = [c() for c in p.candidates("swap_attribute")]
     return [[e.attributes for e in q.graph.entities] for q in out if q], Counter(p.rejected)
 

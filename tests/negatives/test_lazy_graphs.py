@@ -9,8 +9,10 @@ import pytest
 
 from sgprep.config import RunContext
 from sgprep.negatives.cooc import lemma
-from sgprep.negatives.perturb import Perturbation, Perturber
+from sgprep.negatives.perturbation import Perturbation
+from sgprep.negatives.scene import Memos, Scene
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
+from sgprep.negatives.strategies.replace_relation import ReplaceRelation
 from sgprep.negatives.vocab import load_vocab
 from sgprep.parse.rules import RuleParser
 from sgprep.schema import Entity, Sample, SceneGraph
@@ -55,17 +57,18 @@ def test_plausible_verbs_are_memoised_without_the_captions_own_words(graphs):
     verb, rest = lemma(r.predicate.split()[0]), r.predicate.lower().split()[1:]
     options = [v for v in vocab.verbs(tuple(rest)) if v != verb]
 
-    def verbs(text):
-        p = Perturber(g, vocab, random.Random(0), Counter(), vocab.cooc, text)
-        return p._attested_verbs(0, verb, rest, options)
+    memos = Memos(vocab.cooc)
 
-    vocab.cooc._by_context.pop("attested_verbs", None)
+    def verbs(text):
+        scene = Scene(g, vocab, random.Random(0), Counter(), vocab.cooc, text, memos=memos)
+        return ReplaceRelation(scene)._attested_verbs(0, verb, rest, options)
+
     said = verbs("a man petting a horse before riding it")  # fills the memo
     assert "ride" not in said
     plain = verbs(CAPTIONS[0])  # a hit
     assert "ride" in plain
     assert [v for v in plain if v != "ride"] == said
-    vocab.cooc._by_context.pop("attested_verbs", None)
+    memos = Memos(vocab.cooc)
     assert verbs(CAPTIONS[0]) == plain  # as computed afresh
 
 

@@ -5,14 +5,11 @@ the same scene. Captions written here, of the kind Visual Genome regions hold.""
 
 from __future__ import annotations
 
-from neg_helpers import plausible_perturber
+from neg_helpers import bundled_memos, plausible
 from test_plausible import made
 
-from sgprep.negatives.perturb import (
-    MAY_BE_SAME,
-    mostly_attribute,
-    worn_slot,
-)
+from sgprep.negatives.strategies.replace import mostly_attribute
+from sgprep.negatives.strategies.replace_words import MAY_BE_SAME, worn_slot
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
@@ -31,7 +28,7 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
     for t in texts:  # only the woman may change: a dress or a watch may be worn as well
         assert t.endswith("silver ring"), texts
     assert rejected["no_sibling"]
-    p = plausible_perturber(caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
+    p = plausible("replace", caption, [("woman", "woman", []), ("silver ring", "ring", ["silver"])])
     #                 new      old   plural shared article worn one
     assert p._verdict("dress", "ring", False, True, "a", True, True) == ("may_be_true")
     assert p._verdict("jacket", "cap", False, True, "a", True, True) == ("may_be_true")
@@ -44,8 +41,8 @@ def test_a_worn_thing_is_replaced_only_by_one_of_the_same_slot():
 
 def test_the_caption_alone_may_say_a_thing_is_worn():
     caption = "two skiers, one in a purple hat"
-    p = plausible_perturber(
-        caption, [("skiers", "skiers", [], 2), ("purple hat", "hat", ["purple"])]
+    p = plausible(
+        "replace", caption, [("skiers", "skiers", [], 2), ("purple hat", "hat", ["purple"])]
     )
     assert p._worn_by_text(1) and not p._worn_by_text(0)
     assert worn_slot("baseball cap") == worn_slot("hats") == "head"
@@ -53,8 +50,8 @@ def test_the_caption_alone_may_say_a_thing_is_worn():
 
 
 def test_one_persons_plural_worn_thing_is_not_replaced_by_a_plural_of_a_single_thing():
-    p = plausible_perturber(
-        "a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])]
+    p = plausible(
+        "replace", "a man wearing khaki shorts", [("man", "man", []), ("shorts", "shorts", [])]
     )
     # "a man wearing khaki skirts": one man wears one skirt
     assert p._verdict("skirt", "shorts", True, True, "", True, True) == ("one_worn")
@@ -86,7 +83,9 @@ def test_a_word_seen_mostly_as_an_attribute_is_no_noun_to_replace_or_draw():
     )
     assert all("orange pillows" in t for t in texts), texts
     assert rejected["not_a_noun"]
-    assert mostly_attribute(VOCAB.cooc, "black") and not mostly_attribute(VOCAB.cooc, "boot")
+    assert mostly_attribute(bundled_memos(), "black") and not mostly_attribute(
+        bundled_memos(), "boot"
+    )
 
 
 def test_one_word_of_a_two_word_colour_is_never_replaced_alone():
@@ -112,8 +111,8 @@ def test_one_word_of_a_two_word_colour_is_never_replaced_alone():
 
 
 def test_places_and_vessels_of_one_kind_may_be_the_same_thing():
-    p = plausible_perturber(
-        "a dog lying on the ground", [("dog", "dog", []), ("ground", "ground", [])]
+    p = plausible(
+        "replace", "a dog lying on the ground", [("dog", "dog", []), ("ground", "ground", [])]
     )
     assert p._may_be_true("ground", "yard", None) == "may_be_true"
     assert p._may_be_true("slope", "hill", None) == "may_be_true"
@@ -134,7 +133,7 @@ def test_places_and_vessels_of_one_kind_may_be_the_same_thing():
 def test_a_thing_often_seen_with_the_captions_objects_may_be_there_too():
     caption = "a chocolate cake on a white plate"
     ents = [("chocolate cake", "cake", ["chocolate"]), ("white plate", "plate", ["white"])]
-    p = plausible_perturber(caption, ents, [(0, "on", 1)])
+    p = plausible("replace", caption, ents, [(0, "on", 1)])
     assert p._likely_present("fork")  # forks lie on plates: "a fork on a white plate"
     assert not p._likely_present("giraffe")
     # "a cat lying beside a red frisbee" -> "a dog": dogs and frisbees go together, one may
@@ -144,7 +143,7 @@ def test_a_thing_often_seen_with_the_captions_objects_may_be_there_too():
     texts, rejected = made(caption, ents, [(0, "lie beside", 1)], "replace_object", 40, True)
     assert not any(t.startswith("a dog") for t in texts), texts
     assert rejected["likely_present"]
-    people = plausible_perturber(
-        "a man on a surfboard", [("man", "man", []), ("surfboard", "surfboard", [])]
+    people = plausible(
+        "replace", "a man on a surfboard", [("man", "man", []), ("surfboard", "surfboard", [])]
     )
     assert not people._likely_present("skateboard")  # people are seen with everything

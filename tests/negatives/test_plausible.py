@@ -8,17 +8,12 @@ import random
 from collections import Counter
 
 import pytest
-from neg_helpers import graph, plausible_perturber
+from neg_helpers import graph, plausible, strategy_class
 
 from sgprep.negatives.cooc import BoundedCounter, Cooc, lemma, load_default, name
-from sgprep.negatives.perturb import (
-    Perturbation,
-    Perturber,
-    SetAttribute,
-    SetHead,
-    SetPredicate,
-)
+from sgprep.negatives.perturbation import Perturbation, SetAttribute, SetHead, SetPredicate
 from sgprep.negatives.realise import Realiser
+from sgprep.negatives.scene import Scene
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
 from sgprep.negatives.validity import reordered_list
 from sgprep.negatives.vocab import load_vocab
@@ -29,14 +24,14 @@ VOCAB = load_vocab()
 
 def made(caption, entities, relations, kind, seeds=12, with_text=False):
     """Texts made by ``kind`` over several seeds, and the rejections by reason (the stage's
-    way, which gives the perturber the caption, ``with_text``)."""
+    way, which gives the scene the caption, ``with_text``)."""
     g = graph(caption, entities, relations)
     texts, rejected = Counter(), Counter()
     for seed in range(seeds):
-        p = Perturber(
+        scene = Scene(
             g, VOCAB, random.Random(seed), rejected, VOCAB.cooc, caption if with_text else ""
         )
-        for build in p.candidates(kind):
+        for build in strategy_class(kind)(scene).candidates(kind):
             pert = build()
             if pert is not None:
                 text, _ = Realiser(caption, g).realise(pert, use_template=False)
@@ -229,7 +224,8 @@ def test_a_doubled_preposition_is_refused():
 def test_a_verb_is_inflected_from_its_lemma_whatever_the_parse_gave():
     cap = "a tree riding on a truck"
     g = graph(cap, [("tree", "tree", []), ("truck", "truck", [])], [(0, "riding on", 1)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter())  # rules only: any verb will do
+    # rules only: any verb will do
+    p = strategy_class("replace")(Scene(g, VOCAB, random.Random(0), Counter()))
     texts = {Realiser(cap, g).realise(b())[0] for b in p.candidates("replace_relation")}
     assert texts and not any("inging" in t for t in texts)
     assert lemma("riding") == "ride" and lemma("sits") == "sit" and lemma("held") == "hold"
@@ -266,7 +262,7 @@ def test_a_span_that_does_not_hold_its_entity_is_not_edited():
 def test_shuffle_of_a_spatial_relation_never_inflects_the_preposition():
     cap = "tracks on the ground"
     g = graph(cap, [("tracks", "track", []), ("ground", "ground", [])], [(0, "on", 1)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter())
+    p = strategy_class("shuffle")(Scene(g, VOCAB, random.Random(0), Counter()))
     [text] = {Realiser(cap, g).realise(b())[0] for b in p.candidates("shuffle_relation")}
     assert "ons" not in text.split()
 
@@ -432,7 +428,7 @@ def test_objects_of_different_classes_need_the_very_triple_seen():
 
 def test_a_hot_dog_is_no_animal_and_body_parts_get_no_back_off():
     from sgprep.negatives.cooc import object_class
-    from sgprep.negatives.perturb import same_class
+    from sgprep.negatives.scene import same_class
 
     assert object_class("hot dog") == "food" and object_class("dog") == "animal"
     assert object_class("tennis racket") is None or object_class("racket") == "small object"
@@ -732,12 +728,14 @@ def test_a_replacement_is_no_part_of_the_whole_and_no_generic_name():
     )
     # a bird and a house have no fine category: no sibling, never "on the roof"
     assert not texts and rejected["no_sibling"]
-    p = Perturber(
-        graph("a tall clock tower", [("tall clock tower", "tower", ["tall"])]),
-        VOCAB,
-        random.Random(0),
-        Counter(),
-        VOCAB.cooc,
+    p = strategy_class("replace")(
+        Scene(
+            graph("a tall clock tower", [("tall clock tower", "tower", ["tall"])]),
+            VOCAB,
+            random.Random(0),
+            Counter(),
+            VOCAB.cooc,
+        )
     )
     assert p._may_be_true("clock tower", "building", None) == "generic_word"
     assert p._may_be_true("hot dog", "food", "food") == "generic_word"
@@ -755,12 +753,14 @@ def test_a_person_named_by_a_role_is_not_replaced_by_who_they_may_be():
     )
     people = {"man", "woman", "boy", "girl", "lady", "guy", "person", "kid", "child"}
     assert not any(t.split()[3].rstrip("'s") in people for t in texts), texts
-    p = Perturber(
-        graph("a skateboarder", [("skateboarder", "skateboarder", [])]),
-        VOCAB,
-        random.Random(0),
-        Counter(),
-        VOCAB.cooc,
+    p = strategy_class("replace")(
+        Scene(
+            graph("a skateboarder", [("skateboarder", "skateboarder", [])]),
+            VOCAB,
+            random.Random(0),
+            Counter(),
+            VOCAB.cooc,
+        )
     )
     assert p._may_be_true("skateboarder", "woman", "person") == "may_be_true"
     assert p._may_be_true("skateboarder", "surfer", "person") is None
@@ -864,8 +864,11 @@ def test_two_things_worn_by_one_person_exchanged_say_the_same():
 
 
 def test_a_replaced_noun_keeps_the_article_it_needs():
-    p = plausible_perturber(
-        "woman sitting in snow", [("woman", "woman", []), ("snow", "snow", [])], [(0, "sit in", 1)]
+    p = plausible(
+        "replace",
+        "woman sitting in snow",
+        [("woman", "woman", []), ("snow", "snow", [])],
+        [(0, "sit in", 1)],
     )
     # "woman sitting in booth": a countable noun for an uncountable one needs an article
     assert p._verdict("booth", "snow", False, False, "", False, False) == "article_needed"
@@ -873,12 +876,14 @@ def test_a_replaced_noun_keeps_the_article_it_needs():
 
 
 def test_a_kind_is_not_replaced_by_its_class_nor_a_noun_of_unknown_number():
-    p = Perturber(
-        graph("the heron is reflected", [("heron", "heron", [])]),
-        VOCAB,
-        random.Random(0),
-        Counter(),
-        VOCAB.cooc,
+    p = strategy_class("replace")(
+        Scene(
+            graph("the heron is reflected", [("heron", "heron", [])]),
+            VOCAB,
+            random.Random(0),
+            Counter(),
+            VOCAB.cooc,
+        )
     )
     assert p._may_be_true("heron", "bird", "animal") == "generic_word"
     assert p._may_be_true("branch", "leaf", None) == "part_of_whole"  # "leaves on the tree"

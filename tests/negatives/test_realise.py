@@ -3,7 +3,7 @@
 from neg_helpers import build_all, graph
 
 from sgprep.negatives import grammar
-from sgprep.negatives.perturb import MoveNPs, Perturbation, SetAttribute, SetHead, SetPredicate
+from sgprep.negatives.perturbation import MoveNPs, Perturbation, SetAttribute, SetHead, SetPredicate
 from sgprep.negatives.realise import Realiser, template
 from sgprep.schema import SceneGraph
 

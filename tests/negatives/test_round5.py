@@ -3,9 +3,9 @@ COCO style; each refusal counted by its reason)."""
 
 from __future__ import annotations
 
-from neg_helpers import graph, plausible_perturber, texts_over_seeds
+from neg_helpers import graph, plausible, texts_over_seeds
 
-from sgprep.negatives.perturb import MoveNPs, Perturbation
+from sgprep.negatives.perturbation import MoveNPs, Perturbation
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.vocab import load_vocab
 
@@ -153,8 +153,8 @@ def test_a_word_tied_to_the_old_object_keeps_it():
 
 
 def test_a_material_must_fit_the_new_object():
-    p = plausible_perturber(
-        "A man wearing a wool cap.", [("man", "man", []), ("wool cap", "cap", ["wool"])]
+    p = plausible(
+        "replace", "A man wearing a wool cap.", [("man", "man", []), ("wool cap", "cap", ["wool"])]
     )
     assert p._undoable(1, "helmet", []) == "implausible_attribute"
 
@@ -217,7 +217,7 @@ def test_nothing_is_added_to_a_view_or_after_a_far_off_phrase():
 
 
 def test_the_size_rule_places_things_and_leaves_what_they_have():
-    from sgprep.negatives.perturb import size_misfit
+    from sgprep.negatives.scene import size_misfit
 
     assert size_misfit("horse", "sit at", "foot") and size_misfit("cow", "in", "lap")
     assert not size_misfit("giraffe", "have", "foot")  # "the zebra has four feet"
@@ -225,8 +225,8 @@ def test_the_size_rule_places_things_and_leaves_what_they_have():
 
 
 def test_a_thing_may_sit_or_hang_whatever_it_is():
-    p = plausible_perturber(
-        "a laptop is sitting on a desk", [("laptop", "laptop", []), ("desk", "desk", [])]
+    p = plausible(
+        "replace", "a laptop is sitting on a desk", [("laptop", "laptop", []), ("desk", "desk", [])]
     )
     rels = [
         r

@@ -6,14 +6,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from neg_helpers import graph, texts_over_seeds
+from neg_helpers import graph, strategy_class, texts_over_seeds
 
 from sgprep.negatives import siblings
 from sgprep.negatives.cooc import name
-from sgprep.negatives.perturb import Perturber, _size_fits
+from sgprep.negatives.scene import Scene
+from sgprep.negatives.strategies.replace_words import size_fits
 from sgprep.negatives.vocab import load_vocab
 
 VOCAB = load_vocab()
+REPLACE, SHUFFLE = strategy_class("replace"), strategy_class("shuffle")
 
 
 def built(caption, entities, relations, kind, seeds=8):
@@ -45,12 +47,12 @@ def test_the_chunk_that_took_the_subject_in_and_a_noun_after_a_verb():
     cap = "A surfer riding the ocean waves."
     ents = [("surfer", "surfer", []), ("the ocean waves", "wave", [])]
     g = graph(cap, ents, [(0, "ride", 1)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap)
+    p = REPLACE(Scene(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap))
     assert not p._verb_like(1)  # "riding" is the verb
     cap = "On the beach a young man waves."
     ents = [("beach", "beach", []), ("young man waves", "wave", ["young"])]
     g = graph(cap, ents, [])
-    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap)
+    p = REPLACE(Scene(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap))
     assert p._verb_like(1)
     assert p._replace_attr(1, "young") is None and p.rejected["verb_as_noun"] == 1
 
@@ -109,10 +111,10 @@ def test_a_cat_on_a_fence_stays_a_cat():
 
 # --- 5. size words keep their dimension ------------------------------------------------------
 def test_size_words_measure_what_the_noun_takes():
-    assert _size_fits("grass", "tall") == frozenset({"tall", "short", "high", "low"})
-    assert "long" in _size_fits("hair", "short") and "small" not in _size_fits("hair", "short")
-    assert "small" in _size_fits("dog", "big") and "tall" not in _size_fits("dog", "big")
-    assert "small" in _size_fits("tree", "large")  # "a large tree" -> "a small tree"
+    assert size_fits("grass", "tall") == frozenset({"tall", "short", "high", "low"})
+    assert "long" in size_fits("hair", "short") and "small" not in size_fits("hair", "short")
+    assert "small" in size_fits("dog", "big") and "tall" not in size_fits("dog", "big")
+    assert "small" in size_fits("tree", "large")  # "a large tree" -> "a small tree"
     cap = "A zebra standing in tall dry grass."
     ents = [("zebra", "zebra", []), ("tall dry grass", "grass", ["tall", "dry"])]
     texts, _ = built(cap, ents, [(0, "stand in", 1)], "replace_attribute", seeds=20)
@@ -145,13 +147,13 @@ def test_a_collective_verb_keeps_a_plural_subject():
     ]
     g = graph(cap, ents, [(0, "cut", 1), (2, "crowd around", 3)])
     rejected: Counter = Counter()
-    p = Perturber(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap)
+    p = SHUFFLE(Scene(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap))
     assert p._exchange(0, 2, "redraw_relation") is None
     assert rejected["verb_number"] == 1
     cap = "A wooden fence surrounding a small garden."
     ents = [("wooden fence", "fence", ["wooden"]), ("small garden", "garden", ["small"])]
     g = graph(cap, ents, [(0, "surround", 1)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap)
+    p = SHUFFLE(Scene(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap))
     assert (
         p._exchange_misfit([g.relations[0].model_copy(update={"subject": 1, "object": 0})], {0, 1})
         is None
@@ -163,13 +165,13 @@ def test_a_small_child_does_not_help_a_tall_man_climb():
     ents = [("tall man", "man", ["tall"]), ("small girl", "girl", ["small"]), ("pony", "pony", [])]
     g = graph(cap, ents, [(0, "help", 1), (1, "climb onto", 2)])
     rejected: Counter = Counter()
-    p = Perturber(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap)
+    p = SHUFFLE(Scene(g, VOCAB, random.Random(0), rejected, VOCAB.cooc, cap))
     assert p._exchange(0, 1) is None and rejected["role_size"] == 1
     # a grown-up helping a child is kept when the child is the one moved into the object
     cap = "A small girl helps a tall man carry a box."
     ents = [("small girl", "girl", ["small"]), ("tall man", "man", ["tall"]), ("box", "box", [])]
     g = graph(cap, ents, [(0, "help", 1), (1, "carry", 2)])
-    p = Perturber(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap)
+    p = SHUFFLE(Scene(g, VOCAB, random.Random(0), Counter(), VOCAB.cooc, cap))
     assert (
         p._exchange_misfit(
             [r.model_copy(update={"subject": 1 - r.subject}) for r in g.relations[:1]], {0, 1}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from neg_helpers import graph, texts_over_seeds
 
-from sgprep.negatives.perturb import MoveNPs, Perturbation, SetHead
+from sgprep.negatives.perturbation import MoveNPs, Perturbation, SetHead
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.scenes import OUTDOOR, addable_in, settings_of
 from sgprep.negatives.vocab import load_vocab

@@ -1,0 +1,398 @@
+"""The scene every strategy reads, and what the strategies share.
+
+The stage makes a :class:`Scene` per positive (the caption, or a sub-graph's text): its graph,
+its text, the sample's random generator and the tally of refusals, with what is found of them
+once per graph (names, span-less copies, the caption's words). Each strategy of
+:mod:`sgprep.negatives.strategies` is a :class:`Strategy` that lists its families'
+candidates from it. Judgments that depend on the statistics alone are kept across graphs in
+:class:`Memos` (one per statistics object, held by the stage).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+
+from sgprep.negatives import grammar, kinds, scenes
+from sgprep.negatives.cooc import (
+    NEARBY,
+    SWAPPABLE,
+    Cooc,
+    fixed_attributes,
+    name,
+    object_class,
+    predicate_key,
+)
+from sgprep.negatives.perturbation import Candidate
+from sgprep.negatives.vocab import Vocabulary, attribute_type
+from sgprep.schema import Entity, Relation, SceneGraph
+
+# --- tables more than one strategy reads ----------------------------------------------------
+#: Replacements that read as the natural opposite; other words draw from the vocabulary.
+ANTONYMS = dict(
+    pair
+    for a, b in [
+        ("old", "young"),
+        ("big", "small"),
+        ("large", "small"),
+        ("tall", "short"),
+        ("long", "short"),
+        ("wet", "dry"),
+        ("open", "closed"),
+        ("empty", "full"),
+        ("clean", "dirty"),
+        ("wide", "narrow"),
+        ("thick", "thin"),
+        ("black", "white"),
+        ("dark", "light"),
+        ("hot", "cold"),
+    ]
+    for pair in ((a, b), (b, a))
+)
+#: Object classes of beings: they do things, and things may be put near them.
+ANIMATE = frozenset({"person", "animal"})
+#: Words that open a noun phrase.
+DETERMINERS = frozenset(
+    "a an the another this that these those his her their its my our your some each every many "
+    "several few one two three four five six seven eight nine ten".split()
+)
+#: Verbs that say where a thing is: their locative phrase may become another ("sitting on a
+#: bench" -> "sitting next to a bicycle"); not "attached to", "wrapped in", "surfing in" or
+#: "riding on", whose phrase belongs to the verb, nor "hanging on", "leaning against", which
+#: need a support ("leaning by a bicycle")
+LOCATING_VERBS = frozenset(
+    "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay "
+    "drive pose gather kneel crouch be "
+    # moving about a place, which stays peripheral: "dogs running | along a beach" ->
+    # "dogs running near a suitcase" (blind review round 5: the verb must stay)
+    "run jog swim wander roam".split()
+)
+#: Verbs that fix a thing on a wall or a ceiling: it, and what it is fixed to, is put near
+#: nothing ("a television mounted on the wall in front of a bicycle": high up, never by a
+#: thing on the floor).
+FIXING_VERBS = frozenset("mount hang attach fix nail post affix bolt hook".split())
+#: Spots only a small thing fits: at someone's feet, on a lap, in arms, a hand, a pocket.
+SMALL_SPOTS = frozenset(
+    "foot feet lap arm arms hand hands shoulder shoulders pocket purse basket bag "
+    "backpack cup bowl".split()
+)
+SMALL_SPOT_PREPOSITIONS = frozenset("at on in into onto inside atop upon".split())
+#: Large animals and things: never at one's feet or in a lap.
+LARGE = frozenset(
+    "horse horses pony cow cows bull ox elephant elephants giraffe giraffes zebra zebras "
+    "bear bears camel camels moose deer donkey sheep goat goats car truck bus motorcycle "
+    "boat train van tractor".split()
+)
+#: Relations whose object is a part or the contents of their subject.
+CONTAINING = frozenset({"have", "with", "of", "contain", "include", "hold", "wear", "carry"})
+#: A word of a lower-cased caption (letters only).
+WORD = re.compile(r"[a-z]+")
+#: Entries a memo table holds at most (it is emptied when full: bounded memory).
+MAX_MEMO = 200_000
+
+
+@lru_cache(maxsize=1024)
+def size_misfit(subject: str, predicate: str, obj: str) -> bool:
+    """A large animal or a big thing placed at, on or in a spot only a small one fits
+    (:data:`SMALL_SPOTS`: "a horse sits at her feet", "a cow in her lap"): blind review
+    round 5 (a swap or redraw that moved a dog's place to a horse). Not what it has ("a
+    zebra has four feet")."""
+    words = predicate_key(predicate).split()
+    return (
+        bool(words)
+        and words[-1] in SMALL_SPOT_PREPOSITIONS
+        and words[0] not in CONTAINING
+        and obj.split()[-1] in SMALL_SPOTS
+        and (subject.split()[-1] in LARGE or subject in scenes.BIG)
+    )
+
+
+def with_entities(
+    graph: SceneGraph,
+    bare: list[Entity],
+    changes: dict[int, Entity],
+    relations: list[Relation] | None = None,
+    extra: list[Entity] | None = None,
+    bare_relations: dict[int, Relation] | None = None,
+) -> SceneGraph:
+    """The perturbed graph: its entities and relations carry no spans (the positive's spans
+    mean nothing in the negative's text). ``bare_relations``: the span-less copies of
+    ``graph``'s relations by id (:attr:`Scene.bare_relations`), made once per graph."""
+    entities = [changes.get(i, e) for i, e in enumerate(bare)] + (extra or [])
+    relations = graph.relations if relations is None else relations
+    known = bare_relations or {}
+    relations = [
+        r if r.span is None else known.get(id(r)) or r.model_copy(update={"span": None})
+        for r in relations
+    ]
+    return graph.model_copy(update={"entities": entities, "relations": relations})
+
+
+def changed_entity(
+    e: Entity, attributes: list[str] | None = None, head: str | None = None
+) -> Entity:
+    """Entity ``e`` with other attributes or another head, and no span."""
+    attributes = e.attributes if attributes is None else attributes
+    head = e.head if head is None else head
+    text = " ".join([*attributes, head])
+    return e.model_copy(update={"attributes": attributes, "head": head, "text": text, "span": None})
+
+
+def same_class(a: str, b: str) -> bool:
+    """Both objects in one coarse class (:data:`OBJECT_CLASSES`): they may change places."""
+    c = object_class(a)
+    return c in SWAPPABLE and c == object_class(b)
+
+
+def plain_attribute(attribute: str) -> bool:
+    """A one-word attribute, not a participle the parser kept ("walking down", "standing"):
+    those are actions, and changing them reads as nonsense."""
+    a = attribute.lower()
+    return " " not in a and (
+        attribute_type(a) != "other" or a in ANTONYMS or not a.endswith(("ing", "ed"))
+    )
+
+
+class Memos:
+    """Judgments that depend on the statistics alone, kept across graphs (once per process
+    and statistics object): a table per kind of judgment, which its user empties when it
+    holds more than :data:`MAX_MEMO` entries (bounded memory). The stage keeps one for its
+    statistics; a scene made without one gets its own."""
+
+    def __init__(self, cooc: Cooc | None):
+        self.cooc = cooc
+        self.tables: dict[str, dict] = {}
+
+    def table(self, kind: str) -> dict:
+        """The table of one kind of judgment (empty on first use)."""
+        hit = self.tables.get(kind)
+        if hit is None:
+            hit = self.tables[kind] = {}
+        return hit
+
+    def memo(self, key: tuple, compute: Callable):
+        """``compute(key)`` once per process and statistics object (``key[1]`` for a key
+        tagged "part" or "setting")."""
+        table = self.table("memo")
+        hit = table.get(key)
+        if hit is None and key not in table:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            hit = table[key] = compute(key[1] if key[0] in ("part", "setting") else key)
+        return hit
+
+
+class Scene:
+    """One positive's graph and text as every strategy reads them, drawing words from
+    ``vocab`` with ``rng`` and counting refusals in ``rejected``; made once per positive."""
+
+    def __init__(
+        self,
+        graph: SceneGraph,
+        vocab: Vocabulary,
+        rng: random.Random,
+        rejected: Counter,
+        cooc: Cooc | None = None,
+        text: str = "",
+        max_length_ratio: float = 10.0,
+        detected: list[str] | None = None,
+        connect_max_length_ratio: float = 10.0,
+        memos: Memos | None = None,
+    ):
+        self.g, self.vocab, self.rng, self.rejected = graph, vocab, rng, rejected
+        self.cooc = cooc  # None: no plausibility checks (rules only)
+        self.text = text  # the caption: its pronouns must stay true
+        #: how many times as long as the caption a negative may be, in words and (connect)
+        #: in characters
+        self.max_length_ratio = max_length_ratio
+        self.connect_max_length_ratio = connect_max_length_ratio
+        #: the labels a detector found in the image (None: no detections): connect adds
+        #: only a thing of a detector class that it did not find
+        self.detected = detected
+        if memos is None:
+            memos = Memos(cooc)
+        elif memos.cooc is not cooc:
+            raise ValueError("the memos are of other statistics than the scene's")
+        self.memos = memos
+        #: whether a candidate may add a thing after an entity (always longer, a length cue):
+        #: the stage allows it only while the positive has no negative yet
+        self.may_add = True
+        self._words: list[str] | None = None
+        self._bare: list[Entity] | None = None
+        self._bare_relations: dict[int, Relation] | None = None
+        self._fixed: dict[int, set[str]] = {}
+        self._heads: set[str] | None = None
+        self._names: list[str] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """Each entity's object name ("hot dog", "tennis racket", "man")."""
+        if self._names is None:
+            self._names = [name(e) for e in self.g.entities]
+        return self._names
+
+    def fixed(self, i: int) -> set[str]:
+        """Attributes of entity i that are part of its name ("hot" of "hot dog"), found once
+        per graph (read only: callers test membership)."""
+        hit = self._fixed.get(i)
+        if hit is None:
+            hit = self._fixed[i] = fixed_attributes(self.g.entities[i])
+        return hit
+
+    @property
+    def words(self) -> list[str]:
+        """The caption's words in lower case (letters only)."""
+        if self._words is None:
+            self._words = WORD.findall(self.text.lower())
+        return self._words
+
+    @property
+    def bare(self) -> list[Entity]:
+        """The graph's entities without spans, made once per graph."""
+        if self._bare is None:
+            self._bare = [
+                e if e.span is None else e.model_copy(update={"span": None})
+                for e in self.g.entities
+            ]
+        return self._bare
+
+    @property
+    def bare_relations(self) -> dict[int, Relation]:
+        """The graph's relations without spans, by the id of the relation with its span (the
+        graph keeps those alive), made once per graph."""
+        if self._bare_relations is None:
+            self._bare_relations = {
+                id(r): r.model_copy(update={"span": None})
+                for r in self.g.relations
+                if r.span is not None
+            }
+        return self._bare_relations
+
+    @property
+    def heads(self) -> set[str]:
+        """The graph's head nouns in lower case: words a new object must not be."""
+        if self._heads is None:
+            self._heads = {e.head.lower() for e in self.g.entities}
+        return self._heads
+
+    def implausible(
+        self,
+        names: list[str],
+        changed: set[int],
+        attributes: dict[int, list[str]] | None = None,
+        relations: list[Relation] | None = None,
+        strict: bool = False,
+        by_class: bool = False,
+        attr_by_class: bool = False,
+        check_attributes: bool = True,
+        exchanged: bool = False,
+    ) -> str | None:
+        """Why the graph with these entity names (and attributes, relations) describes a
+        scene the statistics never saw, looking only at what touches ``changed``."""
+        c = self.cooc
+        if c is None:
+            return None
+        attributes = attributes or {}
+        for i in changed:
+            if (
+                not c.known(names[i])
+                and not c.known(names[i].split()[-1])
+                # an attribute swap judges an unknown thing by its kind ("a red kayak")
+                and not (attr_by_class and check_attributes and kinds.known_kind(names[i]))
+            ):
+                return "unknown_object"
+            if not check_attributes:  # noun phrases moved whole keep their own attributes
+                continue
+            for a in attributes.get(i, self.g.entities[i].attributes):
+                if a not in self.fixed(i) and not (
+                    c.attribute_ok_by_class(a, names[i]) or kinds.attribute_fits(a, names[i])
+                    if attr_by_class
+                    else c.attribute_ok(a, names[i])
+                ):
+                    return "implausible_attribute"
+        for r in self.g.relations if relations is None else relations:
+            if (r.subject in changed or r.object in changed) and size_misfit(
+                names[r.subject], r.predicate, names[r.object]
+            ):
+                return "size_misfit"  # "a horse sits at her feet"
+            if exchanged and r.subject in changed and r.object in changed:
+                if predicate_key(r.predicate) in NEARBY:
+                    continue  # "a white sweater next to an orange dress": either way round
+                # the two ends changed places: "the woman behind the man"
+                why = c.judge_reversed(names[r.subject], r.predicate, names[r.object])
+                if why:
+                    return why
+            elif r.subject in changed or r.object in changed:
+                why = (c.judge_by_class if by_class else c.judge)(
+                    names[r.subject],
+                    r.predicate,
+                    names[r.object],
+                    *(() if by_class else (strict, 2 if strict else 1)),
+                )
+                if why:
+                    return why
+        return None
+
+    def plural(self, i: int) -> bool:
+        """Entity i is several: a count above one, or a plural noun."""
+        e = self.g.entities[i]
+        return (e.count or 1) > 1 or grammar.is_plural_form(
+            e.text.split()[-1] if e.text else "", e.head
+        )
+
+    def parsed_backwards(self, s: int, o: int) -> bool:
+        """A relation between the two that was never seen as it is but was seen the other way
+        round ("a brown coat wearing person", parsed "coat | wear | person"): its shuffle
+        would say what the caption means."""
+        c, names = self.cooc, self.names
+        for r in self.g.relations:
+            if {r.subject, r.object} == {s, o}:
+                a, b, p = names[r.subject], names[r.object], predicate_key(r.predicate)
+                if not c.n("spo", a, p, b) and c.n("spo", b, p, a):
+                    return True
+        return False
+
+    def draw(self, words: tuple[str, ...], cum: tuple[int, ...], exclude: set[str]) -> str | None:
+        """A word drawn by count (``cum``: cumulative counts), not in ``exclude``."""
+        if not words or not cum[-1]:
+            return None
+        for _ in range(8):  # exclusions are few: redraw a few times before filtering
+            word = words[bisect_right(cum, self.rng.random() * cum[-1])]
+            if word not in exclude:
+                return word
+        total, kept, kept_cum = 0, [], []
+        for w, c, p in zip(words, cum, (0, *cum[:-1])):
+            if w not in exclude and c > p:
+                total += c - p
+                kept.append(w)
+                kept_cum.append(total)
+        if not kept:
+            return None
+        return kept[bisect_right(kept_cum, self.rng.random() * total)]
+
+
+class Strategy:
+    """One strategy's candidates for one scene: :meth:`listings` names the method that lists
+    each of its families' candidates (cheap closures; a refusal found while listing is
+    counted then)."""
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        # what every family reads, at hand
+        self.g, self.vocab, self.rng = scene.g, scene.vocab, scene.rng
+        self.rejected, self.cooc, self.text = scene.rejected, scene.cooc, scene.text
+
+    def listings(self) -> dict[str, Callable[[], list[Candidate]]]:
+        """Family -> the method that lists its candidates."""
+        raise NotImplementedError
+
+    def candidates(self, family: str) -> list[Candidate]:
+        return self.listings()[family]()
+
+    def _refuse(self, reason: str) -> None:
+        self.rejected[reason] += 1
+        return None

@@ -1,0 +1,170 @@
+"""shuffle: the ends of relations change places (``shuffle_relation``: "a brown cat lying on
+a computer" -> "a computer lying on a brown cat"), or two entities that are not the ends of
+one relation exchange places in every relation (``redraw_relation``: "a man riding a horse
+in front of a barn" -> "a man riding a barn in front of a horse"). In the caption their noun
+phrases change places."""
+
+from __future__ import annotations
+
+from sgprep.negatives.cooc import lemma, predicate_key
+from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
+from sgprep.negatives.scene import Strategy, same_class, with_entities
+from sgprep.negatives.validity import is_symmetric, same_entity
+from sgprep.schema import Relation
+
+#: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
+#: around the table", redrawn "a woman crowds around the table"); one thing may surround.
+COLLECTIVE_VERBS = frozenset("crowd gather surround huddle swarm flock cluster mill".split())
+#: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
+#: climb"): exchanged, a small doer and a grown one done to reads as absurd.
+STRENGTH_VERBS = frozenset("help lift carry hold push pull raise boost pick".split())
+SMALL_WORDS = frozenset("small little young tiny baby".split())
+CHILDREN = frozenset("child children kid kids baby babies toddler toddlers infant".split())
+GROWN_WORDS = frozenset("tall big large old adult elderly grown".split())
+GROWN_UPS = frozenset(
+    "man men woman women adult adults person gentleman lady father mother dad mom".split()
+)
+#: What may stand between two items of one list: "a hat, a white shirt and a tie".
+LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also", "on"})
+#: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
+HAD = frozenset({"in", "with", "wear", "have", "dress in", "wear with", "carry", "hold"})
+
+
+class Shuffle(Strategy):
+    """shuffle's candidates for one scene."""
+
+    def listings(self) -> dict:
+        return {"shuffle_relation": self.shuffle_relation, "redraw_relation": self.redraw_relation}
+
+    def shuffle_relation(self) -> list[Candidate]:
+        out = []
+        for r in self.g.relations:
+            if is_symmetric(r.predicate):
+                self.rejected["symmetric_relation"] += 1
+            elif same_entity(self.g, r.subject, r.object):
+                self.rejected["identical_objects"] += 1
+            else:
+                out.append(lambda s=r.subject, o=r.object: self._exchange(s, o))
+        return out
+
+    def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation | None:
+        swap = {s: o, o: s}
+        relations = [
+            r.model_copy(
+                update={
+                    "subject": swap.get(r.subject, r.subject),
+                    "object": swap.get(r.object, r.object),
+                }
+            )
+            for r in self.g.relations
+        ]
+        why = self._exchange_misfit(relations, {s, o})
+        if why:
+            return self._refuse(why)
+        if self.cooc is not None:
+            if self.cooc.is_related(self.scene.names[s], self.scene.names[o]):
+                return self._refuse("related_word")
+            why = self.scene.implausible(
+                self.scene.names,
+                {s, o},
+                relations=relations,
+                strict=True,
+                by_class=same_class(self.scene.names[s], self.scene.names[o]),
+                check_attributes=False,
+                exchanged=True,
+            )
+            if why:
+                return self._refuse(why)
+            if self.scene.parsed_backwards(s, o):
+                return self._refuse("parsed_backwards")
+        if self._listed_together(s, o) or self._had_by_one(s, o):
+            return self._refuse("list_reorder")
+        graph = with_entities(
+            self.g, self.scene.bare, {}, relations, bare_relations=self.scene.bare_relations
+        )
+        return Perturbation(kind, "shuffle", graph, (MoveNPs(((s, o), (o, s))),))
+
+    def _exchange_misfit(self, relations: list[Relation], moved: set[int]) -> str | None:
+        """Why the exchanged relations are ill-formed or absurd whatever the photo: a
+        verb said of many (:data:`COLLECTIVE_VERBS`) goes from many doers to one ("a woman crowds around
+        the table": ``verb_number``); a small one or a child now helps, lifts or carries
+        (:data:`STRENGTH_VERBS`) a grown-up ("a small girl helps a tall man climb":
+        ``role_size``)."""
+        for r in relations:
+            if r.subject not in moved:
+                continue
+            words = r.predicate.lower().split()
+            if not words:
+                continue
+            verb = lemma(words[0])
+            was = (moved - {r.subject}).pop()  # who did it before the exchange
+            if (
+                verb in COLLECTIVE_VERBS
+                and self.scene.plural(was)
+                and not self.scene.plural(r.subject)
+            ):
+                return "verb_number"  # "a fence surrounding the field" is fine
+            if verb in STRENGTH_VERBS and self._small(r.subject) and self._grown(r.object):
+                return "role_size"
+        return None
+
+    def _small(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return bool(SMALL_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in CHILDREN
+
+    def _grown(self, i: int) -> bool:
+        e = self.g.entities[i]
+        return bool(GROWN_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in GROWN_UPS
+
+    def _listed_together(self, x: int, y: int) -> bool:
+        """The two noun phrases are items of one list in the caption (between them only
+        other entities and "and", "or", commas, articles): exchanging them reorders the list
+        ("wearing green shorts and a blue shirt" / "wearing a blue shirt and green shorts")."""
+        ents = self.g.entities
+        if not self.text or ents[x].span is None or ents[y].span is None:
+            return False
+        (_, a_end), (b_start, _) = sorted((ents[x].span, ents[y].span))
+        if b_start < a_end:
+            return False
+        between = self.text[a_end:b_start]
+        inner = sorted(
+            (e.span for e in ents if e.span and a_end <= e.span[0] and e.span[1] <= b_start),
+            reverse=True,
+        )
+        for start, end in inner:  # other items of the list
+            between = between[: start - a_end] + " " + between[end - a_end :]
+        words = between.lower().replace(",", " , ").split()
+        return (
+            bool(words)
+            and all(w in LIST_WORDS for w in words)
+            and ("," in words or "and" in words or "or" in words or "&" in words)
+        )
+
+    def _had_by_one(self, x: int, y: int) -> bool:
+        """Both are worn or had by one thing ("a man in a white uniform ... with a dark hat
+        on"): which is "in" and which "with" says nothing, exchanging them says the same."""
+        owners: dict[int, set[int]] = {}
+        for r in self.g.relations:
+            if r.object in (x, y) and predicate_key(r.predicate) in HAD:
+                owners.setdefault(r.subject, set()).add(r.object)
+        return any(len(v) == 2 for v in owners.values())
+
+    def redraw_relation(self) -> list[Candidate]:
+        """Re-draw relation ends: two entities that are not the two ends of one relation
+        exchange places (with their attributes) in every relation, so at least one relation
+        gets an end it did not have. In the caption their noun phrases change places."""
+        ends = {frozenset((r.subject, r.object)) for r in self.g.relations}
+        touched = {i for r in self.g.relations for i in (r.subject, r.object)}
+        out = []
+        for x in range(len(self.g.entities)):
+            for y in range(x + 1, len(self.g.entities)):
+                if frozenset((x, y)) in ends or not {x, y} & touched:
+                    continue
+                if same_entity(self.g, x, y):
+                    self.rejected["identical_objects"] += 1
+                    continue
+                out.append(lambda x=x, y=y: self._redraw(x, y))
+        return out
+
+    def _redraw(self, x: int, y: int) -> Perturbation | None:
+        return self._exchange(x, y, "redraw_relation")

@@ -1,0 +1,58 @@
+"""swap (swap_attribute, swap_object) on hand-written graphs."""
+
+from neg_helpers import CUBES, build_all, graph
+
+
+def test_swap_attribute_exchanges_bindings():
+    [p], rejected = build_all(CUBES, "swap_attribute")
+    assert [e.attributes for e in p.graph.entities] == [["blue"], ["red"]]
+    assert [e.head for e in p.graph.entities] == ["cube", "sphere"]
+    assert not rejected
+
+
+def test_swap_of_identical_attributes_is_refused():
+    g = graph(
+        "a red cube and a red sphere",
+        [("red cube", "cube", ["red"]), ("red sphere", "sphere", ["red"])],
+    )
+    built, rejected = build_all(g, "swap_attribute")
+    assert built == [] and rejected["identical_attributes"] == 1
+    # an attribute both already have makes the swap say the same thing too
+    g = graph(
+        "a big red cube and a red sphere",
+        [("big red cube", "cube", ["big", "red"]), ("red sphere", "sphere", ["red"])],
+    )
+    built, rejected = build_all(g, "swap_attribute")
+    assert built == [] and rejected["identical_attributes"] == 2
+
+
+def test_swap_only_exchanges_attributes_of_one_type():
+    g = graph(
+        "a young girl holding a white umbrella",
+        [("young girl", "girl", ["young"]), ("white umbrella", "umbrella", ["white"])],
+    )
+    built, rejected = build_all(g, "swap_attribute")
+    assert built == [] and rejected["attribute_types_differ"] == 1
+
+
+def test_swap_object_keeps_attributes_and_relations_in_place():
+    g = graph(
+        "a red cube left of a blue sphere",
+        [("red cube", "cube", ["red"]), ("blue sphere", "sphere", ["blue"])],
+        [(0, "left of", 1)],
+    )
+    [p], _ = build_all(g, "swap_object")
+    assert [(e.head, e.attributes) for e in p.graph.entities] == [
+        ("sphere", ["red"]),
+        ("cube", ["blue"]),
+    ]
+    assert p.graph.relations == g.relations
+
+
+def test_swap_of_identical_objects_is_refused():
+    g = graph(
+        "a woman in red and a woman in blue",
+        [("woman in red", "woman", ["red"]), ("woman in blue", "woman", ["blue"])],
+    )
+    built, rejected = build_all(g, "swap_object")
+    assert built == [] and rejected["identical_objects"] == 1
