@@ -31,6 +31,8 @@ Decisions worth knowing:
 - captions longer than ``max_chars`` (default 2,000) are cut at the last space before the limit
   and parsed as cut; entity spans still index the original caption. Counted in ``stats()``
   as ``truncated`` and logged once per batch;
+- a repair whose heads would be no tree (a cycle, or trees that interleave) is not applied:
+  the doc keeps its heads, and ``stats()`` counts it as ``repair_refused/<repair>``;
 - an empty or blank caption is a :class:`ParseError` (``reason="empty_caption"``); a caption
   with no nouns gives a graph with no entities; a rule failure on one caption is a
   ``ParseError(reason="rule_error")`` for that caption only;
@@ -100,6 +102,7 @@ from sgprep.parse.rules_long import (
 )
 from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
 from sgprep.parse.rules_repair import (
+    TreeRefused,
     merge_hyphenated,
     repair_adjective_argument,
     repair_adjective_compound,
@@ -386,6 +389,8 @@ def truncate(caption: str, max_chars: int) -> str:
 
 class RuleParser(Parser):
     name = "spacy"
+    #: its spaCy pipeline is plain data once loaded (no thread, no connection)
+    fork_safe = True
 
     @property
     def max_chars(self) -> int:
@@ -602,7 +607,9 @@ class RuleParser(Parser):
     def _repaired(self, doc) -> tuple[object, DocView]:
         """The doc after the repairs, and a view of it. A repair runs only where its
         ``needs`` test (:func:`sgprep.parse.rules_view.needs`) says it may change the doc; a
-        repair without one always runs. After a repair ran, the view is read again."""
+        repair without one always runs. After a repair ran, the view is read again. A repair
+        whose heads would be no tree is refused (:class:`TreeRefused`), counted in ``stats()``
+        as ``repair_refused/<repair>``."""
         view = None
         for repair, args, test in self._tested_steps():
             if test is not None:
@@ -610,7 +617,10 @@ class RuleParser(Parser):
                     view = DocView(doc)
                 if not test(view, *args):
                     continue
-            doc = repair(doc, *args)
+            try:
+                doc = repair(doc, *args)
+            except TreeRefused:  # its heads were no tree: the doc keeps the ones it had
+                self._counts[f"repair_refused/{repair.__name__}"] += 1
             view = None
         return doc, view if view is not None else DocView(doc)
 

@@ -371,11 +371,13 @@ class GraphBuilder(RelationRules):
         found = self._conjuncts_of.get(tok.i)
         if found is None:
             head, dep, children = self.view.head, self.view.dep, self.view.children
-            start = tok.i
-            while start != head[start] and dep[start] == "conj":
-                start = head[start]
+            start, steps = tok.i, len(head)  # every walk here ends within the caption
+            while start != head[start] and dep[start] == "conj" and steps:
+                start, steps = head[start], steps - 1
             chain = [start]
             for word in chain:  # grows while it is read: conjuncts of conjuncts
+                if len(chain) > len(head):
+                    break
                 chain += [c for c in children[word] if c > word and dep[c] == "conj"]
             found = self._conjuncts_of[tok.i] = [self.tokens[k] for k in chain if k != tok.i]
         return found
@@ -637,9 +639,9 @@ class GraphBuilder(RelationRules):
 
     def _colour_chain_root(self, tok: Token) -> Token | None:
         """For "in red and white", the "in" that "white" hangs from through conjunctions."""
-        cur = tok
-        while cur.dep_ == "conj" and is_colour(cur.head):
-            cur = cur.head
+        cur, steps = tok, len(self.tokens)
+        while cur.dep_ == "conj" and is_colour(cur.head) and steps:
+            cur, steps = cur.head, steps - 1
         if cur.dep_ == "pobj" and cur.head.lower_ == "in" and is_colour(cur):
             return cur.head
         return None
@@ -662,9 +664,9 @@ class GraphBuilder(RelationRules):
         owner = tok.head.head
         if tok.head.pos_ != "ADP" or owner.pos_ not in NOUNS or owner.i < self.skip:
             return None
-        cur = owner
-        while cur.dep_ in {"conj", "appos"} and cur.head is not cur:
-            cur = cur.head
+        cur, steps = owner, len(self.tokens)
+        while cur.dep_ in {"conj", "appos"} and cur.head is not cur and steps:
+            cur, steps = cur.head, steps - 1
         for _ in range(6):
             if cur.head is cur:
                 return None
@@ -853,8 +855,9 @@ class GraphBuilder(RelationRules):
         word = self.view.lower[tok.i]
         if word in lex.RELATIVE_PRONOUNS and self.view.pos[tok.i] in {"PRON", "DET", "SCONJ"}:
             verb = tok.head  # "the fence that runs ...", "the man who is trying to catch ..."
-            while verb.dep_ in {"xcomp", "conj"} and verb.head is not verb:
-                verb = verb.head
+            steps = len(self.tokens)
+            while verb.dep_ in {"xcomp", "conj"} and verb.head is not verb and steps:
+                verb, steps = verb.head, steps - 1
             return self._entity(verb.head) if verb.dep_ in {"relcl", "acl"} else None
         if word in lex.ANAPHORA:
             if tok.i in self.entities:  # "he has a beard": no antecedent, the pronoun's own

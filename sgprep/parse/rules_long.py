@@ -22,6 +22,7 @@ from sgprep.parse.rules_lexicon import (
     SUPPORT_PREPOSITIONS,
     TIME_NOUNS,
     TIME_PREPOSITIONS,
+    VERBS,
     is_colour,
 )
 from sgprep.parse.rules_repair import (
@@ -29,9 +30,10 @@ from sgprep.parse.rules_repair import (
     BODY_PARTS,
     LIST_PREPOSITIONS,
     OWNED_PARTS,
+    _child_above,
     _set_tree,
 )
-from sgprep.parse.rules_view import DocView, needs
+from sgprep.parse.rules_view import DocView, conjuncts, needs, subtree
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -68,7 +70,9 @@ def _place_object(prep):
     """The noun a place phrase ends in: "on top of a rug" -> rug; "in the middle" -> None (a
     position of the nearer noun, not a place)."""
     pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-    while pobj is not None and pobj.lower_ in RELATIONAL_NOUNS:
+    steps = len(prep.doc)  # a walk down the phrases ends within the caption
+    while pobj is not None and pobj.lower_ in RELATIONAL_NOUNS and steps:
+        steps -= 1
         of = next((c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"), None)
         if of is None:
             return None
@@ -87,7 +91,7 @@ def _posture_of_owner(verb, thing) -> bool:
         and not _animate(thing)
         and thing.lower_ not in OWNED_PARTS | CLOTHING  # a person's: ``clauses`` moves those
         and any(c.dep_ == "prep" for c in verb.children)
-        and not any(t.lower_ in ANAPHORA for t in verb.subtree)
+        and not any(t.lower_ in ANAPHORA for t in subtree(verb))
     )
 
 
@@ -137,7 +141,7 @@ def repair_place_after_with_object(doc: Doc) -> Doc:
                 continue
             if prep.dep_ != "prep" or prep.lower_ not in WITH_PLACE_PREPOSITIONS:
                 continue
-            if any(t.lower_ in ANAPHORA for t in prep.subtree):
+            if any(t.lower_ in ANAPHORA for t in subtree(prep)):
                 continue
             place = _place_object(prep)
             if place is None or place.lower_ in OWNED_PARTS | BODY_PARTS | CLOTHING:
@@ -175,16 +179,16 @@ def participle_doers(verb) -> list:
         return []
     if noun.dep_ != "conj" and not any(c.dep_ == "conj" for c in noun.children):
         return []  # no coordination: the common case, decided without walking the tree
-    conjuncts = [c for c in noun.conjuncts if c.pos_ in NOUNS and c.i < verb.i]
-    if not conjuncts:
+    listed = [c for c in conjuncts(noun) if c.pos_ in NOUNS and c.i < verb.i]
+    if not listed:
         return []
-    group = sorted([noun, *conjuncts], key=lambda t: t.i)
+    group = sorted([noun, *listed], key=lambda t: t.i)
     if any(t.lower_ in CLOTHING | OWNED_PARTS | BODY_PARTS | PRONOUN_NOUNS for t in group):
         return []
     first = group[0].left_edge.i
     if any(t.is_punct for t in noun.doc[max(first - 1, 0) : group[-1].i]):
         return []  # "a bed, two lamps and a large window overlooking the city": a list's last
-    if any(t.lower_ in ANAPHORA for t in verb.subtree):
+    if any(t.lower_ in ANAPHORA for t in subtree(verb)):
         return []  # "buckets and spades lying around them": them are others
     doers = []
     for tok in group:
@@ -222,7 +226,7 @@ def _clause_number(verb) -> str | None:
 def _noun_number(noun) -> str | None:
     if noun.tag_ in {"NNS", "NNPS"}:
         return "pl"
-    if noun.tag_ in {"NN", "NNP"} and not noun.conjuncts:
+    if noun.tag_ in {"NN", "NNP"} and not conjuncts(noun):
         return "sg"
     return None
 
@@ -552,9 +556,9 @@ def repair_participle_after_comma(doc: Doc) -> Doc:
             continue
         if doc[tok.i - 1].text != "," or tok.head.dep_ != "pobj" or tok.head.pos_ not in NOUNS:
             continue
-        up = tok.head
-        while up.dep_ == "pobj" and up.head.dep_ == "prep" and up.head.head.pos_ in NOUNS:
-            up = up.head.head  # "after the hearing on Tuesday": up the chain of phrases
+        up, steps = tok.head, len(doc)
+        while up.dep_ == "pobj" and up.head.dep_ == "prep" and up.head.head.pos_ in NOUNS and steps:
+            up, steps = up.head.head, steps - 1  # "after the hearing on Tuesday": up the phrases
         verb = up.head.head if up.dep_ == "pobj" and up.head.dep_ == "prep" else None
         if verb is None or verb.pos_ not in {"VERB", "AUX"}:
             continue
@@ -987,9 +991,9 @@ def repair_colour_noun(doc: Doc) -> Doc:
                 continue
             noun = first.head
         else:
-            noun = tok.head
-            while noun.pos_ not in NOUNS and noun.dep_ in {"amod", "compound"}:
-                noun = noun.head
+            noun, steps = tok.head, len(doc)
+            while noun.pos_ not in NOUNS and noun.dep_ in {"amod", "compound"} and steps:
+                noun, steps = noun.head, steps - 1
         if noun.pos_ not in NOUNS or noun.i <= tok.i:
             continue
         if any(doc[j].dep_ not in _PHRASE_DEPS for j in range(tok.i + 1, noun.i)):
@@ -1176,13 +1180,21 @@ def repair_stray_position(doc: Doc) -> Doc:
             continue
         if heads is None:
             heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+        anchor = prep.head
+        under = _child_above(heads, i, pos.i)
+        if under is not None:  # "man on inside": on/advmod of inside
+            up = heads[pos.i]
+            if under != i or up == pos.i or doc[up].pos_ not in NOUNS | VERBS:
+                continue  # no thing or verb above for the phrase: hung on its object, a cycle
+            heads[i], anchor = up, doc[up]  # the phrase takes the position's place
         clause = next((c for c in prep.children if c.dep_ == "pcomp" and c.tag_ == "VBG"), None)
         heads[pos.i], deps[pos.i] = i, "pobj"
         deps[i] = "prep"
-        if clause is not None and prep.head.pos_ in NOUNS:
-            heads[clause.i], deps[clause.i] = prep.head.i, "acl"
+        if clause is not None and anchor.pos_ in NOUNS:
+            heads[clause.i], deps[clause.i] = anchor.i, "acl"
         for c in pos.children:  # an "of" phrase stays the position's
-            heads[c.i] = pos.i
+            if c.i != i:
+                heads[c.i] = pos.i
         changed = True
     if changed:
         _set_tree(doc, heads, deps)

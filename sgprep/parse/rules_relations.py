@@ -25,7 +25,7 @@ from sgprep.parse.rules_short import (
     is_reciprocal,
     state_in_place,
 )
-from sgprep.parse.rules_view import DocView
+from sgprep.parse.rules_view import DocView, subtree
 
 #: Parts of a person's or an animal's body that it "has" ("a man with brown hair").
 OWN_BODY = BODY_PARTS | frozenset("hair beard mustache moustache hand hands arm arms".split())
@@ -149,7 +149,7 @@ class RelationRules:
             for c in self.kids[verb.i]
         ):
             return
-        if any(t.dep_ in {"prep", "dobj"} for t in verb.subtree if t.i > verb.i):
+        if any(t.dep_ in {"prep", "dobj"} for t in subtree(verb) if t.i > verb.i):
             return  # "standing next to a creek": "to" hangs from "next"
         words = [verb.lower_] + [c.lower_ for c in self.kids[verb.i] if c.dep_ == "prt"]
         for subject in self._subjects(verb):
@@ -232,7 +232,7 @@ class RelationRules:
         """The phrase under ``noun`` ends in a pronoun ("a toy in it", "flowers painted on it")."""
         return any(
             t.lower_ in lex.NEUTER_PRONOUNS | lex.PLURAL_PRONOUNS and t.dep_ == "pobj"
-            for t in noun.subtree
+            for t in subtree(noun)
             if t.i > noun.i
         )
 
@@ -411,7 +411,7 @@ class RelationRules:
         whole = self._pobj(of) if of is not None else None
         if whole is None or view.pos[whole.i] not in NOUNS or whole.i in self.implicit_objects:
             return None
-        if max(t.i for t in of.subtree) + 1 != start:
+        if max(t.i for t in subtree(of)) + 1 != start:
             return None  # only the phrase right after the whole's ("a roof of a house, on a hill")
         if any(c.dep_ in {"det", "poss"} for c in self.kids[whole.i]):
             return None  # "the premiere of their film at the theater": a thing's own part or event
@@ -471,7 +471,7 @@ class RelationRules:
             c.i > pobj.i and (
                 c.dep_ in {"acl", "relcl"}
                 or (c.dep_ == "prep" and c.lower_ != "of" and (after_comma or any(
-                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in c.subtree)))
+                    t.lower_ in lex.ANAPHORA and t.dep_ == "pobj" for t in subtree(c))))
             )
             for c in self.kids[pobj.i]
         )  # fmt: skip

@@ -28,7 +28,14 @@ from sgprep.parse.rules_lexicon import (
     PERSON_NOUNS,
     is_colour,
 )
-from sgprep.parse.rules_view import DocView, acl_participles, needs
+from sgprep.parse.rules_view import (
+    DocView,
+    acl_participles,
+    needs,
+    one_tree_per_sentence,
+    subtree,
+    tree_roots,
+)
 
 #: Verb forms whose rule-based lemma is a different verb.
 LEMMA_FIXES = {
@@ -92,20 +99,54 @@ def repair_trailing_nouns(doc: Doc, nouns: frozenset[str], modifiers: frozenset[
     heads = [t.head.i for t in doc]
     deps = [t.dep_ for t in doc]
     for p, h in fixes:
-        heads[h] = h if heads[p] in (p, h) else heads[p]  # take the old head's place
-        deps[h] = deps[p]
+        under = _child_above(heads, p, h)
+        if under is not None and under != p:
+            # "fruit cup with strawberry garnish": the root garnish holds the phrase that ends
+            # in strawberry; the phrase's top (cup) takes garnish's place, or garnish taking
+            # strawberry's would hang it below itself
+            heads[under] = under if heads[h] == h else heads[h]
+            deps[under] = deps[h]
+        if heads[p] != h or heads[h] == h:  # else the pair is where h is ("on fire hydrant")
+            heads[h] = h if heads[p] in (p, h) else heads[p]  # take the old head's place
+            deps[h] = deps[p]
         for k in range(len(doc)):
             if k != h and heads[k] == p:
                 heads[k] = h
         heads[p], deps[p] = h, "compound"
-        doc[h].pos_, doc[h].tag_ = "NOUN", "NN"
     _set_tree(doc, heads, deps)
+    for _, h in fixes:  # after the tree: a refused one leaves the doc as it was
+        doc[h].pos_, doc[h].tag_ = "NOUN", "NN"
     return doc
 
 
+def _child_above(heads: list[int], k: int, top: int) -> int | None:
+    """The child of ``top`` that token ``k`` hangs under (``k`` itself if it is one), None
+    where ``k`` is not below ``top``. The climb stops after as many steps as the doc has."""
+    for _ in range(len(heads)):
+        up = heads[k]
+        if up == top:
+            return k
+        if up == k:
+            return None
+        k = up
+    return None
+
+
+class TreeRefused(ValueError):
+    """A repair proposed heads that are no tree spaCy can hold (:func:`_set_tree`); the doc
+    keeps the heads it had, and :meth:`sgprep.parse.rules.RuleParser._repaired` counts the
+    repair as refused and goes on with the next."""
+
+
 def _set_tree(doc: Doc, heads: list[int], deps: list[str]) -> None:
+    """Give the doc these heads and dependencies. Every repair changes heads here, so here
+    they are kept a tree: a cycle would send each walk over the tree (a subtree, a climb to
+    the root) round it for ever."""
     from spacy.attrs import DEP, HEAD
 
+    roots = tree_roots(heads)
+    if roots is None or not one_tree_per_sentence(roots):
+        raise TreeRefused("the repair's heads close a cycle or split a sentence")
     strings = doc.vocab.strings
     rows = [
         [numpy.int64(hd - k).view(numpy.uint64), strings.add(dp)]
@@ -215,6 +256,8 @@ def merge_hyphenated(doc: Doc) -> Doc:
             else:
                 spans.append([prev.i, tok.i + 2])
     if spans:
+        # heads change here without _set_tree: spaCy hangs a merged word where the span's
+        # highest word hung, which cannot close a cycle in a tree
         with doc.retokenize() as retokenizer:
             for start, end in spans:
                 retokenizer.merge(doc[start:end])
@@ -520,7 +563,7 @@ def repair_with_back_reference(doc: Doc) -> Doc:
         owners = {owner.i} | ({owner.head.i} if owner.dep_ == "conj" else set())  # "apples and"
         if after.head.i not in owners or after.dep_ not in {"acl", "prep"} or after.lower_ == "of":
             continue
-        if any(t.lower_ in ANAPHORA and t.i > after.i for t in after.subtree):
+        if any(t.lower_ in ANAPHORA and t.i > after.i for t in subtree(after)):
             heads[after.i] = pobj.i
             changed = True
     if changed:
@@ -649,7 +692,7 @@ def repair_with_list(doc: Doc) -> Doc:
         pobj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
         if pobj is None:
             continue
-        end = next((t.i for t in pobj.subtree if t.dep_ == "punct" and t.text == ","), None)
+        end = next((t.i for t in subtree(pobj) if t.dep_ == "punct" and t.text == ","), None)
         if end is not None and _is_person(prep.head) and not _is_person(pobj):
             for conj in pobj.children:  # the model's own reading of that list, undone
                 if conj.dep_ == "conj" and conj.i > end and _is_person(conj):
@@ -847,8 +890,9 @@ def repair_garment_read_as_subject(doc: Doc) -> Doc:
         worn = next((c for c in wearing.children if c.dep_ == "dobj"), None) if wearing else None
         if not (_is_person(person) and garment.lower_ in CLOTHING and worn is not None):
             continue
-        last = worn
-        while any(c.dep_ == "conj" and c.i < garment.i for c in last.children):
+        last, steps = worn, len(doc)  # a walk down the list ends within the caption
+        while any(c.dep_ == "conj" and c.i < garment.i for c in last.children) and steps:
+            steps -= 1
             last = max((c for c in last.children if c.dep_ == "conj" and c.i < garment.i),
                        key=lambda c: c.i)  # fmt: skip
         heads[garment.i], deps[garment.i] = last.i, "conj"

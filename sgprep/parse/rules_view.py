@@ -13,10 +13,13 @@ repair) makes a new one afterwards (:meth:`sgprep.parse.rules.RuleParser._repair
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
-    from spacy.tokens import Doc
+    from collections.abc import Iterator
+
+    from spacy.tokens import Doc, Token
 
 #: Strings of the hashes (and part-of-speech ids) read so far, shared by all docs: labels
 #: and words repeat from caption to caption. Cleared when it grows past the limit.
@@ -120,3 +123,64 @@ def acl_participles(view: DocView) -> list[int]:
             tag, dep = view.tag, view.dep
             view._acl = [i for i in range(len(tag)) if tag[i] == "VBG" and dep[i] == "acl"]
     return view._acl
+
+
+def tree_roots(heads: list[int]) -> list[int] | None:
+    """Each token's root (the token its climb over ``heads`` ends at, whose head is itself);
+    None where a climb comes back to a token it passed (a cycle) or leaves the doc. Each token
+    is climbed from once: linear in the number of tokens."""
+    n = len(heads)
+    roots = [-1] * n  # -1: not reached yet; -2: on the climb under way
+    for start in range(n):
+        climb, k = [], start
+        while roots[k] == -1:
+            h = heads[k]
+            if h == k:
+                roots[k] = k
+                break
+            if not 0 <= h < n:
+                return None
+            roots[k] = -2
+            climb.append(k)
+            k = h
+        top = roots[k]
+        if top == -2:
+            return None
+        for j in climb:
+            roots[j] = top
+    return roots
+
+
+def one_tree_per_sentence(roots: list[int]) -> bool:
+    """Whether each tree of ``roots`` (:func:`tree_roots`) covers a run of tokens of its own:
+    spaCy starts a sentence at each root's leftmost descendant, so trees that interleave make
+    sentences with no root or two, and heads that cross them."""
+    seen, last = set(), -1
+    for root in roots:
+        if root != last:
+            if root in seen:
+                return False
+            seen.add(root)
+            last = root
+    return True
+
+
+def subtree(tok: Token) -> Iterator[Token]:
+    """``tok.subtree``, cut off after as many tokens as the doc has: a walk over children
+    ends within the caption's length even where the heads were to close a cycle."""
+    return islice(tok.subtree, len(tok.doc))
+
+
+def conjuncts(tok: Token) -> list[Token]:
+    """``tok.conjuncts`` (spaCy's order), with both of its walks (up to the first of the
+    coordination, down its conjuncts) bounded by the doc's length."""
+    n = len(tok.doc)
+    first, steps = tok, n
+    while first.dep_ == "conj" and first.head.i != first.i and steps:
+        first, steps = first.head, steps - 1
+    chain = [first]
+    for word in chain:  # grows while it is read: conjuncts of conjuncts
+        if len(chain) > n:
+            break
+        chain += [c for c in word.rights if c.dep_ == "conj"]
+    return [w for w in chain[:n] if w.i != tok.i]
