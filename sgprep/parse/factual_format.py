@@ -40,7 +40,10 @@ DETERMINERS = {
     "his", "her", "its", "their", "our", "my", "your", "no",
 }  # fmt: skip
 _PREDICATE_MARKER = re.compile(r"^(?:pv|v|p)\s*:\s*", re.IGNORECASE)
-_INSTANCE_SUFFIX = re.compile(r"^(.*?)\s*:\s*(\d+)$")
+#: "man:1": the name and its instance. The name ends where no blank is before it: tried after
+#: each character, a run of blanks (model output may hold any) was read again from each of its
+#: blanks (quadratic); the first end that fits is never after a blank, so nothing else changes.
+_INSTANCE_SUFFIX = re.compile(r"^(.*?)(?<!\s)\s*:\s*(\d+)$")
 
 
 def parse_count(word: str) -> int | None:

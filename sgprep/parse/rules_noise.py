@@ -39,17 +39,28 @@ CAMERA_MAKERS = (
     "sigma samsung gopro dji kodak minolta"
 ).split()
 
-_URL = r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|co\.uk|io|de|fr)(?:/\S*)?\b"
-_FILE = r"\b[\w-]+\.(?:jpe?g|png|gif|webp|tiff?|bmp|heic|raw|cr2|nef)\b"
-_CAMERA_FILE = r"\b(?:IMG|DSC|DSCN|DSCF|DCIM|PXL|MVI)[_-]?\d{3,}\w*"
+#: A domain's labels and a file's name are bounded (63 characters is a label's most, 255 a file
+#: name's): unbounded, a long run of "a-a-a-..." or "a.a.a..." was read to its end again from
+#: each of its words, a time quadratic in its length.
+_URL = (
+    r"(?:https?://|www\.)\S+"
+    r"|\b[\w-]{1,63}(?:\.[\w-]{1,63}){0,10}\.(?:com|org|net|co\.uk|io|de|fr)(?:/\S*)?\b"
+)
+_FILE = r"\b[\w-]{1,255}\.(?:jpe?g|png|gif|webp|tiff?|bmp|heic|raw|cr2|nef)\b"
+#: (``\d{3}\w*`` and not ``\d{3,}\w*``, as ``\d\w*`` in _EXIF: the same words, cut in one way
+#: only, so that a failure after them does not try each cut)
+_CAMERA_FILE = r"\b(?:IMG|DSC|DSCN|DSCF|DCIM|PXL|MVI)[_-]?\d{3}\w*"
 _EXPOSURE = (
     r"\bf/\d+(?:\.\d+)?\b|\b1/\d{2,5}\s?(?:s|sec)?\b|\bISO[\s:]?\d{2,5}\b|\b\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?\s?mm\b"
     r"|\bEV\s?[+-]\d+(?:\.\d+)?\b|\b\d+(?:\.\d+)?\s?(?:sec|s)\b(?=\s*[,;:|]|$)"
 )
-#: a maker and the model words after it: caps, digits, "Mark", Roman numerals
+#: a maker and the model words after it: caps, digits, "Mark", Roman numerals. Each word is
+#: taken as the first of its forms finds it, and kept (``(?=(...))\1``: what a lookahead found
+#: is not tried again): the forms overlap ("IV" is caps and a numeral), and a failure after n
+#: words (in a full match, or a test added after them) would try each form of each, 2**n ways.
 _CAMERA = (
-    r"\b(?i:" + "|".join(CAMERA_MAKERS) + r")\b(?:\s+(?:[A-Z0-9][\w-]*\d[\w-]*|[A-Z]{2,}[\w-]*"
-    r"|Mark|Mk|[IVX]{1,4}|\d+[\w-]*))+"
+    r"\b(?i:" + "|".join(CAMERA_MAKERS) + r")\b(?:\s+(?=([A-Z0-9][\w-]*\d[\w-]*|[A-Z]{2,}[\w-]*"
+    r"|Mark|Mk|[IVX]{1,4}|\d+[\w-]*))\1)+"
 )
 #: credit lines and stock-photo labels: "photo by <PERSON>", "image courtesy of NASA", "(c) 2019
 #: Jane Doe", "STOCK PHOTO:", "royalty free stock image"; up to the next separator
@@ -72,13 +83,17 @@ _MONTH = (
 )
 #: a news photo's dateline ("NEW YORK, NY - MAY 15:"), a date ("on May 15, 2019", "June 3rd"),
 #: a year after in/on/of ("in 1944"), the automatic alt text's opening ("Image may contain:")
-#: and a stock photo's number ("ID: 123456789")
+#: and a stock photo's number ("ID: 123456789"). No two runs of blanks may meet (the
+#: dateline's place ends in a letter or a mark, then its blanks; "id\s*(?::\s*)?" and not
+#: "id\s*:?\s*"): a failure after n blanks would try each of the n ways to share them, each
+#: read to its end (quadratic).
+_DATELINE = r"^\s*[A-Z][A-Z.,'-]*(?:[ ]+[A-Z.,'-]+)*\s+[-\u2013\u2014]\s+"
 _DATE = (
-    r"^\s*[A-Z][A-Z .,'-]*\s+[-\u2013\u2014]\s+" + _MONTH + r"\s+\d{1,2}(?:,\s*\d{4})?\s*:"
+    _DATELINE + _MONTH + r"\s+\d{1,2}(?:,\s*\d{4})?\s*:"
     r"|\b(?:on\s+)?" + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?"
     r"|\b(?:in|of|from)\s+(?:the\s+)?(?:1[89]|20)\d{2}s?\b"
     r"(?=\s*(?:[,.;:!?)]|$|(?:in|at|on|and|with|during)\b))"
-    r"|\bimage\s+may\s+contain\s*:(?:\s*one\s+or\s+more\b)?|\b(?:photo\s+)?id\s*:?\s*\d{4,}\b"
+    r"|\bimage\s+may\s+contain\s*:(?:\s*one\s+or\s+more\b)?|\b(?:photo\s+)?id\s*(?::\s*)?\d{4,}\b"
 )
 _PLACEHOLDER = r"<[A-Z_]+>"
 _NOISE = re.compile("|".join([_URL, _FILE, _CAMERA_FILE, _EXPOSURE]), re.IGNORECASE)
@@ -87,8 +102,10 @@ _CAMERA_RE = re.compile(_CAMERA)  # model codes are upper case or have digits: c
 _PLACEHOLDER_RE = re.compile(_PLACEHOLDER)
 _HASHTAG = re.compile(r"#(?=[A-Za-z])")
 #: two hashtags or more that end a caption after its text: tags, not the scene ("... the sea
-#: #sunset #sea")
-_TRAILING_TAGS = re.compile(r"(?:\s*#[A-Za-z][\w-]*){2,}\s*$")  # one is a word: "at the #beach"
+#: #sunset #sea"); one is a word: "at the #beach". Matched on the caption read backwards, from
+#: its end (:func:`_trailing_tags`): ``(?:\s*#[A-Za-z][\w-]*){2,}\s*$`` searched forwards read
+#: a run of tags not at the end again from each of its tags (quadratic).
+_TRAILING_TAGS_REVERSED = re.compile(r"^\s*(?:[\w-]*[A-Za-z]#\s*){2,}")
 _CAPS_WORD = re.compile(r"\b[A-Z][A-Z'&-]*[A-Z]\b")
 _SEPARATORS = ",;:|/-"
 #: cheap first test: most captions have none of these and skip every regex
@@ -96,6 +113,12 @@ _MAYBE = re.compile(
     r"[<#/:©]|www|\d|[A-Z]{2}|\.[A-Za-z]{2,4}\b|\b(?:[Bb]y|[Ss]tock|[Cc]ourtesy|[Cc]redit|"
     r"[Ss]hot|[Tt]aken|[Pp]hotographed|[Ff]ilmed|[Rr]oyalty|[Rr]ights|[Vv]ector|[Cc]lip|\(c\))\b"
 )
+
+
+def _trailing_tags(text: str) -> int | None:
+    """Where the hashtags that end ``text`` start (with the blanks before them), or None."""
+    found = _TRAILING_TAGS_REVERSED.match(text[::-1])
+    return None if found is None else len(text) - found.end()
 
 
 def _blank(match: re.Match) -> str:
@@ -156,11 +179,11 @@ def clean_alt_text(text: str) -> str:
     cleaned = _PLACEHOLDER_RE.sub(_placeholder, cleaned)
     cleaned = _NOISE.sub(_blank, cleaned)
     cleaned = _CAMERA_RE.sub(_blank, cleaned)
-    tags = _TRAILING_TAGS.search(cleaned)
-    if tags and any(ch.isalpha() for ch in cleaned[: tags.start()]):
-        cleaned = cleaned[: tags.start()] + " " * (tags.end() - tags.start())
-    elif tags:  # "#sunset #sea" alone: a list of keywords
-        cleaned = cleaned[: tags.start()] + _HASHTAG.sub(",", cleaned[tags.start() :])
+    tags = _trailing_tags(cleaned)
+    if tags is not None and any(ch.isalpha() for ch in cleaned[:tags]):
+        cleaned = cleaned[:tags] + " " * (len(cleaned) - tags)
+    elif tags is not None:  # "#sunset #sea" alone: a list of keywords
+        cleaned = cleaned[:tags] + _HASHTAG.sub(",", cleaned[tags:])
     cleaned = _HASHTAG.sub(" ", cleaned)
     cleaned = _lower_caps(cleaned)
     if cleaned != text:
@@ -235,7 +258,7 @@ _HANDLE = r"(?:\b(?:via|by|from|follow|credit|cc)\s+)?(?<![\w@])@[A-Za-z0-9_][\w
 _LABEL = (
     r"(?:^|(?<=[|;,.(]))\s*(?:photo|image|picture|pic|source|credit|via)s?\s*:"
     r"|\b(?:premium|free)\s+(?:photo|vector|image|psd|picture)s?\b(?!\s+of\b)"
-    r"|\bdownload\s+(?:this|the)?\s*(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
+    r"|\bdownload\s+(?:(?:this|the)\s*)?(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
     r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
     r"|^\s*(?:photo|image|picture|illustration)\s+about\b|\s[-|]\s*\d{6,}\s*$"
     r"|\b3d\s+(?:render(?:ing)?|illustration|model)\b(?=\s*(?:[,.;|]|$))"
@@ -249,13 +272,15 @@ _EXIF = (
     r"|\b(?:IMG|DSC|DSCN|DSCF|PXL)\s\d{3,}\b"
     r"|\b(?:ND|CPL|UV|polari[sz]ing)\d*\s+filter\b"
     r"|\b(?:shot|taken)\s+(?:on|with)\s+(?:an?\s+|my\s+)?(?:iphone|pixel|galaxy|android|huawei)"
-    r"(?:\s+(?:\d+\w*|pro|max|plus|mini|ultra|xs|xr|se))*\b"
+    r"(?:\s+(?:\d\w*|pro|max|plus|mini|ultra|xs|xr|se))*\b"
 )
 #: prices ("$29.99", "£45", "€350,000", "50% OFF"), "for sale", sizes and capacities ("Size
 #: 10", "S-XL", "256GB", "77x77 cm", '55"') and product codes of letters and digits
-#: ("UN55TU7000")
+#: ("UN55TU7000"). A price before its currency's name is bounded (31 characters): a run of
+#: "1,1,1,..." was read to its end again from each of its digits (quadratic).
 _SHOP = (
-    r"[$£€¥]\s?\d[\d,.]*(?:\s?(?:k|m|usd|eur))?\b|\b\d[\d,.]*\s?(?:usd|eur|gbp|dollars|euros)\b"
+    r"[$£€¥]\s?\d[\d,.]*(?:\s?(?:k|m|usd|eur))?\b"
+    r"|\b\d[\d,.]{0,30}\s?(?:usd|eur|gbp|dollars|euros)\b"
     r"|\b\d{1,3}\s?%\s*off\b|\bfor\s+sale\b|\bfree\s+(?:shipping|delivery)\b"
     r"|\b(?:collection|pick[- ]?up|local\s+pickup)\s+only\b|\bfor\s+rent\b"
     r"|\b(?:in\s+)?(?:great|good|excellent|mint|perfect|used|fair)\s+condition\b"
@@ -286,16 +311,25 @@ ABSTRACT_KEYWORDS = frozenset(
     "diet healthy wellness nutrition".split()
 )
 _IDEAS = "|".join(sorted(ABSTRACT_KEYWORDS, key=len, reverse=True))
+#: (twelve ideas before "concept" at most: a run of them with no "concept" after was read to
+#: its end again from each of its words, a time quadratic in its length)
 _CONCEPT = (
-    r"(?:\b(?:" + _IDEAS + r")\s+)*\bconcepts?\b(?:\s+(?:backgrounds?|banner|wallpaper))?"
+    r"(?:\b(?:" + _IDEAS + r")\s+){0,12}\bconcepts?\b(?:\s+(?:backgrounds?|banner|wallpaper))?"
     r"(?:\s+(?:stock\s+)?(?:photo|image|picture)s?)?(?=\s*(?:[,.;|]|$))"
     r"|(?<![\w#])#(?:" + _IDEAS + r")\b"  # a hashtag of an idea: "#travel"
 )
 #: emoji, with the selectors and joiners that go with them, that open or end a caption (the
 #: model makes them words of the name next to them: "🌅 sunrise"); one between two words is
-#: left, where it may stand inside a phrase ("a red 🚗 car")
-_EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3]"
-_EDGE_EMOJI = re.compile(rf"^\s*(?:{_EMOJI}+\s*)+|(?:\s*{_EMOJI}+)+\s*$")
+#: left, where it may stand inside a phrase ("a red 🚗 car"). What follows the first emoji is
+#: one run of emoji and blanks, and a run at the end is tried only where it starts (not after
+#: a blank or an emoji): written ``(?:\s*E+)+\s*$``, a run followed by a word was tried in each
+#: way of cutting it into groups, 2**n for n emoji (issue 31: 96 s for 22), and from each of
+#: its characters.
+_EMOJI_CHARS = r"\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D\u20E3"
+_EMOJI = rf"[{_EMOJI_CHARS}]"
+_EDGE_EMOJI = re.compile(
+    rf"^\s*{_EMOJI}[\s{_EMOJI_CHARS}]*|(?<![\s{_EMOJI_CHARS}])\s*{_EMOJI}[\s{_EMOJI_CHARS}]*$"
+)
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
 _WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")

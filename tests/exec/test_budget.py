@@ -304,9 +304,7 @@ def _alive(pids: set[int]) -> set[int]:
 
 
 @pytest.mark.slow
-def test_on_ray_a_sleeping_and_a_spinning_sample_time_out_and_the_rest_is_parsed(
-    tmp_path, plugin
-):
+def test_on_ray_a_sleeping_and_a_spinning_sample_time_out_and_the_rest_is_parsed(tmp_path, plugin):
     pytest.importorskip("ray")
     table = tmp_path / "captions.txt"
     lines = [f"caption{i} of a dog" for i in range(12)]
