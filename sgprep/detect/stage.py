@@ -82,13 +82,13 @@ class DetectStage(Stage):
         self._counts = Counter()
         self._seen.clear()
 
-    def run(self, samples, on_batch=None):
+    def run(self, samples, on_batch=None, budget=None):
         """Stage.run, with each batch's successor queued for decoding while it is detected."""
         todo = [s for s in samples if s.ok]
-        batches = [todo[k : k + self.batch_size] for k in range(0, len(todo), self.batch_size)]
+        batches = list(self._batches(todo, budget))  # as Stage.run cuts them
         self._next = {id(b[0]): nxt for b, nxt in zip(batches, batches[1:])}
         try:
-            return super().run(samples, on_batch)
+            return super().run(samples, on_batch, budget)
         finally:
             self._next = {}
             self._submitted = {}
