@@ -14,7 +14,6 @@ import multiprocessing
 import os
 import queue
 import signal
-import sys
 import threading
 import time
 from collections import Counter
@@ -277,9 +276,13 @@ def local_gpus() -> int:
     return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
 
 
-#: Modules whose native thread pools (OpenMP, their own) a forked child cannot use: once the
-#: driver has loaded one (a stage's check() may), workers are spawned.
-NATIVE_POOLS = frozenset({"torch", "onnxruntime", "tensorflow", "jax", "vllm", "ray"})
+def native_threads() -> int:
+    """The threads of this process as the OS counts them (Python's and native ones); where
+    the OS does not say, more than one (so that nothing is forked on a guess)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 2
 
 
 class LocalExecutor:
@@ -555,11 +558,12 @@ class LocalExecutor:
     def _may_fork(self, plan: Plan) -> bool:
         """Whether workers that set their stages up themselves may still be forked (they
         start at once, and a stage or parser of the caller's own is theirs too): where no
-        other thread runs here, no stage wants a GPU (CUDA does not survive a fork), and no
-        runtime with native thread pools is loaded here (OpenMP's do not survive one)."""
+        other thread runs here, not even a native one (a thread pool of OpenMP or ONNX
+        Runtime that a stage's check() started does not survive a fork), and no stage wants a
+        GPU (CUDA does not survive one either)."""
         if "fork" not in multiprocessing.get_all_start_methods():
             return False
-        if threading.active_count() > 1 or NATIVE_POOLS & set(sys.modules):
+        if threading.active_count() > 1 or native_threads() > 1:
             return False
         return not any(s.resources().gpus for s in build_stages(self.config))
 
