@@ -330,6 +330,10 @@ _EMOJI = rf"[{_EMOJI_CHARS}]"
 _EDGE_EMOJI = re.compile(
     rf"^\s*{_EMOJI}[\s{_EMOJI_CHARS}]*|(?<![\s{_EMOJI_CHARS}])\s*{_EMOJI}[\s{_EMOJI_CHARS}]*$"
 )
+#: a long run of emoji inside the text (16 or more characters: flags are two, a family of
+#: four seven): no phrase's word, and spaCy's tokenizer splits such a run one character at a
+#: time, in time that grows with the square of its length (990 flags: 0.75 s)
+_EMOJI_RUN = re.compile(rf"{_EMOJI}{{16,}}")
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
 _WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
@@ -412,6 +416,7 @@ def clean_web_noise(text: str) -> str:
         cleaned = _WEB_NOISE.sub(_blank, cleaned)
         cleaned = _SHOP_CODE.sub(_blank, cleaned)
         cleaned = _EDGE_EMOJI.sub(_blank, cleaned)  # after the tags that end a caption
+        cleaned = _EMOJI_RUN.sub(_blank, cleaned)
     listed = _keyword_run(cleaned)
     if listed is not cleaned or sum(map(cleaned.count, ",;|")) >= 3:  # a list of four or more
         cleaned = _abstract_list_items(listed)

@@ -79,11 +79,18 @@ def test_sizes_and_ages_between_comparable_things():
     )
     assert done == [[["big"], ["small"]]]
     done, _ = swaps(
+        "an old man talking to a young woman",
+        [("old man", "man", ["old"]), ("young woman", "woman", ["young"])],
+        [(0, "talking to", 1)],
+    )
+    assert done == [[["young"], ["old"]]]
+    # a girl is young by name: "a young man talking to an old girl" is refused (issue 32)
+    done, rejected = swaps(
         "an old man talking to a young girl",
         [("old man", "man", ["old"]), ("young girl", "girl", ["young"])],
         [(0, "talking to", 1)],
     )
-    assert done == [[["young"], ["old"]]]
+    assert done == [] and rejected["implausible_attribute"] == 1
     done, _ = swaps(
         "an old car parked next to a new truck",
         [("old car", "car", ["old"]), ("new truck", "truck", ["new"])],
@@ -114,11 +121,12 @@ def test_really_false_and_fluency_checks_still_hold_for_unknown_things():
         [("small kayak", "kayak", ["small"]), ("red canoe", "canoe", ["red"])],
     )
     assert done == [] and rejected["attribute_types_differ"] == 1
-    # an object of no known kind stays refused
+    # an object of no known kind stays refused (a "gizmo" is a made thing by WordNet now:
+    # swap.thing_kind, issue 32)
     assert not known_kind("gizmo") and known_kind("kayak") and known_kind("dog")
     done, rejected = swaps(
-        "a red gizmo next to a blue canoe",
-        [("red gizmo", "gizmo", ["red"]), ("blue canoe", "canoe", ["blue"])],
+        "a red zorb next to a blue canoe",
+        [("red zorb", "zorb", ["red"]), ("blue canoe", "canoe", ["blue"])],
     )
     assert done == [] and rejected["unknown_object"] == 1
 

@@ -29,10 +29,11 @@ def test_article_follows_the_new_word():
 
 
 def test_swap_objects_fixes_articles_only_where_the_head_follows_them():
-    cap = "an apple and a red ball"
-    g = graph(cap, [("apple", "apple", []), ("red ball", "ball", ["red"])])
+    # (left of: "an apple and a red ball" -> "a ball and a red apple" may be true)
+    cap = "an apple left of a red ball"
+    g = graph(cap, [("apple", "apple", []), ("red ball", "ball", ["red"])], [(0, "left of", 1)])
     [p], _ = build_all(g, "swap_object")
-    assert Realiser(cap, g).realise(p)[0] == "a ball and a red apple"
+    assert Realiser(cap, g).realise(p)[0] == "a ball left of a red apple"
 
 
 def test_shuffle_moves_whole_noun_phrases_and_the_verb_agrees():

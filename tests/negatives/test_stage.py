@@ -109,11 +109,27 @@ def test_symmetric_relations_are_never_shuffled(graphs):
     assert stage.stats()["rejected/symmetric_relation"] == 1
 
 
-def test_a_swap_that_lands_on_the_same_graph_is_refused():
-    """Swapping the heads of two entities with the same attributes and no relation between
-    them describes the same scene: refused as same_graph, and nothing else comes out."""
+def test_a_swap_that_lands_on_the_same_graph_is_refused(monkeypatch):
+    """Swapping the attributes of two things of one name next to each other describes the
+    same scene: the swap refuses it as may_be_true (issue 32), and behind that the stage as
+    same_graph; nothing else comes out. Swapping the heads of two entities with the same
+    attributes and no relation between them says the same too (unchecked_swap)."""
     from neg_helpers import graph
 
+    from sgprep.negatives.strategies.swap import Swap
+
+    cap = "a red car next to a blue car"
+    g = graph(
+        cap, [("red car", "car", ["red"]), ("blue car", "car", ["blue"])], [(0, "next to", 1)]
+    )
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["swap"], per_sample=4))
+    assert stage.negatives("k", cap, g).negatives == []
+    stats = stage.stats()
+    assert stats["rejected/may_be_true"] == 1 and stats["rejected/identical_objects"] == 1
+    monkeypatch.setattr(Swap, "_attr_may_be_true", lambda *args: None)
+    stage = NegativesStage(NegativesSettings(plausibility=False, strategies=["swap"], per_sample=4))
+    assert stage.negatives("k", cap, g).negatives == []
+    assert stage.stats()["rejected/same_graph"] == 1
     g = graph(
         "a red ball and a red box", [("red ball", "ball", ["red"]), ("red box", "box", ["red"])]
     )
@@ -121,7 +137,7 @@ def test_a_swap_that_lands_on_the_same_graph_is_refused():
     neg = stage.negatives("k", "a red ball and a red box", g)
     assert neg.negatives == []
     stats = stage.stats()
-    assert stats["rejected/same_graph"] == 1 and stats["rejected/identical_attributes"] == 1
+    assert stats["rejected/unchecked_swap"] == 1 and stats["rejected/identical_attributes"] == 1
 
 
 def test_same_negatives_whatever_the_batching_sharding_order_and_workers(graphs):

@@ -306,3 +306,17 @@ def test_walks_over_a_cycle_end_within_the_caption(parser, caption, heads):
             GraphBuilder(doc, "lemma", view=DocView(doc)).build_forms("surface")
         except RecursionError:
             pass  # a recursion over the cycle stops at Python's limit: bounded too
+
+
+def test_a_long_emoji_run_inside_a_caption_is_blanked_not_split_a_character_at_a_time(parser):
+    """spaCy's tokenizer splits an unbroken run of emoji between words one character at a
+    time, in time that grows with the square of the run (990 flags: about 1 s); the noise
+    cleaner blanks such runs, keeping the caption's length, so they cost milliseconds."""
+    import time
+
+    for caption in ("our " + "🇯🇵" * 990 + " dog on a sofa", "a dog " + "🐶" * 1000 + " on a sofa"):
+        started = time.process_time()
+        graph = parser.parse_batch([caption])[0]
+        assert time.process_time() - started < 0.5
+        assert [e.head for e in graph.entities] == ["dog", "sofa"]
+        assert all(caption[a:b] == e.text for e in graph.entities for a, b in [e.span])

@@ -1,28 +1,351 @@
 """swap: two entities exchange attributes of one kind (``swap_attribute``: "a red cube and a
 blue sphere" -> "a blue cube and a red sphere") or their names (``swap_object``: -> "a red
-sphere and a blue cube"), where the statistics say the new scene is one they saw."""
+sphere and a blue cube"), where the new scene is plausible and really false.
+
+Binding swaps (issue 32): where the statistics do not know an object, or never saw it with
+the attribute, the object is judged by its kind (``data/binding_kinds.json``: made things
+and shapes take any colour, a material of made things, a size, "old"/"new"; people and
+animals an age and a size) rather than refused. Two objects in the same place of the scene
+(items of one list, two things in no relation, or two ends of a relation either way round:
+"a blue square to the left of a yellow circle") exchange their names on the same judgment.
+Refused: a swap that may still be true (shades of one colour, "navy"/"blue"; two things of
+one name told apart by nothing else; an attribute that may be said of a whole list, "a blue
+hat and apron"; names exchanged between things whose attributes do not differ), and one
+that breaks a list ("a girl in a blue apron and apron").
+"""
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
 from sgprep.negatives import kinds
-from sgprep.negatives.cooc import PLURALIA, object_class
+from sgprep.negatives.cooc import (
+    FREE_STANDING,
+    NATURAL,
+    NEARBY,
+    PAINTED,
+    PLURALIA,
+    VIEW_RELATIVE,
+    YOUNG,
+    object_class,
+    predicate_key,
+    singular,
+)
 from sgprep.negatives.perturbation import Candidate, Perturbation, SetAttribute, SetHead
 from sgprep.negatives.scene import (
+    ANTONYMS,
+    DETERMINERS,
+    MAX_MEMO,
     Strategy,
     changed_entity,
     plain_attribute,
     same_class,
+    size_misfit,
     with_entities,
 )
+from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.validity import is_symmetric
+
+#: What binding swaps judge an object by where the statistics know nothing (see its "source").
+BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
+#: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
+#: on top of a green sphere" -> "a red sphere on top of a green cube"), nothing else does.
+STACKING = frozenset(
+    "on,on top of,atop,above,below,under,over,beneath,underneath,be on,sit on".split(",")
+)
+#: Text that joins two items of one list ("a blue hat and apron", "a red cube and a blue
+#: sphere", "men, women and children"). Used with fullmatch; it starts only where a run of
+#: blanks starts, so a search over a long run of them stays linear.
+LIST_JOINER = re.compile(
+    r"(?<!\s)\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)"
+    r"(?:(?:a|an|the|some|his|her|their|its|two|three|four|five)\s+)?",
+)
+
+#: A word of an entity's text (letters, hyphens inside).
+TEXT_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    shapes: frozenset[str]
+    #: made things whose colour is their stuff's ("street", "track"): the statistics decide
+    unpainted: frozenset[str]
+    made: frozenset[str]
+    person: frozenset[str]
+    animal: frozenset[str]
+    ages: frozenset[str]
+    #: words that make a thing a toy or a likeness, of any colour ("teddy", "toy", "stuffed")
+    toys: frozenset[str]
+    #: colours of hair only ("blonde"), and what has hair (besides people)
+    hair_colours: frozenset[str]
+    hair: frozenset[str]
+    #: people young by name: never "old"
+    young: frozenset[str]
+    materials: dict[str, frozenset[str]]
+    #: colour -> the colours a speaker may call it by too ("navy" -> "blue", "turquoise"...)
+    shades: dict[str, frozenset[str]]
+
+
+@lru_cache(maxsize=1)
+def knowledge() -> Knowledge:
+    """The binding kinds, loaded once per process."""
+    data = json.loads(BINDING_KINDS.read_text(encoding="utf-8"))
+    shades: dict[str, frozenset[str]] = {}
+    for group in data["colour_shades"]:
+        for colour in group:
+            shades[colour] = shades.get(colour, frozenset()) | (frozenset(group) - {colour})
+    return Knowledge(
+        shapes=frozenset(data["shapes"]),
+        unpainted=frozenset(data["unpainted"]),
+        made=frozenset(data["made"]),
+        person=frozenset(data["person"]),
+        animal=frozenset(data["animal"]),
+        ages=frozenset(data["ages"]),
+        toys=frozenset(data["toys"]),
+        hair_colours=frozenset(data["hair_colours"]),
+        hair=frozenset(data["hair"]),
+        young=frozenset(data["young"]) | kinds.YOUNG_BY_NAME | YOUNG,
+        materials={k: frozenset(v) for k, v in data["materials"].items()},
+        shades=shades,
+    )
+
+
+def _head(obj: str) -> str:
+    return singular(obj.split()[-1].lower()) if obj.strip() else ""
+
+
+@lru_cache(maxsize=65536)
+def thing_kind(obj: str) -> str | None:
+    """The kind of thing ``obj`` is: "shape", "made", "person", "animal" or None (natural
+    things, food, parts, and words of no known kind), by its class, else by
+    :func:`knowledge`."""
+    head = _head(obj)
+    cls = object_class(obj)
+    if head in knowledge().shapes:
+        return "shape"
+    if cls in ("person", "animal"):
+        return cls
+    if cls in PAINTED or head in kinds.MADE:
+        return "made"
+    if cls is not None or head in OWN_COLOURS or head in NATURAL:
+        return None
+    k = knowledge()
+    for kind, words in (("made", k.made), ("person", k.person), ("animal", k.animal)):
+        if head in words:
+            return kind
+    return None
+
+
+@lru_cache(maxsize=4096)
+def swap_type(attribute: str) -> str:
+    """The type an attribute swaps within: colour, material, size, pattern, age or other."""
+    a = attribute.lower()
+    return "age" if a in knowledge().ages else kinds.kind(a)
+
+
+@lru_cache(maxsize=65536)
+def fits_by_kind(attribute: str, obj: str) -> bool:
+    """Whether ``obj`` may have ``attribute`` by its kind: :func:`kinds.attribute_fits`, else
+    by :func:`thing_kind` and the attribute's type (a colour on a made thing or a shape, a
+    material a made thing comes in, a size, an age of the living or of made things)."""
+    if kinds.attribute_fits(attribute, obj):
+        return True
+    a, head, kind = attribute.lower(), _head(obj), thing_kind(obj)
+    if kind is None:
+        return False
+    t = swap_type(a)
+    if t == "colour":
+        return (
+            kind in ("shape", "made")
+            and head not in OWN_COLOURS
+            and head not in knowledge().unpainted
+        )
+    if t == "material":
+        if head in kinds.MADE_OF:  # what it is made of is known: "no leather shirt"
+            return False
+        m = knowledge().materials
+        if object_class(obj) == "clothing" or head in kinds.TEXTILES:
+            return a in m["textile"]
+        return a in m.get(kind, ())
+    if t == "size":
+        if a in ("tall", "short"):
+            return kind in ("person", "animal") and head not in YOUNG
+        return a in kinds.SIZE_FITS and kind in ("shape", "made", "person", "animal")
+    if t == "age":
+        if kind in ("person", "animal"):
+            return a in ("young", "younger") or (
+                a != "new" and head not in kinds.YOUNG_BY_NAME and head not in YOUNG
+            )
+        return kind == "made" and a in ("old", "new", "older")
+    return False
+
+
+@lru_cache(maxsize=65536)
+def never(attribute: str, obj: str) -> bool:
+    """An attribute that ``obj`` never has, whatever the statistics or its class say: a colour
+    of hair on anything but hair or a person ("a blonde jacket"), an old age of one young by
+    name ("an old boy")."""
+    a, head, k = attribute.lower(), _head(obj), knowledge()
+    if a in k.hair_colours:
+        return head not in k.hair and object_class(obj) != "person" and thing_kind(obj) != "person"
+    return a in ("old", "elderly", "aged", "older") and head in k.young
+
+
+def _stands(obj: str) -> bool:
+    """A thing that stands on its own, seen from the camera left or right of another, or in
+    front of it (:data:`FREE_STANDING`; and shapes)."""
+    return object_class(obj) in FREE_STANDING or thing_kind(obj) == "shape"
 
 
 class Swap(Strategy):
     """swap's candidates for one scene."""
 
+    def __init__(self, scene):
+        super().__init__(scene)
+        #: per entity, found once per graph: its relations as (end, predicate, other), sorted;
+        #: the first item of its list; its attributes that are not part of its name
+        self._roles: list[tuple] | None = None
+        self._lists: list[int] | None = None
+        self._owns: dict[int, list[str]] = {}
+        self._head_words: list[str] | None = None
+        self._degree: list[int] | None = None  # per entity: how many relations it is in
+
     def listings(self) -> dict:
         return {"swap_attribute": self.swap_attribute, "swap_object": self.swap_object}
 
+    # --- what the two swaps share --------------------------------------------------------
+    def _knows(self, name: str) -> bool:
+        """The statistics or a kind know the object."""
+        c = self.cooc
+        return (
+            c.known(name)
+            or c.known(name.split()[-1])
+            or kinds.known_kind(name)
+            or thing_kind(name) is not None
+        )
+
+    def _fits(self, attribute: str, name: str, attributes: list[str]) -> bool:
+        """Whether ``name``, described by ``attributes`` (``attribute`` among them), may have
+        ``attribute``: by the statistics, by its kind, or, for a colour, as a toy or a thing
+        made of some stuff ("a blue teddy bear", "a yellow rubber duck")."""
+        toys = knowledge().toys
+        made = any(x.lower() in toys or swap_type(x) == "material" for x in attributes)
+        key = (attribute, name, made)
+        table = self.scene.memos.table("swap_fits")  # by words: kept across graphs
+        hit = table.get(key)
+        if hit is None:
+            if len(table) > MAX_MEMO:
+                table.clear()
+            hit = table[key] = not never(attribute, name) and (
+                self.cooc.attribute_ok_by_class(attribute, name)
+                or fits_by_kind(attribute, name)
+                or (
+                    swap_type(attribute) == "colour"
+                    and (made or any(w in toys for w in name.lower().split()[:-1]))
+                )
+            )
+        return hit
+
+    def _own(self, k: int) -> list[str]:
+        """Entity k's attributes that are not part of its name ("hot" of "hot dog")."""
+        hit = self._owns.get(k)
+        if hit is None:
+            fixed = self.scene.fixed(k)
+            hit = self._owns[k] = [a for a in self.g.entities[k].attributes if a not in fixed]
+        return hit
+
+    def _alike(self, a: str, b: str) -> bool:
+        """Two attributes that may say the same: equal, shades of one colour, related words."""
+        a, b = a.lower(), b.lower()
+        if a == b or b in knowledge().shades.get(a, ()):
+            return True
+        return self.cooc is not None and self.cooc.is_related(a, b, "adj")
+
+    def _role(self, k: int, pair: tuple[int, int]) -> tuple:
+        """Entity k's relations with things other than ``pair``: where it is in the scene."""
+        if self._roles is None:
+            roles: list[list[tuple]] = [[] for _ in self.g.entities]
+            for r in self.g.relations:
+                p = predicate_key(r.predicate)
+                roles[r.subject].append(("s", p, r.object))
+                roles[r.object].append(("o", p, r.subject))
+            self._roles = [tuple(sorted(x)) for x in roles]
+        role = self._roles[k]
+        if role and any(x[2] in pair for x in role):
+            return tuple(x for x in role if x[2] not in pair)
+        return role
+
+    def _same_place(self, i: int, j: int) -> bool:
+        """i and j have the same relations with everything else: items of one list ("a
+        man wearing a blue hat and a red shirt"), two things in no relation, or the two
+        ends of one relation ("a blue square to the left of a yellow circle")."""
+        if len(self.g.entities) == 2:
+            return True  # every relation is between the two
+        degree = self._degree
+        if degree is None:
+            degree = self._degree = [0] * len(self.g.entities)
+            for r in self.g.relations:
+                degree[r.subject] += 1
+                degree[r.object] += 1
+        if degree[i] != degree[j]:  # (a relation between the two counts on both sides)
+            return False
+        if not degree[i]:
+            return True
+        pair = (i, j)
+        return self._role(i, pair) == self._role(j, pair)
+
+    def _between(self, i: int, j: int) -> tuple[list, bool]:
+        """The relations between i and j that say which is where (all but those of two
+        things near each other, :data:`NEARBY`), and whether one tells them apart (one that
+        is not either way round: not "standing near", "with", "next to")."""
+        directed, apart = [], False
+        for r in self.g.relations:
+            if (
+                (r.subject == i and r.object == j) or (r.subject == j and r.object == i)
+            ) and predicate_key(r.predicate) not in NEARBY:
+                directed.append(r)
+                apart = apart or not is_symmetric(r.predicate)
+        return directed, apart
+
+    def _list_of(self, k: int) -> int:
+        """The list entity k is an item of (items joined by "and", ",", "or" in the caption):
+        its first item; its own index when it is in none."""
+        return self._lists_of()[k]
+
+    def _lists_of(self) -> list[int]:
+        if self._lists is None:
+            ents, text = self.g.entities, self.text
+            root = list(range(len(ents)))
+            spans = sorted((e.span, i) for i, e in enumerate(ents) if e.span is not None)
+            for (s1, i1), (s2, i2) in zip(spans, spans[1:]):
+                if text and s1[1] <= s2[0] and LIST_JOINER.fullmatch(text[s1[1] : s2[0]]):
+                    root[i2] = root[i1]
+            self._lists = root
+        return self._lists
+
+    def _mates(self, k: int, pair: tuple[int, int]) -> list[int]:
+        """The other items of k's lists, outside ``pair``: things of one list in the caption,
+        or in the same place of the scene ("wearing a blue hat and an apron")."""
+        role, items = self._role(k, pair), self._list_of(k)
+        return [
+            m
+            for m in range(len(self.g.entities))
+            if m != k
+            and m not in pair
+            and (self._lists[m] == items or (role and self._role(m, pair) == role))
+        ]
+
+    def _after(self, k: int, m: int) -> bool:
+        ek, em = self.g.entities[k], self.g.entities[m]
+        if ek.span is not None and em.span is not None:
+            return em.span[0] > ek.span[0]
+        return m > k
+
+    # --- swap_attribute ------------------------------------------------------------------
     def swap_attribute(self) -> list[Candidate]:
         out, ents = [], self.g.entities
         for i in range(len(ents)):
@@ -45,7 +368,7 @@ class Swap(Strategy):
                         if a in self.scene.fixed(i) or b in self.scene.fixed(j):
                             self.rejected["fixed_expression"] += 1
                             continue
-                        if kinds.kind(a) != kinds.kind(b):  # a pattern for a pattern too
+                        if swap_type(a) != swap_type(b):  # a pattern for a pattern, an age...
                             # "a wooden girl holding a young bench": a text-only model
                             # spots it; swap colour with colour, size with size
                             self.rejected["attribute_types_differ"] += 1
@@ -55,35 +378,108 @@ class Swap(Strategy):
 
     def _swap_attr(self, i: int, j: int, a: str, b: str) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
+        if b.lower() in knowledge().shades.get(a.lower(), ()):
+            return self._refuse("related_word")  # "a navy shirt": a blue shirt too
+        if self.cooc is not None and self.cooc.is_related(a, b, "adj"):
+            return self._refuse("related_word")  # "gray" and "silver": the same thing said
+        why = self._attr_may_be_true(i, j, a, b)
+        if why:
+            return self._refuse(why)
+        new = {
+            i: [b if x == a else x for x in ei.attributes],
+            j: [a if x == b else x for x in ej.attributes],
+        }
         if self.cooc is not None:
-            if self.cooc.is_related(a, b, "adj"):  # "gray" and "silver": the same thing said
-                return self._refuse("related_word")
-            why = self.scene.implausible(
-                self.scene.names,
-                {i, j},
-                {
-                    i: [b if x == a else x for x in ei.attributes],
-                    j: [a if x == b else x for x in ej.attributes],
-                },
-                # the relations stay as the caption has them, which attests them
-                relations=[],
-                attr_by_class=True,
-            )
-            if why:
-                return self._refuse(why)
+            # the relations, and the attributes that stay, are as the caption has them, which
+            # attests them; each object must take the attribute it gets, by the statistics or
+            # by its kind
+            for k, x in ((i, b), (j, a)):
+                name = self.scene.names[k]
+                if not self._knows(name):
+                    return self._refuse("unknown_object")
+                if not self._fits(x, name, new[k]):
+                    return self._refuse("implausible_attribute")
         graph = with_entities(
             self.g,
             self.scene.bare,
-            {
-                i: changed_entity(ei, [b if x == a else x for x in ei.attributes]),
-                j: changed_entity(ej, [a if x == b else x for x in ej.attributes]),
-            },
+            {i: changed_entity(ei, new[i]), j: changed_entity(ej, new[j])},
             bare_relations=self.scene.bare_relations,
         )
         return Perturbation(
             "swap_attribute", "swap", graph, (SetAttribute(i, a, b), SetAttribute(j, b, a))
         )
 
+    def _attr_may_be_true(self, i: int, j: int, a: str, b: str) -> str | None:
+        """``may_be_true`` where the swapped text may still describe the image:
+        - two things of one name, in the same place of the scene and in no relation that
+          tells them apart, each of which the other's new description may fit ("a young
+          spotted giraffe near an adult giraffe" -> "an adult spotted giraffe near a young
+          giraffe": the adult may be spotted);
+        - an attribute moved onto a thing that an item of its list may have it already ("a
+          girl in a blue hat and apron" -> "... a blue apron": her apron may be blue)."""
+        heads, ents = self._heads(), self.g.entities
+        if (
+            heads[i] == heads[j]
+            and not self._between(i, j)[1]
+            and self._same_number(i, j)
+            and self._same_place(i, j)
+        ):
+            new_i = [b if x == a else x for x in self._own(i)]
+            new_j = [a if x == b else x for x in self._own(j)]
+            if self._could_be(new_i, j) and self._could_be(new_j, i):
+                return "may_be_true"
+        lists = self._lists_of()
+        for k, m, moved in ((i, j, a), (j, i, b)):
+            if lists.count(lists[k]) < 2:
+                continue  # an item of no list
+            t = swap_type(moved)
+            for mate in range(len(ents)):
+                if (
+                    mate not in (i, j)
+                    and lists[mate] == lists[k]
+                    and heads[mate] == heads[m]
+                    and self._after(k, mate)
+                    and not any(swap_type(x) == t for x in ents[mate].attributes)
+                ):
+                    return "may_be_true"
+        return None
+
+    def _heads(self) -> list[str]:
+        """Each entity's head noun, singular and lower-case (found once per graph)."""
+        if self._head_words is None:
+            self._head_words = [_head(n) for n in self.scene.names]
+        return self._head_words
+
+    def _same_number(self, i: int, j: int) -> bool:
+        """Neither is told apart by its number ("two puppies near a big kitten" -> "two
+        kittens near a big puppy" is false: there is one kitten)."""
+        heads, names = self._heads(), self.scene.names
+        if heads[i] in PLURALIA or heads[j] in PLURALIA:
+            return True  # "jeans", "pants": plural in form only
+        if thing_kind(names[i]) is None or thing_kind(names[j]) is None:
+            return True  # a number of leaves, of names ("the number 3"): no count to go by
+        ci, cj = self.g.entities[i].count, self.g.entities[j].count
+        return self.scene.plural(i) == self.scene.plural(j) and (
+            ci is None or cj is None or ci == cj
+        )
+
+    def _could_be(self, attributes: list[str], k: int) -> bool:
+        """Whether entity k may have all these attributes too, as far as the caption says: it
+        has none of a type with other words ("white" and "black", "young" and "old"). An
+        attribute of no type contradicts only its antonym."""
+        own = self._own(k)
+        for x in attributes:
+            tx = swap_type(x)
+            if tx == "other":
+                if any(ANTONYMS.get(x.lower()) == y.lower() for y in own):
+                    return False
+                continue
+            same = [y for y in own if swap_type(y) == tx]
+            if same and not any(self._alike(x, y) for y in same):
+                return False
+        return True
+
+    # --- swap_object ---------------------------------------------------------------------
     def swap_object(self) -> list[Candidate]:
         out, ents = [], self.g.entities
         for i in range(len(ents)):
@@ -120,29 +516,16 @@ class Swap(Strategy):
                 # "brown sandals and a blue shirt" -> "brown shirts and a blue sandal": one
                 # man in shirts
                 return self._refuse("number_mismatch")
-            names = list(self.scene.names)
-            names[i], names[j] = nj, ni
-            # two objects of one class change places ("the woman behind the man"); else the
-            # new triples must have been seen as they are ("a table on the cup": never)
-            by_class = same_class(ni, nj)
-            touched = {x for r in self.g.relations for x in (r.subject, r.object)}
-            if not by_class and not {i, j} <= touched:
-                # an object in no relation ("tree has yellow leaves" parsed without one, "a
-                # train travels over" without its verb): nothing says its new place is
-                # plausible, unless two objects of one class change places
-                return self._refuse("unchecked_swap")
-            why = self.scene.implausible(
-                names,
-                {i, j},
-                strict=True,
-                by_class=by_class,
-                attr_by_class=by_class,
-                exchanged=True,
-            )
-            if why:
-                return self._refuse(why)
-            if self.scene.parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
-                return self._refuse("parsed_backwards")
+        # two things in the same place exchange only attributes; else they change places
+        why = self._binding_swap(i, j) if self._same_place(i, j) else self._scene_swap(i, j)
+        if why:
+            return self._refuse(why)
+        if self._hidden_modifier(i) or self._hidden_modifier(j):
+            # "a parking meter in front of the car" -> "a parking car in front of the meter":
+            # a word of the noun phrase that is neither attribute nor name stays in the slot
+            return self._refuse("fixed_expression")
+        if self._breaks_list(i, j):
+            return self._refuse("breaks_list")
         graph = with_entities(
             self.g,
             self.scene.bare,
@@ -150,3 +533,119 @@ class Swap(Strategy):
             bare_relations=self.scene.bare_relations,
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
+
+    def _hidden_modifier(self, k: int) -> bool:
+        """Entity k's text has a word before its head that is neither one of its attributes
+        nor part of its name ("parking" of "parking meter", parsed with no attribute)."""
+        e = self.g.entities[k]
+        words = TEXT_WORD.findall(e.text.lower())
+        if len(words) < 2 or singular(words[-1]) != singular(e.head.lower()):
+            return False  # one word, or a text that does not end in its head
+        known = set(self.scene.names[k].split())
+        for a in e.attributes:
+            known.update(TEXT_WORD.findall(a.lower()))
+        return any(
+            w not in known and w not in DETERMINERS and w not in ("and", "or") for w in words[:-1]
+        )
+
+    def _breaks_list(self, i: int, j: int) -> bool:
+        """A name moved into a list that has it already, on an item told apart by nothing:
+        "a girl in a blue hat and apron and a girl in a red apron and chefs hat" -> "a girl
+        in a blue apron and apron ..."."""
+        names = self.scene.names
+        for k, new in ((i, names[j]), (j, names[i])):
+            own = set(self._own(k))
+            for mate in self._mates(k, (i, j)):
+                if _head(names[mate]) == _head(new):
+                    theirs = set(self._own(mate))
+                    # "a red hat and a blue hat" on one man: one wears one of a kind
+                    if not own or not theirs or own == theirs or object_class(new) == "clothing":
+                        return True
+        return False
+
+    def _binding_swap(self, i: int, j: int) -> str | None:
+        """Two things in the same place of the scene (the same relations with everything
+        else) exchange names: only their attributes, and the relation between the two, change
+        hands. The relations with the rest stay as the caption has them, which attests them.
+        - two things in no relation and no list are not exchanged (the parse may have lost
+          the relation: "tree has yellow leaves");
+        - between things that no relation and no number tells apart, the attributes must
+          contradict each other (a type both have, with other words), else the swap may still
+          be true ("tree next to yellow house" -> "house next to yellow tree"; "a white shirt
+          and jeans" -> "white jeans and shirt");
+        - each takes the other's attributes, by the statistics or by its kind; an object the
+          statistics never saw is judged by its kind ("a yellow submarine and a blue bus");
+        - the relation between the two turns round where either order is plausible: near,
+          where things stand from the camera between things that stand on their own ("a blue
+          square to the left of a yellow circle"), one solid on another ("a red cube on top of
+          a green sphere"); else the statistics (:meth:`Cooc.judge_reversed`)."""
+        names, c = self.scene.names, self.cooc
+        related = any(r.subject in (i, j) or r.object in (i, j) for r in self.g.relations)
+        if not (related or self._list_of(i) == self._list_of(j) or same_class(names[i], names[j])):
+            # in no relation and no list ("tree has yellow leaves" parsed without "has"):
+            # nothing says the new scene is plausible
+            return "unchecked_swap"
+        directed, apart = self._between(i, j)
+        if (
+            not apart
+            and self._same_number(i, j)
+            and self._could_be(self._own(i), j)
+            and self._could_be(self._own(j), i)
+        ):
+            return "may_be_true" if related else "unchecked_swap"
+        if c is None:
+            return None
+        for r in directed:  # first: most relations never turn round
+            s, o = names[r.object], names[r.subject]  # the new subject and object
+            p = predicate_key(r.predicate)
+            if size_misfit(s, r.predicate, o):
+                return "size_misfit"
+            if p in VIEW_RELATIVE and _stands(s) and _stands(o):
+                continue  # "a yellow square to the left of a blue circle"
+            if p in STACKING and thing_kind(s) == thing_kind(o) == "shape":
+                continue  # "a red sphere on top of a green cube"
+            why = c.judge_reversed(s, r.predicate, o)
+            if why:
+                return why
+        for k, new in ((i, names[j]), (j, names[i])):
+            if not self._knows(new):
+                return "unknown_object"
+            fixed = self.scene.fixed(k)
+            # the attributes stay in their slots: entity k's words now describe ``new``
+            attributes = self.g.entities[k].attributes
+            if not all(x in fixed or self._fits(x, new, attributes) for x in attributes):
+                return "implausible_attribute"
+        if directed and self.scene.parsed_backwards(i, j):  # "a brown carriage pulling horse"
+            return "parsed_backwards"
+        return None
+
+    def _scene_swap(self, i: int, j: int) -> str | None:
+        """Two things in different places of the scene change places: the new triples must
+        be plausible (seen, or between two things of one class)."""
+        if self.cooc is None:
+            return None
+        ni, nj = self.scene.names[i], self.scene.names[j]
+        names = list(self.scene.names)
+        names[i], names[j] = nj, ni
+        # two objects of one class change places ("the woman behind the man"); else the new
+        # triples must have been seen as they are ("a table on the cup": never)
+        by_class = same_class(ni, nj)
+        touched = {x for r in self.g.relations for x in (r.subject, r.object)}
+        if not by_class and not {i, j} <= touched:
+            # an object in no relation ("tree has yellow leaves" parsed without one, "a
+            # train travels over" without its verb): nothing says its new place is
+            # plausible, unless two objects of one class change places
+            return "unchecked_swap"
+        why = self.scene.implausible(
+            names,
+            {i, j},
+            strict=True,
+            by_class=by_class,
+            attr_by_class=by_class,
+            exchanged=True,
+        )
+        if why:
+            return why
+        if self.scene.parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
+            return "parsed_backwards"
+        return None
