@@ -39,6 +39,8 @@ from pathlib import Path
 from statistics import median
 from typing import TYPE_CHECKING
 
+from sgprep.io.writers import BUDGET_DIR
+
 if TYPE_CHECKING:
     from sgprep.schema import Sample
 
@@ -46,8 +48,6 @@ log = logging.getLogger(__name__)
 
 #: The failure reason of a sample that ran over its budget.
 TIMEOUT = "timeout"
-#: The folder under ``_meta`` of the shards' flight records.
-BUDGET_DIR = "budget"
 #: How faulthandler starts what it appends on a timeout ("Timeout (0:01:30)!").
 _DUMP_MARK = "Timeout ("
 #: Batches a stage's pace is read from (the median of their seconds per sample).

@@ -130,6 +130,9 @@ META_FILES = (
 )
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
 TIMING_DIR = OutputDir.TIMING
+#: ``_meta/budget``: what the time budget learned of a shard's tries (exec/budget.py), until
+#: the shard is done.
+BUDGET_DIR = "budget"
 #: ``_meta/lock``: held (flock) by the run writing the output; holds its pid and run token.
 LOCK_FILE = OutputDir.LOCK
 #: ``_meta/publish.lock``: workers hold it shared while they write a shard's files, a run that
@@ -388,11 +391,20 @@ class Writer(ABC):
 
     def _remove_timing(self) -> None:
         """The timing records of the planned shards, and their folder when that leaves it
-        empty."""
+        empty; and the time budget's records of those shards (a killed run's), which must not
+        teach the next run anything."""
         folder = self.layout.timing_dir
         names = {f"{shard_name(i)}.json" for i in range(self._planned_shards())}
         remove_names(folder, names | self._temp_names(names))
-        remove_empty_dirs([folder])
+        budget = self.layout.meta / BUDGET_DIR
+        if os.path.lexists(budget):  # a real folder of ours, never through a link
+            learned = {
+                f"{shard_name(i)}{suffix}"
+                for i in range(self._planned_shards())
+                for suffix in (".json", ".flight")
+            }
+            remove_names(real_dir(budget), learned | self._temp_names(learned))
+        remove_empty_dirs([folder, budget])
 
     def _recover_published(self) -> None:
         """A shard's data file gets its final name after its stats (``ShardSink._publish``);

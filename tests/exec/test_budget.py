@@ -320,3 +320,27 @@ def test_on_ray_a_sleeping_and_a_spinning_sample_time_out_and_the_rest_is_parsed
     assert reasons.pop("000000002") == ("failed", "timeout")
     assert reasons.pop("000000009") == ("failed", "timeout")
     assert set(reasons.values()) == {("ok", None)} and len(reasons) == 10
+
+
+def test_overwrite_removes_what_a_killed_run_learned_and_it_teaches_the_next_nothing(tmp_path):
+    """A flight record left by a killed run (a worker ended on sample 1) must not fail that
+    key in the run that overwrites the output; while resuming the same run, it does."""
+    table = tmp_path / "c.txt"
+    table.write_text("a red dog\na blue car\na green kite\n")
+    out = tmp_path / "out"
+    run_cli("parse", "-i", table, "-o", out, "--no-progress")
+    (out / "00000_stats.json").unlink()  # as if killed before the shard was done
+    budget = out / "_meta" / "budget"
+    budget.mkdir()
+    record = {"stage": "parse", "keys": ["000000001"], "seconds": 61.0}
+    flight = json.dumps(record) + "\nTimeout (0:01:31)!\nThread 0x1 (most recent call first):\n"
+    (budget / "00000.flight").write_text(flight)
+    run_cli("parse", "-i", table, "-o", out, "--no-progress", "--max-timeout-share", "1")
+    assert _reasons(out)["000000001"] == ("failed", "timeout")  # resumed: it was learned
+    assert not budget.exists()  # and the records went with the finished shard
+    (out / "00000_stats.json").unlink()
+    budget.mkdir()
+    (budget / "00000.flight").write_text(flight)
+    table.write_text("a red dog\na blue bus\na green kite\n")
+    run_cli("parse", "-i", table, "-o", out, "--no-progress", "--overwrite", "--seed", "1")
+    assert _reasons(out)["000000001"] == ("ok", None)
