@@ -11,6 +11,8 @@ a task fails is decided here, the same way for all of them:
 - a worker process that dies (a signal, the out-of-memory killer) fails the shard it ran, as
   an error would (``WorkerDied``; of several shards in flight, each runs again alone first,
   so that the one that kills its worker is known);
+- a worker that the time budget ended (a stage stuck in C code, ``exec/budget.py``) is no
+  failed try: its shard's flight record names the cause, and the shard runs again;
 - a run that starts clears the record of an earlier one: a rerun does only what is missing,
   and its own record says what still failed.
 """
