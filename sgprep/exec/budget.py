@@ -29,7 +29,6 @@ import json
 import logging
 import os
 import signal
-import stat
 import threading
 import time
 from collections import deque
@@ -67,18 +66,9 @@ def grace(seconds: float) -> float:
 def budget_dir(meta: Path, create: bool = False) -> Path | None:
     """``meta/budget``; None where something that is not a folder of ours stands there (a
     link, a file): then no record is kept rather than writing through it."""
-    path = meta / BUDGET_DIR
-    if create:
-        try:
-            os.mkdir(path)
-        except FileExistsError:
-            pass
-        except OSError:
-            return None
-    try:
-        return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
-    except FileNotFoundError:
-        return None
+    from sgprep.io.safefs import own_dir
+
+    return own_dir(meta / BUDGET_DIR, create)
 
 
 def _read_text(path: Path) -> str | None:

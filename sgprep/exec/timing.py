@@ -8,8 +8,6 @@ The run summary adds up the shards it wrote; ``sgprep stats`` adds up every shar
 from __future__ import annotations
 
 import json
-import os
-import stat
 import time
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -39,14 +37,9 @@ class StageClock:
 def timing_dir(meta: Path) -> Path | None:
     """``meta/timing``, made when missing; None where something that is not a folder of ours
     (a link, a file) stands there: then no timing is kept rather than writing through it."""
-    path = meta / TIMING_DIR
-    try:
-        os.mkdir(path)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
+    from sgprep.io.safefs import own_dir
+
+    return own_dir(meta / TIMING_DIR, create=True)
 
 
 def write_timing(meta: Path, index: int, clock: StageClock) -> None:

@@ -55,6 +55,23 @@ def real_dir(path: Path, create: bool = False) -> Path:
     return path
 
 
+def own_dir(path: Path, create: bool = False) -> Path | None:
+    """``path`` when it is a real folder (made when ``create`` and missing); None where it is
+    missing or something else stands there (a link, a file): a record kept there is then not
+    kept, rather than written through a link."""
+    if create:
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
+    try:
+        return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
+    except FileNotFoundError:
+        return None
+
+
 def make_dirs(path: Path, link_ok: bool = False) -> list[Path]:
     """Create ``path`` and its missing parents; return the folders made here, top first.
     ``path`` must not be a link unless ``link_ok`` (the folder a user named for an output)."""
