@@ -12,7 +12,6 @@ import gc
 import logging
 import multiprocessing
 import os
-import queue
 import signal
 import threading
 import time
@@ -518,7 +517,10 @@ class LocalExecutor:
         fork = parent is not None or self._may_fork(plan)
         context = multiprocessing.get_context("fork" if fork else "spawn")
         tracker_was_running = _resource_tracker_running()
-        updates = context.Queue()
+        # progress from the workers: a SimpleQueue, written by each worker's own thread with
+        # no feeder thread, so that a worker ended mid-write (the time budget, SIGKILL) leaves
+        # no thread of another holding the queue's lock, nor one to join at its exit
+        updates = context.SimpleQueue()
         if parent is not None:
             initargs = (parent, updates, self._lock_fd)
             initializer = _init_forked_worker
@@ -548,7 +550,6 @@ class LocalExecutor:
                 gc.unfreeze()
                 parent.close()
             updates.close()
-            updates.join_thread()
             # the pool's and the queue's semaphores are released before their tracker stops
             pool = updates = initargs = parent = None
             if not tracker_was_running:
@@ -760,11 +761,8 @@ def _watch_parent(parent: int) -> None:
 def _drain(updates, tally: ShardTally) -> None:
     """Count what the workers reported; with nothing new, redraw the progress (``tally(0)``)."""
     tally(0)
-    while True:
-        try:
-            tally.add(*updates.get_nowait())
-        except queue.Empty:
-            return
+    while not updates.empty():
+        tally.add(*updates.get())
 
 
 _RUNNER: ShardRunner | None = None
