@@ -72,12 +72,11 @@ def budget_dir(meta: Path, create: bool = False) -> Path | None:
 
 
 def _read_text(path: Path) -> str | None:
-    from sgprep.io.safefs import open_read
+    from sgprep.io.safefs import read_bytes
 
     try:
-        with open_read(path) as fh:
-            return fh.read().decode("utf-8", "replace")
-    except (FileNotFoundError, OSError):
+        return read_bytes(path).decode("utf-8", "replace")
+    except OSError:  # missing, or a link (never followed)
         return None
 
 
