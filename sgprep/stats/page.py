@@ -14,6 +14,7 @@ from sgprep.stats import plots
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from sgprep.stats.diversity import Diversity
     from sgprep.stats.report import Summary
 
 _STYLE = """
@@ -121,6 +122,8 @@ def negatives_html(summary: Summary) -> str:
                 "green: as long as the positive, red dashes: counted as long.",
             ),
         ]
+    if summary.diversity:
+        parts.append(diversity_html(summary.diversity))
     rejected = [(k, f"{v:,}") for k, v in summary.rejected.items()] or [("(none recorded)", "")]
     parts += ["<h3>Candidates refused, by reason</h3>", _table(rejected)]
     if summary.rejected:
@@ -143,6 +146,37 @@ def negatives_html(summary: Summary) -> str:
             f"<th>negative</th><th>realisation</th></tr>{rows}</table>"
         )
     return "\n".join(parts)
+
+
+def diversity_html(d: Diversity) -> str:
+    """Per kind: captions with such a negative, content words brought in, the text-only
+    detector."""
+    head = (
+        "<tr><th>kind</th><th>negatives</th><th>captions with one</th><th>distinct words "
+        "brought in</th><th>commonest word</th><th>its share</th><th>text-only detector</th>"
+        "<th>judged pairs</th></tr>"
+    )
+    body = "".join(
+        f"<tr><td>{_e(k.kind)}</td><td class='n'>{k.negatives:,}</td>"
+        f"<td class='n'>{_fmt(k.caption_share, True)}</td>"
+        f"<td class='n'>{k.distinct_words:,}</td><td>{_e(k.top_word or '-')}</td>"
+        f"<td class='n'>{_fmt(k.top_word_share, True)}</td>"
+        f"<td class='n'>{_fmt(k.detector_accuracy, True)}</td>"
+        f"<td class='n'>{k.detector_pairs:,}</td></tr>"
+        for k in [*d.kinds, *([d.overall] if d.overall else [])]
+    )
+    return (
+        "<h3>What the negatives bring in, and what words alone give away</h3>"
+        "<p class='note'>Distinct words: content words (spaCy's English stop words and "
+        "punctuation left out) of the negatives that their caption does not have; few, or one "
+        "word in most negatives, and a model learns the word, not the image. Commonest word: "
+        "the one the most negatives of the kind bring in, and the share of them that do. "
+        "Text-only detector: a bag-of-words naive Bayes (unigrams and bigrams) trained on the "
+        f"pairs of {d.train_captions:,} captions, chosen by seed {d.seed}, picks the negative "
+        "of each pair of the other captions: 50% is chance, near 100% means the text gives "
+        f"the negative away. Captions with one: of all {d.captions:,} captions.</p>"
+        f"<table>{head}{body}</table>"
+    )
 
 
 def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 
+from sgprep.stats.diversity import Diversity
 from sgprep.stats.negatives import NegativeKind, rejections
 from sgprep.stats.properties import DEFAULT_THRESHOLD
 
@@ -53,6 +54,11 @@ class Summary(BaseModel):
     negative_kinds: list[NegativeKind] = Field(
         default_factory=list, description="hard negatives per kind, with a seeded sample"
     )
+    diversity: Diversity | None = Field(
+        None,
+        description="per kind: content words the negatives bring in, a text-only "
+        "detector's accuracy, the share of captions with such a negative",
+    )
     rejected: dict[str, int] = Field(
         default_factory=dict,
         description="candidate negatives refused, by reason (the stages' "
@@ -75,6 +81,7 @@ def run_stats(
     import pyarrow.parquet as pq
 
     from sgprep.io.safefs import atomic_write, real_dir
+    from sgprep.stats.diversity import output_diversity
     from sgprep.stats.negatives import negative_kinds
     from sgprep.stats.properties import compute, connect, index_files
 
@@ -85,6 +92,8 @@ def run_stats(
     table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
     summary = summarise(root, table, threshold)
     summary.negative_kinds = negative_kinds(index_files(root), con, seed=seed)
+    if summary.negative_kinds:
+        summary.diversity = output_diversity(index_files(root), con, seed=seed)
     stats_path = root / STATS_FILE
 
     sink = pa.BufferOutputStream()
@@ -229,6 +238,8 @@ def render_negatives(summary: Summary) -> list[Table]:
                 f"{escape(k.examples[0].positive)} [dim]->[/dim] {escape(k.examples[0].negative)}",
             )
     tables = [table, examples]
+    if summary.diversity:
+        tables.append(render_diversity(summary.diversity))
     if summary.rejected:
         refused = Table(title="negatives refused, by reason")
         refused.add_column("reason", no_wrap=True)
@@ -237,3 +248,26 @@ def render_negatives(summary: Summary) -> list[Table]:
             refused.add_row(reason, f"{count:,}")
         tables.append(refused)
     return tables
+
+
+def render_diversity(d: Diversity) -> Table:
+    """Per kind: captions with such a negative, distinct content words brought in, the
+    commonest one and its share, the text-only detector's accuracy."""
+    table = Table(
+        title=f"what the negatives bring in; text-only detector (50% = chance) trained on "
+        f"{d.train_captions:,} of {d.captions:,} captions"
+    )
+    table.add_column("kind", no_wrap=True)
+    for name in ("caption share", "distinct words", "top word", "share", "detector", "pairs"):
+        table.add_column(name, justify="right")
+    for k in [*d.kinds, *([d.overall] if d.overall else [])]:
+        table.add_row(
+            k.kind,
+            _pct(k.caption_share),
+            f"{k.distinct_words:,}",
+            escape(k.top_word or "-"),
+            _pct(k.top_word_share),
+            _pct(k.detector_accuracy),
+            f"{k.detector_pairs:,}",
+        )
+    return table
