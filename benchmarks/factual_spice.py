@@ -18,7 +18,7 @@ Runs in the bench venv (FACTUAL's metric code, installed without its torch-pinni
 Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's test split, the
 seeded rules/held halves of the development sets, the long (15+ words) held captions and our
 hand-written CC12M-style sets (``cc12m`` and ``cc12m-rules``, read while writing rules, and
-``cc12m-held``, never read: docs/cc12m-held.md). ``--ablate`` scores `spacy` with each rule family of
+``cc12m-held``, never read: docs/benchmarks.md). ``--ablate`` scores `spacy` with each rule family of
 ``sgprep/parse/rules_families.py`` switched off in turn (``SGPREP_RULES_OFF``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`

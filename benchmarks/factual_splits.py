@@ -8,7 +8,7 @@ The test split (``factual_test.csv``) is only measured on. ``long`` is the held 
 development sets restricted to captions of ``LONG_WORDS`` words or more. ``cc12m`` is our own
 hand-written set of CC12M-style alt-text captions with gold graphs
 (``benchmarks/data/cc12m_style_gold.csv``), read while writing rules; ``cc12m-held``
-(``benchmarks/data/cc12m_style_held_gold.csv``, docs/cc12m-held.md) is a second hand-written set
+(``benchmarks/data/cc12m_style_held_gold.csv``, docs/benchmarks.md) is a second hand-written set
 in the same style that no rule writer reads: only measured on. ``cc12m-rules``
 (``benchmarks/data/cc12m_style_rules_gold.csv``) is its readable twin: 100 more captions written
 the same way and to the same conventions, which rule writers may read.
@@ -39,9 +39,9 @@ def _shared_data() -> Path:
 
 DATA = _shared_data()
 OURS = Path(__file__).resolve().parent / "data" / "cc12m_style_gold.csv"
-#: ours too, written apart from the rules and never read while writing them (docs/cc12m-held.md)
+#: ours too, written apart from the rules and never read while writing them (docs/benchmarks.md)
 OURS_HELD = Path(__file__).resolve().parent / "data" / "cc12m_style_held_gold.csv"
-#: ours, written like ``OURS_HELD`` but for rule writers to read (docs/cc12m-held.md)
+#: ours, written like ``OURS_HELD`` but for rule writers to read (docs/benchmarks.md)
 OURS_RULES = Path(__file__).resolve().parent / "data" / "cc12m_style_rules_gold.csv"
 #: fixed once, before any rule was written from the ``rules`` parts; never change it
 SEED = 23

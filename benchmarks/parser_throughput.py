@@ -1,6 +1,6 @@
 """Parser speed: captions/s of our `spacy` rules vs SceneGraphParser as shipped.
 
-Anchor (docs/ENVIRONMENT.md, 1 process, short captions): sng_parser as shipped (one `nlp()`
+Anchor (docs/benchmarks.md; 1 process, short captions): sng_parser as shipped (one `nlp()`
 call per caption, all components) ~307 captions/s; target for `spacy` >= 2x that.
 
     python benchmarks/parser_throughput.py --csv ../shared/data/factual_test.csv

@@ -1,5 +1,5 @@
 """benchmarks/factual_splits.py: the named caption sets, the hand-written ``cc12m-held`` set
-that only the benchmark reads, and its readable twin ``cc12m-rules`` (docs/cc12m-held.md). The
+that only the benchmark reads, and its readable twin ``cc12m-rules`` (docs/benchmarks.md). The
 checks look at the files' shape, never print the held set's captions or graphs."""
 
 from __future__ import annotations

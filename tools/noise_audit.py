@@ -5,7 +5,7 @@
     SGPREP_RULES_OFF=noise python tools/noise_audit.py   # the same with a family off
 
 Reads ``tests/data/noise_audit.jsonl`` (captions written for the audit of
-``docs/rule-parser-noise-audit.md``, one JSON object a line: ``category``, ``caption``,
+``docs/rule-parser.md``, one JSON object a line: ``category``, ``caption``,
 ``forbid``, ``expect``, and ``round``: 2 for the captions written after the first fixes, to
 measure them on text they were not written from). A graph is counted WRONG when a word of ``forbid`` (noise: "iso",
 "jpg", "stock", a handle, a price) is an entity's head or a word of its text, an attribute,

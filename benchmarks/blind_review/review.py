@@ -1,20 +1,25 @@
 """The blind review of hard negatives (issue 18): rebuild the pairs a reader saw, and score labels.
 
-    python benchmarks/blind_review/review.py pairs  > pairs.jsonl   # what a reader sees
-    python benchmarks/blind_review/review.py score                  # the per-kind table
-    python benchmarks/blind_review/review.py captions --round round2 > fresh.csv
-    python benchmarks/blind_review/review.py sample --round round2 --output OUT  # from a run
+    python benchmarks/blind_review/review.py score --round round9       # the per-kind table
+    python benchmarks/blind_review/review.py pairs --round round9 > pairs.jsonl  # what readers saw
+    python benchmarks/blind_review/review.py captions > fresh.csv       # test rows no round used
+    python benchmarks/blind_review/review.py sample --round round10 --output OUT  # from a run
+    python benchmarks/blind_review/review.py pack --round round10       # a finished round -> data
 
-Round 1 lives in this folder; later rounds in a sub-folder each (``--round round2``), with the
-same files. ``captions`` writes the test split's rows that no earlier round used (the
-captions nobody has read), ``sample`` draws the pairs from an ``sgprep negatives`` output made
-from them.
+A finished round is data in ``rounds/``: ``roundN.jsonl``, one line per pair (``id``; what no
+reader saw: ``arm`` ("before": main at b6c3582; "after": the generator under review), ``kind``,
+``realisation``, sample ``key``; where the true caption comes from, ``true_from``: a row of
+FACTUAL's test split by region id (the caption itself stays in ../shared/data) or a line of the
+round's written captions; the ``altered`` text; ``labels``: each reader's answers to READER.md's
+four questions as one string of 1/0 in the order fluent, plausible, false, minimal; ``notes``:
+a reader's note where there was one), ``roundN.captions.txt`` (the captions written for the
+round) and ``roundN.regions.txt`` (the test rows it drew).
 
-`sample.jsonl` holds each pair's altered text and where its true caption comes from: a row of
-FACTUAL's test split (by region id; the caption itself stays in ../shared/data) or a line of
-`our_captions.txt` (written here). `key.jsonl` holds what no reader saw: the arm ("before": main
-at b6c3582; "after": this generator), the kind and the sample key. `labels_reader_*.jsonl` are
-two independent readers' answers to READER.md's four questions.
+A round in progress is a folder ``roundN/``: ``sample`` draws ``sample.jsonl`` (what readers
+see) and ``key.jsonl`` (what they do not) from an ``sgprep negatives`` output made from the
+folder's ``our_captions.txt`` (or from ``captions`` rows, listed in ``captions_region_ids.txt``);
+the readers write ``labels_reader_<name>.jsonl``; ``score`` and ``pairs`` read the folder as they
+read a packed round, and ``pack`` turns it into the three files above (then delete the folder).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+ROUNDS = HERE / "rounds"
 FACTUAL = HERE.parents[2] / "shared" / "data" / "factual_test.csv"
 QUESTIONS = ("fluent", "plausible", "false", "minimal")
 
@@ -42,13 +48,47 @@ def _regions(factual: Path) -> dict[str, str]:
     }
 
 
-def pairs(factual: Path, where: Path = HERE) -> list[dict]:
+def load_round(name: str) -> tuple[list[dict], dict[str, list[dict]]]:
+    """A round's pairs (sample and key fields together, in reading order) and each reader's
+    labels (``{reader: [{"id", "fluent", "plausible", "false", "minimal", "note"}]}``), from its
+    folder while it is in progress, else from ``rounds/NAME.jsonl``."""
+    folder = HERE / name
+    if (folder / "key.jsonl").exists():
+        key = {k["id"]: k for k in load("key.jsonl", folder)}
+        items = [{**key[s["id"]], **s} for s in load("sample.jsonl", folder)]
+        labels = {
+            p.stem.removeprefix("labels_"): load(p.name, folder)
+            for p in sorted(folder.glob("labels_reader_*.jsonl"))
+        }
+        return items, labels
+    items, labels = [], collections.defaultdict(list)
+    for row in load(f"{name}.jsonl", ROUNDS):
+        for reader, answers in row.pop("labels").items():
+            label = {"id": row["id"], **{q: a == "1" for q, a in zip(QUESTIONS, answers)}}
+            label["note"] = row.get("notes", {}).get(reader, "")
+            labels[f"reader_{reader}"].append(label)
+        row.pop("notes", None)
+        items.append(row)
+    return items, dict(sorted(labels.items()))
+
+
+def _written(name: str) -> list[str]:
+    """The captions written for a round (its folder's, its packed file, else round 1's)."""
+    for path in (
+        HERE / name / "our_captions.txt",
+        ROUNDS / f"{name}.captions.txt",
+        ROUNDS / "round1.captions.txt",
+    ):
+        if path.exists():
+            return path.read_text().splitlines()
+    return []
+
+
+def pairs(factual: Path, name: str) -> list[dict]:
     regions = _regions(factual)
-    ours_file = where / "our_captions.txt"  # a round's own written captions, else round 1's
-    ours = (ours_file if ours_file.exists() else HERE / "our_captions.txt").read_text()
-    ours = ours.splitlines()
+    ours = _written(name)
     out = []
-    for item in load("sample.jsonl", where):
+    for item in load_round(name)[0]:
         src = item["true_from"]
         true = (
             ours[src["our_captions.txt"] - 1]
@@ -60,10 +100,12 @@ def pairs(factual: Path, where: Path = HERE) -> list[dict]:
 
 
 def used_regions(factual: Path) -> set[str]:
-    """Region ids of every test caption an earlier round showed to anyone: round 1 drew its
-    600 from the rows listed in its ``captions_region_ids.txt``; later rounds list theirs too."""
+    """Region ids of every test caption an earlier round showed to anyone: rounds 1 and 2 drew
+    theirs from the rows listed in ``rounds/roundN.regions.txt``; a round in progress lists its
+    own in its folder's ``captions_region_ids.txt``."""
     used = set()
-    for listed in sorted(HERE.glob("**/captions_region_ids.txt")):
+    listed_files = [*ROUNDS.glob("*.regions.txt"), *HERE.glob("*/captions_region_ids.txt")]
+    for listed in sorted(listed_files):
         used.update(line.strip() for line in listed.read_text().splitlines() if line.strip())
     return used
 
@@ -169,12 +211,13 @@ def sample(outputs: list[Path], where: Path, seed: int, quota: int = QUOTA) -> N
     print(collections.Counter(r["kind"] for r in picked), file=sys.stderr)
 
 
-def score(where: Path = HERE) -> dict:
-    key = {k["id"]: k for k in load("key.jsonl", where)}
+def score(name: str) -> dict:
+    items, labels = load_round(name)
+    key = {k["id"]: k for k in items}
     tables = {}
-    for path in sorted(where.glob("labels_reader_*.jsonl")):
+    for reader, answers in labels.items():
         agg: dict = collections.defaultdict(collections.Counter)
-        for label in load(path.name, where):
+        for label in answers:
             k = key[label["id"]]
             for group in (
                 (k["arm"], k["kind"]),
@@ -187,15 +230,44 @@ def score(where: Path = HERE) -> dict:
                 agg[group]["all four"] += all(label[q] for q in QUESTIONS)
                 for q in QUESTIONS:
                     agg[group][q] += bool(label[q])
-        tables[path.stem] = {f"{a}/{k}": dict(c) for (a, k), c in sorted(agg.items())}
+        tables[f"labels_{reader}"] = {f"{a}/{k}": dict(c) for (a, k), c in sorted(agg.items())}
     return tables
+
+
+def pack(name: str) -> None:
+    """Write a finished round's folder as ``rounds/NAME.jsonl`` (and its captions and regions)."""
+    folder, out = HERE / name, ROUNDS / f"{name}.jsonl"
+    if out.exists():
+        sys.exit(f"{out} exists: a packed round is not packed again")
+    items, labels = load_round(name)
+    by_id = {r: {lab["id"]: lab for lab in answers} for r, answers in labels.items()}
+    ROUNDS.mkdir(exist_ok=True)
+    with out.open("w") as f:
+        for item in items:
+            row = {k: item[k] for k in ("id", "arm", "kind", "realisation", "key", "true_from")}
+            row["altered"] = item["altered"]
+            answers = {r.removeprefix("reader_"): by_id[r][item["id"]] for r in by_id}
+            row["labels"] = {
+                r: "".join("1" if a[q] else "0" for q in QUESTIONS) for r, a in answers.items()
+            }
+            notes = {r: a["note"] for r, a in answers.items() if a.get("note")}
+            if notes:
+                row["notes"] = notes
+            f.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+    for src, dst in (
+        ("our_captions.txt", "captions.txt"),
+        ("captions_region_ids.txt", "regions.txt"),
+    ):
+        if (folder / src).exists():
+            (ROUNDS / f"{name}.{dst}").write_bytes((folder / src).read_bytes())
+    print(f"wrote {out}; the folder {folder} can go", file=sys.stderr)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["pairs", "score", "captions", "sample"])
+    ap.add_argument("what", choices=["pairs", "score", "captions", "sample", "pack"])
     ap.add_argument("--factual", type=Path, default=FACTUAL)
-    ap.add_argument("--round", default="", help="a later round's sub-folder, e.g. round2")
+    ap.add_argument("--round", default="round1", help="round1 ... round9, or a round's folder")
     ap.add_argument(
         "--output", type=Path, action="append", help="sample: an sgprep negatives output (repeat)"
     )
@@ -204,17 +276,21 @@ def main() -> None:
     args = ap.parse_args()
     where = HERE / args.round
     if args.what == "pairs":
-        for p in pairs(args.factual, where):
+        for p in pairs(args.factual, args.round):
             sys.stdout.write(json.dumps(p) + "\n")
         return
     if args.what == "captions":
         fresh_captions(args.factual, sys.stdout)
         return
     if args.what == "sample":
+        where.mkdir(exist_ok=True)
         sample(args.output, where, args.seed, args.quota)
         return
+    if args.what == "pack":
+        pack(args.round)
+        return
     cols = QUESTIONS + ("all four",)
-    for reader, table in score(where).items():
+    for reader, table in score(args.round).items():
         print(f"\n{reader}\n{'arm/kind':34} {'n':>4} " + " ".join(f"{c:>9}" for c in cols))
         for group, c in table.items():
             print(

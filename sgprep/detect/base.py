@@ -8,7 +8,7 @@ On a CPU the network runs one image at a time on one thread per stream, with one
 granted core (``Detector.streams``): a single-threaded run wastes no CPU on synchronising
 threads (about 15 % cheaper per image than two threads on one run) and never oversubscribes
 the cores the decoder and other workers share, and an image's boxes do not depend on the
-images beside it or on the thread that ran it. See docs/detection-speed.md.
+images beside it or on the thread that ran it. See docs/detect.md, "Speed on a CPU".
 """
 
 from __future__ import annotations

@@ -316,7 +316,7 @@ class GraphBuilder(RelationRules):
 
     def _with_pos(self, pos: frozenset[str]) -> list[Token]:
         """The tokens whose part of speech is one of ``pos``, in order: a rule that only
-        applies to some words loops over these (see ``docs/parser-speed.md``)."""
+        applies to some words loops over these (see ``docs/rule-parser.md``, "Speed")."""
         found = self._selected.get(("pos", pos))
         if found is None:
             tokens, view = self.tokens, self.view

@@ -241,7 +241,7 @@ def expand_shorthand(text: str) -> tuple[str, list[int] | None]:
 
 # ---- web_noise: markup, handles, shop and camera labels (the noise audit) ------------------
 #
-# Found by the audit of docs/rule-parser-noise-audit.md (hand-written web alt text), each a
+# Found by the audit of docs/rule-parser.md (web alt-text noise: hand-written), each a
 # thing the small model made an entity of. Like clean_alt_text this keeps the caption's length:
 # noise is blanked, an HTML entity is written as its character padded with blanks. It runs
 # before clean_alt_text, so that a handle after hashtags ("#party #fun @shop") leaves the tags

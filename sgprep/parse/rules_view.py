@@ -5,7 +5,7 @@ spaCy makes a new ``Token`` object for every ``doc[i]``, ``tok.head`` and child,
 string up for every ``tok.pos_``; a rule that tests each word's tag reads ~0.1-0.2 µs a word
 before it does anything. The rules test the same few attributes first, and most of them fire
 on a few % of captions, so they test them here, on lists, and touch ``Token`` objects only
-where something may apply (``docs/parser-speed.md``: how a rule uses it).
+where something may apply (``docs/rule-parser.md``, "Speed").
 
 A view describes the doc as it was when the view was made: whoever changes the doc (a
 repair) makes a new one afterwards (:meth:`sgprep.parse.rules.RuleParser._repaired` does).

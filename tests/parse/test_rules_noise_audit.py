@@ -1,4 +1,4 @@
-"""The noise audit of the rule parser (``docs/rule-parser-noise-audit.md``): family
+"""The noise audit of the rule parser (``docs/rule-parser.md``, web alt-text noise): family
 ``web_noise`` and the audit's own captions (``tests/data/noise_audit.jsonl``, written for it).
 
 Each parser test checks that the family gives a graph with no noise in it and that the family
@@ -230,7 +230,7 @@ def test_web_noise_is_a_family(monkeypatch):
 
 # ---- the audit's captions ------------------------------------------------------------------
 
-#: the audit's captions still WRONG, each left on purpose (docs/rule-parser-noise-audit.md)
+#: the audit's captions still WRONG, each left on purpose (docs/rule-parser.md)
 LEFT = {
     "#foodporn #instafood #yummy",
     "Nike Air Max 90 Men's Running Shoes Size 10 White/Black",

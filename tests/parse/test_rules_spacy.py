@@ -1,5 +1,5 @@
 """The rule parser's memoised attribute ruler and lemmatizer (``sgprep.parse.rules_spacy``)
-annotate each doc exactly as spaCy's own components do (docs/parser-speed.md, round 4)."""
+annotate each doc exactly as spaCy's own components do (docs/rule-parser.md, "Speed")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule layer's cheap doc view and the repairs' ``needs`` tests (docs/parser-speed.md).
+"""The rule layer's cheap doc view and the repairs' ``needs`` tests (docs/rule-parser.md, "Speed").
 
 A repair is skipped where its ``needs`` test says it cannot change the doc, so a test that
 says no where the repair does change it would change the graphs. Each repair is run here,
