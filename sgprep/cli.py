@@ -408,14 +408,42 @@ def vocab(
     max_entries: int = typer.Option(
         1_000_000,
         min=1000,
-        help="Keys kept per co-occurrence table (memory bound; the rarest go first).",
+        help="Keys kept per table (memory bound; past it the rarest go first, and the "
+        "output counts what was pruned).",
+    ),
+    workers: int = typer.Option(
+        1,
+        min=1,
+        help="Input files counted at once (processes, or Ray tasks); the output is the same "
+        "bytes whatever the number.",
+    ),
+    executor: str = typer.Option(
+        "local", help="local (processes on this machine) | ray (Ray tasks)."
+    ),
+    ray_address: Optional[str] = typer.Option(
+        None,
+        help="ray: a cluster to join ('auto', or ray://HOST:PORT); default: a local Ray "
+        "instance of --workers CPUs.",
     ),
 ) -> None:
     """Build the vocabulary and co-occurrence statistics that `negatives` draws from and
-    judges plausibility by, in one pass."""
-    from sgprep.negatives.vocab import write_vocab
+    judges plausibility by, in one pass (each input file counted on its own, then merged)."""
+    from sgprep.negatives.vocab import EXECUTORS, write_vocab
 
-    counts = write_vocab(input, output, min_count=min_count, max_entries=max_entries)
+    if executor not in EXECUTORS:
+        _fail(f"--executor {executor!r}: one of {', '.join(EXECUTORS)}")
+    try:
+        counts = write_vocab(
+            input,
+            output,
+            min_count=min_count,
+            max_entries=max_entries,
+            workers=workers,
+            executor=executor,
+            ray_address=ray_address,
+        )
+    except ModuleNotFoundError as exc:
+        _missing_module(exc)
     _print_counts(counts, output)
 
 
