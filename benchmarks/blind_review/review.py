@@ -72,12 +72,19 @@ def load_round(name: str) -> tuple[list[dict], dict[str, list[dict]]]:
     return items, dict(sorted(labels.items()))
 
 
+#: Rounds drawn from issue 32's measurement set, benchmarks/data/fresh_coco_style.txt (4,062
+#: COCO-style captions written by helpers who saw nothing of the project), kept there once.
+FRESH_ROUNDS = frozenset({"round10", "round11"})
+FRESH = HERE.parent / "data" / "fresh_coco_style.txt"
+
+
 def _written(name: str) -> list[str]:
-    """The captions written for a round (its folder's, its packed file, else round 1's)."""
+    """The captions written for a round (its folder's, its packed file, the measurement set,
+    else round 1's)."""
     for path in (
         HERE / name / "our_captions.txt",
         ROUNDS / f"{name}.captions.txt",
-        ROUNDS / "round1.captions.txt",
+        FRESH if name in FRESH_ROUNDS else ROUNDS / "round1.captions.txt",
     ):
         if path.exists():
             return path.read_text().splitlines()

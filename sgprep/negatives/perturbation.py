@@ -58,10 +58,6 @@ class Attach:
     #: after a comma, which makes it the first noun phrase's ("fans wearing orange shirts,
     #: beside a truck")
     clause: bool = False
-    #: the caption's characters [start, end) that the new phrase takes the place of: a
-    #: trailing prepositional phrase of the entity ("a man riding a horse | on the beach" ->
-    #: "next to a bicycle"), so that the negative keeps the caption's length
-    replace: tuple[int, int] | None = None
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach

@@ -395,8 +395,6 @@ class Realiser:
             if e.bare_plural
             else noun_phrase(new)
         )
-        if e.replace is not None:  # in the place of a trailing phrase: "on the bench"
-            return [(*e.replace, f"{predicate_text(e.predicate)} {phrase}")]
         end = self.np_span(e.entity)[1]
         tail = len(self.text.rstrip().rstrip(".!").rstrip())
         if e.clause and end < tail:

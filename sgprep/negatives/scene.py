@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 
-from sgprep.negatives import grammar, kinds, scenes
+from sgprep.negatives import addable, grammar, kinds
 from sgprep.negatives.cooc import (
     NEARBY,
     SWAPPABLE,
@@ -107,7 +107,7 @@ def size_misfit(subject: str, predicate: str, obj: str) -> bool:
         and words[-1] in SMALL_SPOT_PREPOSITIONS
         and words[0] not in CONTAINING
         and obj.split()[-1] in SMALL_SPOTS
-        and (subject.split()[-1] in LARGE or subject in scenes.BIG)
+        and (subject.split()[-1] in LARGE or addable.is_big(subject))
     )
 
 

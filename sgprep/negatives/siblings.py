@@ -415,6 +415,40 @@ def siblings(name: str) -> tuple[str, ...]:
     return tuple(m[0] for m in GROUPS[g].members if m[0] != own)
 
 
+#: The group of an object with kin (:func:`kin`) and no hand-written group: nothing checked of
+#: what it does or undergoes (the statistics judge its relations, :mod:`.strategies.replace`).
+KIN_GROUP = Group((), {}, {}, None, None)
+
+
+@lru_cache(maxsize=1)
+def _kin_index() -> dict[str, tuple[str, ...]]:
+    """``data/object_kin.json``: each object's co-hyponyms among the bundled counts' objects."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "data" / "object_kin.json"
+    out: dict[str, tuple[str, ...]] = {}
+    for group in json.loads(path.read_text())["groups"]:
+        for w in group:
+            out[w] = tuple(x for x in group if x != w)
+    return out
+
+
+def kin(name: str) -> tuple[str, ...]:
+    """The WordNet co-hyponyms of an object of no hand-written group ("canoe": "rowboat"), by
+    the whole name or its singular; none for a member of a group."""
+    if member(name) is not None:
+        return ()
+    from sgprep.negatives.cooc import singular
+
+    index = _kin_index()
+    hit = index.get(name)
+    if hit is None:
+        words = name.split()
+        hit = index.get(" ".join([*words[:-1], singular(words[-1])])) if words else None
+    return hit or ()
+
+
 def group_of(name: str) -> Group | None:
     hit = member(name)
     return None if hit is None else GROUPS[hit[0]]

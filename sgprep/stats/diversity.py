@@ -84,10 +84,20 @@ def _stop_words() -> frozenset[str]:
     return frozenset(w.lower() for w in STOP_WORDS)
 
 
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    """spaCy's stop words and the words of spatial relations (sgprep's one list of them:
+    "near", "beside", "left" are in no stop list, yet say where, not what)."""
+    from sgprep.negatives.words import SPATIAL_WORDS
+
+    return _stop_words() | SPATIAL_WORDS
+
+
 @lru_cache(maxsize=8192)  # a caption's negatives come together: its words are split once
 def content_words(text: str) -> frozenset[str]:
-    """The lower-cased words of the text, less punctuation and stop words."""
-    stop = _stop_words()
+    """The lower-cased words of the text, less punctuation, stop words and the words of
+    spatial relations."""
+    stop = _function_words()
     return frozenset(t for t in tokens(text) if t[0].isalnum() and t not in stop)
 
 

@@ -185,26 +185,6 @@ def test_a_hypernym_is_no_sibling():
 
 
 # --- 5. connect ---------------------------------------------------------------------------
-def test_connect_in_place_keeps_the_subject_s_verb():
-    cap = "Two young boys racing each other on scooters."
-    ents = [("Two young boys", "boy", ["young"], 2), ("scooters", "scooter", [])]
-    texts, _ = built(cap, ents, [(0, "race on", 1)], "connect")
-    assert texts and all("racing each other" in t for t in texts), texts
-    cap = "Three dogs running together along a sandy beach."
-    ents = [("Three dogs", "dog", [], 3), ("sandy beach", "beach", ["sandy"])]
-    texts, _ = built(cap, ents, [(0, "run along", 1)], "connect")
-    assert texts and all(t.startswith("Three dogs running together ") for t in texts), texts
-    assert any("beach" not in t for t in texts), texts  # "along a sandy beach" took its place
-
-
-def test_a_verb_keeps_its_own_preposition():
-    cap = "A cat staring at a dripping faucet."
-    ents = [("cat", "cat", []), ("dripping faucet", "faucet", ["dripping"])]
-    texts, rejected = built(cap, ents, [(0, "stare at", 1)], "connect")
-    assert all("staring at a dripping faucet" in t for t in texts), texts
-    assert rejected["connect_tied_preposition"]
-
-
 def test_nothing_is_added_to_a_view_or_after_a_far_off_phrase():
     cap = "A city skyline lit up at night across the bay."
     ents = [("city skyline", "skyline", []), ("bay", "bay", [])]

@@ -1,8 +1,10 @@
 """connect: a true entity joined to a salient thing the caption would name if the photo
-showed it, by a relation that places it ("a woman sitting on a bench" -> "a woman sitting
-next to a bicycle"; "a brown cat is lying on a computer" -> "a brown cat behind a small lamp
-is lying on a computer"): in the place of a trailing phrase where there is one, else added
-after the entity (only for a caption with no negative yet: it is longer)."""
+showed it, by a relation that places it ("a woman sitting on a bench" -> "a woman sitting on
+a bench next to a bicycle"; "a brown cat is lying on a computer" -> "a brown cat behind a
+small lamp is lying on a computer"), added after the entity or at the end (only for a caption
+with no negative yet: it is longer). It only adds: the caption's relations and objects all
+stay (issue 32). What it adds, and how it places it, come from the statistics in use
+(:mod:`sgprep.negatives.addable`)."""
 
 from __future__ import annotations
 
@@ -11,15 +13,13 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
-from sgprep.negatives import grammar, scenes
+from sgprep.negatives import addable, grammar, scenes
 from sgprep.negatives.cooc import NOT_OBJECTS, lemma, object_class, predicate_key, singular
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
 from sgprep.negatives.scene import (
     ANIMATE,
     CONTAINING,
-    DETERMINERS,
     FIXING_VERBS,
-    LOCATING_VERBS,
     MAX_MEMO,
     WORD,
     Scene,
@@ -31,30 +31,20 @@ from sgprep.negatives.strategies.connect_words import (
     BARE_PLURAL_CATEGORIES,
     CONNECT_PREDICATES,
     COPULA_SEAMS,
-    COPULAS,
     DISTANT_KEYS,
     DISTANT_PADDED,
     GROUPS,
     HIGH_UP,
-    HOLDING_WORDS,
     HUGE,
-    HUGE_FITS,
-    HUGE_PLACES,
     IN_THE_AIR,
     LANDSCAPES,
-    LOCATIVE_OPENERS,
-    LOCATIVE_WORDS,
     NOT_ANCHOR_CLASSES,
     NOT_ANCHORS,
     OPENING_WORDS,
     PLACES,
-    RIDDEN,
-    ROOMS,
     STRUCTURES,
-    TIED_PREPOSITIONS,
     VAST,
 )
-from sgprep.negatives.vocab import relation_type
 from sgprep.negatives.words import SEAM_WORDS
 from sgprep.schema import Entity, Relation, SceneGraph
 from sgprep.stats.properties import head_label_pairs, synonym_table
@@ -69,9 +59,9 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _LETTERS_APOSTROPHE = re.compile(r"[A-Za-z']+")
 _SIZE_FITS = {
     "vast": lambda obj: False,
-    "huge": HUGE_FITS.__contains__,
-    "big": lambda obj: obj not in scenes.SMALL,
-    "small": lambda obj: obj not in scenes.BIG,
+    "huge": addable.fits_huge,
+    "big": lambda obj: not addable.is_small(obj),
+    "small": addable.fits_small,
     "any": lambda obj: True,
 }
 
@@ -87,15 +77,6 @@ def detector_label(obj: str) -> str | None:
 def _fresh_dict(key) -> dict:
     """A new table of a :meth:`Memos.memo` entry (``key`` unused): filled by its caller."""
     return {}
-
-
-def _without(r: Relation, j: int) -> Relation:
-    """Relation r with the entity indices after a removed entity j one lower."""
-    if r.subject < j and r.object < j:
-        return r
-    return r.model_copy(
-        update={"subject": r.subject - (r.subject > j), "object": r.object - (r.object > j)}
-    )
 
 
 @lru_cache(maxsize=4096)
@@ -191,24 +172,11 @@ class Connect(Strategy):
         return self._attach(i, pred, obj, attrs)
 
     def _next_connect(self) -> Perturbation | None:
-        """The next connect option not tried yet. First, a salient thing the caption would
-        name if the photo showed it (:meth:`_addable`) in the place of a trailing phrase ("a
-        woman sitting on a bench" -> "a woman sitting next to a bicycle": a true sub-graph
-        and a new thing, joined by a new relation, :meth:`_in_place`), the one closest in
-        length to the caption and no longer, else the shortest; then added after an entity
-        (:meth:`_added`, always longer), the entities in random order."""
-        if self._connect_queue is None:
-            self._connect_queue = []
-            for slot in self._locative_slots():
-                made = self._in_place(*slot)
-                if made is not None and self._within(made[0]):
-                    chars, args = made
-                    # no longer than the caption and the closest to it, else the shortest
-                    key = (chars > len(self.text), abs(chars - len(self.text)))
-                    self._connect_queue.append((key, -len(self._connect_queue), args))
-            self._connect_queue.sort(reverse=True)
-        if self._connect_queue:
-            return self._attach(*self._connect_queue.pop()[2])
+        """The next connect option not tried yet: a salient thing the caption would name if
+        the photo showed it (:meth:`_addable`) added after an entity (:meth:`_added`), the
+        entities in random order. connect only adds: the caption's own relations and objects
+        all stay (issue 32: "a man standing in front of a clock" must not become "a man
+        standing beside a skateboard")."""
         if not self.scene.may_add:
             self.rejected["connect_addition_not_needed"] += 1
             return None
@@ -233,175 +201,6 @@ class Connect(Strategy):
             return False
         return True
 
-    def _locative_slots(self) -> list[tuple[int, int, int]]:
-        """(relation, start, end) of each phrase that ends the caption with an object no other
-        relation names, after its subject, and that a new "near a bicycle" may take the place
-        of: its locative words ("a cat laying | on the bed |.", where a verb says where the
-        subject is, :data:`LOCATING_VERBS`, not "attached | to a pole", or has an object of
-        its own: "a man riding a horse | on the beach"), or the whole
-        predicate after the subject's noun phrase and a copula ("a man | holding an umbrella",
-        "the man is | on the phone"; not "of": "the roof | of a building" is a part)."""
-        text, ents = self.text, self.g.entities
-        tail = len(text.rstrip().rstrip(".!").rstrip())
-        out = []
-        for k, r in enumerate(self.g.relations):
-            j, span, subject_span = r.object, ents[r.object].span, ents[r.subject].span
-            if span is None or subject_span is None or subject_span[1] > span[0] or r.subject == j:
-                continue
-            if any((x.subject == j or x.object == j) and x is not r for x in self.g.relations):
-                continue
-            # a place phrase inside the caption, before another phrase of the subject's ("a
-            # boy | in a park | flying a kite", "a cat | on a bed | next to a window")
-            inside = span[1] != tail or any(
-                e.span is not None and e.span[0] > span[0] for e in ents
-            )
-            if inside and not self._phrase_follows(j):
-                continue
-            pred = predicate_key(r.predicate).split()
-            verb = relation_type(r.predicate) == "action"
-            # a verb with its own object between: the phrase places the scene, whatever the
-            # verb ("a man riding a horse | on the beach")
-            between = any(
-                e.span is not None and subject_span[1] <= e.span[0] < span[0] for e in ents
-            )
-            if verb and " ".join(pred[:2]) in TIED_PREPOSITIONS:
-                # "staring at | a faucet": the verb's own complement
-                self.rejected["connect_tied_preposition"] += 1
-                continue
-            if not (
-                (verb and pred[0] not in LOCATING_VERBS and not between)
-                or not LOCATIVE_WORDS.issuperset(pred[1:] if verb else pred)
-            ):
-                start = self._locative_start(span[0], subject_span[1])
-                if start is not None:
-                    out.append((k, start, span[1]))
-            if (
-                pred == ["with"]
-                and not inside
-                and object_class(self.scene.names[r.subject]) in ANIMATE
-            ):
-                # what a person or an animal has with it, at the end: "a man standing on a
-                # hill | with a kite" -> "a man standing on a hill near a truck"
-                start = self._with_start(span[0], subject_span[1])
-                if start is not None:
-                    out.append((k, start, span[1]))
-            if verb:
-                # the whole predicate would take the subject's verb with it ("two boys |
-                # racing each other on scooters" -> "two boys in front of a surfboard"): only
-                # its place phrase may go (blind review round 5: not minimal)
-                continue
-            if inside and not LOCATIVE_WORDS.issuperset(pred):
-                continue  # "a giraffe | with a long neck | eating leaves": a part, not a place
-            if pred[-1] != "of" and not between:
-                start = self._predicate_start(subject_span[1], span[0])
-                if start is not None and (k, start, span[1]) not in out:
-                    out.append((k, start, span[1]))
-        return out
-
-    def _phrase_follows(self, j: int) -> bool:
-        """Entity j's noun phrase is followed by another phrase of the caption's subject: a
-        place phrase or a participle ("a boy in a park | flying a kite"), so that
-        a place phrase ending with it may be replaced inside the caption; not "of" ("the
-        shore | of a lake"), "and" (a list) or a clause. Never a thing one rides or stands
-        on ("a person on a surfboard | riding a wave": the verb needs it) or a room ("in a
-        kitchen | cooking": what is cooked there needs it)."""
-        end = self.g.entities[j].span[1]
-        m = WORD.match(self.text[end:].lstrip(" ").lower())
-        if m is None or m.group() in ("of", "to", "front", "top") or m.group() in HOLDING_WORDS:
-            return False
-        head = self.scene.names[j].split()[-1]
-        if object_class(self.scene.names[j]) == "vehicle" or head in RIDDEN or head in ROOMS:
-            return False
-        word = m.group()
-        if word in ("being", "getting") or re.match(
-            r"[a-z]+(?:ed|en|wn) by\b", self.text[end:].lstrip(" ").lower()
-        ):
-            # "two kids in a red wagon | being pulled by ...": the passive is about the
-            # phrase's thing ("two kids next to a cat being pulled")
-            self.rejected["connect_passive"] += 1
-            return False
-        # not "on", "in": the new thing would be read as there ("a cat by a ladder | on a
-        # desk"); not "with": "a plate of food near a dog | with a fork" would give the dog the fork
-        return word in LOCATIVE_WORDS or (word.endswith("ing") and len(word) > 4)
-
-    def _with_start(self, np_start: int, floor: int) -> int | None:
-        """Where "with" right before a noun phrase (and its determiner) begins, after some
-        words of the caption's: "a man standing on a hill | with a | kite"."""
-        before = self.text[floor:np_start]
-        words = list(_LETTERS.finditer(before))
-        if words and words[-1].group().lower() in DETERMINERS:
-            words.pop()
-        if not words or words[-1].group().lower() != "with" or "," in before:
-            return None
-        return floor + words[-1].start()
-
-    def _predicate_start(self, subject_end: int, np_start: int) -> int | None:
-        """Where the predicate after a subject's noun phrase begins, after a copula: "the
-        man is | holding an". None where a comma or more than four words stand between."""
-        between = self.text[subject_end:np_start]
-        if "," in between or ";" in between:
-            return None
-        words = list(_LETTERS_APOSTROPHE.finditer(between))
-        if not words or len(words) > 4:
-            return None
-        n = 0
-        while n < len(words) and words[n].group().lower() in COPULAS:
-            n += 1
-        if n == len(words) or words[n].group().lower() in DETERMINERS:
-            return None
-        return subject_end + words[n].start()
-
-    def _locative_start(self, np_start: int, floor: int) -> int | None:
-        """Where the locative words right before a noun phrase (and its determiner) begin:
-        "sitting | on the | bench" (None: no locative words there)."""
-        before = self.text[floor:np_start]
-        words = list(_LETTERS.finditer(before))
-        if words and words[-1].group().lower() in DETERMINERS:
-            words.pop()
-        run = 0
-        while run < len(words) and words[-1 - run].group().lower() in LOCATIVE_WORDS:
-            run += 1
-        if not run or words[-run].group().lower() not in LOCATIVE_OPENERS:
-            return None
-        start = words[-run].start()
-        if before[start:].strip(" ").count(",") or not before[:start].strip():
-            return None  # "on the bench": no subject before it to keep
-        return floor + start
-
-    def _in_place(self, k: int, start: int, end: int) -> tuple[int, tuple] | None:
-        """(characters, :meth:`_attach` arguments) of the new phrase that takes the place of
-        characters [start, end): of three things drawn by weight and each predicate, the
-        longest no longer than what it replaces, else the shortest. An addition is always
-        longer than its caption; a replacement is then never, so that over the kind the
-        length tells nothing."""
-        i = self.g.relations[k].subject
-        if not self._anchor(i):
-            return None
-        if self._fixed_high(i):
-            return self._refuse("connect_fixed_high")
-        if self._far_before(start):
-            # "another surfer rides a wave in the distance | behind him": far off already
-            return self._refuse("connect_background")
-        size = "huge" if self._huge_before(start) else self._size(i)
-        options = self._fits(size)
-        if not options:
-            return self._refuse("connect_scale") if size in ("huge", "vast") else None
-        said = self._said
-        preds = list(self._unsaid_predicates) or ["near"]  # a copy: shuffled below
-        if " by " not in said and not self.text[:start].rstrip().endswith("ed"):  # "parked by"
-            preds.append("by")  # short: "a dog lying on a bed" -> "a dog lying by a ladder"
-        self.rng.shuffle(preds)  # of two as long ("beside", "behind"), either
-        phrases = [
-            (len(p) + 1 + len(_with_article(o)), -n, -m, o, p)
-            for n, o in enumerate(self._draw_three(options, IN_PLACE_DRAWS))
-            for m, p in enumerate(preds)
-        ]
-        old = end - start
-        fitting = [x for x in phrases if x[0] <= old]
-        size, _, _, obj, pred = max(fitting) if fitting else min(phrases)
-        chars = len(self.text) - old + size
-        return chars, (i, pred, obj, [], False, False, False, (start, end), k)
-
     def _huge_before(self, start: int, huge: frozenset[str] = HUGE) -> bool:
         """The caption's first noun phrase, or the one right before character ``start``,
         names a huge thing (:data:`HUGE`): a reader takes a phrase put there as placing it
@@ -417,14 +216,6 @@ class Connect(Strategy):
         before = [k for span, k in spans if span[1] <= start]
         return any(self.scene.names[k].split()[-1] in huge for k in {spans[0][1], *before[-1:]})
 
-    def _fits(self, size: str) -> list[tuple[str, float]]:
-        """The addable things (with weights) that may be put near a thing of ``size``, once
-        per size."""
-        if size not in self._fitting:
-            fits = _SIZE_FITS[size]
-            self._fitting[size] = [(w, n) for w, n in zip(*self._addable()) if fits(w)]
-        return self._fitting[size]
-
     def _draw_three(self, options: list[tuple[str, float]], draws: int = 3) -> list[str]:
         """Three things (or ``draws``) drawn by weight, without repeats, in the order drawn."""
         cum = list(accumulate(n for _, n in options))
@@ -437,7 +228,7 @@ class Connect(Strategy):
 
     def _added(self, i: int) -> tuple[int, tuple] | None:
         """(characters, :meth:`_attach` arguments) of a salient thing put near entity i
-        ("the cat near a suitcase sits in the window"): an object of :data:`scenes.ADDABLE`
+        ("the cat near a suitcase sits in the window"): a thing of :mod:`~sgprep.negatives.addable`
         possible in the settings the caption names and typical of none ("a bus" on a street
         may be there; in a bedroom it is absurd), of no class the caption has already
         (animals come together: "a cat near a dog" may well be true), not one the statistics
@@ -466,21 +257,23 @@ class Connect(Strategy):
             return self._refuse("connect_before_verb")
         words, weights = self._addable()
         # at the end, a reader takes it as placing the scene's place too ("fans filling the
-        # stands at a baseball stadium, near a dog"); for a huge thing of another kind there
-        # ("a bridge over water near a bicycle") the rule would cost too many captions
+        # stands at a baseball stadium, near a dog")
         size = self._size(i)
-        if self._huge_before(len(self.text), HUGE_PLACES):
+        if self._huge_before(len(self.text)):
+            # the caption's first noun phrase or its last names a huge thing: the new one is
+            # read as near it ("a lighthouse on a rocky point, near a dog")
             size = "vast" if self._huge_before(len(self.text), VAST) else "huge"
         fits = _SIZE_FITS[size]
         # a short caption takes a bare plural ("wooden fence near trucks"): a thing that
         # comes in numbers, one word
         bare = self.extra_words < 3
+        kinds = addable.lexicon()["kinds"]
         options = [
             (w, n)
             for w, n in zip(words, weights)
             if fits(w)
             and (
-                object_class(w) in BARE_PLURAL_CATEGORIES and " " not in w
+                kinds[w][0] in BARE_PLURAL_CATEGORIES and " " not in w
                 if bare
                 else len(w.split()) + 2 <= self.extra_words
             )
@@ -489,14 +282,21 @@ class Connect(Strategy):
             if not any(map(fits, words)) and size in ("huge", "vast"):
                 return self._refuse("connect_scale")  # "a lighthouse beside a cat"
             return self._refuse("too_long" if any(map(fits, words)) else "connect_nothing_absent")
-        # the shortest of three drawn: an addition is a length cue
-        _, phrase, obj = min(
-            (len(p), p, o)
-            for o in self._draw_three(options)
-            for p in (grammar.plural(o) if bare else _with_article(o),)
-        )
+        # one thing drawn by how often the captions name it (frequency matching: the words
+        # connect brings in follow the corpus's, so they are no text-only cue)
+        obj = self._draw_three(options, 1)[0]
+        attrs = [] if bare else self._attribute(obj)
+        phrase = grammar.plural(obj) if bare else _with_article(" ".join([*attrs, obj]))
         said = self._said
-        pred = next((p for p in ("near", "beside") if f" {p} " not in said), "near")
+        person = object_class(self.scene.names[i]) == "person" and addable.carried(obj)
+        pred = self._predicate(len(self.text) + len(phrase) + 2 + clause, person)
+        if len(pred.split()) + len(phrase.split()) > self.extra_words:
+            # the words it may add: a one-word predicate, then no colour ("boy standing in a
+            # blue shirt, next to a golden retriever" is twice the caption)
+            pred, attrs = "near", []
+            phrase = grammar.plural(obj) if bare else _with_article(obj)
+            if 1 + len(phrase.split()) > self.extra_words:
+                return self._refuse("too_long")
         chars = len(self.text) + len(pred) + len(phrase) + 2 + clause
         if (
             (chars > self.connect_max_chars or self._opens(i))
@@ -506,13 +306,37 @@ class Connect(Strategy):
         ):
             # a caption that is only its noun phrase takes "by" ("a city bus by a dog");
             # further on "by" may name an agent ("written on the building by a horse"), so
-            # only where "near" would be too long; never before a verb ("the fence by a
-            # bicycle is gray" reads clumsy: blind review round 6)
+            # only where the drawn phrase would be too long; never before a verb ("the fence
+            # by a bicycle is gray" reads clumsy: blind review round 6)
             pred, chars = "by", chars - len(pred) + 2
         # the subject of a relation is somewhere doing something already: it is only put
         # near things (every predicate here places it so)
         placed = any(r.subject == i for r in self.g.relations)
-        return chars, (i, pred, obj, [], placed, bare, clause)
+        return chars, (i, pred, obj, attrs, placed, bare, clause)
+
+    def _predicate(self, rest: int, person: bool) -> str:
+        """How the new thing is placed: a predicate of ``addable.json``'s ``predicates`` the
+        caption does not say, drawn by how often the captions say it (the phrasing varies as
+        the corpus's does); the shortest where the drawn one would make the negative too long
+        (``rest``: its characters without the predicate)."""
+        preds, weights = addable.predicates(self.cooc, self._said, person)
+        if not preds:
+            return "near"
+        pred = self._draw_three(list(zip(preds, weights)), 1)[0]
+        if rest + len(pred) > self.connect_max_chars:
+            pred = min(preds, key=len)
+        return pred
+
+    def _attribute(self, obj: str) -> list[str]:
+        """An attribute for the new thing, as often as the captions give their things one
+        (:func:`addable.attribute_share`), drawn from those the statistics saw with it by
+        count; none where the caption leaves no room for a word more."""
+        if self.extra_words < 4 or self.rng.random() >= addable.attribute_share(self.cooc):
+            return []
+        words, cum = self.cooc.pool("attrs_of", obj, "colour")
+        if not words:
+            return []
+        return [words[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)]]
 
     def _far_off(self) -> bool:
         """The caption's last clause (after its last comma) puts a thing far off
@@ -646,18 +470,21 @@ class Connect(Strategy):
 
     def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float]]:
         names, words = self.scene.names, self.scene.words
+        kinds = addable.lexicon()["kinds"]
         # a plane, a train or a ship does not keep a truck away: of its size, and what is
-        # by it (:data:`HUGE_FITS`)
-        classes = {object_class(n) for n in names if n.split()[-1] not in HUGE} - {None}
+        # by it (:func:`addable.fits_huge`)
+        classes = {
+            object_class(n) or kinds.get(n, (None,))[0] for n in names if n.split()[-1] not in HUGE
+        } - {None}
         said = set(words) | set(names)
         out = []
-        addable = self.scene.memos.memo(("setting", setting), self._known_addable)
+        addable_here = self.scene.memos.memo(("setting", setting), self._known_addable)
         # of those, the ones expected with any of the caption's names: a set per setting and
         # name, made once per statistics object (not a test per thing and name per caption)
         expected: set[str] = set()
         for n in set(names):
             expected |= self.scene.memos.memo(("expected_in", setting, n), self._expected_in)
-        for obj, fit, cls, weight in addable:
+        for obj, fit, cls, weight in addable_here:
             if (
                 obj in said
                 or cls in classes
@@ -666,17 +493,19 @@ class Connect(Strategy):
             ):
                 continue
             out.append((obj, fit, weight))
-        best = max((fit for _, fit, _ in out), default=0)
-        kept = [(obj, weight) for obj, fit, weight in out if fit == best]
-        return [o for o, _ in kept], [w for _, w in kept]
+        # every thing possible there, by weight: keeping only those of the most settings
+        # made the few seen everywhere ("a dog") most of all additions
+        return [o for o, _, _ in out], [w for _, _, w in out]
 
     def _known_addable(self, setting: frozenset[str]) -> list[tuple[str, int, str | None, float]]:
-        """:func:`scenes.addable_in` the statistics know, with class and weight."""
-        c = self.cooc
+        """:func:`addable.addable_in` of the statistics in use, with kind and weight (how
+        often the captions name it: frequency matching)."""
+        table = self.scene.memos.memo(
+            ("addable_table",), lambda _: addable.addable_table(self.cooc)
+        )
         return [
-            (obj, fit, object_class(obj), c.n("obj", obj) ** 0.5)
-            for obj, fit in scenes.addable_in(setting)
-            if c.known(obj)
+            (a.word, fit, a.kind, addable.weight(a))
+            for a, fit in addable.addable_in(table, setting)
         ]
 
     def _expected_in(self, key: tuple[str, frozenset[str], str]) -> frozenset[str]:
@@ -717,36 +546,21 @@ class Connect(Strategy):
         near_only: bool = False,
         bare_plural: bool = False,
         clause: bool = False,
-        replace: tuple[int, int] | None = None,
-        dropped: int | None = None,
     ) -> Perturbation:
-        """Entity i joined to a new entity ``obj`` by ``pred``; with ``dropped``, that
-        relation and its object (which no other relation names) are left out: the new phrase
-        takes the place of theirs (characters ``replace`` of the caption)."""
+        """Entity i joined to a new entity ``obj`` by ``pred``."""
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
         new = Entity.model_construct(
             text=" ".join([*attrs, written]), head=obj, attributes=attrs, count=None, span=None
         )
-        n = len(self.g.entities) - (dropped is not None)  # the new entity's index
+        n = len(self.g.entities)  # the new entity's index
 
         def made() -> SceneGraph:
-            bare, relations, s = self.scene.bare, list(self.g.relations), i
-            if dropped is not None:
-                j = relations.pop(dropped).object
-                bare = bare[:j] + bare[j + 1 :]
-                relations = [_without(r, j) for r in relations]
-                s -= s > j
-            relations.append(Relation.model_construct(subject=s, predicate=pred, object=n))
-            return with_entities(self.g, bare, {}, relations, [new], self.scene.bare_relations)
+            relations = [*self.g.relations]
+            relations.append(Relation.model_construct(subject=i, predicate=pred, object=n))
+            return with_entities(
+                self.g, self.scene.bare, {}, relations, [new], self.scene.bare_relations
+            )
 
-        edit = Attach(
-            i if dropped is None else self.g.relations[dropped].subject,
-            pred,
-            n,
-            near_only,
-            bare_plural,
-            clause,
-            replace,
-        )
+        edit = Attach(i, pred, n, near_only, bare_plural, clause)
         return Perturbation("connect", "connect", made, (edit,), new)

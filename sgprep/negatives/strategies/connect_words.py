@@ -9,45 +9,6 @@ from __future__ import annotations
 BARE_PLURAL_CATEGORIES = frozenset({"person", "animal", "vehicle", "furniture"})
 #: What connect puts a new thing in: a place by the entity, specific enough to be false.
 CONNECT_PREDICATES = ("near", "next to", "beside", "in front of", "behind")
-#: Words of a locative phrase whose place connect may take ("on", "next to", "in front of",
-#: "on top of"): where a thing is, not what it is made of, has or is for ("of", "with", "for").
-LOCATIVE_WORDS = frozenset(
-    "on in at under over above below behind beside near by inside onto against along "
-    "alongside among around beneath underneath atop upon next to front top outside of "
-    # the way a thing moves, after a verb that says where it is ("a elephant walking | down
-    # the street" -> "a elephant walking near a tent")
-    "down across through past".split()
-)
-#: Things one rides or stands on: a verb after them needs them ("a person on a surfboard
-#: riding a wave" -> "a person near a horse riding a wave").
-RIDDEN = frozenset(
-    "surfboard surfboards skateboard skateboards snowboard snowboards skis ski board boards "
-    "horse horses elephant elephants camel bike bikes bicycle bicycles motorcycle scooter "
-    "scooters wave waves".split()
-)
-#: Words that would put connect's new thing on or in what follows it inside a caption.
-HOLDING_WORDS = frozenset("on in inside into onto atop upon".split())
-#: Rooms: what is done in one needs it ("a man in a kitchen cooking food").
-ROOMS = frozenset("kitchen bathroom bedroom office restaurant classroom".split())
-#: Verbs that say only that a thing is: they stay before connect's new phrase.
-COPULAS = frozenset("is are was were be being been 's".split())
-#: Words that may not end such a run alone ("to", "of": "attached to", "the top of").
-LOCATIVE_OPENERS = LOCATIVE_WORDS - {"to", "front", "top", "of"}
-#: Verbs whose preposition belongs to them: their complement is never replaced ("staring at
-#: a faucet" -> "staring in front of a ladder" is no English).
-TIED_PREPOSITIONS = frozenset(
-    f"{verb} {prep}"
-    for verbs, prep in (
-        ("stare look point gaze glance smile bark aim wave shout yell laugh", "at"),
-        ("listen talk speak", "to"),
-        ("wait reach search look", "for"),
-        ("play", "with"),
-        ("look stare peer peek", "into"),
-        ("look stare peer peek", "through"),
-        ("look", "out"),
-    )
-    for verb in verbs.split()
-)
 #: What a thing may be fixed high on.
 HIGH_UP = frozenset("wall walls ceiling roof pole".split())
 #: Heads of a whole view: connect adds nothing to it ("a city skyline lit up at night across
@@ -114,7 +75,7 @@ VAST = frozenset(
     "skyline cityscape city town stadium arena stands stand bleachers ballpark".split()
 )
 #: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
-#: (:data:`HUGE_FITS`) is of a size to be put near one (blind review round 6: "a lighthouse
+#: (:func:`sgprep.negatives.addable.fits_huge`) is of a size to be put near one (blind review round 6: "a lighthouse
 #: beside a cat", "a large ship docked in a busy harbour, near a dog", "planes landing by an
 #: umbrella").
 HUGE = HUGE_PLACES | frozenset(
@@ -123,9 +84,6 @@ HUGE = HUGE_PLACES | frozenset(
     "liner ferry plane planes airplane airplanes jet jets airliner airliners train trains "
     "locomotive".split()
 )
-#: What may be put near a huge thing: a vehicle, a horse, a cow ("a ship docked at the pier,
-#: near a truck"; "a building next to a horse": a horse is as tall as a van).
-HUGE_FITS = frozenset("car truck bus van boat horse cow".split())
 #: Verbs after a caption's first noun phrase that connect's phrase may come before ("the
 #: fence near a bicycle | is gray"); not before another verb ("people by a cat | stand").
 COPULA_SEAMS = frozenset("is are was were has have".split())

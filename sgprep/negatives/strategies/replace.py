@@ -69,6 +69,11 @@ from sgprep.schema import Entity, Relation
 #: scenes of the rarer of the two, at least LIKELY_MIN times (tuned on the dev captions:
 #: 0.2 also refused "a man on a surfboard" -> "on a skateboard"; 0.35 kept "sheets on the
 #: bed" -> "blankets"). People, seen with nearly everything, are left out.
+#: Attribute types whose replacement is drawn by count, never its antonym first (issue 32).
+DRAWN_TYPES = frozenset({"colour", "material"})
+#: The exponent of a word's count in a replacement's draw (1: the captions' own distribution;
+#: 0: every word alike).
+FLATTEN = 0.5
 LIKELY_SHARE = 0.25
 LIKELY_MIN = 3
 #: The share of replacements longer than the name they replace that are kept: names longer
@@ -192,9 +197,12 @@ class Replace(Strategy):
         )
 
     def _attested_attribute(self, i: int, a: str, have: set[str]) -> str | None:
-        """An attribute of the same type seen with this object and not a synonym of ``a``
-        (its antonym first, where that was seen): "a white plate" -> "a blue plate", never
-        "a green stop sign". An attribute of no known type changes only to its antonym."""
+        """An attribute of the same type seen with this object and not a synonym of ``a``,
+        drawn by how often the statistics saw it with the object (frequency matching: a
+        colour's antonym first made "white" a quarter of all replacements, a word a
+        text-only model learns); a size or an age takes its antonym first, where that was
+        seen ("a small dog" -> "a large dog"): "a white plate" -> "a blue plate", never "a
+        green stop sign". An attribute of no known type changes only to its antonym."""
         c, obj, kind = self.cooc, self.scene.names[i], attribute_type(a)
         if not c.known(obj) and " " in obj:
             obj = obj.split()[-1]
@@ -202,6 +210,7 @@ class Replace(Strategy):
         fits = (size_fits(obj, a.lower()) if kind == "size" else None) or None
         if (
             antonym
+            and kind not in DRAWN_TYPES
             and antonym not in have
             and c.attribute_ok(antonym, obj)
             and (fits is None or antonym in fits)
@@ -209,7 +218,7 @@ class Replace(Strategy):
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
-        words, cum = c.pool("attrs_of", obj, kind)
+        words, cum = self._flattened(c.pool("attrs_of", obj, kind))
         off_dimension = False
         for _ in range(8 if words else 0):
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
@@ -219,6 +228,18 @@ class Replace(Strategy):
             if new not in have and not c.is_related(new, a, "adj"):
                 return new
         return self._refuse("size_dimension" if off_dimension else "no_attested_replacement")
+
+    def _flattened(self, pool: tuple[tuple[str, ...], tuple[int, ...]]) -> tuple:
+        """A pool of words with cumulative counts, reweighed to count ** :data:`FLATTEN`
+        (once per pool and process): the captions' own distribution, flattened so that no
+        one word (the commonest colour, "white") is a large share of all replacements."""
+        table = self.scene.memos.table("flattened")
+        hit = table.get(pool)
+        if hit is None:
+            words, cum = pool
+            counts = [b - a for a, b in zip((0, *cum), cum)]
+            hit = table[pool] = (words, tuple(accumulate(n**FLATTEN for n in counts)))
+        return hit
 
     def replace_object(self) -> list[Candidate]:
         out = []
@@ -282,7 +303,8 @@ class Replace(Strategy):
             return self._refuse("compound")
         if self._verb_like(i):  # "as the crowd watches" -> "as the crowd bracelets"
             return self._refuse("verb_as_noun")
-        group, e = siblings.group_of(old), self.g.entities[i]
+        kin = siblings.group_of(old) is None  # WordNet's co-hyponyms: the statistics judge
+        group, e = siblings.group_of(old) or siblings.KIN_GROUP, self.g.entities[i]
         before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
             return self._refuse("compound")  # "a rocking chair" -> "a rocking bench"
@@ -360,8 +382,25 @@ class Replace(Strategy):
             if self._part_of_other(i, new):
                 self.rejected["part_of_whole"] += 1  # "an airplane with two propellers"
                 continue
+            if kin and not self._seen_in_context(i, new, rels):
+                self.rejected["unattested_kin"] += 1  # "a canoe on the lake": "a rowboat"
+                continue
             return new
         return self._refuse("no_attested_replacement")
+
+    def _seen_in_context(self, i: int, new: str, rels: list[Relation]) -> bool:
+        """A kin replacement (:func:`siblings.kin`, no hand-written group says where it goes or
+        what it does) must be attested: every relation of entity i, with ``new`` in its place,
+        plausible by the statistics, and ``new`` seen with one of the caption's other things
+        (or the caption has none)."""
+        c, names = self.cooc, self.scene.names
+        for r in rels:
+            s = new if r.subject == i else names[r.subject]
+            o = new if r.object == i else names[r.object]
+            if c.judge(s, r.predicate, o) is not None:
+                return False
+        others = {n for k, n in enumerate(names) if k != i and n != new}
+        return not others or any(c.n("scene", *sorted((new, n))) for n in others)
 
     def _sibling_pool(self, old: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`), weighted by how often the
@@ -370,8 +409,11 @@ class Replace(Strategy):
         pools = self.scene.memos.table("sibling_pools")
         hit = pools.get(old)
         if hit is None:
-            words = siblings.siblings(old)
-            hit = pools[old] = (words, tuple(accumulate(1 + c.n("obj", w) for w in words)))
+            words = siblings.siblings(old) or siblings.kin(old)
+            hit = pools[old] = (
+                words,
+                tuple(accumulate((1 + c.n("obj", w)) ** FLATTEN for w in words)),
+            )
         return hit
 
     def _undoable(self, i: int, new: str, rels: list[Relation]) -> str | None:

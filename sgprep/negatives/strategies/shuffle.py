@@ -9,6 +9,7 @@ from __future__ import annotations
 from sgprep.negatives.cooc import lemma, predicate_key
 from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
 from sgprep.negatives.scene import Strategy, same_class, with_entities
+from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric, same_entity
 from sgprep.schema import Relation
 
@@ -167,4 +168,14 @@ class Shuffle(Strategy):
         return out
 
     def _redraw(self, x: int, y: int) -> Perturbation | None:
+        """Blind review round 10 passed 1 of 9 redraws: one and many exchanged read garbled
+        ("a parrot with green and red feathers" -> "green and red feathers with a parrot",
+        "a cat's face with bright green eyes" -> "a cat's bright green eyes with face"), and
+        the roles of a game are where the game puts them ("the batter throws a fast ball
+        toward the pitcher")."""
+        if self.scene.plural(x) != self.scene.plural(y):
+            return self._refuse("number_mismatch")
+        heads = {self.scene.names[k].split()[-1] for k in (x, y)}
+        if heads <= FIXED_ROLES.keys():
+            return self._refuse("fixed_position")
         return self._exchange(x, y, "redraw_relation")

@@ -1,0 +1,265 @@
+"""What connect may add, and where, from the statistics in use (issue 32).
+
+A blind reader calls an added thing false only when the caption makes them expect it to be
+absent, so connect adds a *salient* thing, one a caption would name if the photo showed it:
+an animal, a vehicle, a piece of furniture (the kind comes from WordNet,
+``data/object_kinds.json``), or one of a few other big things (``data/addable.json``). Which
+of those, and where, comes from the co-occurrence statistics in use (the bundled ones, or the
+user's corpus through ``sgprep vocab``), not from a list:
+
+- a thing is *possible* in a setting (a street, a farm, a kitchen: the settings' words are
+  :data:`sgprep.negatives.scenes.SETTING_WORDS`) where the statistics saw it with that
+  setting's words, and *typical* of it where it is there in one scene of that setting in
+  :data:`TYPICAL_SHARE` or more (then it may well be in the photo unnamed: "a train in the
+  station near a bench");
+- each thing is weighed by how often the captions name it (frequency matching: the words a
+  negative brings in follow the corpus's own distribution, so they are no text-only cue).
+
+Made once per statistics object (:func:`addable_table`), then looked up per setting.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from sgprep.negatives.scenes import SETTING_WORDS
+
+DATA = Path(__file__).resolve().parent / "data"
+#: A thing counted fewer times is not added: a rare word is a typo or a parse error as often.
+MIN_COUNT = 3
+#: Seen with a setting's words in this share of that setting's scenes, or more: typical of it.
+TYPICAL_SHARE = 0.05
+#: Seen with a setting's words this many times, or more, and in this share of the thing's own
+#: scenes, or more: possible in it (a giraffe seen once by a street sign is no street thing).
+POSSIBLE_SEEN = 2
+POSSIBLE_SHARE = 0.1
+#: A setting whose own things are fewer than this takes the things one meets anywhere too.
+MIN_POOL = 12
+
+
+@dataclass(frozen=True)
+class Addable:
+    """One thing connect may add: its kind, whether it is big, how often the captions name it,
+    and the settings it is possible in and typical of."""
+
+    word: str
+    kind: str
+    big: bool
+    count: int
+    possible: frozenset[str]
+    typical: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict:
+    """``data/object_kinds.json`` (kinds by WordNet) and ``data/addable.json`` (what else is
+    addable, what never is, and which settings are indoors or wild)."""
+    kinds = json.loads((DATA / "object_kinds.json").read_text())["kinds"]
+    extra = json.loads((DATA / "addable.json").read_text())
+    return {
+        "kinds": {
+            **{w: (k, size == "big") for w, (k, size, _) in kinds.items()},
+            **{w: (k, size == "big") for w, (k, size) in extra["things"].items()},
+        },
+        "craft": frozenset(w for w, (_, _, sub) in kinds.items() if sub == "craft"),
+        "never": frozenset(extra["never"]),
+        "indoor": frozenset(extra["indoor_settings"]),
+        "outdoor_only": frozenset(extra["outdoor_kinds"]),
+        "small": frozenset(extra["small"]),
+        "strict": frozenset(extra["strict_settings"]),
+        "carried": frozenset(extra["carried_kinds"]),
+        "pet_settings": frozenset(extra["pet_settings"]),
+        "setting_bound": frozenset(extra["setting_bound"]),
+        "typical": {w: frozenset(s) for w, s in extra["typical"].items()},
+    }
+
+
+def addable_table(cooc) -> tuple[Addable, ...]:
+    """The things of a salient kind that ``cooc`` counts :data:`MIN_COUNT` times or more, with
+    the settings it saw them in; sorted by word (a fixed order keeps draws deterministic)."""
+    lex = lexicon()
+    objects = cooc.tables["obj"]
+    candidates = {
+        w: n
+        for w, n in objects.items()
+        if n >= MIN_COUNT
+        and w in lex["kinds"]
+        and w not in lex["never"]
+        and w not in lex["craft"]  # a boat, a plane: by water or a runway they may well be
+        # there, elsewhere absurd ("a plane window view, behind a gondola": round 10)
+    }
+    setting_of: dict[str, frozenset[str]] = {}
+    totals: dict[str, int] = {}
+    for word, settings in SETTING_WORDS.items():
+        n = objects.get(word, 0)
+        if n:
+            setting_of[word] = settings
+            for s in settings:
+                totals[s] = totals.get(s, 0) + n
+    seen: dict[str, dict[str, int]] = {w: {} for w in candidates}
+    sep = "|"
+    for pair, n in cooc.tables["scene"].items():
+        a, _, b = pair.partition(sep)
+        for thing, other in ((a, b), (b, a)):
+            if thing in seen and other in setting_of:
+                row = seen[thing]
+                for s in setting_of[other]:
+                    row[s] = row.get(s, 0) + n
+    out = []
+    for w in sorted(candidates):
+        kind, big = lex["kinds"][w]
+        row = seen[w]
+        out.append(
+            Addable(
+                w,
+                kind,
+                big,
+                candidates[w],
+                frozenset(
+                    s
+                    for s, n in row.items()
+                    if n >= POSSIBLE_SEEN and n >= POSSIBLE_SHARE * candidates[w]
+                ),
+                frozenset(s for s, n in row.items() if n >= TYPICAL_SHARE * totals[s] and n >= 2)
+                | lex["typical"].get(w, frozenset()),
+            )
+        )
+    return tuple(out)
+
+
+def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tuple[Addable, int]]:
+    """The things possible in every one of ``settings`` or all but one (a caption may name a
+    setting in passing: "a pony walking near the ocean") and typical of none, each with how
+    many it fits; indoors nothing big and no vehicle (``outdoor_kinds``). With no setting named: the things possible indoors and out
+    alike."""
+    lex = lexicon()
+    if not settings:
+        # no setting named: a thing one carries, a bicycle, and an animal the statistics saw
+        # at home or on a street (a pet), each seen in some setting; nothing big, no wild
+        # animal ("a girl hands a flower to her mother, with a raccoon"), no furniture
+        pets = lex["pet_settings"]
+        return [
+            (a, 0)
+            for a in table
+            if fits_small(a.word)
+            and a.possible  # seen in some setting
+            and a.word not in lex["setting_bound"]
+            and a.kind != "furniture"  # a table, a chair: anywhere, so perhaps there (round 10)
+            and (a.kind != "animal" or a.possible & pets)  # a pet
+        ]
+
+    need = max(1, len(settings) - 1)
+    indoors = bool(settings & lex["indoor"])
+    out, seen = [], set()
+    for a in table:
+        if settings & a.typical or (settings & lex["strict"]) - a.possible:
+            continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
+        if indoors and (a.kind in lex["outdoor_only"] or a.big):
+            continue  # never a truck by a bed, whatever a parse error counted
+        n = len(settings & a.possible)
+        if n >= need:
+            out.append((a, n))
+            seen.add(a.word)
+    if len(out) < MIN_POOL and not settings & lex["strict"]:
+        # few things seen there: the things one meets anywhere too (else the few, "a pug"
+        # in a dining room, would be every addition there)
+        out += [
+            (a, 0)
+            for a, _ in addable_in(table, frozenset())
+            if a.word not in seen
+            and not settings & a.typical
+            and not (indoors and (a.kind in lex["outdoor_only"] or a.big))
+        ]
+    return out
+
+
+def is_big(word: str) -> bool:
+    """A big thing (a vehicle with a motor, a big animal, a tent): never put near a small
+    thing or food ("a plate of food next to a bus")."""
+    hit = lexicon()["kinds"].get(word)
+    return bool(hit and hit[1])
+
+
+def fits_huge(word: str) -> bool:
+    """May be put near a huge thing (a ship, a building, a plane): a big vehicle of the land,
+    a car, a truck, a bus; no craft (by a ship more boats may well be), no animal ("a ship at
+    the port, beside a moose")."""
+    hit = lexicon()["kinds"].get(word)
+    return bool(hit) and hit[0] == "vehicle" and hit[1] and word not in lexicon()["craft"]
+
+
+def is_small(word: str) -> bool:
+    """A small thing (things one carries or sits on, a cat): never put near a building, a
+    vehicle or a tree ("a steeple next to a chair")."""
+    return word in lexicon()["small"]
+
+
+def fits_small(word: str) -> bool:
+    """May be put near a small thing or food: nothing big, and of furniture only what one
+    sits at or on ("a plate of food next to a chair", never "chicken behind a bed")."""
+    hit = lexicon()["kinds"].get(word)
+    return not is_big(word) and (word in lexicon()["small"] or not (hit and hit[0] == "furniture"))
+
+
+@lru_cache(maxsize=8)
+def _predicate_counts(cooc) -> dict[str, int]:
+    """How often the statistics say each predicate of ``addable.json``'s ``predicates`` (at
+    least once each: a corpus that never says one still may)."""
+    preds = json.loads((DATA / "addable.json").read_text())["predicates"]
+    counts = dict.fromkeys(preds, 1)
+    for k, n in cooc.tables["po"].items():
+        p = k.partition("|")[0]
+        if p in counts:
+            counts[p] += n
+    return counts
+
+
+def carried(word: str) -> bool:
+    """A thing one may have with one ("a woman with a dog", "a man with a suitcase"): of
+    ``addable.json``'s ``carried_kinds``, and not big."""
+    hit = lexicon()["kinds"].get(word)
+    return bool(hit) and hit[0] in lexicon()["carried"] and not hit[1]
+
+
+def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:
+    """The predicates connect may place a new thing by that ``said`` (the caption in lower
+    case between spaces) does not say, with their weights; "with" only where ``person``
+    (a person has the new thing with them: :func:`carried`)."""
+    counts = _predicate_counts(cooc)
+    only = _person_only()
+    preds = [p for p in counts if f" {p} " not in said and (person or p not in only)]
+    return preds, [float(counts[p]) for p in preds]
+
+
+@lru_cache(maxsize=1)
+def _person_only() -> frozenset[str]:
+    return frozenset(json.loads((DATA / "addable.json").read_text())["person_only_predicates"])
+
+
+@lru_cache(maxsize=8)
+def attribute_share(cooc) -> float:
+    """The share of the things the captions name that carry a colour (how often connect
+    gives its new thing one), at most a half."""
+    objects = sum(cooc.tables["obj"].values()) or 1
+    coloured = 0
+    from sgprep.negatives.words import attribute_type
+
+    for k, n in cooc.tables["attr"].items():
+        if attribute_type(k.partition("|")[0]) == "colour":
+            coloured += n
+    return min(0.5, coloured / objects)
+
+
+#: The exponent of a thing's count in connect's draw: 1 would follow the captions' own
+#: distribution, but a thing possible almost anywhere ("a dog") is a candidate of most
+#: captions and would then be added far more often than captions name it, the word a
+#: text-only model learns; a fourth root spreads the draws over the whole vocabulary.
+FLATTEN = 0.25
+
+
+def weight(a: Addable) -> float:
+    """How often connect draws ``a`` where it may (:data:`FLATTEN`)."""
+    return a.count**FLATTEN
