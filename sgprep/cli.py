@@ -425,6 +425,11 @@ def vocab(
         help="ray: a cluster to join ('auto', or ray://HOST:PORT); default: a local Ray "
         "instance of --workers CPUs.",
     ),
+    with_default: bool = typer.Option(
+        False,
+        help="Add the bundled co-occurrence counts to your corpus's (a small corpus keeps "
+        "what they know and adds its own words).",
+    ),
 ) -> None:
     """Build the vocabulary and co-occurrence statistics that `negatives` draws from and
     judges plausibility by, in one pass (each input file counted on its own, then merged)."""
@@ -441,6 +446,7 @@ def vocab(
             workers=workers,
             executor=executor,
             ray_address=ray_address,
+            with_default=with_default,
         )
     except ModuleNotFoundError as exc:
         _missing_module(exc)

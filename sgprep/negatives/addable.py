@@ -72,6 +72,7 @@ def lexicon() -> dict:
         "strict": frozenset(extra["strict_settings"]),
         "carried": frozenset(extra["carried_kinds"]),
         "pet_settings": frozenset(extra["pet_settings"]),
+        "animal_settings": frozenset(extra["animal_settings"]),
         "setting_bound": frozenset(extra["setting_bound"]),
         "typical": {w: frozenset(s) for w, s in extra["typical"].items()},
     }
@@ -159,8 +160,16 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
         if indoors and (a.kind in lex["outdoor_only"] or a.big):
             continue  # never a truck by a bed, whatever a parse error counted
+        if (
+            a.kind == "animal"
+            and not a.possible & lex["pet_settings"]
+            and not settings & lex["animal_settings"]
+        ):
+            continue  # a deer, a bear: by a farm or in the wild, never on a street
         n = len(settings & a.possible)
-        if n >= need:
+        if n >= (len(settings) if a.kind == "furniture" else need):
+            # furniture in every setting named: "the catcher signals the pitcher" names a
+            # "plate" too, yet no kitchen table goes there
             out.append((a, n))
             seen.add(a.word)
     if len(out) < MIN_POOL and not settings & lex["strict"]:
@@ -198,10 +207,13 @@ def is_small(word: str) -> bool:
 
 
 def fits_small(word: str) -> bool:
-    """May be put near a small thing or food: nothing big, and of furniture only what one
-    sits at or on ("a plate of food next to a chair", never "chicken behind a bed")."""
+    """May be put near a small thing or food: a thing one carries, a pet, or what one sits
+    at or on (``small``); nothing big, no vehicle ("a plate of food next to a chair", never
+    "chicken behind a bed", "fried rice behind a ladder")."""
     hit = lexicon()["kinds"].get(word)
-    return not is_big(word) and (word in lexicon()["small"] or not (hit and hit[0] == "furniture"))
+    return not is_big(word) and (
+        word in lexicon()["small"] or bool(hit and hit[0] in ("gear", "animal"))
+    )
 
 
 @lru_cache(maxsize=8)
@@ -217,11 +229,16 @@ def _predicate_counts(cooc) -> dict[str, int]:
     return counts
 
 
-def carried(word: str) -> bool:
+def carried(a: Addable) -> bool:
     """A thing one may have with one ("a woman with a dog", "a man with a suitcase"): of
-    ``addable.json``'s ``carried_kinds``, and not big."""
-    hit = lexicon()["kinds"].get(word)
-    return bool(hit) and hit[0] in lexicon()["carried"] and not hit[1]
+    ``addable.json``'s ``carried_kinds``, not big, and of animals a pet (seen at home or on a
+    street: never "the catcher signals the pitcher with a fox", round 11)."""
+    lex = lexicon()
+    return (
+        a.kind in lex["carried"]
+        and not a.big
+        and (a.kind != "animal" or bool(a.possible & lex["pet_settings"]))
+    )
 
 
 def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:

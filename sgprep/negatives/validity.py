@@ -118,6 +118,8 @@ _NON_WORD = re.compile(r"[^\w\s]+")
 REORDERING = frozenset({"swap_attribute", "swap_object", "shuffle_relation", "redraw_relation"})
 #: Words that join the items of a list.
 _LIST_JOINERS = frozenset({"and", "or", "&", "with"})
+#: Articles between a list's items ("a man and a woman" / "a woman and a man": round 10).
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 #: _NON_WORD for ASCII text, as a translation table (a third faster than the regex).
@@ -183,8 +185,8 @@ def reordered_list(positive: str, negative: str, graph: SceneGraph) -> bool:
     if sorted(a[lo:hi]) != sorted(b[lo:hi]):
         return False
     heads = {w for e in graph.entities for w in (e.head.lower(), e.text.lower().split()[-1])}
-    if all(w in heads or w in _LIST_JOINERS for w in a[lo:hi]):
-        return True  # "numbers and letters" / "letters and numbers"
+    if all(w in heads or w in _LIST_JOINERS or w in _ARTICLES for w in a[lo:hi]):
+        return True  # "numbers and letters" / "letters and numbers"; "a man and a woman"
     for e in graph.entities:
         words = {w for attr in e.attributes for w in attr.lower().split()} | _LIST_JOINERS
         if all(w in words for w in a[lo:hi]):

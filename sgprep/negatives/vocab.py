@@ -422,15 +422,19 @@ def build_vocab(
     workers: int = 1,
     executor: str = "local",
     ray_address: str | None = None,
+    with_default: bool = False,
 ) -> Vocabulary:
     """Count objects, typed attributes and typed relations over parsed outputs, and their
     co-occurrence statistics, in one pass (:func:`count_inputs`: each table bounded by
     ``max_entries``; the same bytes whatever the workers); words seen fewer than
     ``min_count`` times are left out. Categories come from the default vocabulary where it
-    knows the object."""
-    from sgprep.negatives.cooc import Cooc, load_related
+    knows the object. ``with_default``: the bundled co-occurrence counts are added to the
+    corpus's (a small corpus keeps the bundled knowledge and adds its own words)."""
+    from sgprep.negatives.cooc import Cooc, load_default, load_related
 
     counts = count_inputs(paths, max_entries, workers, executor, ray_address)
+    if with_default:
+        counts.cooc.merge(load_default())
     cooc = Cooc.from_json(counts.cooc.to_json(min_count), load_related())
     default = load_vocab()
     keep = {o: n for o, n in counts.objects.items() if n >= min_count}
@@ -456,6 +460,7 @@ def write_vocab(
     workers: int = 1,
     executor: str = "local",
     ray_address: str | None = None,
+    with_default: bool = False,
 ) -> dict[str, int]:
     """``sgprep vocab``: build a vocabulary from parsed outputs and write it as JSON (for
     ``--vocab``). Returns how many words of each kind it kept (and, where a table passed its
@@ -467,6 +472,7 @@ def write_vocab(
         workers=workers,
         executor=executor,
         ray_address=ray_address,
+        with_default=with_default,
     )
     vocab.save(output)
     pruned = sum(vocab.pruned.values())

@@ -77,7 +77,7 @@ from sgprep.parse.base import (
     missing_spacy_model,
 )
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
-from sgprep.parse.rules_families import families_on
+from sgprep.parse.rules_families import switch_off
 from sgprep.parse.rules_lexicon import SCENERY
 from sgprep.parse.rules_long import (
     repair_adjective_list_root,
@@ -412,7 +412,8 @@ class RuleParser(Parser):
         self._annotators = Annotators((), [])
         self._counts: Counter[str] = Counter()
         self._steps: tuple[tuple, list[tuple[Callable, tuple, Callable | None]]] | None = None
-        self.families = families_on()  # every rule family, unless a benchmark switched one off
+        # every rule family, but those the rules_off setting switches off
+        self.families = switch_off(self.settings.rules_off)
         self._speller: Speller | None = None
 
     def setup(self) -> None:

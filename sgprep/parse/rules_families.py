@@ -1,8 +1,10 @@
 """Switches for the rule parser's rule families, to measure what each one adds.
 
-Every family is on unless it is named in the environment variable ``SGPREP_RULES_OFF``
-(comma-separated), which exists for ``benchmarks/factual_spice.py --ablate`` and for tests:
-nothing in a normal run sets it.
+Every family is on unless the parse setting ``rules_off`` names it (``--rules-off
+web_noise,spell``, a YAML key, ``--set rules_off=...``), which ``run.json`` records and a
+resume checks. Its default is what the environment variable ``SGPREP_RULES_OFF``
+(comma-separated) names, for ``benchmarks/factual_spice.py --ablate`` and for tests; the
+variable's families are off whatever the setting says.
 
 - ``noise``: alt-text clean-up before parsing (URLs, ``<PERSON>`` placeholders, camera metadata,
   all-caps words, keyword lists) — :mod:`sgprep.parse.rules_noise`;
@@ -270,11 +272,41 @@ FAMILIES = frozenset(
 )
 
 
-def families_on() -> frozenset[str]:
-    """The families not switched off by ``SGPREP_RULES_OFF``; an unknown name is an error."""
-    off = {name.strip() for name in os.environ.get(OFF_ENV, "").split(",") if name.strip()}
-    unknown = off - set(FAMILIES)
+#: The families the parser in this process switched off (its ``rules_off`` setting): the
+#: format helpers of :mod:`sgprep.parse.factual_format` read them through :func:`families_on`.
+_off: frozenset[str] = frozenset()
+
+
+def check_families(names) -> list[str]:
+    """``names`` (a list, or one comma-separated string), lower-cased, sorted, without
+    repeats; an unknown name is an error that lists the known ones."""
+    if isinstance(names, str):
+        names = names.split(",")
+    off = sorted({str(n).strip().lower() for n in names if str(n).strip()})
+    unknown = set(off) - FAMILIES
     if unknown:
-        raise ValueError(f"{OFF_ENV} names unknown rule families {sorted(unknown)}; "
+        raise ValueError(f"unknown rule families {sorted(unknown)}; "
                          f"known: {', '.join(sorted(FAMILIES))}")  # fmt: skip
-    return FAMILIES - off
+    return off
+
+
+def off_from_env() -> list[str]:
+    """The families ``SGPREP_RULES_OFF`` names (the ``rules_off`` setting's default)."""
+    try:
+        return check_families(os.environ.get(OFF_ENV, ""))
+    except ValueError as exc:
+        raise ValueError(f"{OFF_ENV}: {exc}") from None
+
+
+def switch_off(names) -> frozenset[str]:
+    """Switch off the families ``names`` in this process (the parser does, from its
+    ``rules_off`` setting); returns the families on."""
+    global _off
+    _off = frozenset(check_families(names))
+    return families_on()
+
+
+def families_on() -> frozenset[str]:
+    """The families on: all but those switched off (:func:`switch_off`) and those the
+    environment variable names (the setting's default: it holds them already)."""
+    return FAMILIES - _off - frozenset(off_from_env())

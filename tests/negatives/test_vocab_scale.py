@@ -205,3 +205,19 @@ def test_ray_tasks_write_the_same_bytes(splits, tmp_path):
         ray.shutdown()
     write_vocab([four], tmp_path / "local.json")
     assert (tmp_path / "ray.json").read_bytes() == (tmp_path / "local.json").read_bytes()
+
+
+def test_with_default_adds_the_bundled_counts_to_the_corpus(splits, tmp_path):
+    from sgprep.negatives.cooc import load_default
+
+    one, _, _ = splits
+    write_vocab([one], tmp_path / "own.json")
+    write_vocab([one], tmp_path / "both.json", with_default=True)
+    own = json.loads((tmp_path / "own.json").read_text())["cooc"]["tables"]["obj"]
+    both = json.loads((tmp_path / "both.json").read_text())["cooc"]["tables"]["obj"]
+    bundled = load_default().tables["obj"]
+    # a word of the corpus: its count and the bundled one added; a word only the bundled
+    # statistics know ("giraffe"): theirs; the words the corpus has stay its own
+    assert both["dog"] == own["dog"] + bundled["dog"]
+    assert "giraffe" not in own and both["giraffe"] == bundled["giraffe"]
+    assert set(own) <= set(both)

@@ -35,6 +35,32 @@ def test_parser_reads_the_switch_at_start(monkeypatch):
     assert RuleParser(ParserSettings()).families == FAMILIES - {"spans"}
 
 
+def test_rules_off_is_a_setting_the_run_records_and_a_resume_checks(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from sgprep.cli import app
+
+    monkeypatch.delenv(OFF_ENV, raising=False)
+    assert ParserSettings(rules_off="Spell, web_noise").rules_off == ["spell", "web_noise"]
+    with pytest.raises(ValueError, match="nosie"):
+        ParserSettings(rules_off=["nosie"])
+    try:
+        assert RuleParser(ParserSettings(rules_off=["spans"])).families == FAMILIES - {"spans"}
+    finally:
+        RuleParser(ParserSettings())  # the process's switches back to none
+    assert families_on() == FAMILIES
+    captions = tmp_path / "c.txt"
+    captions.write_text("a man with a red hat riding a horse\n")
+    out = tmp_path / "out"
+    runner = CliRunner()
+    first = runner.invoke(app, ["parse", str(captions), "-o", str(out), "--no-progress"])
+    assert first.exit_code == 0, first.output
+    again = runner.invoke(
+        app, ["parse", str(captions), "-o", str(out), "--rules-off", "web_noise", "--no-progress"]
+    )
+    assert again.exit_code != 0 and "rules_off" in again.output
+
+
 # ---- noise: alt text -------------------------------------------------------------------------
 
 

@@ -288,7 +288,9 @@ class Connect(Strategy):
         attrs = [] if bare else self._attribute(obj)
         phrase = grammar.plural(obj) if bare else _with_article(" ".join([*attrs, obj]))
         said = self._said
-        person = object_class(self.scene.names[i]) == "person" and addable.carried(obj)
+        person = object_class(self.scene.names[i]) == "person" and addable.carried(
+            self._addable_things()[obj]
+        )
         pred = self._predicate(len(self.text) + len(phrase) + 2 + clause, person)
         if len(pred.split()) + len(phrase.split()) > self.extra_words:
             # the words it may add: a one-word predicate, then no colour ("boy standing in a
@@ -497,15 +499,21 @@ class Connect(Strategy):
         # made the few seen everywhere ("a dog") most of all additions
         return [o for o, _, _ in out], [w for _, _, w in out]
 
+    def _addable_things(self) -> dict[str, addable.Addable]:
+        """The statistics' addable things by word (once per process and statistics)."""
+        return self.scene.memos.memo(
+            ("addable_things",), lambda _: {a.word: a for a in self._addable_table()}
+        )
+
+    def _addable_table(self) -> tuple[addable.Addable, ...]:
+        return self.scene.memos.memo(("addable_table",), lambda _: addable.addable_table(self.cooc))
+
     def _known_addable(self, setting: frozenset[str]) -> list[tuple[str, int, str | None, float]]:
         """:func:`addable.addable_in` of the statistics in use, with kind and weight (how
         often the captions name it: frequency matching)."""
-        table = self.scene.memos.memo(
-            ("addable_table",), lambda _: addable.addable_table(self.cooc)
-        )
         return [
             (a.word, fit, a.kind, addable.weight(a))
-            for a, fit in addable.addable_in(table, setting)
+            for a, fit in addable.addable_in(self._addable_table(), setting)
         ]
 
     def _expected_in(self, key: tuple[str, frozenset[str], str]) -> frozenset[str]:

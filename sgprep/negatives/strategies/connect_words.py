@@ -67,12 +67,13 @@ STRUCTURES = frozenset(
 #: filling the stands at a baseball stadium, near a dog").
 HUGE_PLACES = frozenset(
     "stadium arena stands stand bleachers ballpark terminal terminals airport port harbor "
-    "harbour station skyline city town mall museum hotel".split()
+    "harbour station skyline city town mall museum hotel interchange freeway highway".split()
 )
 #: Places a whole view or crowd fills: nothing added fits them ("a plane flying over the
 #: city skyline near a horse", "fans filling the stands near a truck").
 VAST = frozenset(
-    "skyline cityscape city town stadium arena stands stand bleachers ballpark".split()
+    "skyline cityscape city town stadium arena stands stand bleachers ballpark interchange "
+    "freeway highway".split()
 )
 #: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
 #: (:func:`sgprep.negatives.addable.fits_huge`) is of a size to be put near one (blind review round 6: "a lighthouse

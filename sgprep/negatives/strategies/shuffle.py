@@ -109,6 +109,14 @@ class Shuffle(Strategy):
                 return "role_size"
         return None
 
+    def _after_of(self, k: int) -> bool:
+        """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
+        span = self.g.entities[k].span
+        if span is None or not self.text:
+            return False
+        before = self.text[: span[0]].split()
+        return bool(before) and before[-1].lower() == "of"
+
     def _small(self, i: int) -> bool:
         e = self.g.entities[i]
         return bool(SMALL_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in CHILDREN
@@ -170,11 +178,16 @@ class Shuffle(Strategy):
     def _redraw(self, x: int, y: int) -> Perturbation | None:
         """Blind review round 10 passed 1 of 9 redraws: one and many exchanged read garbled
         ("a parrot with green and red feathers" -> "green and red feathers with a parrot",
-        "a cat's face with bright green eyes" -> "a cat's bright green eyes with face"), and
-        the roles of a game are where the game puts them ("the batter throws a fast ball
-        toward the pitcher")."""
+        "a cat's face with bright green eyes" -> "a cat's bright green eyes with face"), the
+        contents of a thing are its own ("a bowl of soup with a spoon"), and the roles of a
+        game are where the game puts them ("the batter throws a fast ball toward the
+        pitcher")."""
         if self.scene.plural(x) != self.scene.plural(y):
             return self._refuse("number_mismatch")
+        if self._after_of(x) or self._after_of(y):
+            # what a thing holds or is made of ("a bowl of soup with a spoon" -> "a bowl of a
+            # spoon with a soup"; "a plate of fried rice with shrimp": the same dish)
+            return self._refuse("contents")
         heads = {self.scene.names[k].split()[-1] for k in (x, y)}
         if heads <= FIXED_ROLES.keys():
             return self._refuse("fixed_position")
