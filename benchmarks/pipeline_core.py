@@ -146,7 +146,7 @@ PARSER_ALONE = """
 import gc, resource, sys, time
 from sgprep.parse.base import ParserSettings, make_parser
 extra = time.process_time()
-from sgprep.exec.local import GC_THRESHOLDS
+from sgprep.exec.workers import GC_THRESHOLDS
 extra = time.process_time() - extra
 texts = open(sys.argv[1], encoding="utf-8").read().splitlines()
 settings = ParserSettings()

@@ -11,8 +11,6 @@ from __future__ import annotations
 import gc
 import logging
 import multiprocessing
-import os
-import signal
 import threading
 import time
 from collections import Counter
@@ -28,31 +26,38 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    ProgressColumn,
     SpinnerColumn,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.text import Text
 
 from sgprep.config import RunConfig
 from sgprep.exec.budget import (
     TIMEOUT,
-    Pace,
-    ShardBudget,
     flight_of,
     remove_empty,
     say_stuck,
 )
 from sgprep.exec.ledger import ATTEMPTS, ShardLedger
+from sgprep.exec.machine import native_threads, usable_cpus
 from sgprep.exec.plan import Plan, make_plan
-from sgprep.exec.shard import run_shard
-from sgprep.exec.stage import Stage
+from sgprep.exec.progress import LineProgress, RateColumn, ShardTally
 from sgprep.exec.timing import read_timing
 from sgprep.exec.totals import Totals
-from sgprep.io.intake import Intake
+from sgprep.exec.workers import (
+    ShardRunner,
+    WorkerDied,
+    drain,
+    init_forked_worker,
+    init_worker,
+    resource_tracker_running,
+    run_in_worker,
+    stop_resource_tracker,
+    stop_workers,
+    wants_redo,
+)
 from sgprep.io.readers import resolve_inputs
 from sgprep.io.writers import Writer, check_apart, make_writer
 from sgprep.pipeline import STAGES, build_stages, check_requires, check_stages, resolve
@@ -80,167 +85,6 @@ class RunSummary:
     timing: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
-class LineProgress:
-    """Progress for logs (stderr not a terminal): one line every ``interval`` seconds."""
-
-    def __init__(self, name: str, total: int, done: int, interval: float):
-        self.name, self.total, self.done, self.interval = name, total, done, interval
-        self.start = self.last = time.monotonic()
-        self.first = done
-
-    def advance(self, n: int) -> None:
-        self.done += n
-        now = time.monotonic()
-        if now - self.last >= self.interval:
-            self.last = now
-            log.info("%s", self.line(now))
-
-    def line(self, now: float) -> str:
-        rate = (self.done - self.first) / max(now - self.start, 1e-9)
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
-        eta = time.strftime("%H:%M:%S", time.gmtime(left)) if left == left else "-"
-        share = self.done / self.total if self.total else 1.0
-        return (
-            f"{self.name}: {self.done:,}/{self.total:,} samples ({share:.1%}), "
-            f"{rate:,.0f} samples/s, eta {eta}"
-        )
-
-
-class ShardTally:
-    """The progress's count of samples done, kept per shard: a try of a shard that fails
-    takes back what it counted, so that the retry does not count its samples twice. A count
-    that arrives late from a failed try (through a worker's queue) is dropped: each count
-    carries the try it belongs to."""
-
-    def __init__(self, advance):
-        self.advance = advance
-        self.tries: Counter[int] = Counter()  # failed tries so far, by shard
-        self.counted: Counter[int] = Counter()  # by the shard's current try
-
-    def __call__(self, n: int) -> None:
-        """``n`` samples done at once (a whole shard, once it is written)."""
-        self.advance(n)
-
-    def attempt(self, index: int) -> int:
-        return self.tries[index]
-
-    def add(self, index: int, attempt: int, n: int) -> None:
-        if attempt == self.tries[index]:
-            self.counted[index] += n
-            self.advance(n)
-
-    def failed(self, index: int) -> None:
-        self.advance(-self.counted.pop(index, 0))
-        self.tries[index] += 1
-
-
-class RateColumn(ProgressColumn):
-    """Samples per second since the run started: the rate the summary reports at the end
-    (rich's own estimate is over its last seconds, and so differs from it)."""
-
-    def render(self, task) -> Text:
-        elapsed = task.elapsed or 0.0
-        speed = (task.completed - task.fields.get("first", 0)) / elapsed if elapsed else 0.0
-        return Text(f"{speed:,.0f} samples/s" if speed else "- samples/s", style="cyan")
-
-
-#: The cyclic garbage collector's thresholds while a process runs shards. Python's default
-#: (700 allocations between young collections) made the collector about a tenth of the CPU of
-#: `sgprep negatives` (the chunk's samples and the shard's index rows are scanned again and
-#: again while they live, and very few cycles are ever found); rarer young collections cut
-#: that to about a hundredth. Restored by ``close``.
-GC_THRESHOLDS = (50_000, 20, 10)
-
-
-class ShardRunner:
-    """What one process needs to run shard tasks: the plan, the stages, the writer.
-    ``cpus``: the cores this process may compute on (granted to each stage; None: all).
-    ``token``: the run's token (``Writer.prepare``): shards are written only while the output's
-    lock holds it, so a worker that outlives its run writes nothing. ``isolated``: this is a
-    worker process of its own, which the time budget may end when a stage is stuck where it
-    cannot be interrupted (exec/budget.py); a driver's runner is never ended."""
-
-    def __init__(
-        self,
-        config: RunConfig,
-        plan: Plan,
-        cpus: int | None = None,
-        token: str | None = None,
-        isolated: bool = False,
-    ):
-        self.plan, self.cpus = plan, cpus or usable_cpus()
-        self.sample_timeout, self.isolated = config.sample_timeout, isolated
-        self.pace = Pace()
-        self.stages: list[Stage] = build_stages(config)
-        self.writer: Writer = make_writer(config.output, **config.writer_options())
-        if token is not None:
-            self.writer.join(token)
-        self.intake = Intake(
-            config.max_caption_chars,
-            config.max_image_pixels,
-            config.check_images,
-            config.image_format,
-        )
-        self.ready = False
-
-    def prepare(self) -> None:
-        """Place and set up the stages (load their models), once. The collector's thresholds
-        are raised first (a model's load makes many objects and few cycles), and what the setup
-        made is then frozen: the models' objects are never scanned again while shards run."""
-        if not self.ready:
-            self.gc_thresholds = gc.get_threshold()
-            gc.set_threshold(*GC_THRESHOLDS)
-            try:
-                gpus = local_gpus() if any(s.resources().gpus for s in self.stages) else 0
-                for stage in self.stages:
-                    stage.place(gpus if stage.resources().gpus else 0, self.cpus)
-                    stage.setup()
-            except BaseException:
-                gc.set_threshold(*self.gc_thresholds)
-                raise
-            gc.freeze()
-            self.ready = True
-
-    def run(self, index: int, progress=None) -> ShardStats:
-        self.prepare()
-        task = self.plan.tasks[index]
-        rows = None
-        if self.writer.is_done(index) and wants_redo(self.stages, self.writer.read_stats(index)):
-            rows = self.writer.read_index(index)  # done again: keep what need not be redone
-            self.writer.reopen(index)  # not done until it is written again
-        for stage in self.stages:
-            stage.reuse(rows)
-        budget = None
-        if self.sample_timeout > 0:
-            meta = self.writer.layout.meta
-            budget = ShardBudget(self.sample_timeout, index, meta, self.pace, self.isolated)
-        try:
-            return run_shard(
-                self.plan, task, self.stages, self.writer, self.intake, progress, budget
-            )
-        except Exception:
-            for stage in self.stages:  # what a failed try counted is not the retry's to report
-                stage.take_stats()
-            raise
-        finally:
-            if budget is not None:
-                budget.close(finished=False, meta=None)
-
-    def close(self) -> None:
-        if self.ready:
-            for stage in self.stages:
-                stage.teardown()
-            gc.unfreeze()
-            gc.set_threshold(*self.gc_thresholds)
-            self.ready = False
-
-
-def wants_redo(stages: list[Stage], stats: ShardStats) -> bool:
-    """Whether a stage asks for this finished shard to be done again (the driver decides what
-    to send; the worker checks again, so a shard finished by someone else is only rewritten)."""
-    return any(s.redoes and s.redo(stats.stages.get(s.name, {})) for s in stages)
-
-
 def _has_fallback_graphs(jsonl: Path) -> bool:
     import json
 
@@ -248,40 +92,6 @@ def _has_fallback_graphs(jsonl: Path) -> bool:
 
     with open_read(jsonl) as fh:  # never through a link
         return any((json.loads(line).get("sg") or {}).get("fallback_from") for line in fh)
-
-
-def usable_cpus() -> int:
-    """The cores this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def local_gpus() -> int:
-    """GPUs this process may use: CUDA_VISIBLE_DEVICES when set, else what nvidia-smi lists."""
-    import shutil
-    import subprocess
-
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is not None:
-        return len([d for d in visible.split(",") if d.strip() and d.strip() != "-1"])
-    if shutil.which("nvidia-smi") is None:
-        return 0
-    try:
-        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.SubprocessError):
-        return 0
-    return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
-
-
-def native_threads() -> int:
-    """The threads of this process as the OS counts them (Python's and native ones); where
-    the OS does not say, more than one (so that nothing is forked on a guess)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return 2
 
 
 class LocalExecutor:
@@ -516,18 +326,18 @@ class LocalExecutor:
         parent = self._forking_runner(plan, cpus)
         fork = parent is not None or self._may_fork(plan)
         context = multiprocessing.get_context("fork" if fork else "spawn")
-        tracker_was_running = _resource_tracker_running()
+        tracker_was_running = resource_tracker_running()
         # progress from the workers: a SimpleQueue, written by each worker's own thread with
         # no feeder thread, so that a worker ended mid-write (the time budget, SIGKILL) leaves
         # no thread of another holding the queue's lock, nor one to join at its exit
         updates = context.SimpleQueue()
         if parent is not None:
             initargs = (parent, updates, self._lock_fd)
-            initializer = _init_forked_worker
+            initializer = init_forked_worker
         else:
             lock_fd = self._lock_fd if fork else None
             initargs = (self.config, plan, updates, cpus, self.token, lock_fd, dict(STAGES))
-            initializer = _init_worker
+            initializer = init_worker
         self.plan_counts = {t.index: t.count for t in plan.tasks}
         queue = list(todo)
         suspects: set[int] = set()
@@ -554,7 +364,7 @@ class LocalExecutor:
             pool = updates = initargs = parent = None
             if not tracker_was_running:
                 gc.collect()
-                _stop_resource_tracker()
+                stop_resource_tracker()
 
     def _may_fork(self, plan: Plan) -> bool:
         """Whether workers that set their stages up themselves may still be forked (they
@@ -600,12 +410,12 @@ class LocalExecutor:
                     if queue[0] in suspects and pending:
                         break  # a suspect runs alone
                     index = queue.pop(0)
-                    future = pool.submit(_run_in_worker, index, tally.attempt(index))
+                    future = pool.submit(run_in_worker, index, tally.attempt(index))
                     pending[future] = index
                     if index in suspects:
                         break
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(updates, tally)
+                drain(updates, tally)
                 for future in done:
                     index = pending.pop(future)
                     try:
@@ -619,12 +429,12 @@ class LocalExecutor:
                         continue
                     suspects.discard(index)
                     yield stats
-            _drain(updates, tally)
+            drain(updates, tally)
             return []
         except BaseException:
             for future in pending:
                 future.cancel()
-            _stop_workers(pool)  # a stop (Ctrl-C, SIGTERM, a fatal error) waits for no shard
+            stop_workers(pool)  # a stop (Ctrl-C, SIGTERM, a fatal error) waits for no shard
             raise
 
     def _after_death(self, broken: list[int], suspects: set[int], ledger: ShardLedger) -> list[int]:
@@ -695,118 +505,3 @@ def run_problems(config: RunConfig, output: Totals) -> list[str]:
             f"the failures are in the index)"
         )
     return problems
-
-
-class WorkerDied(RuntimeError):
-    """A worker process died while running a shard (a signal, the out-of-memory killer)."""
-
-
-def _resource_tracker_running() -> bool:
-    from multiprocessing import resource_tracker
-
-    return getattr(resource_tracker._resource_tracker, "_pid", None) is not None
-
-
-def _stop_resource_tracker() -> None:
-    """Stop and reap the process that spawn's semaphores started to track them. Left alone,
-    it outlives the run: it is never waited for, so it ends as an orphan after sgprep has
-    exited (a child left behind). Python has no public call for this; ``_stop`` closes its
-    pipe and waits for it, as Python's own tests do."""
-    from multiprocessing import resource_tracker
-
-    stop = getattr(resource_tracker._resource_tracker, "_stop", None)
-    if stop is not None:
-        try:
-            stop()
-        except Exception:  # an interpreter without it: the OS reaps the tracker later
-            log.debug("resource tracker not stopped", exc_info=True)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's worker processes now: shutting the pool down would wait for the shards
-    in flight, and one may be stuck. (The pool has no public call for this.)"""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        try:
-            process.kill()
-        except (OSError, ValueError, AttributeError):  # already gone
-            pass
-
-
-def bind_to_parent() -> None:
-    """End this worker process when the process that started it ends, however it ends
-    (``kill -9`` included): Linux's parent-death signal, and where there is none a thread
-    that watches the parent's pid. A worker is never left behind holding a model."""
-    parent = os.getppid()
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a forked worker: not the driver's stop
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
-            raise OSError(ctypes.get_errno(), "prctl")
-    except (OSError, AttributeError):
-        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    if os.getppid() != parent:  # it ended before the signal was asked for
-        os._exit(1)
-
-
-def _watch_parent(parent: int) -> None:
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
-def _drain(updates, tally: ShardTally) -> None:
-    """Count what the workers reported; with nothing new, redraw the progress (``tally(0)``)."""
-    tally(0)
-    while not updates.empty():
-        tally.add(*updates.get())
-
-
-_RUNNER: ShardRunner | None = None
-_UPDATES = None
-
-
-def _init_worker(
-    config: RunConfig,
-    plan: Plan,
-    updates,
-    cpus: int,
-    token: str | None,
-    lock_fd: int | None = None,
-    stages: dict[str, str] | None = None,
-) -> None:
-    """A worker that sets the stages up itself, spawned or forked (then the output's lock,
-    inherited, is closed, as in :func:`_init_forked_worker`). ``stages``: the stage table
-    the driver knows, entries added at run time included (a spawned worker starts afresh)."""
-    global _RUNNER, _UPDATES
-    from multiprocessing.util import Finalize
-
-    bind_to_parent()
-    if lock_fd is not None:
-        os.close(lock_fd)
-    if stages:
-        STAGES.update(stages)
-    _RUNNER, _UPDATES = ShardRunner(config, plan, cpus, token, isolated=True), updates
-    Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
-
-
-def _init_forked_worker(runner: ShardRunner, updates, lock_fd: int | None) -> None:
-    """A forked worker: the parent's runner, its stages set up, is this process's own copy.
-    The output's lock is the run's, not this worker's: its inherited descriptor is closed, so
-    that a worker left over from the run never keeps the output locked."""
-    global _RUNNER, _UPDATES
-    from multiprocessing.util import Finalize
-
-    bind_to_parent()
-    if lock_fd is not None:
-        os.close(lock_fd)
-    _RUNNER, _UPDATES = runner, updates
-    Finalize(_RUNNER, _RUNNER.close, exitpriority=10)
-
-
-def _run_in_worker(index: int, attempt: int) -> ShardStats:
-    assert _RUNNER is not None
-    return _RUNNER.run(index, lambda n: _UPDATES.put((index, attempt, n)))

@@ -21,8 +21,9 @@ import logging
 import os
 
 from sgprep.exec.ledger import ShardLedger
-from sgprep.exec.local import LocalExecutor, ShardRunner
+from sgprep.exec.local import LocalExecutor
 from sgprep.exec.plan import Plan
+from sgprep.exec.workers import ShardRunner
 from sgprep.pipeline import build_stages
 from sgprep.schema import ShardStats
 

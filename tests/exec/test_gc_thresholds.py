@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 
 from sgprep import api
-from sgprep.exec.local import GC_THRESHOLDS
+from sgprep.exec.workers import GC_THRESHOLDS
 from tests.exec.toy import TOY, ToyStage
 
 

@@ -56,7 +56,7 @@ def check_runnable() -> None:
         )
     if os.environ.get("RAY_ADDRESS") or _cpu_build():
         return  # a cluster's GPUs are its own; a CPU build needs none
-    from sgprep.exec.local import local_gpus
+    from sgprep.exec.machine import local_gpus
 
     if not local_gpus():
         visible = os.environ.get("CUDA_VISIBLE_DEVICES")
