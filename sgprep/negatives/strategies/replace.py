@@ -233,13 +233,17 @@ class Replace(Strategy):
         """A pool of words with cumulative counts, reweighed to count ** :data:`FLATTEN`
         (once per pool and process): the captions' own distribution, flattened so that no
         one word (the commonest colour, "white") is a large share of all replacements."""
+        # by the pool's identity (the statistics' pools are made once and kept): hashing a
+        # pool of hundreds of words on every draw cost more than the draw
         table = self.scene.memos.table("flattened")
-        hit = table.get(pool)
-        if hit is None:
+        hit = table.get(id(pool))
+        if hit is None or hit[0] is not pool:
+            if len(table) > MAX_MEMO:
+                table.clear()
             words, cum = pool
             counts = [b - a for a, b in zip((0, *cum), cum)]
-            hit = table[pool] = (words, tuple(accumulate(n**FLATTEN for n in counts)))
-        return hit
+            hit = table[id(pool)] = (pool, (words, tuple(accumulate(n**FLATTEN for n in counts))))
+        return hit[1]
 
     def replace_object(self) -> list[Candidate]:
         out = []
