@@ -15,6 +15,7 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -33,7 +34,8 @@ stdout = Console()  # results a user may redirect: stats, validate
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", soft_wrap=True, highlight=False)
+    # the message is text, never markup: "pip install 'sgprep[llm]'" keeps its "[llm]"
+    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True, highlight=False)
     raise typer.Exit(code)
 
 
@@ -574,7 +576,7 @@ def _require_sgprep_output(path: Path) -> None:
         _fail(f"{path} holds stats files that are not sgprep's (or of an older version)")
     problems, unfinished = check_finished(path)
     for problem in problems[:20]:
-        console.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
+        console.print(f"[red]✗[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if problems:
         _fail(
             f"{path} is damaged: {len(problems)} problem(s) above; `sgprep validate {path}` "
@@ -723,7 +725,7 @@ def validate(
     problems, checked = validate_output(output)
     what = "record(s)" if jsonl else "shard(s)"
     for problem in problems[:200]:
-        stdout.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
+        stdout.print(f"[red]✗[/] {escape(problem)}", highlight=False, soft_wrap=True)
     if len(problems) > 200:
         stdout.print(f"... and {len(problems) - 200} more")
     if problems:

@@ -265,3 +265,33 @@ def test_a_text_file_read_as_wds_is_a_failure_row_not_a_traceback(tmp_path):
     assert [(r["status"], r["reason"]) for r in rows] == [("failed", "tar_truncated")]
     # every sample failed: the failure rows are kept, and the run is not a success
     assert result.exit_code == 1 and "every sample failed" in result.output
+
+
+def test_messages_are_text_not_markup_and_strategy_names_any_case(tmp_path):
+    captions = tmp_path / "c.txt"
+    captions.write_text("a red cube and a blue sphere\n")
+    # rich would read "[llm]" as a style and drop it: "pip install 'sgprep'" (issue 34)
+    result = run_cli("parse", captions, "-o", tmp_path / "g", "--parser", "llama3", ok=False)
+    assert result.exit_code != 0 and "sgprep[llm]" in result.output, result.output
+    run_cli("parse", captions, "-o", tmp_path / "p", "--no-progress")
+    run_cli(
+        "negatives",
+        "-i",
+        tmp_path / "p",
+        "-o",
+        tmp_path / "n",
+        "--strategy",
+        "Swap,SHUFFLE",
+        "--no-progress",
+    )
+    meta = json.loads((tmp_path / "n" / "_meta" / "run.json").read_text())
+    assert meta["config"]["stages"][0]["settings"]["strategies"] == ["swap", "shuffle"]
+
+
+def test_an_empty_output_read_again_is_named_as_such(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    run_cli("parse", empty, "-o", tmp_path / "g", "--no-progress")
+    assert "0 shard(s) valid" in run_cli("validate", tmp_path / "g").output
+    result = run_cli("negatives", "-i", tmp_path / "g", "-o", tmp_path / "n", ok=False)
+    assert result.exit_code != 0 and "no samples in it" in result.output, result.output

@@ -132,6 +132,7 @@ class NegativesSettings(StageSettings):
     @field_validator("strategies")
     @classmethod
     def _strategies(cls, value: list[str]) -> list[str]:
+        value = [v.strip().lower() for v in value]  # names are case-insensitive: "Shuffle"
         unknown = sorted(set(value) - set(STRATEGIES))
         if unknown:
             raise ValueError(f"unknown strategies {unknown}; choose from {list(STRATEGIES)}")

@@ -144,6 +144,13 @@ def detect_format(paths: list[Path]) -> str:
     if not found:
         if len(paths) == 1 and paths[0].is_file():
             return "table"  # a lone file of unknown kind: read it as text, lines as captions
+        outputs = [p for p in paths if (p / "_meta" / "run.json").is_file()]
+        if outputs:
+            # what `sgprep validate` calls a valid empty output: say so, not "no input"
+            raise InputError(
+                f"{outputs[0]} is an sgprep output with no samples in it (its run read none): "
+                "nothing to read; run the stage that makes it on a non-empty input first"
+            )
         raise InputError(
             f"found no input sgprep can read in {', '.join(map(str, paths[:3]))} "
             f"(no tar, table, COCO or image files); pass --input-format"
