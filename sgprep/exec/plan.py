@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,9 +47,14 @@ class ShardTask(BaseModel):
 
 
 class Unit(BaseModel):
-    path: str
+    path: str = Field(description="Absolute, as typed but made absolute (no link followed).")
     size: int
     mtime_ns: int
+
+    def identity(self) -> tuple[str, int, int]:
+        """What says two units are one file: however its path was spelled (a plan saved
+        before paths were stored absolute holds them as typed, relative to where it ran)."""
+        return os.path.abspath(self.path), self.size, self.mtime_ns
 
 
 class Plan(BaseModel):
@@ -63,20 +69,22 @@ class Plan(BaseModel):
     tasks: list[ShardTask] = Field(default_factory=list)
 
     def same_input(self, other: Plan) -> bool:
+        """The same files (by absolute path, size and modification time: "data/x.tsv" from
+        /abs and "/abs/data/x.tsv" are one file) read the same way."""
         return (
             self.version,
             self.format,
             self.shard_size,
             self.limit,
             self.reader_options,
-            self.units,
+            [u.identity() for u in self.units],
         ) == (
             other.version,
             other.format,
             other.shard_size,
             other.limit,
             other.reader_options,
-            other.units,
+            [u.identity() for u in other.units],
         )
 
 
@@ -138,11 +146,12 @@ def make_plan(
 
 
 def _unit(path: Path) -> Unit:
+    where = os.path.abspath(path)  # "data/x.tsv" and "/abs/data/x.tsv" are one file (issue 34)
     try:
         stat = path.stat()
     except OSError:  # unreadable: its reader reports it as a failure row
-        return Unit(path=str(path), size=-1, mtime_ns=-1)
-    return Unit(path=str(path), size=stat.st_size, mtime_ns=stat.st_mtime_ns)
+        return Unit(path=where, size=-1, mtime_ns=-1)
+    return Unit(path=where, size=stat.st_size, mtime_ns=stat.st_mtime_ns)
 
 
 def _load(path: Path) -> Plan | None:

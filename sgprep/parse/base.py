@@ -199,6 +199,14 @@ class ParserSettings(StageSettings):
         "that may come from the fallback parser; above it the run warns while it goes on and "
         "ends with an error (exit 1). 1 allows any share.",
     )
+    max_empty_share: float = Field(
+        default=0.2,
+        ge=0,
+        le=1,
+        description="The largest share of the captions whose graph may be empty (no thing "
+        "named: a URL, a number, the wrong --caption-column); each fails as parse/empty_graph, "
+        "and above the share the run ends with an error (exit 1). 1 allows any share.",
+    )
     redo_fallbacks: Annotated[bool, Flag(panel=LLM, applies=_llm)] = Field(
         default=False,
         description="llama3: on a rerun, parse again the samples of finished "

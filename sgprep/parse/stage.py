@@ -9,6 +9,9 @@ from sgprep.exec.stage import Resources, Stage
 from sgprep.parse.base import LLM_PARSERS, ParseError, ParserSettings, make_parser
 from sgprep.schema import Sample, SceneGraph
 
+#: The failure reason of a caption whose graph names nothing.
+EMPTY_GRAPH = "empty_graph"
+
 
 class ParseStage(Stage):
     name = "parse"
@@ -69,6 +72,14 @@ class ParseStage(Stage):
         for sample, result in zip(need, results):
             if isinstance(result, ParseError):
                 sample.fail("parse", result.reason, result.message)
+            elif not result.entities:
+                # nothing named: no graph to train on, and often a sign of the wrong column
+                # ("--caption-column 1" of a CC12M TSV is its URL): a failure, counted
+                sample.fail(
+                    "parse",
+                    EMPTY_GRAPH,
+                    f"the {self.parser.name} parser found no thing named in the caption",
+                )
             else:
                 sample.sg = result
         return batch
@@ -89,14 +100,28 @@ class ParseStage(Stage):
         out["relations"] = sum(len(g.relations) for g in graphs)
         out["attributes"] = sum(len(e.attributes) for g in graphs for e in g.entities)
         out["fallback_graphs"] = sum(g.fallback_from is not None for g in graphs)
+        out["empty_graphs"] = sum(
+            s.failure is not None and s.failure.reason == EMPTY_GRAPH for s in samples
+        )
+        out["parsed"] = len(graphs) + out["empty_graphs"]
         return dict(out)
 
     def problems(self, counters: dict[str, int]) -> list[str]:
-        """More of the output's graphs from the fallback parser than ``max_fallback_share``."""
+        """More captions with an empty graph than ``max_empty_share``; more of the output's
+        graphs from the fallback parser than ``max_fallback_share``."""
+        out = []
+        empty, parsed = counters.get("empty_graphs", 0), counters.get("parsed", 0)
+        if parsed and empty / parsed > self.settings.max_empty_share:
+            out.append(
+                f"{empty:,} of {parsed:,} captions ({empty / parsed:.0%}) name nothing the "
+                f"parser reads as a thing (failed as parse/{EMPTY_GRAPH}): more than "
+                f"--max-empty-share {self.settings.max_empty_share:g}. Is --caption-column the "
+                "captions' column? (--max-empty-share 1 allows it)"
+            )
         share = fallback_share(counters)
         if share is None or share <= self.settings.max_fallback_share:
-            return []
-        return [
+            return out
+        return out + [
             f"{counters['fallback_graphs']:,} of {graph_count(counters):,} graphs ({share:.0%}) "
             f"came from the fallback parser {self.settings.fallback!r}, not from "
             f"{self.settings.parser!r}: more than --max-fallback-share "

@@ -14,12 +14,11 @@ from functools import lru_cache
 from itertools import accumulate
 
 from sgprep.negatives import addable, grammar, scenes
-from sgprep.negatives.cooc import NOT_OBJECTS, lemma, object_class, predicate_key, singular
+from sgprep.negatives.cooc import NOT_OBJECTS, object_class, predicate_key, singular
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
 from sgprep.negatives.scene import (
     ANIMATE,
     CONTAINING,
-    FIXING_VERBS,
     MAX_MEMO,
     WORD,
     Scene,
@@ -34,7 +33,6 @@ from sgprep.negatives.strategies.connect_words import (
     DISTANT_KEYS,
     DISTANT_PADDED,
     GROUPS,
-    HIGH_UP,
     HUGE,
     IN_THE_AIR,
     LANDSCAPES,
@@ -49,14 +47,9 @@ from sgprep.negatives.words import SEAM_WORDS
 from sgprep.schema import Entity, Relation, SceneGraph
 from sgprep.stats.properties import head_label_pairs, synonym_table
 
-#: Things drawn for a phrase put in place of another: of more, one is more often as long as
-#: the phrase it replaces ("in a chair" -> "by a cat", not "by a bicycle").
-IN_PLACE_DRAWS = 6
 #: What separates clauses, for _far_before.
 _CLAUSE_BREAK = re.compile(r"[,;]")
 #: Letters, and letters or apostrophes: the words of a stretch before a noun phrase.
-_LETTERS = re.compile(r"[A-Za-z]+")
-_LETTERS_APOSTROPHE = re.compile(r"[A-Za-z']+")
 _SIZE_FITS = {
     "vast": lambda obj: False,
     "huge": addable.fits_huge,
@@ -144,19 +137,6 @@ class Connect(Strategy):
         if spans and self.scene.names[min(spans)[1]].split()[-1] in LANDSCAPES:
             return "connect_landscape"
         return None
-
-    def _fixed_high(self, i: int) -> bool:
-        """Entity i is a surface things are fixed up on (:data:`HIGH_UP`) or a thing fixed
-        on one ("a television mounted on the wall"): a phrase in the place of its own reads
-        as a floor thing's place ("... mounted on the wall in front of a bicycle")."""
-        if self.scene.names[i].split()[-1] in HIGH_UP:
-            return True
-        return any(
-            i in (r.subject, r.object)
-            and lemma(predicate_key(r.predicate).split()[0]) in FIXING_VERBS
-            and self.scene.names[r.object].split()[-1] in HIGH_UP
-            for r in self.g.relations
-        )
 
     def _connect(self, i: int) -> Perturbation | None:
         obj = self.scene.draw(*self.vocab.object_pool(), self.scene.heads)
