@@ -45,6 +45,10 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
+#: How much a run's summary shows (``sgprep --counters``).
+SUMMARY = {"counters": False}
+
+
 @app.callback()
 def main(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug messages."),
@@ -55,7 +59,14 @@ def main(
         callback=_print_version,
         is_eager=True,
     ),
+    counters: bool = typer.Option(
+        False,
+        "--counters",
+        help="End a run's summary with every stage counter (refusals by reason, repairs, "
+        "...), not only what a user acts on; all of them are in the shards' stats either way.",
+    ),
 ) -> None:
+    SUMMARY["counters"] = counters
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.INFO,
         format="%(message)s",
@@ -143,6 +154,24 @@ def _execute(config) -> None:
         _fail("\n".join(summary.problems), code=1)
 
 
+def summary_counters(counters: dict[str, int], every: bool) -> list[tuple[str, str]]:
+    """A stage's counters as the summary shows them: plain counts and negatives by kind
+    (with the kind's mean length ratio, not the sum the shards keep); with ``every``, all of
+    them, refusals and repairs by reason included. Sums of ratios are never shown raw."""
+    out = []
+    for name, value in counters.items():
+        if name.startswith("length_ratio_permille/"):
+            continue  # a sum: shown as the mean beside its kind
+        if name.startswith("kind/"):
+            kind = name.removeprefix("kind/")
+            ratio = counters.get(f"length_ratio_permille/{kind}", 0)
+            mean = f" (length x{ratio / value / 1000:.2f})" if ratio and value else ""
+            out.append((kind, f"{value:,}{mean}"))
+        elif every or "/" not in name:
+            out.append((name, f"{value:,}"))
+    return out
+
+
 def _stop_on_sigterm():
     """SIGTERM (``kill``, a scheduler's stop) stops a run as Ctrl-C does: its workers end, the
     output's lock is released, finished shards are kept and a rerun resumes."""
@@ -169,6 +198,9 @@ def _print_summary(config, summary) -> None:
     totals, output = summary.totals, summary.output
     jsonl = config.output.suffix.lower() == ".jsonl"
     table = Table(title=f"sgprep {config.command} -> {config.output}", show_header=False)
+    # labels never wrap into a row that says only "negatives:" (80 columns)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    table.add_column(overflow="fold")
     unit = "parts" if jsonl else "shards"
     table.add_row(f"{unit} written now", f"{summary.shards_written:,}")
     table.add_row(f"{unit} already done", f"{summary.shards_skipped:,}")
@@ -189,8 +221,8 @@ def _print_summary(config, summary) -> None:
     for reason, count in output.failures.items():
         table.add_row(f"  {reason}", f"{count:,}")
     for stage, counters in output.stages.items():
-        for name, value in counters.items():
-            table.add_row(f"{stage}: {name}", f"{value:,}")
+        for name, value in summary_counters(counters, SUMMARY["counters"]):
+            table.add_row(f"{stage}: {name}", value)
     from sgprep.exec.timing import timing_lines
 
     for label, text in timing_lines(summary.timing):  # this run's shards: where the time went

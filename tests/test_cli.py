@@ -295,3 +295,18 @@ def test_an_empty_output_read_again_is_named_as_such(tmp_path):
     assert "0 shard(s) valid" in run_cli("validate", tmp_path / "g").output
     result = run_cli("negatives", "-i", tmp_path / "g", "-o", tmp_path / "n", ok=False)
     assert result.exit_code != 0 and "no samples in it" in result.output, result.output
+
+
+def test_the_summary_shows_what_a_user_acts_on_and_every_counter_one_flag_away(tmp_path):
+    captions = tmp_path / "c.txt"
+    captions.write_text("a red cube and a blue sphere\na man riding a horse on a beach\n")
+    run_cli("parse", captions, "-o", tmp_path / "p", "--no-progress")
+    args = ["--strategy", "swap,replace,connect", "--no-progress"]
+    short = run_cli("negatives", "-i", tmp_path / "p", "-o", tmp_path / "n", *args).output
+    # negatives by kind with their mean length ratio; no sums of ratios, no refusal reasons
+    assert "(length x" in short and "length_ratio_permille" not in short
+    assert "rejected/" not in short
+    full = run_cli(
+        "--counters", "negatives", "-i", tmp_path / "p", "-o", tmp_path / "n2", *args
+    ).output
+    assert "rejected/" in full and "length_ratio_permille" not in full
