@@ -3,6 +3,7 @@
 from sgprep import api
 
 graphs = api.parse_captions(["a red apple to the left of a blue car"])
+negatives = api.make_negatives(["a red apple to the left of a blue car"])
 summary = api.run("pipelines/example.yaml", workers=1, progress=False)
 index = api.read_index("examples/out/pipeline")   # a pyarrow Table, one row per sample
 """
@@ -34,6 +35,34 @@ def parse_captions(captions: list[str], parser: str = "spacy", **settings: Any) 
                 f"{parser} could not parse {caption!r}: {result.reason}: {result.message}"
             )
     return results
+
+
+def make_negatives(
+    captions: list[str],
+    graphs: list[SceneGraph] | None = None,
+    strategies: tuple[str, ...] = ("swap", "shuffle", "replace", "connect"),
+    seed: int = 0,
+    **settings: Any,
+) -> list[list[Any]]:
+    """Hard negatives of captions, in order: for each caption, its
+    :class:`sgprep.schema.Negative` list (``text``, ``kind``, ...), as ``sgprep negatives``
+    makes them (the same seed, the same negatives; a caption is seeded by its position).
+    ``graphs``: the captions' scene graphs, else :func:`parse_captions` makes them.
+    ``settings`` are the negatives stage's (``per_sample``, ``vocab``, ...)."""
+    from sgprep.config import RunContext
+    from sgprep.negatives.stage import NegativesSettings, NegativesStage
+
+    captions = list(captions)
+    graphs = parse_captions(captions) if graphs is None else list(graphs)
+    if len(graphs) != len(captions):
+        raise ValueError(f"{len(captions)} captions but {len(graphs)} graphs")
+    stage = NegativesStage(
+        NegativesSettings(strategies=list(strategies), **settings), RunContext(seed=seed)
+    )
+    return [
+        stage.negatives(f"{i:09d}", caption, graph).negatives
+        for i, (caption, graph) in enumerate(zip(captions, graphs))
+    ]
 
 
 def run(pipeline: str | Path | dict[str, Any], **overrides: Any):

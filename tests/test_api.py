@@ -35,3 +35,20 @@ def test_run_from_a_mapping_and_read_the_index(tmp_path):
     assert index.column("status").to_pylist() == ["ok", "failed", "ok"]
     with pytest.raises(FileNotFoundError):
         api.read_index(tmp_path)
+
+
+def test_make_negatives_from_strings_as_the_stage_makes_them():
+    from sgprep import api
+
+    captions = ["a red cube and a blue sphere", "a man riding a horse on a beach"]
+    first = api.make_negatives(captions)
+    assert len(first) == 2 and first[0], first
+    kinds = {n.kind for n in first[0]}
+    assert "swap_attribute" in kinds, kinds  # the binding example gets its swap
+    texts = {n.text for n in first[0]}
+    assert "a blue cube and a red sphere" in texts
+    assert [[n.text for n in negs] for negs in api.make_negatives(captions)] == [
+        [n.text for n in negs] for negs in first
+    ]  # the same seed, the same negatives
+    only = api.make_negatives(captions[:1], strategies=("swap",), per_sample=1)
+    assert len(only[0]) == 1 and only[0][0].strategy == "swap"
