@@ -316,9 +316,15 @@ def load_pipeline(
     for stage, values in sets_of.items():
         spec = next((s for s in specs if s["name"] == stage), None)
         if spec is None:
+            import difflib
+
+            names = [s["name"] for s in specs]
+            close = difflib.get_close_matches(stage, names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            said = ", ".join(f"{stage}.{k}" for k in values)  # what was typed, whole
             raise PipelineError(
-                f"--set {stage}.…: the pipeline has no {stage!r} stage (it has "
-                f"{', '.join(s['name'] for s in specs)})"
+                f"--set {said}: the pipeline has no {stage!r} stage (it has "
+                f"{', '.join(names)}){hint}"
             )
         spec["settings"].update(values)
     data["stages"] = specs

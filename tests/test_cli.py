@@ -310,3 +310,11 @@ def test_the_summary_shows_what_a_user_acts_on_and_every_counter_one_flag_away(t
         "--counters", "negatives", "-i", tmp_path / "p", "-o", tmp_path / "n2", *args
     ).output
     assert "rejected/" in full and "length_ratio_permille" not in full
+
+
+def test_set_of_an_unknown_stage_names_the_setting_whole_and_suggests(tmp_path):
+    pipe = tmp_path / "p.yaml"
+    pipe.write_text("input: c.txt\noutput: out\nstages:\n  parse: {}\n  negatives: {}\n")
+    result = run_cli("run", pipe, "--set", "negative.strategies=swap", ok=False)
+    assert result.exit_code == 2
+    assert "--set negative.strategies:" in result.output and "'negatives'" in result.output
