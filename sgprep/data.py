@@ -24,7 +24,7 @@ import hashlib
 import io
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -203,6 +203,7 @@ def webdataset(
     stages += [
         wds.split_by_node,
         wds.split_by_worker,
+        partial(_say_idle, shards=len(urls(out)), out=str(out)),
         wds.tarfile_to_samples(),
         join_shared_images,
     ]
@@ -214,6 +215,27 @@ def webdataset(
         )
     )
     return wds.DataPipeline(*stages)
+
+
+def _say_idle(shard_urls: Iterable[Any], shards: int, out: str) -> Iterator[Any]:
+    """The shards of this loader worker, passed on; a worker that got none says so once
+    (``num_workers=8`` over 2 shards leaves 6 workers idle, which nothing else tells)."""
+    got = 0
+    for url in shard_urls:
+        got += 1
+        yield url
+    if not got:
+        import warnings
+
+        from torch.utils.data import get_worker_info
+
+        info = get_worker_info()
+        if info is not None and info.num_workers > shards:
+            warnings.warn(
+                f"DataLoader worker {info.id} of {info.num_workers} got no shard of {out}, "
+                f"which has {shards}: use num_workers <= {shards} (len(sgprep.data.urls(out)))",
+                stacklevel=2,
+            )
 
 
 def _choice(seed: int, key: str, n: int) -> int:

@@ -257,3 +257,19 @@ def test_no_dataset_file_is_written_through_a_planted_link(tmp_path):
     assert victim.read_text() == "keep\n"
     assert (out / "README.md").is_symlink() and (out / "sizes.json").is_symlink()
     assert not (tmp_path / "00000.parquet").exists()
+
+
+def test_a_loader_worker_without_a_shard_says_so(monkeypatch):
+    """num_workers=8 over 2 shards leaves 6 workers idle (issue 34): each says so."""
+    from types import SimpleNamespace
+
+    import torch.utils.data
+
+    from sgprep import data as sd
+
+    monkeypatch.setattr(
+        torch.utils.data, "get_worker_info", lambda: SimpleNamespace(id=5, num_workers=8)
+    )
+    with pytest.warns(UserWarning, match="worker 5 of 8 got no shard of out, which has 2"):
+        assert list(sd._say_idle(iter([]), shards=2, out="out")) == []
+    assert list(sd._say_idle(iter(["a.tar"]), shards=2, out="out")) == ["a.tar"]  # silent

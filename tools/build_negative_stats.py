@@ -142,6 +142,17 @@ BIG = (
 KIND_SENSES, PERSON_SENSES = 2, 1
 
 
+def above(synsets: dict, off: str) -> set[str]:
+    """The lemmas of synset ``off`` and of every hypernym above it."""
+    seen, todo = {off}, [off]
+    while todo:
+        for h in synsets[todo.pop()][1]:
+            if h not in seen:
+                seen.add(h)
+                todo.append(h)
+    return {w for o in seen for w in synsets[o][0]}
+
+
 def object_kinds(universe: set[str], folder: Path) -> dict[str, list[str]]:
     """word -> [kind, size, "craft" or ""]: the salient kind (:data:`SALIENT`) of its first
     senses, "big" (:data:`BIG`) or "any", and whether it is a craft (a boat, a plane: never
@@ -150,13 +161,7 @@ def object_kinds(universe: set[str], folder: Path) -> dict[str, list[str]]:
     index, synsets = read_wordnet(folder, "noun")
 
     def lemmas(off: str) -> set[str]:
-        seen, todo = {off}, [off]
-        while todo:
-            for h in synsets[todo.pop()][1]:
-                if h not in seen:
-                    seen.add(h)
-                    todo.append(h)
-        return {w for o in seen for w in synsets[o][0]}
+        return above(synsets, off)
 
     out = {}
     for w in sorted(universe):
@@ -198,21 +203,15 @@ def object_kin(counts: dict[str, int], folder: Path, min_count: int = 3) -> list
     index, synsets = read_wordnet(folder, "noun")
 
     def lemmas(off: str) -> set[str]:
-        seen, todo = {off}, [off]
-        while todo:
-            for h in synsets[todo.pop()][1]:
-                if h not in seen:
-                    seen.add(h)
-                    todo.append(h)
-        return {w for o in seen for w in synsets[o][0]}
+        return above(synsets, off)
 
     groups: dict[str, list[str]] = {}
     for w, n in sorted(counts.items()):
         if n < min_count or w not in index:
             continue
         first = index[w][0]
-        above = lemmas(first)
-        if above & set(KIN_NOT_UNDER) or not above & set(KIN_UNDER):
+        hypernyms = lemmas(first)
+        if hypernyms & set(KIN_NOT_UNDER) or not hypernyms & set(KIN_UNDER):
             continue
         for h in synsets[first][1][:1]:
             groups.setdefault(h, []).append(w)

@@ -410,8 +410,10 @@ def test_table_images_must_be_regular_files_of_bounded_size(tmp_path, monkeypatc
     table = tmp_path / "t.jsonl"
     table.write_text(
         "".join(
-            json.dumps({"caption": f"a square {i}", "image": image}) + "\n"
-            for i, image in enumerate(["fifo.png", "/dev/zero", "big.png", "ok.png"])
+            json.dumps({"caption": f"a {colour} square", "image": image}) + "\n"
+            for colour, image in zip(
+                ["red", "blue", "green", "white"], ["fifo.png", "/dev/zero", "big.png", "ok.png"]
+            )
         )
     )
     monkeypatch.setattr(readers, "MAX_FILE_BYTES", 5_000)
