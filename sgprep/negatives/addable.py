@@ -12,8 +12,9 @@ user's corpus through ``sgprep vocab``), not from a list:
   setting's words, and *typical* of it where it is there in one scene of that setting in
   :data:`TYPICAL_SHARE` or more (then it may well be in the photo unnamed: "a train in the
   station near a bench");
-- each thing is weighed by how often the captions name it (frequency matching: the words a
-  negative brings in follow the corpus's own distribution, so they are no text-only cue).
+- each thing is drawn by how often the captions name it, flattened (:data:`FLATTEN`): the
+  words a negative brings in follow the corpus's, without the few things possible almost
+  anywhere ("a dog") becoming the word a text-only model learns.
 
 Made once per statistics object (:func:`addable_table`), then looked up per setting.
 """
@@ -25,7 +26,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from sgprep.negatives.cooc_count import SEP
 from sgprep.negatives.scenes import SETTING_WORDS
+from sgprep.negatives.words import attribute_type
 
 DATA = Path(__file__).resolve().parent / "data"
 #: A thing counted fewer times is not added: a rare word is a typo or a parse error as often.
@@ -75,6 +78,8 @@ def lexicon() -> dict:
         "animal_settings": frozenset(extra["animal_settings"]),
         "setting_bound": frozenset(extra["setting_bound"]),
         "typical": {w: frozenset(s) for w, s in extra["typical"].items()},
+        "predicates": tuple(extra["predicates"]),
+        "person_only": frozenset(extra["person_only_predicates"]),
     }
 
 
@@ -101,9 +106,8 @@ def addable_table(cooc) -> tuple[Addable, ...]:
             for s in settings:
                 totals[s] = totals.get(s, 0) + n
     seen: dict[str, dict[str, int]] = {w: {} for w in candidates}
-    sep = "|"
     for pair, n in cooc.tables["scene"].items():
-        a, _, b = pair.partition(sep)
+        a, _, b = pair.partition(SEP)
         for thing, other in ((a, b), (b, a)):
             if thing in seen and other in setting_of:
                 row = seen[thing]
@@ -133,9 +137,10 @@ def addable_table(cooc) -> tuple[Addable, ...]:
 
 def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tuple[Addable, int]]:
     """The things possible in every one of ``settings`` or all but one (a caption may name a
-    setting in passing: "a pony walking near the ocean") and typical of none, each with how
-    many it fits; indoors nothing big and no vehicle (``outdoor_kinds``). With no setting named: the things possible indoors and out
-    alike."""
+    setting in passing: "a pony walking near the ocean"; furniture in every one) and typical
+    of none, each with how many it fits; indoors nothing big and no vehicle
+    (``outdoor_kinds``), no wild animal but on a farm or in the wild. With no setting named,
+    or too few things seen there (:data:`MIN_POOL`): the things one meets anywhere."""
     lex = lexicon()
     if not settings:
         # no setting named: a thing one carries, a bicycle, and an animal the statistics saw
@@ -220,10 +225,9 @@ def fits_small(word: str) -> bool:
 def _predicate_counts(cooc) -> dict[str, int]:
     """How often the statistics say each predicate of ``addable.json``'s ``predicates`` (at
     least once each: a corpus that never says one still may)."""
-    preds = json.loads((DATA / "addable.json").read_text())["predicates"]
-    counts = dict.fromkeys(preds, 1)
+    counts = dict.fromkeys(lexicon()["predicates"], 1)
     for k, n in cooc.tables["po"].items():
-        p = k.partition("|")[0]
+        p = k.partition(SEP)[0]
         if p in counts:
             counts[p] += n
     return counts
@@ -246,14 +250,9 @@ def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:
     case between spaces) does not say, with their weights; "with" only where ``person``
     (a person has the new thing with them: :func:`carried`)."""
     counts = _predicate_counts(cooc)
-    only = _person_only()
+    only = lexicon()["person_only"]
     preds = [p for p in counts if f" {p} " not in said and (person or p not in only)]
     return preds, [float(counts[p]) for p in preds]
-
-
-@lru_cache(maxsize=1)
-def _person_only() -> frozenset[str]:
-    return frozenset(json.loads((DATA / "addable.json").read_text())["person_only_predicates"])
 
 
 @lru_cache(maxsize=8)
@@ -262,10 +261,8 @@ def attribute_share(cooc) -> float:
     gives its new thing one), at most a half."""
     objects = sum(cooc.tables["obj"].values()) or 1
     coloured = 0
-    from sgprep.negatives.words import attribute_type
-
     for k, n in cooc.tables["attr"].items():
-        if attribute_type(k.partition("|")[0]) == "colour":
+        if attribute_type(k.partition(SEP)[0]) == "colour":
             coloured += n
     return min(0.5, coloured / objects)
 
