@@ -154,24 +154,6 @@ def _execute(config) -> None:
         _fail("\n".join(summary.problems), code=1)
 
 
-def summary_counters(counters: dict[str, int], every: bool) -> list[tuple[str, str]]:
-    """A stage's counters as the summary shows them: plain counts and negatives by kind
-    (with the kind's mean length ratio, not the sum the shards keep); with ``every``, all of
-    them, refusals and repairs by reason included. Sums of ratios are never shown raw."""
-    out = []
-    for name, value in counters.items():
-        if name.startswith("length_ratio_permille/"):
-            continue  # a sum: shown as the mean beside its kind
-        if name.startswith("kind/"):
-            kind = name.removeprefix("kind/")
-            ratio = counters.get(f"length_ratio_permille/{kind}", 0)
-            mean = f" (length x{ratio / value / 1000:.2f})" if ratio and value else ""
-            out.append((kind, f"{value:,}{mean}"))
-        elif every or "/" not in name:
-            out.append((name, f"{value:,}"))
-    return out
-
-
 def _stop_on_sigterm():
     """SIGTERM (``kill``, a scheduler's stop) stops a run as Ctrl-C does: its workers end, the
     output's lock is released, finished shards are kept and a rerun resumes."""
@@ -220,9 +202,11 @@ def _print_summary(config, summary) -> None:
     table.add_row("output: failed", f"{output.failed:,}")
     for reason, count in output.failures.items():
         table.add_row(f"  {reason}", f"{count:,}")
+    from sgprep.exec.totals import shown_counters
+
     for stage, counters in output.stages.items():
-        for name, value in summary_counters(counters, SUMMARY["counters"]):
-            table.add_row(f"{stage}: {name}", value)
+        for name, _, text in shown_counters(counters, SUMMARY["counters"]):
+            table.add_row(f"{stage}: {name}", text)
     from sgprep.exec.timing import timing_lines
 
     for label, text in timing_lines(summary.timing):  # this run's shards: where the time went

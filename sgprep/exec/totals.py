@@ -40,3 +40,22 @@ def _merge(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
     merged = Counter(a)
     merged.update(b)
     return dict(sorted(merged.items()))
+
+
+def shown_counters(counters: dict[str, int], every: bool) -> list[tuple[str, int, str]]:
+    """A stage's counters as the run summary and the report show them, ``(name, count,
+    text)``: plain counts and negatives by kind (with the kind's mean length ratio, not the
+    sum the shards keep); with ``every``, all of them, refusals and repairs by reason
+    included. Sums of ratios are never shown raw."""
+    out = []
+    for name, value in counters.items():
+        if name.startswith("length_ratio_permille/"):
+            continue  # a sum: shown as the mean beside its kind
+        if name.startswith("kind/"):
+            kind = name.removeprefix("kind/")
+            ratio = counters.get(f"length_ratio_permille/{kind}", 0)
+            mean = f" (length x{ratio / value / 1000:.2f})" if ratio and value else ""
+            out.append((kind, value, f"{value:,}{mean}"))
+        elif every or "/" not in name:
+            out.append((name, value, f"{value:,}"))
+    return out

@@ -9,6 +9,7 @@ from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 from sgprep import __version__
+from sgprep.exec.totals import shown_counters
 from sgprep.stats import plots
 
 if TYPE_CHECKING:
@@ -202,35 +203,50 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
             plots.histogram(per_entity, "Attributes per entity", "attributes", cap=6),
             "Attributes bound to each caption entity.",
         ),
-        (
-            plots.histogram(_counts(ok["image_objects"]), "Detected objects per image", "objects"),
-            f"Detected objects with score >= {summary.threshold:g} (ok samples with detections).",
-        ),
-        (
-            plots.share_histogram(
-                _column(ok, "coverage"), "Coverage", "share of detected labels named"
+    ]
+    if summary.detections:  # no plot without data: detect did not run (issue 34)
+        figures += [
+            (
+                plots.histogram(
+                    _counts(ok["image_objects"]), "Detected objects per image", "objects"
+                ),
+                f"Detected objects with score >= {summary.threshold:g} "
+                "(ok samples with detections).",
             ),
-            "Share of the detected object categories that the caption mentions.",
-        ),
+            (
+                plots.share_histogram(
+                    _column(ok, "coverage"), "Coverage", "share of detected labels named"
+                ),
+                "Share of the detected object categories that the caption mentions.",
+            ),
+        ]
+    figures.append(
         (
             plots.histogram(_counts(ok["relations"]), "Relations per caption", "relations"),
             "Relations in each scene graph.",
-        ),
-        (
-            plots.bars(summary.failures, "Failures by stage/reason"),
-            "Failed samples by stage and reason.",
-        ),
-    ]
-    counters = {
-        f"{stage}: {name}": n for stage, c in summary.stages.items() for name, n in c.items()
-    }
-    figures.append(
-        (
-            plots.bars(counters, "Per-stage counters"),
-            "Counters reported by each stage, summed over shards."
-            + ("" if counters else " (the shard stats files carry none)"),
         )
     )
+    if summary.failures:
+        figures.append(
+            (
+                plots.bars(summary.failures, "Failures by stage/reason"),
+                "Failed samples by stage and reason.",
+            )
+        )
+    # the counters a user acts on (no sums of ratios: a kind's mean length ratio is beside it)
+    counters = {
+        f"{stage}: {name}": n
+        for stage, c in summary.stages.items()
+        for name, n, _ in shown_counters(c, every=False)
+    }
+    if counters:
+        figures.append(
+            (
+                plots.bars(counters, "Per-stage counters"),
+                "Counters reported by each stage, summed over shards (every counter is in the "
+                "table below).",
+            )
+        )
     position_rows = [
         ("multi-object images (higher is better)", _fmt(summary.multi_object_images, True)),
         ("multi-object captions (higher is better)", _fmt(summary.multi_object_captions, True)),
@@ -250,7 +266,11 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
         ("relations per caption", _fmt(summary.relations_per_caption, False)),
         ("objects per image", _fmt(summary.objects_per_image, False)),
     ]
-    stage_rows = [(k, f"{v:,}") for k, v in counters.items()] or [("(none recorded)", "")]
+    stage_rows = [
+        (f"{stage}: {name}", text)
+        for stage, c in summary.stages.items()
+        for name, _, text in shown_counters(c, every=True)
+    ] or [("(none recorded)", "")]
     failure_rows = [(k, f"{v:,}") for k, v in summary.failures.items()] or [("(none)", "")]
     from pathlib import Path
 

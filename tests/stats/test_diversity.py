@@ -197,3 +197,20 @@ def test_the_benchmark_prints_and_stores_the_table(tmp_path, capsys):
     )
     assert connect["caption_share"] == 10 / 13
     assert "what the negatives bring in" in capsys.readouterr().out
+
+
+def test_the_report_draws_no_plot_without_data_and_no_sum_of_ratios(tmp_path):
+    """Issue 34: without detect, no detection plots (they were drawn empty); the counters
+    show each kind's mean length ratio, never the shards' sums of ratios."""
+    from tests.conftest import run_cli
+
+    captions = tmp_path / "c.txt"
+    captions.write_text("a red cube and a blue sphere\na man riding a horse on a beach\n")
+    parsed, negs = tmp_path / "p", tmp_path / "n"
+    run_cli("parse", captions, "-o", parsed, "--no-progress")
+    run_cli("negatives", "-i", parsed, "-o", negs, "--strategy", "swap", "--no-progress")
+    run_cli("stats", negs)
+    page = (negs / "_meta" / "report.html").read_text(encoding="utf-8")
+    assert "Detected objects per image" not in page and "Coverage" not in page
+    assert "length_ratio_permille" not in page and "(length x1.00)" in page
+    assert "Failures by stage/reason" not in page  # no failure: no plot of none
