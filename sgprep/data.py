@@ -197,13 +197,14 @@ def webdataset(
         raise ValueError(f"negatives={negatives!r}: choose from {NEGATIVES}")
     if boxes not in BOXES:
         raise ValueError(f"boxes={boxes!r}: choose from {BOXES}")
-    stages: list[Any] = [wds.SimpleShardList(urls(out))]
+    shards = urls(out)  # read once: each call reads the shards' stats files
+    stages: list[Any] = [wds.SimpleShardList(shards)]
     if shuffle:
-        stages.append(wds.shuffle(len(urls(out)), rng=random.Random(seed)))
+        stages.append(wds.shuffle(len(shards), rng=random.Random(seed)))
     stages += [
         wds.split_by_node,
         wds.split_by_worker,
-        partial(_say_idle, shards=len(urls(out)), out=str(out)),
+        partial(_say_idle, shards=len(shards), out=str(out)),
         wds.tarfile_to_samples(),
         join_shared_images,
     ]

@@ -146,7 +146,6 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
         # no setting named: a thing one carries, a bicycle, and an animal the statistics saw
         # at home or on a street (a pet), each seen in some setting; nothing big, no wild
         # animal ("a girl hands a flower to her mother, with a raccoon"), no furniture
-        pets = lex["pet_settings"]
         return [
             (a, 0)
             for a in table
@@ -154,7 +153,7 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and a.possible  # seen in some setting
             and a.word not in lex["setting_bound"]
             and a.kind != "furniture"  # a table, a chair: anywhere, so perhaps there (round 10)
-            and (a.kind != "animal" or a.possible & pets)  # a pet
+            and (a.kind != "animal" or is_pet(a))
         ]
 
     need = max(1, len(settings) - 1)
@@ -165,11 +164,7 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
         if indoors and (a.kind in lex["outdoor_only"] or a.big):
             continue  # never a truck by a bed, whatever a parse error counted
-        if (
-            a.kind == "animal"
-            and not a.possible & lex["pet_settings"]
-            and not settings & lex["animal_settings"]
-        ):
+        if a.kind == "animal" and not is_pet(a) and not settings & lex["animal_settings"]:
             continue  # a deer, a bear: by a farm or in the wild, never on a street
         n = len(settings & a.possible)
         if n >= (len(settings) if a.kind == "furniture" else need):
@@ -188,6 +183,11 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and not (indoors and (a.kind in lex["outdoor_only"] or a.big))
         ]
     return out
+
+
+def is_pet(a: Addable) -> bool:
+    """An animal the statistics saw where pets are (``pet_settings``: at home)."""
+    return bool(a.possible & lexicon()["pet_settings"])
 
 
 def is_big(word: str) -> bool:
@@ -238,11 +238,7 @@ def carried(a: Addable) -> bool:
     ``addable.json``'s ``carried_kinds``, not big, and of animals a pet (seen at home or on a
     street: never "the catcher signals the pitcher with a fox", round 11)."""
     lex = lexicon()
-    return (
-        a.kind in lex["carried"]
-        and not a.big
-        and (a.kind != "animal" or bool(a.possible & lex["pet_settings"]))
-    )
+    return a.kind in lex["carried"] and not a.big and (a.kind != "animal" or is_pet(a))
 
 
 def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:

@@ -396,12 +396,17 @@ _INDEX: dict[str, tuple[int, str]] = {
 @lru_cache(maxsize=65536)
 def member(name: str) -> tuple[int, str] | None:
     """The group and drawn name of an object name (whole, or its singular), if any."""
+    return _by_name(_INDEX, name)
+
+
+def _by_name(index: dict, name: str):
+    """``index``'s entry for an object name, whole or with its last word singular."""
     from sgprep.negatives.cooc import singular  # a cycle: cooc imports scenes' neighbours
 
-    hit = _INDEX.get(name)
+    hit = index.get(name)
     if hit is None:
         words = name.split()
-        hit = _INDEX.get(" ".join([*words[:-1], singular(words[-1])])) if words else None
+        hit = index.get(" ".join([*words[:-1], singular(words[-1])])) if words else None
     return hit
 
 
@@ -439,14 +444,7 @@ def kin(name: str) -> tuple[str, ...]:
     the whole name or its singular; none for a member of a group."""
     if member(name) is not None:
         return ()
-    from sgprep.negatives.cooc import singular
-
-    index = _kin_index()
-    hit = index.get(name)
-    if hit is None:
-        words = name.split()
-        hit = index.get(" ".join([*words[:-1], singular(words[-1])])) if words else None
-    return hit or ()
+    return _by_name(_kin_index(), name) or ()
 
 
 def group_of(name: str) -> Group | None:

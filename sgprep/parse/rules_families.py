@@ -208,6 +208,7 @@ variable's families are off whatever the setting says.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
@@ -308,5 +309,11 @@ def switch_off(names) -> frozenset[str]:
 
 def families_on() -> frozenset[str]:
     """The families on: all but those switched off (:func:`switch_off`) and those the
-    environment variable names (the setting's default: it holds them already)."""
-    return FAMILIES - _off - frozenset(off_from_env())
+    environment variable names (the setting's default: it holds them already). Asked per
+    entity while parsing: worked out once per switch and value of the variable."""
+    return _families_on(_off, os.environ.get(OFF_ENV, ""))
+
+
+@lru_cache(maxsize=16)
+def _families_on(off: frozenset[str], env: str) -> frozenset[str]:
+    return FAMILIES - off - frozenset(off_from_env())
