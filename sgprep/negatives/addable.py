@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.negatives.cooc_count import SEP
+from sgprep.negatives.cooc_count import NOT_OBJECTS, SEP
+from sgprep.negatives.cooc_lexicon import object_class
 from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.words import attribute_type
 
@@ -80,6 +81,7 @@ def lexicon() -> dict:
         "typical": {w: frozenset(s) for w, s in extra["typical"].items()},
         "predicates": tuple(extra["predicates"]),
         "person_only": frozenset(extra["person_only_predicates"]),
+        "join": frozenset(extra["join_predicates"]),
     }
 
 
@@ -219,6 +221,42 @@ def fits_small(word: str) -> bool:
     return not is_big(word) and (
         word in lexicon()["small"] or bool(hit and hit[0] in ("gear", "animal"))
     )
+
+
+#: Seen this many times as the object of a predicate, or more: a second thing that predicate
+#: may take in a list (seen once may be a parse's slip).
+JOIN_SEEN = 2
+
+
+@lru_cache(maxsize=4096)
+def joinable(cooc, predicate: str, subject: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """The things ``subject`` may take as a second object of ``predicate`` (as counted, one of
+    ``addable.json``'s ``join_predicates``): "a man holding an umbrella | and a cup". With
+    their weights, sorted by word: the objects the statistics saw :data:`JOIN_SEEN` times or
+    more with that predicate from a subject of the same class as ``subject`` (a person, an
+    animal: :func:`object_class`; else the same word), by how often (frequency matching per
+    role, flattened as :data:`FLATTEN`: "a girl eating an apple and a leaf" is a giraffe's).
+    Never a person or a thing that is no object (a word of quantity, of place), a thing worn
+    or a part (:meth:`Cooc.part_or_worn`)."""
+    if predicate not in lexicon()["join"]:
+        return (), ()
+    head = subject.split()[-1] if subject.strip() else ""
+    cls = object_class(subject) or object_class(head)
+    counts: dict[str, int] = {}
+    for rest, n in cooc.neighbours("spo", 1, predicate).items():
+        s, _, o = rest.partition(SEP)
+        if (object_class(s) == cls) if cls else s.split()[-1] == head:
+            counts[o] = counts.get(o, 0) + n
+    out = [
+        (w, n**FLATTEN)
+        for w, n in sorted(counts.items())
+        if n >= JOIN_SEEN
+        and w not in NOT_OBJECTS
+        and w not in lexicon()["never"]  # "eating a hot dog and a lunch"
+        and object_class(w) != "person"
+        and not cooc.part_or_worn(w)
+    ]
+    return tuple(w for w, _ in out), tuple(n for _, n in out)
 
 
 @lru_cache(maxsize=8)

@@ -362,7 +362,7 @@ class Cooc(CoocTables):
             self._pools[key] = _cumulative(getattr(self, f"_options_{kind}")(*context))
         return self._pools[key]
 
-    def _part_or_worn(self, obj: str) -> bool:
+    def part_or_worn(self, obj: str) -> bool:
         """Seen as a part of something (had by it, half the time) or worn: "a boy near a
         shirt", "a boat near a wheel" read wrong."""
         return self.n("po", "have", obj) * 2 >= self.n("obj", obj) or self.n("po", "wear", obj) > 0
@@ -396,7 +396,7 @@ class Cooc(CoocTables):
                 or (placed and pred not in PROXIMITY)
                 or relation_type(pred) == "action"
                 or obj in NOT_OBJECTS
-                or self._part_or_worn(obj)
+                or self.part_or_worn(obj)
                 or obj.split()[-1] in PLURALIA
                 or obj in ("people", "crowd")
             ):
@@ -410,7 +410,7 @@ class Cooc(CoocTables):
                     w.split()[-1] not in PLURALIA
                     and w not in ("people", "crowd")
                     and self.n("obj", w) >= 3
-                    and not self._part_or_worn(w)
+                    and not self.part_or_worn(w)
                 ):
                     out[f"near{SEP}{w}"] = out.get(f"near{SEP}{w}", 0) + n
         return out

@@ -192,6 +192,8 @@ def _name(text: str, head: str, attributes: tuple[str, ...]) -> str:
 
 #: Irregular participles to their verbs ("held" -> "hold").
 _PARTICIPLE_BASES = {p: base for base, p in grammar._PARTICIPLES.items()}
+#: The irregular third persons ("has" -> "have", "is" -> "be"): no rule guesses them back.
+_THIRD_BASES = {third: base for base, third in grammar._THIRD_PERSON.items()}
 
 
 @lru_cache(maxsize=65536)
@@ -201,6 +203,8 @@ def lemma(verb: str) -> str:
     v = verb.lower()
     if v in _PARTICIPLE_BASES:
         return _PARTICIPLE_BASES[v]
+    if v in _THIRD_BASES:
+        return _THIRD_BASES[v]
     guesses: list[tuple[str, str]] = []
     if v.endswith("ing") and len(v) > 4:
         stem = v[:-3]

@@ -58,6 +58,9 @@ class Attach:
     #: after a comma, which makes it the first noun phrase's ("fans wearing orange shirts,
     #: beside a truck")
     clause: bool = False
+    #: the new entity joins entity ``entity`` in a list, right after it ("holding an
+    #: umbrella | and a cup"): it takes the same relation, from the same subject
+    join: bool = False
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach

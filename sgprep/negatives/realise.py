@@ -28,7 +28,7 @@ from sgprep.negatives.perturbation import (
     SetPredicate,
 )
 from sgprep.negatives.vocab import relation_type
-from sgprep.negatives.words import SEAM_WORDS, attribute_type
+from sgprep.negatives.words import LIST_SEAMS, SEAM_WORDS, attribute_type
 from sgprep.parse.rules_lexicon import PREP_SYNONYMS, QUANTITY_NOUNS
 from sgprep.schema import Entity, SceneGraph
 
@@ -395,8 +395,11 @@ class Realiser:
             if e.bare_plural
             else noun_phrase(new)
         )
-        end = self.np_span(e.entity)[1]
+        start, end = self.np_span(e.entity)
         tail = len(self.text.rstrip().rstrip(".!").rstrip())
+        if e.join:
+            self._list_seam(start, end, tail)
+            return [(end, end, f" and {phrase}")]
         if e.clause and end < tail:
             # at the end after a comma, which makes it the whole scene's: "fans wearing
             # orange shirts, beside a truck"
@@ -416,6 +419,21 @@ class Realiser:
             # young girls sitting at a table | near a horse")
             end = tail
         return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
+
+    def _list_seam(self, start: int, end: int, tail: int) -> None:
+        """A noun phrase at [start, end) that a second item may join ("an umbrella | and a
+        cup"): at the caption's end, or before a preposition or "while"/"as" (:data:`LIST_SEAMS`),
+        and no item of a list already ("a cup and | a plate", "a glass | of water", "the
+        horse | 's mane")."""
+        before = self.word_before(start)
+        if before is not None and before.lower in ("and", "or"):
+            raise Disfluent("join_in_list")
+        if self.text[:start].rstrip().endswith(","):
+            raise Disfluent("join_in_list")
+        if end < tail:
+            after = self.next_word(end)
+            if after is None or after.lower not in LIST_SEAMS:
+                raise Disfluent("no_seam")
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
         """a/an before an edited word follows the new word."""

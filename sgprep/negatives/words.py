@@ -39,6 +39,14 @@ def relation_type(predicate: str) -> str:
     return "spatial" if all(w in SPATIAL_WORDS for w in predicate.lower().split()) else "action"
 
 
+#: Words that may follow a noun phrase that connect joins a second item to ("holding an
+#: umbrella | and a cup | in the rain"): a preposition, or a clause that goes on; not "of" or
+#: "with", which the second item would take for its own ("a glass and a cup | of water").
+LIST_SEAMS = (SPATIAL_WORDS - {"of", "with", "the", "front", "top", "left", "right"}) | {
+    "while",
+    "as",
+    "during",
+}
 #: Words that may follow a noun phrase where connect's new phrase can go in between ("a cat
 #: | near a suitcase | sits in the window"). Not a preposition, which would take the new
 #: object for its own ("shoes | on her feet" -> "shoes near a bed on her feet"), nor "and",

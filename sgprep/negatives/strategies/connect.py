@@ -161,13 +161,68 @@ class Connect(Strategy):
             self.rejected["connect_addition_not_needed"] += 1
             return None
         if self._additions is None:
-            self._additions = list(range(len(self.g.entities)))
+            # a thing put near an entity, or (a relation's index + the entities') a second
+            # object joined to a relation's in a list (:meth:`_joined`)
+            self._additions = list(range(len(self.g.entities) + len(self.g.relations)))
             self.rng.shuffle(self._additions)
+        n = len(self.g.entities)
         while self._additions:
-            made = self._added(self._additions.pop())
+            k = self._additions.pop()
+            made = self._added(k) if k < n else self._joined(k - n)
             if made is not None and self._within(made[0]):
                 return self._attach(*made[1])
         return None
+
+    def _joined(self, r: int) -> tuple[int, tuple] | None:
+        """(characters, :meth:`_attach` arguments) of a second object joined in a list to
+        relation r's ("a man holding an umbrella" -> "a man holding an umbrella and a cup"):
+        where the relation's predicate is one of ``addable.json``'s ``join_predicates``, a
+        thing the statistics saw as its object from a subject of the kind (:func:`addable.joinable`), drawn by how often
+        (the added word follows the corpus's own for that role, so it is no text-only cue),
+        that the caption does not name, of no class it names, no mass noun, and not one
+        the statistics see with the caption's objects. The realiser puts it right after the object's noun
+        phrase, where a list may go on (:meth:`Realiser._list_seam`)."""
+        rel = self.g.relations[r]
+        if any(x.subject == rel.object for x in self.g.relations):
+            # the object is placed or does something itself: the second item would share
+            # it ("holds an umbrella and a goat | over a woman")
+            return self._refuse("connect_join_placed")
+        names = self.scene.names
+        words, weights = addable.joinable(
+            self.cooc, predicate_key(rel.predicate), names[rel.subject]
+        )
+        if not words:
+            return self._refuse("connect_no_join")
+        if self.extra_words < 3:
+            return self._refuse("too_long")
+        said = set(self.scene.words) | set(names)
+        classes = {object_class(x) for x in names} - {None}
+        options = [
+            (w, n)
+            for w, n in zip(words, weights)
+            if w not in said
+            and singular(w) not in said
+            and object_class(w) not in classes
+            and len(w.split()) + 2 <= self.extra_words
+            and w not in grammar.UNCOUNTABLE  # "eating an apple and the hay"
+            and (self.detected is None or self._absent(w))
+            and not any(self._expected_with(w, x) for x in set(names))
+        ]
+        if not options:
+            return self._refuse("connect_nothing_absent")
+        obj = self._draw_three(options, 1)[0]
+        attrs = self._attribute(obj) if self.extra_words >= 5 else []
+        phrase = _with_article(" ".join([*attrs, obj]))
+        chars = len(self.text) + len(phrase) + 5
+        return chars, (rel.object, rel.predicate, obj, attrs, False, False, False, rel.subject)
+
+    def _expected_with(self, obj: str, other: str) -> bool:
+        """:meth:`_expected`, once per process and pair of words."""
+        verdicts = self.scene.memos.memo(("expected_with", other), _fresh_dict)
+        hit = verdicts.get(obj)
+        if hit is None:
+            hit = verdicts[obj] = self._expected((obj, other))
+        return hit
 
     def _within(self, chars: int) -> bool:
         """A negative of ``chars`` characters is at most ``connect_max_length_ratio`` times as
@@ -501,15 +556,11 @@ class Connect(Strategy):
         (``key``: "expected_in", the setting, the name)."""
         _, setting, other = key
         # each thing's verdict with this name, once per process and name (for every setting)
-        verdicts = self.scene.memos.memo(("expected_with", other), _fresh_dict)
-        out = []
-        for obj, _, _, _ in self.scene.memos.memo(("setting", setting), self._known_addable):
-            hit = verdicts.get(obj)
-            if hit is None:
-                hit = verdicts[obj] = self._expected((obj, other))
-            if hit:
-                out.append(obj)
-        return frozenset(out)
+        return frozenset(
+            obj
+            for obj, _, _, _ in self.scene.memos.memo(("setting", setting), self._known_addable)
+            if self._expected_with(obj, other)
+        )
 
     def _expected(self, pair: tuple[str, str]) -> bool:
         """With ``other`` in the caption, ``obj`` may well be there: the statistics saw it
@@ -534,8 +585,11 @@ class Connect(Strategy):
         near_only: bool = False,
         bare_plural: bool = False,
         clause: bool = False,
+        subject: int | None = None,
     ) -> Perturbation:
-        """Entity i joined to a new entity ``obj`` by ``pred``."""
+        """Entity i joined to a new entity ``obj`` by ``pred``; or, where ``subject`` is
+        given, the new entity joined to entity i in a list, the object of ``subject``'s
+        ``pred`` too."""
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
         new = Entity.model_construct(
@@ -545,10 +599,14 @@ class Connect(Strategy):
 
         def made() -> SceneGraph:
             relations = [*self.g.relations]
-            relations.append(Relation.model_construct(subject=i, predicate=pred, object=n))
+            relations.append(
+                Relation.model_construct(
+                    subject=i if subject is None else subject, predicate=pred, object=n
+                )
+            )
             return with_entities(
                 self.g, self.scene.bare, {}, relations, [new], self.scene.bare_relations
             )
 
-        edit = Attach(i, pred, n, near_only, bare_plural, clause)
+        edit = Attach(i, pred, n, near_only, bare_plural, clause, subject is not None)
         return Perturbation("connect", "connect", made, (edit,), new)

@@ -1,0 +1,76 @@
+"""connect joins a second object to a relation's in a list ("a woman carrying a basket" -> "a
+woman carrying a basket and a box"), drawn from the objects the statistics saw with that
+predicate from a subject of the kind (issue 32: the words come from the corpus, per role)."""
+
+from __future__ import annotations
+
+import re
+
+from neg_helpers import texts_over_seeds
+
+from sgprep.negatives import addable
+from sgprep.negatives.cooc_count import lemma, predicate_key
+from sgprep.negatives.vocab import load_vocab
+
+COOC = load_vocab().cooc
+
+
+def test_a_second_object_joins_the_first_from_the_predicates_own_objects():
+    cap = "A woman carrying a basket."
+    texts, _ = texts_over_seeds(
+        cap, [("woman", "woman", []), ("basket", "basket", [])], [(0, "carry", 1)], "connect", 12
+    )
+    pool = set(addable.joinable(COOC, "carry", "woman")[0])
+    joined = [
+        m for t in texts if (m := re.fullmatch(r"A woman carrying a basket and an? (.+)\.", t))
+    ]
+    assert joined, texts
+    for m in joined:
+        # the new thing (perhaps with a colour) is one a woman was seen carrying, not the basket
+        assert m.group(1).split()[-1] in {w.split()[-1] for w in pool} - {"basket"}, m.group(0)
+
+
+def test_a_join_draws_from_what_that_kind_of_subject_does():
+    # a person eats no hay and no leaves: those are what the statistics saw animals eat
+    people = set(addable.joinable(COOC, "eat", "girl")[0])
+    animals = set(addable.joinable(COOC, "eat", "horse")[0])
+    assert animals & {"hay", "grass", "leaf"}
+    assert not people & {"hay", "grass", "leaf"}, people
+    # no worn thing, no part, no person, no meal; and only the predicates of addable.json
+    held = set(addable.joinable(COOC, "hold", "man")[0])
+    assert held and not held & {"hand", "shirt", "baby", "lunch"}, held
+    assert addable.joinable(COOC, "wear", "man") == ((), ())
+
+
+def test_no_join_where_the_object_is_placed_itself_or_in_a_list():
+    # "holds an umbrella and a goat | over a woman": the second item would be over her too
+    cap = "a man holds an umbrella over a woman in the rain."
+    ents = [
+        ("man", "man", []),
+        ("umbrella", "umbrella", []),
+        ("woman", "woman", []),
+        ("rain", "rain", []),
+    ]
+    texts, rejected = texts_over_seeds(
+        cap, ents, [(0, "hold", 1), (1, "over", 2), (2, "in", 3)], "connect", 8
+    )
+    assert not any(" umbrella and " in t for t in texts), texts
+    assert rejected["connect_join_placed"]
+    # "a cup and a plate | and a spoon": no third item
+    cap = "A boy holding a cup and a plate."
+    ents = [("boy", "boy", []), ("cup", "cup", []), ("plate", "plate", [])]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "hold", 1), (0, "hold", 2)], "connect", 8)
+    assert not any(re.search(r"plate and an? ", t) for t in texts), texts
+    assert not any(re.search(r"cup and an? (?!plate)", t) for t in texts), texts
+
+
+def test_irregular_third_persons_count_as_their_verb():
+    # "a burger has cheese" is counted as "have"
+    assert [lemma(w) for w in ("has", "is", "does", "goes", "holds")] == [
+        "have",
+        "be",
+        "do",
+        "go",
+        "hold",
+    ]
+    assert predicate_key("has") == "have"
