@@ -80,7 +80,7 @@ from sgprep.negatives.cooc_lexicon import (  # noqa: F401
     object_class,
     related_with,
 )
-from sgprep.negatives.words import attribute_type, relation_type
+from sgprep.negatives.words import attribute_kind, attribute_type, relation_type
 from sgprep.schema import SceneGraph
 
 DEFAULT_COOC = Path(__file__).resolve().parent / "data" / "default_cooc.json"
@@ -378,7 +378,7 @@ class Cooc(CoocTables):
 
     def _options_attrs_of(self, obj: str, kind: str) -> dict[str, int]:
         return {
-            w: n for w, n in self.neighbours("attr", 1, obj).items() if attribute_type(w) == kind
+            w: n for w, n in self.neighbours("attr", 1, obj).items() if attribute_kind(w) == kind
         }
 
     def _options_attr(self, attribute: str) -> dict[str, int]:

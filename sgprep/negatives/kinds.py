@@ -16,6 +16,7 @@ from functools import lru_cache
 from sgprep.negatives.cooc import PAINTED, YOUNG, object_class, singular
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.vocab import attribute_type
+from sgprep.negatives.words import attribute_kind
 
 #: Made things of no class in :data:`cooc.OBJECT_CLASSES` that come in any colour.
 MADE = frozenset(
@@ -122,6 +123,7 @@ def known_kind(obj: str) -> bool:
 
 
 def kind(attribute: str) -> str:
-    """An attribute's type for swapping: :func:`vocab.attribute_type`'s, or "pattern"."""
+    """An attribute's type for swapping: "pattern", else :func:`words.attribute_kind`'s (a
+    colour, a material, a size, a group of states such as "cooking", or other)."""
     a = attribute.lower()
-    return "pattern" if a in PATTERNS else attribute_type(a)
+    return "pattern" if a in PATTERNS else attribute_kind(a)

@@ -28,7 +28,8 @@ from sgprep.negatives.cooc import (
     predicate_key,
 )
 from sgprep.negatives.perturbation import Candidate
-from sgprep.negatives.vocab import Vocabulary, attribute_type
+from sgprep.negatives.vocab import Vocabulary
+from sgprep.negatives.words import attribute_kind
 from sgprep.schema import Entity, Relation, SceneGraph
 
 # --- tables more than one strategy reads ----------------------------------------------------
@@ -149,11 +150,13 @@ def same_class(a: str, b: str) -> bool:
 
 
 def plain_attribute(attribute: str) -> bool:
-    """A one-word attribute, not a participle the parser kept ("walking down", "standing"):
-    those are actions, and changing them reads as nonsense."""
+    """A one-word attribute (or a two-word colour: "bright orange"), not a participle the
+    parser kept ("walking down", "standing"): those are actions, and changing them reads as
+    nonsense. A state of a group is no action ("grilled", "sliced": ``attribute_groups.json``)."""
     a = attribute.lower()
-    return " " not in a and (
-        attribute_type(a) != "other" or a in ANTONYMS or not a.endswith(("ing", "ed"))
+    kind = attribute_kind(a)
+    return (" " not in a or kind == "colour") and (
+        kind != "other" or a in ANTONYMS or not a.endswith(("ing", "ed"))
     )
 
 

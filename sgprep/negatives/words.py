@@ -3,9 +3,20 @@ a predicate's (spatial or action)."""
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
+from pathlib import Path
 
 from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
+
+#: Groups of states a thing shows one of at a time ("snowy"/"grassy", "grilled"/"fried"),
+#: with their source: :func:`attribute_group`.
+ATTRIBUTE_GROUPS = Path(__file__).resolve().parent / "data" / "attribute_groups.json"
+#: Words that make a two-word colour ("navy blue", "light blue", "bright orange"): one colour,
+#: whose colour word is never edited alone ("navy blue" -> "navy black").
+COLOUR_MODIFIERS = frozenset(
+    "light dark bright pale deep navy royal sky baby hot neon pastel forest lime olive".split()
+)
 
 ATTRIBUTE_TYPES = ("colour", "material", "size", "other")
 SIZES = frozenset(
@@ -24,14 +35,52 @@ SPATIAL_WORDS = frozenset(
 
 @lru_cache(maxsize=65536)
 def attribute_type(word: str) -> str:
+    """colour (a shade of one too: "bright orange"), material, size or other."""
     w = word.lower()
     if w in COLOURS:
+        return "colour"
+    first, _, rest = w.partition(" ")
+    if first in COLOUR_MODIFIERS and rest in COLOURS:
         return "colour"
     if w in MATERIALS:
         return "material"
     if w in SIZES:
         return "size"
     return "other"
+
+
+@lru_cache(maxsize=1)
+def _groups() -> dict[str, tuple[str, int]]:
+    """word -> (its group, which set of the group's words says its state)."""
+    data = json.loads(ATTRIBUTE_GROUPS.read_text(encoding="utf-8"))["groups"]
+    return {
+        w: (group, k)
+        for group, states in data.items()
+        for k, words in enumerate(states)
+        for w in words
+    }
+
+
+@lru_cache(maxsize=65536)
+def attribute_group(word: str) -> str | None:
+    """The group of states ``word`` is one of (``data/attribute_groups.json``: "ground" for
+    "snowy", "cooking" for "grilled"), or None."""
+    hit = _groups().get(word.lower())
+    return hit[0] if hit else None
+
+
+def same_state(a: str, b: str) -> bool:
+    """Two words of one group that say the same state ("busy", "crowded"): never a change."""
+    x, y = _groups().get(a.lower()), _groups().get(b.lower())
+    return x is not None and x == y
+
+
+@lru_cache(maxsize=65536)
+def attribute_kind(word: str) -> str:
+    """What an attribute may be exchanged or replaced within: its :func:`attribute_type`, or
+    for an "other" word its :func:`attribute_group` where it has one."""
+    t = attribute_type(word)
+    return (attribute_group(word) or t) if t == "other" else t
 
 
 @lru_cache(maxsize=65536)

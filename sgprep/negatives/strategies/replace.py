@@ -41,7 +41,6 @@ from sgprep.negatives.scene import (
 from sgprep.negatives.strategies.replace_relation import ReplaceRelation
 from sgprep.negatives.strategies.replace_words import (
     CLAUSE_ENDS,
-    COLOUR_MODIFIERS,
     GENDERED,
     GENDERED_KIN,
     GENERIC,
@@ -62,6 +61,7 @@ from sgprep.negatives.strategies.replace_words import (
     worn_slot,
 )
 from sgprep.negatives.vocab import attribute_type, relation_type
+from sgprep.negatives.words import COLOUR_MODIFIERS, attribute_kind, same_state
 from sgprep.schema import Entity, Relation
 
 #: Scene co-occurrence at which a replacement is likely in the photo too ("a mug beside the
@@ -202,8 +202,10 @@ class Replace(Strategy):
         colour's antonym first made "white" a quarter of all replacements, a word a
         text-only model learns); a size or an age takes its antonym first, where that was
         seen ("a small dog" -> "a large dog"): "a white plate" -> "a blue plate", never "a
-        green stop sign". An attribute of no known type changes only to its antonym."""
-        c, obj, kind = self.cooc, self.scene.names[i], attribute_type(a)
+        green stop sign". A state of a group (``data/attribute_groups.json``: "grilled",
+        "snowy") takes another of its group seen with the object ("grilled chicken" -> "fried
+        chicken"); any other attribute changes only to its antonym."""
+        c, obj, kind = self.cooc, self.scene.names[i], attribute_kind(a)
         if not c.known(obj) and " " in obj:
             obj = obj.split()[-1]
         antonym = ANTONYMS.get(a.lower())
@@ -225,7 +227,7 @@ class Replace(Strategy):
             if fits is not None and new not in fits:
                 off_dimension = True  # "tall dry grass" -> "small dry grass"
                 continue
-            if new not in have and not c.is_related(new, a, "adj"):
+            if new not in have and not c.is_related(new, a, "adj") and not same_state(new, a):
                 return new
         return self._refuse("size_dimension" if off_dimension else "no_attested_replacement")
 

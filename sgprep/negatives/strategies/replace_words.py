@@ -121,11 +121,6 @@ MAY_BE_SAME = tuple(
         "bottle jar jug container flask canister carafe",
     )
 )
-#: Words that make a two-word colour ("navy blue", "light blue"): its colour is never edited
-#: alone ("navy blue" -> "navy black").
-COLOUR_MODIFIERS = frozenset(
-    "light dark bright pale deep navy royal sky baby hot neon pastel forest lime olive".split()
-)
 #: Verbs a thing's caption uses for where or how it is, not for what it does ("a laptop
 #: sitting on a desk", "a towel hanging on the door", "a chair made of wood"): any thing may.
 THING_STATES = (

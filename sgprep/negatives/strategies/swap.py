@@ -50,6 +50,7 @@ from sgprep.negatives.scene import (
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric
+from sgprep.negatives.words import same_state
 
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
@@ -260,9 +261,10 @@ class Swap(Strategy):
         return hit
 
     def _alike(self, a: str, b: str) -> bool:
-        """Two attributes that may say the same: equal, shades of one colour, related words."""
+        """Two attributes that may say the same: equal, shades of one colour, one state
+        ("busy", "crowded"), related words."""
         a, b = a.lower(), b.lower()
-        if a == b or b in knowledge().shades.get(a, ()):
+        if a == b or b in knowledge().shades.get(a, ()) or same_state(a, b):
             return True
         return self.cooc is not None and self.cooc.is_related(a, b, "adj")
 
@@ -381,7 +383,7 @@ class Swap(Strategy):
         ei, ej = self.g.entities[i], self.g.entities[j]
         if b.lower() in knowledge().shades.get(a.lower(), ()):
             return self._refuse("related_word")  # "a navy shirt": a blue shirt too
-        if self.cooc is not None and self.cooc.is_related(a, b, "adj"):
+        if same_state(a, b) or (self.cooc is not None and self.cooc.is_related(a, b, "adj")):
             return self._refuse("related_word")  # "gray" and "silver": the same thing said
         why = self._attr_may_be_true(i, j, a, b)
         if why:
