@@ -140,6 +140,33 @@ class Cooc(CoocTables):
     def known(self, obj: str) -> bool:
         return self.n("obj", obj) > 0
 
+    def n_by_class(self, s: str, predicate: str, o: str) -> int:
+        """How often a subject of ``s``'s class (:func:`object_class`: a person, an animal)
+        was seen doing ``predicate`` to ``o`` or to its head ("a woman throwing a ball": any
+        person throwing a ball counts). 0 for a subject of no class."""
+        return self.by_class(s, o).get(predicate_key(predicate), 0)
+
+    def by_class(self, s: str, o: str) -> dict[str, int]:
+        """The predicates subjects of ``s``'s class were seen with ``o`` (or, if none, with
+        its head), with their counts; empty for a subject of no class. Indexed once per
+        process."""
+        cls = object_class(s)
+        if cls is None:
+            return {}
+        idx = self._by_context.get("spo_by_class")
+        if idx is None:
+            idx = self._by_context["spo_by_class"] = {}
+            for k, n in self.tables["spo"].items():
+                subject, p, obj = k.split(SEP)
+                c = object_class(subject)
+                if c is not None:
+                    row = idx.setdefault((c, obj), {})
+                    row[p] = row.get(p, 0) + n
+        hit = idx.get((cls, o))
+        if hit is None and o.strip():
+            hit = idx.get((cls, o.split()[-1]))
+        return hit or {}
+
     def attribute_ok(self, attribute: str, obj: str) -> bool:
         a = attribute.lower()
         if self.known(obj) or " " not in obj:

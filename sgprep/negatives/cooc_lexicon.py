@@ -153,10 +153,10 @@ def related_with(a: str, b: str, obj: str) -> bool:
 
 
 #: Verbs that are true of nearly any scene that has the other verb's parts (who feeds a
-#: giraffe looks at it): never a replacement.
+#: giraffe looks at it; who eats a sandwich may share it): never a replacement.
 WEAK_VERBS = frozenset(
     "look watch see face have be include contain show feature use wear near "
-    "stand sit hold touch play".split()
+    "stand sit hold touch play share".split()
 )
 #: Relations a thing can have to many objects at once: replacing the object may leave a true
 #: sentence when the two are often seen together ("wearing a jacket" -> "wearing a shirt").

@@ -74,3 +74,25 @@ def test_irregular_third_persons_count_as_their_verb():
         "hold",
     ]
     assert predicate_key("has") == "have"
+
+
+def test_an_action_is_replaced_by_one_the_subjects_class_does_to_the_object():
+    # "a boy kicking a ball": no boy was seen throwing one, but people throw balls
+    cap = "A boy kicking a ball in a park."
+    ents = [("boy", "boy", []), ("ball", "ball", []), ("park", "park", [])]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "kick", 1), (0, "in", 2)], "replace_relation", 12)
+    verbs = {
+        t.split()[2] for t in texts if t.startswith("A boy ") and t.endswith(" a ball in a park.")
+    }
+    assert verbs, texts
+    for v in verbs:
+        assert (
+            COOC.n_by_class("boy", lemma(v), "ball") >= 2
+            or COOC.n("spo", "boy", lemma(v), "ball") >= 2
+        ), v
+    assert COOC.n_by_class("rock", "throw", "ball") == 0  # a thing of no class: never
+    # who eats a sandwich may share it
+    cap = "A boy eating a sandwich on the grass."
+    ents = [("boy", "boy", []), ("sandwich", "sandwich", []), ("grass", "grass", [])]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "eat", 1), (0, "on", 2)], "replace_relation", 12)
+    assert not any("sharing" in t for t in texts), texts

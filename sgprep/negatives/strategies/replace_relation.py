@@ -235,13 +235,25 @@ class ReplaceRelation(Strategy):
             if len(table) > MAX_MEMO:
                 table.clear()
             verbs = table[key] = self._subject_verbs(s, rest, vocab_verbs)
+        # and the verbs the subject's class was seen doing to the object twice
+        by_class = sorted(
+            p.split()[0]
+            for p, n in c.by_class(s, o).items()
+            if n >= 2 and p.split()[1:] == rest and relation_type(p) == "action"
+        )
+        verbs = tuple(sorted(set(verbs).union(self._usable_verbs(by_class)))) if by_class else verbs
         return tuple(
             v
             for v in verbs
             if v != verb
-            # seen twice as a triple: two lookups, and few verbs pass (before the synonym
-            # tests, which a first pass over a caption's verbs pays for every pair)
-            and c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+            # seen twice as a triple, or done to the object by the subject's class twice
+            # ("a boy kicking a ball" -> "throwing": people throw balls): a few lookups, and
+            # few verbs pass (before the synonym tests, which a first pass over a caption's
+            # verbs pays for every pair)
+            and (
+                c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
+                or c.n_by_class(s, " ".join([v, *rest]), o) >= 2
+            )
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
         )
@@ -256,10 +268,16 @@ class ReplaceRelation(Strategy):
             v, *tail = pred.split()
             if tail == rest and relation_type(pred) == "action":
                 verbs.add(v)
+        return self._usable_verbs(sorted(verbs))
+
+    @staticmethod
+    def _usable_verbs(verbs: list[str]) -> tuple[str, ...]:
+        """Of ``verbs``, those worth a swap: no weak or implicit verb, no preposition, and a
+        verb WordNet knows (not a parse's slip)."""
         known = known_verbs()
         return tuple(
             v
-            for v in sorted(verbs)
+            for v in verbs
             if v not in WEAK_VERBS
             and v not in IMPLICIT_VERBS
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
