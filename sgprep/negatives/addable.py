@@ -22,7 +22,7 @@ Made once per statistics object (:func:`addable_table`), then looked up per sett
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -134,7 +134,14 @@ def addable_table(cooc) -> tuple[Addable, ...]:
                 | lex["typical"].get(w, frozenset()),
             )
         )
-    return tuple(out)
+    # a compound is typical where its head is ("a commuter train" at a station: a train)
+    typical = {a.word: a.typical for a in out}
+    return tuple(
+        a
+        if " " not in a.word or a.word.split()[-1] not in typical
+        else replace(a, typical=a.typical | typical[a.word.split()[-1]])
+        for a in out
+    )
 
 
 def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tuple[Addable, int]]:

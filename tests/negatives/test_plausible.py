@@ -684,7 +684,9 @@ def test_colours_of_signs_and_walls_swap_but_natural_things_keep_theirs():
     )
     assert set(texts) == {"pink letters on a white wall"}
     c = VOCAB.cooc
-    assert not c.attribute_ok("blue", "awning") and c.attribute_ok_by_class("blue", "awning")
+    assert not c.attribute_ok("blue", "alarm clock") and c.attribute_ok_by_class(
+        "blue", "alarm clock"
+    )
     assert not c.attribute_ok_by_class("blue", "leaf") and not c.attribute_ok_by_class(
         "purple", "grass"
     )
