@@ -136,3 +136,35 @@ def write_output(root: Path, per_shard: int = 2) -> Path:
     writer.finish()
     writer.release()
     return root
+
+
+def coco_style_sample(image: int, n: int) -> Sample:
+    """Caption ``n`` of image ``image``: a small PNG of its own colour, four caption negatives."""
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), (image % 256, image // 256, 99)).save(buf, format="PNG")
+    caption = f"photo {image} caption {n}"
+    return Sample(
+        key=f"{image}_{n}",
+        source="coco-style",
+        caption=caption,
+        image=buf.getvalue(),
+        image_ext="png",
+        meta={"image_id": image},
+        sg=graph("photo"),
+        neg=negatives(caption, 4, 0),
+    )
+
+
+def write_coco_style(root: Path, images: int = 200, captions: int = 5, per_shard: int = 250):
+    """A COCO-style output: ``captions`` captions per image, written one after another (as
+    sgprep's COCO reader keeps them), ``per_shard`` samples a shard."""
+    writer = ShardWriter(root)
+    writer.prepare({"command": "test"}, "fingerprint", overwrite=False)
+    samples = [coco_style_sample(i, n) for i in range(images) for n in range(captions)]
+    for start in range(0, len(samples), per_shard):
+        sink = writer.open_shard(start // per_shard)
+        sink.add(samples[start : start + per_shard])
+        sink.close(stages={})
+    writer.finish()
+    writer.release()
+    return root
