@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from sgprep import data_order as order
+from sgprep.data_batch import EXTRAS as EXTRAS
+from sgprep.data_batch import add_extras, check_extras, padded
 from sgprep.io.card import SIZES
 from sgprep.io.images import IMAGE_EXTENSIONS
 from sgprep.schema import OutputDir
@@ -293,14 +295,10 @@ class Collate:
     (``graph``, ``entity_boxes``, ``pair_boxes``, ``positives``; see there)."""
 
     def __init__(self, seed: int = 0, epoch: int = 0, extras: Iterable[str] = ()):
-        from sgprep.data_batch import check_extras
-
         self.seed, self.epoch, self.extras = seed, epoch, check_extras(extras)
 
     def __call__(self, samples: list[dict[str, Any]]) -> dict[str, Any]:
         import torch
-
-        from sgprep.data_batch import add_extras, padded
 
         negative, kind, has = [], [], []
         for s in samples:

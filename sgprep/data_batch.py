@@ -5,11 +5,12 @@ when asked (``Collate(extras=...)``), so that the seed methods train from the ba
   for graph-structured text encoders (OC-CLIP).
 - ``entity_boxes``: ``entity_boxes`` (B, E, 4) float32, the box of each entity of the graph (in
   the pipeline's ``boxes`` mode), ``entity_box_mask`` (B, E) True where the entity links to a
-  detected box, and ``entity_text`` (B lists of E texts): entity-to-region alignment (ComAlign).
+  detected box, and ``entity_text`` (B lists of E texts, "" as padding):
+  entity-to-region alignment (ComAlign).
 - ``pair_boxes``: ``pair_boxes`` (B, R, 4), per relation of the graph the smallest box holding
   its subject's and its object's boxes (det.json's pair-box rule), ``pair_box_mask`` (B, R)
   True where both ends link to a box, and ``relation_text`` (B lists of R "subject predicate
-  object" texts): relation-to-region alignment (ComAlign).
+  object" texts, "" as padding): relation-to-region alignment (ComAlign).
 - ``positives``: ``positives`` (B lists: the caption first, then its sub-graph positives),
   ``negatives`` (B lists: every negative the pipeline's ``negatives=`` chose) and
   ``positive_index`` (B lists, one per negative: the positive it falsifies, -1 for a mined
@@ -81,6 +82,12 @@ def _relation_texts(sample: dict[str, Any]) -> list[str]:
     ]
 
 
+def _texts(rows: list[list[str]]) -> list[list[str]]:
+    """Rows padded with "" to the longest, so ``texts[b][n]`` goes with ``boxes[b, n]``."""
+    width = max([len(r) for r in rows] + [0])
+    return [r + [""] * (width - len(r)) for r in rows]
+
+
 def add_extras(batch: dict[str, Any], samples: list[dict[str, Any]], extras: tuple[str, ...]):
     """Put the ``extras`` asked for into ``batch``."""
     if "graph" in extras:
@@ -89,12 +96,12 @@ def add_extras(batch: dict[str, Any], samples: list[dict[str, Any]], extras: tup
         batch["entity_boxes"], batch["entity_box_mask"] = padded(
             [_entity_boxes(s) for s in samples], 4
         )
-        batch["entity_text"] = [
-            [e["text"] for e in (s.get("sg") or {}).get("entities", [])] for s in samples
-        ]
+        batch["entity_text"] = _texts(
+            [[e["text"] for e in (s.get("sg") or {}).get("entities", [])] for s in samples]
+        )
     if "pair_boxes" in extras:
         batch["pair_boxes"], batch["pair_box_mask"] = padded([_pair_boxes(s) for s in samples], 4)
-        batch["relation_text"] = [_relation_texts(s) for s in samples]
+        batch["relation_text"] = _texts([_relation_texts(s) for s in samples])
     if "positives" in extras:
         batch["positives"] = [s["positives"] for s in samples]
         batch["negatives"] = [s["negatives"] for s in samples]
