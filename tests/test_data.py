@@ -273,3 +273,33 @@ def test_a_loader_worker_without_a_shard_says_so(monkeypatch):
     with pytest.warns(UserWarning, match="worker 5 of 8 got no shard of out, which has 2"):
         assert list(sd._say_idle(iter([]), shards=2, out="out")) == []
     assert list(sd._say_idle(iter(["a.tar"]), shards=2, out="out")) == ["a.tar"]  # silent
+
+
+def test_image_format_keep_stores_sideways_images_upright_in_their_own_format():
+    """The default (keep) turns only images with an EXIF orientation upright: a JPEG stays a
+    JPEG, a PNG stays a PNG (alpha kept), the same bytes every time; upright ones are kept."""
+    from PIL import Image
+
+    from sgprep.io.intake import Intake
+    from sgprep.schema import Sample
+    from tests.train_helpers import image_bytes, upright
+
+    exif = Image.Exif()
+    exif[0x0112] = 8  # "rotate 270 clockwise to view"
+    buf = io.BytesIO()
+    upright().convert("RGBA").transpose(Image.Transpose.ROTATE_270).save(
+        buf, format="PNG", exif=exif
+    )
+    for data, ext in ((image_bytes("jpg", sideways=True), "jpg"), (buf.getvalue(), "png")):
+        runs = [
+            Intake().check(Sample(key="k", source="t", caption="c", image=data, image_ext=ext))
+            for _ in range(2)
+        ]
+        sample = runs[0]
+        assert sample.ok and sample.image_ext == ext and sample.image == runs[1].image
+        assert sample.meta == {"orientation_applied": 6 if ext == "jpg" else 8}
+        assert (sample.image_info.width, sample.image_info.height) == (WIDTH, HEIGHT)
+        assert sample.image_info.orientation is None
+        stored = Image.open(io.BytesIO(sample.image))
+        assert stored.size == (WIDTH, HEIGHT) and (ext == "jpg" or stored.mode == "RGBA")
+        assert stored.convert("RGB").getpixel((8, 12))[0] > 180, "the red box where det.json says"
