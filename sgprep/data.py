@@ -46,21 +46,24 @@ def _stats_files(out: Path) -> list[Path]:
 
 
 def sizes(out: str | Path) -> dict[str, int]:
-    """``{"00000.tar": ok samples, ...}`` of the finished shards: ``sizes.json`` when the run
-    wrote one, else the shards' stats files (an output still being written, or an old one)."""
+    """``{"00000.tar": ok samples, ...}`` of the finished shards, from their stats files: the
+    samples this module yields (with ``shared_images`` every caption, joined to its image,
+    where ``sizes.json`` counts only the samples that hold an image, which is what open_clip
+    sees); ``sizes.json`` where the stats files are gone (tars copied without them)."""
     out = Path(out)
-    try:
-        return json.loads((out / SIZES).read_text())
-    except FileNotFoundError:
-        pass
     found = {}
     for path in _stats_files(out):
         stats = json.loads(path.read_text())
         tars = [n for n in stats.get("files", {}) if n.endswith(OutputDir.TAR_SUFFIXES)]
         found[tars[0] if tars else f"{stats['shard']}.tar"] = stats["ok"]
-    if not found:
-        raise FileNotFoundError(f"{out} holds no finished sgprep shard (NNNNN_stats.json)")
-    return found
+    if found:
+        return found
+    try:
+        return json.loads((out / SIZES).read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{out} holds no finished sgprep shard (NNNNN_stats.json)"
+        ) from None
 
 
 def urls(out: str | Path) -> list[str]:
