@@ -16,6 +16,7 @@ or not, read when they start an epoch; the shuffles and the negative draw are se
 from __future__ import annotations
 
 import hashlib
+import heapq
 import multiprocessing
 import random
 from collections import deque
@@ -86,12 +87,22 @@ def shuffle_samples(samples: Iterable[Any], size: int, seed: int, epoch: Epoch) 
     yield from buffer
 
 
+#: bytes of each end of an image that its identity digests (all of a smaller image)
+_ENDS = 8192
+
+
 def image_identity(sample: dict[str, Any]) -> bytes | str:
-    """What makes two samples share an image: a digest of their image bytes (a caption sample
-    of ``shared_images`` has its image joined by then); the key for a sample without one."""
+    """What makes two samples share an image: a digest of their image's length and first and
+    last 8 KiB (a caption sample of ``shared_images`` has its image joined by then; two other
+    images alike in all that would only be spread needlessly); the key for a sample without
+    an image."""
     for ext in sorted(sample):
-        if ext in IMAGE_EXTENSIONS and isinstance(sample[ext], bytes):
-            return hashlib.blake2b(sample[ext], digest_size=16).digest()
+        data = sample[ext]
+        if ext in IMAGE_EXTENSIONS and isinstance(data, bytes):
+            ends = data if len(data) <= 2 * _ENDS else data[:_ENDS] + data[-_ENDS:]
+            return hashlib.blake2b(
+                ends, digest_size=16, salt=len(data).to_bytes(16, "big")
+            ).digest()
     return sample["__key__"]
 
 
@@ -99,42 +110,68 @@ def spread(samples: Iterable[dict[str, Any]], distance: int) -> Iterator[dict[st
     """The samples, each held back until ``distance`` samples have passed since the last one
     with its image (oldest first among those free to go). When none is free, because more than
     ``16 * distance`` wait or the stream has ended (an image with more samples than the stream
-    has other images cannot be spread that far), the one whose image came longest ago goes."""
+    has other images cannot be spread that far), the one whose image is freed first goes."""
     if distance <= 1:
         yield from samples
         return
-    last: dict[bytes | str, int] = {}  # image -> position of its last sample out
-    waiting: deque[tuple[bytes | str, dict[str, Any]]] = deque()
-    position = 0
-
-    def pick(force: bool) -> int | None:
-        """The oldest free sample; else, with ``force``, the one whose image went longest ago."""
-        best, best_at = None, position
-        for i, (image, _) in enumerate(waiting):
-            at = last.get(image)
-            if at is None or position - at >= distance:
-                return i
-            if at < best_at:
-                best, best_at = i, at
-        return best if force else None
-
-    def take(i: int) -> dict[str, Any]:
-        nonlocal position
-        image, sample = waiting[i]
-        del waiting[i]
-        last[image] = position
-        position += 1
-        if len(last) > 4 * distance:  # forget images that are far behind
-            for old in [k for k, p in last.items() if position - p >= distance]:
-                del last[old]
-        return sample
-
+    spreader = _Spreader(distance)
     for sample in samples:
-        waiting.append((image_identity(sample), sample))
-        force = len(waiting) > 16 * distance
-        i = pick(force)
-        while i is not None:
-            yield take(i)
-            i = pick(False)
-    while waiting:
-        yield take(pick(True))
+        spreader.add(image_identity(sample), sample)
+        while spreader.free:
+            yield spreader.take_free()
+        if spreader.waiting > 16 * distance:
+            yield spreader.take_blocked()
+    while spreader.waiting:
+        yield spreader.take_free() if spreader.free else spreader.take_blocked()
+
+
+class _Spreader:
+    """:func:`spread`'s state, each step O(log n): the waiting samples by image, a heap of the
+    images free to go (by their oldest waiting sample) and, in the order they were last sent,
+    the images still too close to their last sample."""
+
+    def __init__(self, distance: int):
+        self.distance = distance
+        self.queues: dict[Any, deque[tuple[int, dict[str, Any]]]] = {}  # image -> waiting
+        self.free: list[tuple[int, Any]] = []  # heap of (arrival of its oldest, image)
+        self.blocked: deque[tuple[int, Any]] = deque()  # (position it is free from, image)
+        self.last: dict[Any, int] = {}  # image -> position of its last sample, while blocked
+        self.arrivals = self.position = self.waiting = 0
+
+    def add(self, image: Any, sample: dict[str, Any]) -> None:
+        queue = self.queues.get(image)
+        if queue is None:
+            queue = self.queues[image] = deque()
+            if image not in self.last:
+                heapq.heappush(self.free, (self.arrivals, image))
+        queue.append((self.arrivals, sample))
+        self.arrivals += 1
+        self.waiting += 1
+
+    def take_free(self) -> dict[str, Any]:
+        return self._send(heapq.heappop(self.free)[1])
+
+    def take_blocked(self) -> dict[str, Any]:
+        """The oldest sample of the waiting image that is freed first."""
+        for free_from, image in self.blocked:
+            if image in self.queues and self.last.get(image) == free_from - self.distance:
+                return self._send(image)
+        raise AssertionError("samples wait, yet no image is free or blocked")
+
+    def _send(self, image: Any) -> dict[str, Any]:
+        queue = self.queues[image]
+        _, sample = queue.popleft()
+        if not queue:
+            del self.queues[image]
+        self.waiting -= 1
+        self.last[image] = self.position
+        self.blocked.append((self.position + self.distance, image))
+        self.position += 1
+        while self.blocked and self.blocked[0][0] <= self.position:
+            free_from, freed = self.blocked.popleft()
+            if self.last.get(freed) != free_from - self.distance:
+                continue  # sent again since (take_blocked): a later entry stands for it
+            del self.last[freed]
+            if freed in self.queues:
+                heapq.heappush(self.free, (self.queues[freed][0][0], freed))
+        return sample

@@ -65,6 +65,12 @@ def test_spread_keeps_an_images_samples_apart_and_drops_none():
     # only the stream's tail, with too few other images left, may come closer
     assert sum(g < 8 for g in gaps) <= 4 * 8 // 8 + 4
     assert list(data_order.spread(samples, distance=0)) == samples
+    # one image with more samples than can be spread: all of them still come, in a bounded wait
+    crowded = [{"__key__": f"a_{n}", "png": b"a"} for n in range(300)] + samples[:10]
+    out = list(data_order.spread(crowded, distance=4))
+    assert sorted(s["__key__"] for s in out) == sorted(s["__key__"] for s in crowded)
+    # at most 16 x distance wait: another image goes as it comes, not after the whole crowd
+    assert out.index(samples[0]) <= 300 - 16 * 4 + 1
 
 
 def _epoch(pipeline, loaded, epoch: int) -> tuple[list[str], list[str]]:
