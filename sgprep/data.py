@@ -5,15 +5,22 @@ torch ``DataLoader`` consumes, and a reference collate.
     from torch.utils.data import DataLoader
 
     pipeline = sd.webdataset("out", negatives="caption", boxes="normalized", transform=preprocess)
-    loader = DataLoader(pipeline, batch_size=64, num_workers=8, collate_fn=sd.Collate(seed=0))
-    for batch in loader:
-        batch["image"], batch["caption"], batch["negative"], batch["has_negative"]
-        batch["boxes"], batch["box_mask"]          # (B, N, 4) padded, (B, N) True for real boxes
+    loader = DataLoader(pipeline, batch_size=64, num_workers=8, persistent_workers=True,
+                        collate_fn=sd.Collate(seed=0))
+    for epoch in range(epochs):
+        pipeline.set_epoch(epoch)                  # another order, other negatives
+        for batch in loader:
+            batch["image"], batch["caption"], batch["negative"], batch["has_negative"]
+            batch["boxes"], batch["box_mask"]      # (B, N, 4) padded, (B, N) True for real boxes
+
+The order is shuffled and spread (no batch holds two captions of one image; see
+:mod:`sgprep.data_order`); ``Collate(extras=...)`` adds the scene graph, entity and pair boxes
+and sub-graph positives (:mod:`sgprep.data_batch`). docs/training.md has a loop per seed method.
 
 Each sample of the pipeline is a dict (see :func:`to_sample`): the image turned upright (its
 EXIF orientation applied, so pixels and ``det.json``'s boxes agree) and RGB, the caption, the
 negatives asked for, the boxes (normalised to [0, 1] of the upright image, or pixels), their
-labels and scores, and the scene graph. A sample without ``det.json`` (detect did not run, or
+labels and scores, the scene graph, and the positives each negative falsifies. A sample without ``det.json`` (detect did not run, or
 the output predates it) has no boxes, never a missing key; one without negatives has an empty
 list. Nothing here needs sgprep's models: only the files of the output.
 """

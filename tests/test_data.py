@@ -303,3 +303,21 @@ def test_image_format_keep_stores_sideways_images_upright_in_their_own_format():
         stored = Image.open(io.BytesIO(sample.image))
         assert stored.size == (WIDTH, HEIGHT) and (ext == "jpg" or stored.mode == "RGBA")
         assert stored.convert("RGB").getpixel((8, 12))[0] > 180, "the red box where det.json says"
+
+
+def test_to_sample_names_the_positive_of_each_negative_also_in_older_outputs():
+    positives = [{"text": "a red cube", "kind": "caption"}, {"text": "a cube", "kind": "subgraph"}]
+    negatives = [
+        {"text": "a blue cube", "kind": "replace_attribute", "positive": "a red cube"},
+        {"text": "a ball", "kind": "replace_object", "positive": "a cube"},
+        {"text": "a dog", "kind": "mined_image", "positive": "a red cube", "positive_index": None},
+    ]
+    raw = {
+        "__key__": "k",
+        "txt": b"a red cube",
+        "neg.json": json.dumps({"positives": positives, "negatives": negatives}).encode(),
+    }
+    sample = sd.to_sample(raw, negatives="all")
+    assert sample["positives"] == ["a red cube", "a cube"]
+    assert sample["positive_index"] == [0, 1, -1]
+    assert sd.to_sample({"__key__": "k", "txt": b"c"})["positives"] == ["c"]
