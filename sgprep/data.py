@@ -19,10 +19,11 @@ and sub-graph positives (:mod:`sgprep.data_batch`). docs/training.md has a loop 
 
 Each sample of the pipeline is a dict (see :func:`to_sample`): the image turned upright (its
 EXIF orientation applied, so pixels and ``det.json``'s boxes agree) and RGB, the caption, the
-negatives asked for, the boxes (normalised to [0, 1] of the upright image, or pixels), their
-labels and scores, the scene graph, and the positives each negative falsifies. A sample without ``det.json`` (detect did not run, or
-the output predates it) has no boxes, never a missing key; one without negatives has an empty
-list. Nothing here needs sgprep's models: only the files of the output.
+negatives asked for and the positive each falsifies, the boxes (normalised to [0, 1] of the
+upright image, or pixels), their labels and scores, and the scene graph. A sample without
+``det.json`` (detect did not run, or the output predates it) has no boxes, never a missing key;
+one without negatives has an empty list. Nothing here needs sgprep's models: only the files of
+the output.
 """
 
 from __future__ import annotations

@@ -42,6 +42,10 @@ def padded(rows: list[list[Any]], *shape: int):
     values = torch.zeros((len(rows), width, *shape), dtype=torch.float32)
     mask = torch.zeros((len(rows), width), dtype=torch.bool)
     for b, row in enumerate(rows):
+        if row and all(v is not None for v in row):  # the common case: one tensor a row
+            values[b, : len(row)] = torch.tensor(row, dtype=torch.float32)
+            mask[b, : len(row)] = True
+            continue
         for n, value in enumerate(row):
             if value is not None:
                 values[b, n] = torch.tensor(value, dtype=torch.float32)
