@@ -169,7 +169,7 @@ def reencode_upright(data: bytes, ext: str) -> tuple[bytes, str]:
     from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as img:
-        jpeg = img.format == "JPEG"
+        jpeg = img.format in ("JPEG", "MPO")  # MPO: a phone's JPEG with a preview appended
         upright = ImageOps.exif_transpose(img)
         if jpeg and upright.mode not in ("L", "RGB"):
             upright = upright.convert("RGB")
