@@ -198,8 +198,7 @@ def _consumers(stats: list[ShardStats], urls: str) -> str:
     first point at it (``json.image_key``) instead of holding it."""
     ok = sum(s.ok for s in stats)
     seen = sum(_with_image(s) for s in stats)
-    return f"""
-Written with `--shared-images`: {seen:,} of the {ok:,} samples hold their image; the other
+    return f"""Written with `--shared-images`: {seen:,} of the {ok:,} samples hold their image; the other
 {ok - seen:,} name the sample that does (`json.image_key`). What each reader sees:
 
 - `sgprep.data.webdataset`: all {ok:,} samples, each caption with its image (joined back);
