@@ -321,3 +321,28 @@ def test_to_sample_names_the_positive_of_each_negative_also_in_older_outputs():
     assert sample["positives"] == ["a red cube", "a cube"]
     assert sample["positive_index"] == [0, 1, -1]
     assert sd.to_sample({"__key__": "k", "txt": b"c"})["positives"] == ["c"]
+
+
+@pytest.mark.parametrize("orientation", range(2, 9))
+def test_every_exif_orientation_is_stored_upright(orientation):
+    """Orientations 2-8 (mirrored ones too): the stored PNG is exactly the upright image."""
+    from PIL import Image
+
+    from sgprep.io.intake import Intake
+    from sgprep.schema import Sample
+    from tests.train_helpers import upright
+
+    T = Image.Transpose
+    inverse = {2: T.FLIP_LEFT_RIGHT, 3: T.ROTATE_180, 4: T.FLIP_TOP_BOTTOM, 5: T.TRANSPOSE,
+               6: T.ROTATE_90, 7: T.TRANSVERSE, 8: T.ROTATE_270}  # fmt: skip
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    upright().transpose(inverse[orientation]).save(buf, format="PNG", exif=exif)
+    sample = Intake().check(
+        Sample(key="k", source="t", caption="c", image=buf.getvalue(), image_ext="png")
+    )
+    assert sample.ok and sample.meta == {"orientation_applied": orientation}
+    stored = Image.open(io.BytesIO(sample.image))
+    assert stored.getexif().get(0x0112) is None
+    assert stored.convert("RGB").tobytes() == upright().tobytes()
