@@ -178,9 +178,10 @@ class RunConfig(BaseModel):
     )
     image_format: Literal["keep", "jpg"] = Field(
         default="keep",
-        description="keep: image bytes as the source has them; jpg: re-encode "
-        "formats other than jpg, png and webp (gif, bmp, tiff, ...), and images with an EXIF "
-        "orientation, as upright JPEGs, which every trainer's decoder reads.",
+        description="keep: image bytes as the source has them, but images with an EXIF "
+        "orientation stored upright (re-encoded in their format, PNG for non-JPEGs); jpg: also "
+        "re-encode formats other than jpg, png and webp (gif, bmp, tiff, ...) as JPEGs, which "
+        "every trainer's decoder reads.",
     )
     shared_images: bool = Field(
         default=False,

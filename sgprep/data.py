@@ -5,17 +5,25 @@ torch ``DataLoader`` consumes, and a reference collate.
     from torch.utils.data import DataLoader
 
     pipeline = sd.webdataset("out", negatives="caption", boxes="normalized", transform=preprocess)
-    loader = DataLoader(pipeline, batch_size=64, num_workers=8, collate_fn=sd.Collate(seed=0))
-    for batch in loader:
-        batch["image"], batch["caption"], batch["negative"], batch["has_negative"]
-        batch["boxes"], batch["box_mask"]          # (B, N, 4) padded, (B, N) True for real boxes
+    loader = DataLoader(pipeline, batch_size=64, num_workers=8, persistent_workers=True,
+                        collate_fn=sd.Collate(seed=0))
+    for epoch in range(epochs):
+        pipeline.set_epoch(epoch)                  # another order, other negatives
+        for batch in loader:
+            batch["image"], batch["caption"], batch["negative"], batch["has_negative"]
+            batch["boxes"], batch["box_mask"]      # (B, N, 4) padded, (B, N) True for real boxes
+
+The order is shuffled and spread (no batch holds two captions of one image; see
+:mod:`sgprep.data_order`); ``Collate(extras=...)`` adds the scene graph, entity and pair boxes
+and sub-graph positives (:mod:`sgprep.data_batch`). docs/training.md has a loop per seed method.
 
 Each sample of the pipeline is a dict (see :func:`to_sample`): the image turned upright (its
 EXIF orientation applied, so pixels and ``det.json``'s boxes agree) and RGB, the caption, the
-negatives asked for, the boxes (normalised to [0, 1] of the upright image, or pixels), their
-labels and scores, and the scene graph. A sample without ``det.json`` (detect did not run, or
-the output predates it) has no boxes, never a missing key; one without negatives has an empty
-list. Nothing here needs sgprep's models: only the files of the output.
+negatives asked for and the positive each falsifies, the boxes (normalised to [0, 1] of the
+upright image, or pixels), their labels and scores, and the scene graph. A sample without
+``det.json`` (detect did not run, or the output predates it) has no boxes, never a missing key;
+one without negatives has an empty list. Nothing here needs sgprep's models: only the files of
+the output.
 """
 
 from __future__ import annotations
@@ -23,12 +31,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import random
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sgprep import data_order as order
+from sgprep.data_batch import EXTRAS as EXTRAS
+from sgprep.data_batch import add_extras, check_extras, padded
 from sgprep.io.card import SIZES
 from sgprep.io.images import IMAGE_EXTENSIONS
 from sgprep.schema import OutputDir
@@ -44,21 +54,24 @@ def _stats_files(out: Path) -> list[Path]:
 
 
 def sizes(out: str | Path) -> dict[str, int]:
-    """``{"00000.tar": ok samples, ...}`` of the finished shards: ``sizes.json`` when the run
-    wrote one, else the shards' stats files (an output still being written, or an old one)."""
+    """``{"00000.tar": ok samples, ...}`` of the finished shards, from their stats files: the
+    samples this module yields (with ``shared_images`` every caption, joined to its image,
+    where ``sizes.json`` counts only the samples that hold an image, which is what open_clip
+    sees); ``sizes.json`` where the stats files are gone (tars copied without them)."""
     out = Path(out)
-    try:
-        return json.loads((out / SIZES).read_text())
-    except FileNotFoundError:
-        pass
     found = {}
     for path in _stats_files(out):
         stats = json.loads(path.read_text())
         tars = [n for n in stats.get("files", {}) if n.endswith(OutputDir.TAR_SUFFIXES)]
         found[tars[0] if tars else f"{stats['shard']}.tar"] = stats["ok"]
-    if not found:
-        raise FileNotFoundError(f"{out} holds no finished sgprep shard (NNNNN_stats.json)")
-    return found
+    if found:
+        return found
+    try:
+        return json.loads((out / SIZES).read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{out} holds no finished sgprep shard (NNNNN_stats.json)"
+        ) from None
 
 
 def urls(out: str | Path) -> list[str]:
@@ -141,6 +154,14 @@ def _boxes(
     return boxes, labels, scores
 
 
+def _positive_index(negative: dict[str, Any], neg: dict[str, Any]) -> int:
+    if "positive_index" in negative:
+        index = negative["positive_index"]
+        return -1 if index is None else index
+    texts = [p["text"] for p in neg.get("positives", [])]  # older outputs: by text
+    return texts.index(negative["positive"]) if negative.get("positive") in texts else -1
+
+
 def to_sample(
     raw: dict[str, Any],
     negatives: str = "caption",
@@ -165,6 +186,9 @@ def to_sample(
         "caption": caption,
         "negatives": [n["text"] for n in chosen],
         "negative_kinds": [n["kind"] for n in chosen],
+        # which of `positives` each negative falsifies (-1: a mined image negative)
+        "positive_index": [_positive_index(n, neg) for n in chosen],
+        "positives": [p["text"] for p in (neg or {}).get("positives", [])] or [caption],
         "boxes": xyxy,
         "labels": labels,
         "scores": scores,
@@ -180,17 +204,24 @@ def webdataset(
     negatives: str = "caption",
     boxes: str = "normalized",
     transform: Callable[[Any], Any] | None = None,
-    shuffle: int = 0,
+    shuffle: int = 1000,
     seed: int = 0,
     decode: bool = True,
+    spread: int = 256,
+    epoch: int = 0,
 ):
     """A WebDataset pipeline (a torch ``IterableDataset``) over the finished shards of ``out``,
     yielding :func:`to_sample` dicts; hand it to a ``DataLoader``: shards are split over its
     workers and over the nodes of a ``torch.distributed`` job. ``shuffle``: a sample shuffle
-    buffer of that size, after shuffling the shard order (both seeded by ``seed``); 0 keeps
-    file order. ``transform``: applied in the worker to the upright RGB PIL image (open_clip's
-    ``preprocess``, torchvision transforms). Built from webdataset's own stages, so it works
-    with the 0.2 releases that open_clip needs and with 1.x."""
+    buffer of that size, after shuffling the shard order (both drawn from ``seed`` and the
+    epoch); 0 keeps file order. ``spread``: no two samples of one image (an image's captions)
+    come within ``spread`` samples of each other, so no batch of up to that size holds both
+    (see :mod:`sgprep.data_order`); 0 turns it off. ``pipeline.set_epoch(n)`` before each
+    epoch's loop draws another order and other negatives (:class:`Collate`), also in
+    persistent workers; ``epoch``: the one it starts in. ``transform``: applied in the worker
+    to the upright RGB PIL image (open_clip's ``preprocess``, torchvision transforms). Built
+    from webdataset's own stages, so it works with the 0.2 releases that open_clip needs and
+    with 1.x."""
     import webdataset as wds
 
     if negatives not in NEGATIVES:
@@ -198,9 +229,10 @@ def webdataset(
     if boxes not in BOXES:
         raise ValueError(f"boxes={boxes!r}: choose from {BOXES}")
     shards = urls(out)  # read once: each call reads the shards' stats files
+    at = order.Epoch(epoch)
     stages: list[Any] = [wds.SimpleShardList(shards)]
     if shuffle:
-        stages.append(wds.shuffle(len(shards), rng=random.Random(seed)))
+        stages.append(partial(order.shuffle_shards, seed=seed, epoch=at))
     stages += [
         wds.split_by_node,
         wds.split_by_worker,
@@ -209,13 +241,31 @@ def webdataset(
         join_shared_images,
     ]
     if shuffle:
-        stages.append(wds.shuffle(shuffle, rng=random.Random(seed + 1)))
+        stages.append(partial(order.shuffle_samples, size=shuffle, seed=seed, epoch=at))
+    if spread:
+        stages.append(partial(order.spread, distance=spread))
     stages.append(
-        wds.map(
-            partial(to_sample, negatives=negatives, boxes=boxes, transform=transform, decode=decode)
+        partial(
+            _samples,
+            epoch=at,
+            to_sample=partial(
+                to_sample, negatives=negatives, boxes=boxes, transform=transform, decode=decode
+            ),
         )
     )
-    return wds.DataPipeline(*stages)
+    pipeline = wds.DataPipeline(*stages)
+    pipeline.set_epoch = at  # pipeline.set_epoch(n): shared with the loader's workers
+    return pipeline
+
+
+def _samples(
+    raws: Iterable[dict[str, Any]], epoch: order.Epoch, to_sample: Callable[..., dict[str, Any]]
+) -> Iterator[dict[str, Any]]:
+    """:func:`to_sample` of each, stamped with the epoch this stream is in (read once, when
+    the worker starts the epoch), which :class:`Collate` draws the negative from."""
+    at = epoch.get()
+    for raw in raws:
+        yield {**to_sample(raw), "epoch": at}
 
 
 def _say_idle(shard_urls: Iterable[Any], shards: int, out: str) -> Iterator[Any]:
@@ -246,14 +296,17 @@ def _choice(seed: int, key: str, n: int) -> int:
 
 class Collate:
     """Batches :func:`to_sample` dicts. One negative per sample, chosen from a hash of
-    ``seed``, ``epoch`` and the key (the same in any worker, batch or order; set ``epoch`` to
-    draw another one each epoch); ``has_negative`` is False, and ``negative`` "", for a sample
-    that has none. Boxes are padded to the batch's largest count: ``boxes`` (B, N, 4) float32,
-    ``box_mask`` (B, N) bool, ``scores`` (B, N). Images are stacked when they are tensors of
-    one shape (after a ``transform``), else kept as a list."""
+    ``seed``, the sample's epoch and its key (the same in any worker, batch or order):
+    :func:`webdataset` stamps each sample with its pipeline's epoch (``pipeline.set_epoch``),
+    and ``epoch`` stands in for samples made otherwise. ``has_negative`` is False, and
+    ``negative`` "", for a sample that has none. Boxes are padded to the batch's largest
+    count: ``boxes`` (B, N, 4) float32, ``box_mask`` (B, N) bool, ``scores`` (B, N). Images
+    are stacked when they are tensors of one shape (after a ``transform``), else kept as a
+    list. ``extras``: what else the batch carries, from :data:`sgprep.data_batch.EXTRAS`
+    (``graph``, ``entity_boxes``, ``pair_boxes``, ``positives``; see there)."""
 
-    def __init__(self, seed: int = 0, epoch: int = 0):
-        self.seed, self.epoch = seed, epoch
+    def __init__(self, seed: int = 0, epoch: int = 0, extras: Iterable[str] = ()):
+        self.seed, self.epoch, self.extras = seed, epoch, check_extras(extras)
 
     def __call__(self, samples: list[dict[str, Any]]) -> dict[str, Any]:
         import torch
@@ -261,7 +314,8 @@ class Collate:
         negative, kind, has = [], [], []
         for s in samples:
             if s["negatives"]:
-                i = _choice(self.seed * 1_000_003 + self.epoch, s["key"], len(s["negatives"]))
+                epoch = s.get("epoch", self.epoch)
+                i = _choice(self.seed * 1_000_003 + epoch, s["key"], len(s["negatives"]))
                 negative.append(s["negatives"][i])
                 kind.append(s["negative_kinds"][i])
                 has.append(True)
@@ -269,16 +323,8 @@ class Collate:
                 negative.append("")
                 kind.append(None)
                 has.append(False)
-        width = max([len(s["boxes"]) for s in samples] + [0])
-        boxes = torch.zeros((len(samples), width, 4), dtype=torch.float32)
-        scores = torch.zeros((len(samples), width), dtype=torch.float32)
-        mask = torch.zeros((len(samples), width), dtype=torch.bool)
-        for row, s in enumerate(samples):
-            n = len(s["boxes"])
-            if n:
-                boxes[row, :n] = torch.tensor(s["boxes"], dtype=torch.float32)
-                scores[row, :n] = torch.tensor(s["scores"], dtype=torch.float32)
-                mask[row, :n] = True
+        boxes, mask = padded([s["boxes"] for s in samples], 4)
+        scores, _ = padded([s["scores"] for s in samples])
         images = [s["image"] for s in samples]
         if (
             images
@@ -286,7 +332,7 @@ class Collate:
             and len({tuple(x.shape) for x in images}) == 1
         ):
             images = torch.stack(images)
-        return {
+        batch = {
             "key": [s["key"] for s in samples],
             "image": images,
             "caption": [s["caption"] for s in samples],
@@ -299,6 +345,8 @@ class Collate:
             "labels": [s["labels"] for s in samples],
             "has_det": torch.tensor([s["has_det"] for s in samples], dtype=torch.bool),
         }
+        add_extras(batch, samples, self.extras)
+        return batch
 
 
 def collate(samples: Iterable[dict[str, Any]]) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def test_samples_are_upright_and_their_boxes_sit_on_the_pixels(output):
             assert red > 180 and green < 80 and blue < 80, f"{key}: box off its object"
     assert samples["s2"]["boxes"] == [] and samples["s2"]["has_det"] is False
     assert samples["s3"]["has_det"] is True and samples["s3"]["boxes"] == []
-    pixels = next(iter(sd.webdataset(output, boxes="pixels")))
+    pixels = next(iter(sd.webdataset(output, boxes="pixels", shuffle=0)))
     assert pixels["boxes"][0] == list(RED_BOX)
 
 
@@ -273,3 +273,76 @@ def test_a_loader_worker_without_a_shard_says_so(monkeypatch):
     with pytest.warns(UserWarning, match="worker 5 of 8 got no shard of out, which has 2"):
         assert list(sd._say_idle(iter([]), shards=2, out="out")) == []
     assert list(sd._say_idle(iter(["a.tar"]), shards=2, out="out")) == ["a.tar"]  # silent
+
+
+def test_image_format_keep_stores_sideways_images_upright_in_their_own_format():
+    """The default (keep) turns only images with an EXIF orientation upright: a JPEG stays a
+    JPEG, a PNG stays a PNG (alpha kept), the same bytes every time; upright ones are kept."""
+    from PIL import Image
+
+    from sgprep.io.intake import Intake
+    from sgprep.schema import Sample
+    from tests.train_helpers import image_bytes, upright
+
+    exif = Image.Exif()
+    exif[0x0112] = 8  # "rotate 270 clockwise to view"
+    buf = io.BytesIO()
+    upright().convert("RGBA").transpose(Image.Transpose.ROTATE_270).save(
+        buf, format="PNG", exif=exif
+    )
+    for data, ext in ((image_bytes("jpg", sideways=True), "jpg"), (buf.getvalue(), "png")):
+        runs = [
+            Intake().check(Sample(key="k", source="t", caption="c", image=data, image_ext=ext))
+            for _ in range(2)
+        ]
+        sample = runs[0]
+        assert sample.ok and sample.image_ext == ext and sample.image == runs[1].image
+        assert sample.meta == {"orientation_applied": 6 if ext == "jpg" else 8}
+        assert (sample.image_info.width, sample.image_info.height) == (WIDTH, HEIGHT)
+        assert sample.image_info.orientation is None
+        stored = Image.open(io.BytesIO(sample.image))
+        assert stored.size == (WIDTH, HEIGHT) and (ext == "jpg" or stored.mode == "RGBA")
+        assert stored.convert("RGB").getpixel((8, 12))[0] > 180, "the red box where det.json says"
+
+
+def test_to_sample_names_the_positive_of_each_negative_also_in_older_outputs():
+    positives = [{"text": "a red cube", "kind": "caption"}, {"text": "a cube", "kind": "subgraph"}]
+    negatives = [
+        {"text": "a blue cube", "kind": "replace_attribute", "positive": "a red cube"},
+        {"text": "a ball", "kind": "replace_object", "positive": "a cube"},
+        {"text": "a dog", "kind": "mined_image", "positive": "a red cube", "positive_index": None},
+    ]
+    raw = {
+        "__key__": "k",
+        "txt": b"a red cube",
+        "neg.json": json.dumps({"positives": positives, "negatives": negatives}).encode(),
+    }
+    sample = sd.to_sample(raw, negatives="all")
+    assert sample["positives"] == ["a red cube", "a cube"]
+    assert sample["positive_index"] == [0, 1, -1]
+    assert sd.to_sample({"__key__": "k", "txt": b"c"})["positives"] == ["c"]
+
+
+@pytest.mark.parametrize("orientation", range(2, 9))
+def test_every_exif_orientation_is_stored_upright(orientation):
+    """Orientations 2-8 (mirrored ones too): the stored PNG is exactly the upright image."""
+    from PIL import Image
+
+    from sgprep.io.intake import Intake
+    from sgprep.schema import Sample
+    from tests.train_helpers import upright
+
+    T = Image.Transpose
+    inverse = {2: T.FLIP_LEFT_RIGHT, 3: T.ROTATE_180, 4: T.FLIP_TOP_BOTTOM, 5: T.TRANSPOSE,
+               6: T.ROTATE_90, 7: T.TRANSVERSE, 8: T.ROTATE_270}  # fmt: skip
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    upright().transpose(inverse[orientation]).save(buf, format="PNG", exif=exif)
+    sample = Intake().check(
+        Sample(key="k", source="t", caption="c", image=buf.getvalue(), image_ext="png")
+    )
+    assert sample.ok and sample.meta == {"orientation_applied": orientation}
+    stored = Image.open(io.BytesIO(sample.image))
+    assert stored.getexif().get(0x0112) is None
+    assert stored.convert("RGB").tobytes() == upright().tobytes()

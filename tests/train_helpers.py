@@ -11,7 +11,17 @@ from PIL import Image
 
 from sgprep.io.images import inspect_image
 from sgprep.io.writers import ShardWriter
-from sgprep.schema import Box, Detections, Entity, Negative, Negatives, Positive, Sample, SceneGraph
+from sgprep.schema import (
+    Box,
+    Detections,
+    Entity,
+    Negative,
+    Negatives,
+    Positive,
+    Relation,
+    Sample,
+    SceneGraph,
+)
 
 #: the upright size of every test image, and the red box drawn on it
 WIDTH, HEIGHT = 40, 60
@@ -132,6 +142,93 @@ def write_output(root: Path, per_shard: int = 2) -> Path:
     for n in range(0, len(keys), per_shard):
         sink = writer.open_shard(n // per_shard)
         sink.add([make_sample(k) for k in keys[n : n + per_shard]])
+        sink.close(stages={})
+    writer.finish()
+    writer.release()
+    return root
+
+
+def coco_style_sample(image: int, n: int) -> Sample:
+    """Caption ``n`` of image ``image``: a small PNG of its own colour, four caption negatives."""
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), (image % 256, image // 256, 99)).save(buf, format="PNG")
+    caption = f"photo {image} caption {n}"
+    return Sample(
+        key=f"{image}_{n}",
+        source="coco-style",
+        caption=caption,
+        image=buf.getvalue(),
+        image_ext="png",
+        meta={"image_id": image},
+        sg=graph("photo"),
+        neg=negatives(caption, 4, 0),
+    )
+
+
+def write_coco_style(root: Path, images: int = 200, captions: int = 5, per_shard: int = 250):
+    """A COCO-style output: ``captions`` captions per image, written one after another (as
+    sgprep's COCO reader keeps them), ``per_shard`` samples a shard."""
+    writer = ShardWriter(root)
+    writer.prepare({"command": "test"}, "fingerprint", overwrite=False)
+    samples = [coco_style_sample(i, n) for i in range(images) for n in range(captions)]
+    for start in range(0, len(samples), per_shard):
+        sink = writer.open_shard(start // per_shard)
+        sink.add(samples[start : start + per_shard])
+        sink.close(stages={})
+    writer.finish()
+    writer.release()
+    return root
+
+
+#: the blue ball drawn right of the red block on the seed methods' images
+BLUE_BOX = (22.0, 30.0, 36.0, 50.0)
+
+
+def seed_sample(n: int) -> Sample:
+    """What the seed methods read: "a red block left of a blue ball" with its graph (two
+    entities, one relation), det.json linking both entities to their boxes (only the block in
+    odd samples), and the caption's and a sub-graph's negatives."""
+    image = upright()
+    image.paste((10, 10, 230), tuple(int(v) for v in BLUE_BOX))
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    caption = f"a red block left of a blue ball {n}"
+    sg = SceneGraph(
+        entities=[
+            Entity(text="a red block", head="block", attributes=["red"]),
+            Entity(text="a blue ball", head="ball", attributes=["blue"]),
+        ],
+        relations=[Relation(subject=0, predicate="left of", object=1)],
+        parser="hand",
+    )
+    det = detections(1).model_copy(
+        update={
+            "objects": [
+                Box(xyxy=RED_BOX, score=0.9, label="block", cls=0),
+                Box(xyxy=BLUE_BOX, score=0.8, label="ball", cls=1),
+            ],
+            "entity_boxes": [0, 1] if n % 2 == 0 else [0, None],
+        }
+    )
+    return Sample(
+        key=f"seed{n}",
+        source="hand",
+        caption=caption,
+        image=buf.getvalue(),
+        image_ext="png",
+        image_info=inspect_image(buf.getvalue()),
+        sg=sg,
+        det=Detections.model_validate(det.model_dump()),
+        neg=negatives(caption, 2, 2),
+    )
+
+
+def write_seed_output(root: Path, samples: int = 8, per_shard: int = 4) -> Path:
+    writer = ShardWriter(root)
+    writer.prepare({"command": "test"}, "fingerprint", overwrite=False)
+    for start in range(0, samples, per_shard):
+        sink = writer.open_shard(start // per_shard)
+        sink.add([seed_sample(n) for n in range(start, min(samples, start + per_shard))])
         sink.close(stages={})
     writer.finish()
     writer.release()

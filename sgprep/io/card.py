@@ -1,7 +1,8 @@
 """What makes a finished output self-describing for trainers: ``sizes.json`` and ``README.md``.
 
-- ``sizes.json``: ``{"00000.tar": ok samples, ...}``, the convention of open_clip and
-  img2dataset (open_clip's ``get_wds_dataset`` counts the samples from it);
+- ``sizes.json``: ``{"00000.tar": samples, ...}``, the convention of open_clip and
+  img2dataset (open_clip's ``get_wds_dataset`` counts the samples from it): the samples such a
+  loader yields (:func:`sizes`);
 - ``README.md``: a Hugging Face dataset card whose YAML header names the data files
   (``configs``: the tars; one builder serves a whole card, so the index parquets are read with
   ``load_dataset("parquet", data_files="OUTPUT/*.parquet")``) and types every column (``dataset_info.features``), so ``datasets.load_dataset(OUTPUT)`` guesses nothing.
@@ -42,8 +43,24 @@ DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 ANNOTATION_MODELS = {"json": SampleInfo, **{p.member: p.model for p in PRODUCTS}}
 
 
-def sizes(stats: list[ShardStats]) -> dict[str, int]:
-    return {OutputDir.tar_name(s): s.ok for s in sorted(stats, key=lambda s: s.shard)}
+def sizes(stats: list[ShardStats], shared_images: bool = False) -> dict[str, int]:
+    """``sizes.json``: per tar, the samples an image-text WebDataset loader (open_clip,
+    img2dataset's readers) yields: every ok sample; with ``shared_images``, those that carry
+    an image member (such loaders drop the captions that point at another sample's image,
+    and an epoch counted from all of them would wrap around, repeating captions)."""
+    return {
+        OutputDir.tar_name(s): _with_image(s) if shared_images else s.ok
+        for s in sorted(stats, key=lambda s: s.shard)
+    }
+
+
+def _with_image(stats: ShardStats) -> int:
+    """The shard's samples with an image member (a sample has at most one); all ok samples
+    of a shard without images (a captions-only output shares nothing)."""
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    images = sum(n for ext, n in stats.members.items() if ext in IMAGE_EXTENSIONS)
+    return images if images else stats.ok
 
 
 def feature(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +135,7 @@ def features(members: set[str]) -> list[dict[str, Any]]:
     return out + [{"name": "__key__", "dtype": "string"}, {"name": "__url__", "dtype": "string"}]
 
 
-def card(stats: list[ShardStats], version: str) -> str:
+def card(stats: list[ShardStats], version: str, shared_images: bool = False) -> str:
     members: set[str] = set()
     for s in stats:
         members.update(s.members)
@@ -164,10 +181,33 @@ index = datasets.load_dataset("parquet", data_files="OUTPUT/{INDEX_GLOB}")  # th
 pipeline = sgprep.data.webdataset("OUTPUT")                     # for a torch DataLoader
 ```
 
-open_clip: `--train-data 'OUTPUT/{urls}' --dataset-type webdataset` (sizes.json gives the count).
-"""
+{_consumers(stats, urls) if shared_images else _open_clip(urls)}"""
     front = yaml.dump(header, Dumper=DUMPER, sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n\n{body}"
+
+
+def _open_clip(urls: str) -> str:
+    return (
+        f"open_clip: `--train-data 'OUTPUT/{urls}' --dataset-type webdataset` "
+        "(sizes.json gives the count).\n"
+    )
+
+
+def _consumers(stats: list[ShardStats], urls: str) -> str:
+    """What each reader sees of a ``shared_images`` output, whose captions after an image's
+    first point at it (``json.image_key``) instead of holding it."""
+    ok = sum(s.ok for s in stats)
+    seen = sum(_with_image(s) for s in stats)
+    return f"""Written with `--shared-images`: {seen:,} of the {ok:,} samples hold their image; the other
+{ok - seen:,} name the sample that does (`json.image_key`). What each reader sees:
+
+- `sgprep.data.webdataset`: all {ok:,} samples, each caption with its image (joined back);
+  train with it;
+- open_clip and other image-text WebDataset loaders: only the {seen:,} samples with an image,
+  one caption per image (`sizes.json` counts these, so an epoch does not wrap around); to train
+  open_clip on every caption, write the output without `--shared-images`;
+- `datasets.load_dataset`: {ok:,} rows, {ok - seen:,} of them with no image (null).
+"""
 
 
 def recorded(root: Path) -> dict[str, dict[str, Any]]:
@@ -200,14 +240,17 @@ def is_ours(root: Path, name: str) -> bool:
     return entry.get("size") == len(data) and entry.get("sha256") == digest(data)
 
 
-def write_dataset_files(root: Path, stats: list[ShardStats], version: str) -> dict[str, bytes]:
+def write_dataset_files(
+    root: Path, stats: list[ShardStats], version: str, shared_images: bool = False
+) -> dict[str, bytes]:
     """Write ``sizes.json`` and ``README.md`` atomically, record them, return what was written.
     A README.md that sgprep did not write is left alone, with a warning."""
     from sgprep.io.safefs import atomic_write
 
+    counts = sizes(stats, shared_images)
     files = {
-        SIZES: (json.dumps(sizes(stats), indent=1, sort_keys=True) + "\n").encode(),
-        CARD: card(stats, version).encode(),
+        SIZES: (json.dumps(counts, indent=1, sort_keys=True) + "\n").encode(),
+        CARD: card(stats, version, shared_images).encode(),
     }
     written: dict[str, bytes] = {}
     record = {}

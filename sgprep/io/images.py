@@ -157,3 +157,25 @@ def reencode_jpeg(data: bytes) -> bytes:
     out = io.BytesIO()
     rgb.save(out, format="JPEG", quality=REENCODE_QUALITY)
     return out.getvalue()
+
+
+def reencode_upright(data: bytes, ext: str) -> tuple[bytes, str]:
+    """``data`` (an image with an EXIF orientation, that passed :func:`inspect_image`) turned
+    upright with no EXIF kept, so that every decoder (webdataset's, open_clip's, which apply no
+    orientation) shows what det.json's boxes see: a JPEG as a JPEG (quality
+    :data:`REENCODE_QUALITY`, its mode kept where JPEG holds it), any other format as a PNG
+    (lossless, alpha kept). Returns (bytes, extension). Deterministic: the same bytes in give
+    the same bytes out."""
+    from PIL import Image, ImageOps
+
+    with Image.open(io.BytesIO(data)) as img:
+        jpeg = img.format in ("JPEG", "MPO")  # MPO: a phone's JPEG with a preview appended
+        upright = ImageOps.exif_transpose(img)
+        if jpeg and upright.mode not in ("L", "RGB"):
+            upright = upright.convert("RGB")
+    out = io.BytesIO()
+    if jpeg:
+        upright.save(out, format="JPEG", quality=REENCODE_QUALITY)
+        return out.getvalue(), ext if ext in ("jpg", "jpeg") else "jpg"
+    upright.save(out, format="PNG")
+    return out.getvalue(), "png"

@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 
 from sgprep.config import DEFAULT_MAX_CAPTION_CHARS, DEFAULT_MAX_PIXELS
-from sgprep.io.images import TRAINER_FORMATS, ImageError, inspect_image, reencode_jpeg
+from sgprep.io.images import (
+    TRAINER_FORMATS,
+    ImageError,
+    inspect_image,
+    reencode_jpeg,
+    reencode_upright,
+)
 from sgprep.schema import Sample
 
 VALID_KEY = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
@@ -77,24 +83,34 @@ class Intake:
                 sample.image_info = inspect_image(sample.image, self.max_image_pixels)
             except ImageError as exc:
                 return sample.fail("read", exc.reason, exc.message)
+            orientation = sample.image_info.orientation
             if self.image_format == "jpg" and (
-                sample.image_ext not in TRAINER_FORMATS or sample.image_info.orientation
+                sample.image_ext not in TRAINER_FORMATS or orientation
             ):
-                self._reencode(sample)
+                self._reencode(sample, to_jpeg=True)
+            elif orientation:
+                self._reencode(sample, to_jpeg=False)
+            if orientation and sample.ok:
+                sample.meta.setdefault("orientation_applied", orientation)
         return sample
 
-    def _reencode(self, sample: Sample) -> None:
-        """``image_format: jpg``: gif, bmp, tiff, ... and images stored sideways (an EXIF
-        orientation) become upright JPEGs, which every trainer's decoder reads as det.json's
-        boxes see them (open_clip skips the other formats without a word, and neither it nor
-        webdataset's decoders apply EXIF orientation)."""
+    def _reencode(self, sample: Sample, to_jpeg: bool) -> None:
+        """The image re-encoded: as an upright JPEG (:func:`reencode_jpeg`) with ``to_jpeg``,
+        else only turned upright, in its own format (:func:`reencode_upright`).
+        Images stored sideways (an EXIF orientation) are always stored upright, so that every
+        trainer's decoder sees them as det.json's boxes do (neither open_clip nor webdataset's
+        decoders apply EXIF orientation); the orientation applied is recorded in the metadata
+        (``orientation_applied``, in the json member and the index). ``image_format: jpg``
+        also turns gif, bmp, tiff, ... into JPEGs (open_clip skips them without a word)."""
         try:
-            data = reencode_jpeg(sample.image)
+            if to_jpeg:
+                data, ext = reencode_jpeg(sample.image), "jpg"
+            else:
+                data, ext = reencode_upright(sample.image, sample.image_ext or "jpg")
             info = inspect_image(data, self.max_image_pixels)
         except (ImageError, OSError, ValueError) as exc:
-            sample.fail(
-                "read", "image_reencode", f"cannot re-encode {sample.image_ext} as JPEG: {exc}"
-            )
+            sample.fail("read", "image_reencode", f"cannot re-encode {sample.image_ext}: {exc}")
             return
-        sample.meta.setdefault("reencoded_from", sample.image_ext)
-        sample.image, sample.image_ext, sample.image_info = data, "jpg", info
+        if ext != sample.image_ext or to_jpeg:
+            sample.meta.setdefault("reencoded_from", sample.image_ext)
+        sample.image, sample.image_ext, sample.image_info = data, ext, info

@@ -595,7 +595,7 @@ class ShardWriter(Writer):
         from sgprep.io.card import write_dataset_files
 
         stats = [ShardStats.model_validate_json(read_bytes(p)) for p in self.layout.stats_files()]
-        write_dataset_files(self.root, stats, __version__)
+        write_dataset_files(self.root, stats, __version__, self.shared_images)
         odd = Counter()
         for s in stats:
             odd.update(

@@ -98,3 +98,42 @@ def test_missing_weights_stop_the_run_unless_detect_is_optional(
         "detect", "--images", images, "--output", tmp_path / "o3", "--no-progress", ok=False
     )
     assert alone.exit_code == 2 and "--weights PATH" in " ".join(alone.output.split())
+
+
+def test_an_exif_rotated_photo_is_stored_upright_as_det_json_sees_it(
+    tmp_path, asset_bytes, fall_weights
+):
+    """bus.jpg stored turned a quarter with the EXIF tag a phone writes: with the default
+    image_format (keep) it is stored upright, so plain webdataset (what open_clip decodes with)
+    shows it the size det.json's boxes are for; the index records the orientation applied."""
+    import io
+
+    import numpy as np
+    import webdataset as wds
+    from PIL import Image
+
+    images = _folder(tmp_path, asset_bytes)
+    upright = Image.open(io.BytesIO(asset_bytes["bus"])).convert("RGB")
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise to view
+    buf = io.BytesIO()
+    upright.transpose(Image.Transpose.ROTATE_90).save(buf, format="JPEG", quality=95, exif=exif)
+    (images / "bus.jpg").write_bytes(buf.getvalue())
+    outs = [tmp_path / "a", tmp_path / "b"]
+    for out in outs:
+        run_cli("detect", "--images", images, "--output", out, "--weights", fall_weights,
+                "--backend", "onnx", "--no-progress")  # fmt: skip
+    rows = {r["key"]: r for r in index_rows(outs[0])}
+    assert json.loads(rows["bus"]["meta"])["orientation_applied"] == 6
+    assert "orientation_applied" not in json.loads(rows["zidane"]["meta"])
+    assert (rows["bus"]["image_width"], rows["bus"]["image_height"]) == (810, 1080)
+    decoded = {s["__key__"]: s for s in wds.WebDataset(str(outs[0] / "00000.tar")).decode("pil")}
+    det = decoded["bus"]["det.json"]
+    stored = decoded["bus"]["jpg"]
+    assert stored.size == (det["width"], det["height"]) == upright.size
+    diff = np.abs(np.asarray(stored, dtype=float) - np.asarray(upright, dtype=float)).mean()
+    assert diff < 8, "upright, not turned or mirrored"
+    assert decoded["bus"]["json"]["image"]["orientation"] is None
+    raw = {s["__key__"]: s for s in wds.WebDataset(str(outs[0] / "00000.tar"))}
+    assert raw["zidane"]["jpg"] == asset_bytes["zidane"], "an upright photo's bytes are kept"
+    assert (outs[0] / "00000.tar").read_bytes() == (outs[1] / "00000.tar").read_bytes()

@@ -128,7 +128,7 @@ def test_gzip_shards_are_smaller_and_read_like_tars(tmp_path):
         ]
     assert json.loads((gz / "sizes.json").read_text()) == {"00000.tar.gz": 40}
     assert sd.urls(gz) == [str(gz / "00000.tar.gz")]
-    assert [s["caption"] for s in sd.webdataset(gz, decode=False)] == lines
+    assert [s["caption"] for s in sd.webdataset(gz, decode=False, shuffle=0, spread=0)] == lines
     row = index_rows(gz)[7]
     block = read_block(gz / f"{row['shard']}.tar.gz", row["offset"], row["size"])
     assert block[:512].startswith(f"{row['key']}.json".encode())
@@ -151,3 +151,24 @@ def test_an_output_with_shared_images_is_input_with_every_image_back(coco, tmp_p
     by_image = {s.key: s.image for s in samples}
     assert all(by_image[f"42_{100 + 10 * n}"] == photos["chelsea"] for n in range(5))
     assert all(by_image[f"7_{101 + 10 * n}"] == photos["rocket"] for n in range(5))
+
+
+def test_a_shared_images_output_says_what_each_reader_sees(coco, tmp_path):
+    """open_clip keeps only the samples that hold an image: sizes.json counts those (so its
+    epoch does not wrap around, repeating captions), the card says so and advertises no
+    open_clip command; sgprep.data still counts and yields every caption."""
+    import sgprep.data as sd
+
+    out, plain = tmp_path / "out", tmp_path / "plain"
+    _run(coco, out)
+    run_cli("parse", "--input", coco, "--output", plain, "--parser", "spacy", "--no-progress",
+            "--workers", "1")  # fmt: skip
+    assert json.loads((out / "sizes.json").read_text()) == {"00000.tar": 2}
+    assert json.loads((plain / "sizes.json").read_text()) == {"00000.tar": 10}
+    assert sd.sizes(out) == {"00000.tar": 10} and sd.num_samples(out) == 10
+    assert len(list(sd.webdataset(out, decode=False))) == 10
+    card = (out / "README.md").read_text()
+    assert "--train-data" not in card and "2 of the 10 samples hold their image" in card
+    assert "only the 2 samples with an image" in card and "10 rows, 8 of them with no image" in card
+    assert "--train-data 'OUTPUT/00000.tar'" in (plain / "README.md").read_text()
+    assert run_cli("validate", out).exit_code == 0
