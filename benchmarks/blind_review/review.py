@@ -74,7 +74,7 @@ def load_round(name: str) -> tuple[list[dict], dict[str, list[dict]]]:
 
 #: Rounds drawn from issue 32's measurement set, benchmarks/data/fresh_coco_style.txt (4,062
 #: COCO-style captions written by helpers who saw nothing of the project), kept there once.
-FRESH_ROUNDS = frozenset({"round10", "round11"})
+FRESH_ROUNDS = frozenset({"round10", "round11", "round12"})
 FRESH = HERE.parent / "data" / "fresh_coco_style.txt"
 
 

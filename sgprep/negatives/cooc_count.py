@@ -205,6 +205,8 @@ def lemma(verb: str) -> str:
         return _PARTICIPLE_BASES[v]
     if v in _THIRD_BASES:
         return _THIRD_BASES[v]
+    if v in known_verbs():
+        return v  # "feed", "bring": no "fee" + "-d", no "br" + "-ing"
     guesses: list[tuple[str, str]] = []
     if v.endswith("ing") and len(v) > 4:
         stem = v[:-3]

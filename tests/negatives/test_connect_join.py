@@ -74,6 +74,13 @@ def test_irregular_third_persons_count_as_their_verb():
         "hold",
     ]
     assert predicate_key("has") == "have"
+    # a verb's own base is its lemma: "feed" is no "fee" + "-d" ("a woman feeing a baby")
+    assert [lemma(w) for w in ("feed", "feeds", "bringing", "speed")] == [
+        "feed",
+        "feed",
+        "bring",
+        "speed",
+    ]
 
 
 def test_an_action_is_replaced_by_one_the_subjects_class_does_to_the_object():
