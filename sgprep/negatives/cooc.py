@@ -146,6 +146,20 @@ class Cooc(CoocTables):
         person throwing a ball counts). 0 for a subject of no class."""
         return self.by_class(s, o).get(predicate_key(predicate), 0)
 
+    def seen_between(self, s: str, o: str, seen: int = 2) -> frozenset[str]:
+        """The predicates seen ``seen`` times or more from ``s`` to ``o``, or from the head of
+        one to the head of the other: those :meth:`judge` (strict, ``seen``) passes for this
+        pair. Indexed once per process."""
+        idx = self._by_context.get("spo_by_pair")
+        if idx is None:
+            idx = self._by_context["spo_by_pair"] = {}
+            for k, n in self.tables["spo"].items():
+                subject, p, obj = k.split(SEP)
+                idx.setdefault((subject, obj), {})[p] = n
+        hs, ho = s.split()[-1], o.split()[-1]
+        out = {p for p, n in idx.get((s, o), {}).items() if n >= seen}
+        return frozenset(out | {p for p, n in idx.get((hs, ho), {}).items() if n >= seen})
+
     def by_class(self, s: str, o: str) -> dict[str, int]:
         """The predicates subjects of ``s``'s class were seen with ``o`` (or, if none, with
         its head), with their counts; empty for a subject of no class. Indexed once per

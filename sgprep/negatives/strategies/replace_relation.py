@@ -12,6 +12,7 @@ from sgprep.negatives.cooc import (
     WEAK_VERBS,
     known_verbs,
     lemma,
+    predicate_key,
     related_with,
     singular,
 )
@@ -242,18 +243,16 @@ class ReplaceRelation(Strategy):
             if n >= 2 and p.split()[1:] == rest and relation_type(p) == "action"
         )
         verbs = tuple(sorted(set(verbs).union(self._usable_verbs(by_class)))) if by_class else verbs
+        # the predicates seen twice as a triple with these ends (or their heads), or done to
+        # the object by the subject's class twice ("a boy kicking a ball" -> "throwing": people
+        # throw balls): :meth:`Cooc.judge`'s strict test, looked up once per pair of ends
+        # rather than once per verb
+        seen = c.seen_between(s, o) | {p for p, n in c.by_class(s, o).items() if n >= 2}
         return tuple(
             v
             for v in verbs
             if v != verb
-            # seen twice as a triple, or done to the object by the subject's class twice
-            # ("a boy kicking a ball" -> "throwing": people throw balls): a few lookups, and
-            # few verbs pass (before the synonym tests, which a first pass over a caption's
-            # verbs pays for every pair)
-            and (
-                c.judge(s, " ".join([v, *rest]), o, strict=True, seen=2) is None
-                or c.n_by_class(s, " ".join([v, *rest]), o) >= 2
-            )
+            and predicate_key(" ".join([v, *rest])) in seen
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
         )
