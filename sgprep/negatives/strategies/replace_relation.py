@@ -118,8 +118,23 @@ class ReplaceRelation(Strategy):
         if not options:
             self.rejected["no_vocabulary" if self.cooc is None else "no_attested_replacement"] += 1
             return None
-        new_verb = self.rng.choice(options)
+        new_verb = self._by_frequency(k, rest, options) if self.cooc is not None else None
+        new_verb = new_verb or self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _by_frequency(self, k: int, rest: list[str], options: list[str]) -> str:
+        """One of ``options`` drawn by how often the statistics saw it between these two
+        ends (the triple, or the subject's class with the object), plus one: the new verb
+        follows the captions' own for this role, so it is no text-only cue (a verb drawn
+        evenly made the rare ones, "poling a boat", the words a model learns)."""
+        r, c = self.g.relations[k], self.cooc
+        s, o = self.scene.names[r.subject], self.scene.names[r.object]
+        by_class = c.by_class(s, o)
+        weights = []
+        for v in options:
+            p = predicate_key(" ".join([v, *rest]))
+            weights.append(1 + max(c.n("spo", s, p, o), by_class.get(p, 0)))
+        return self.rng.choices(options, weights)[0]
 
     def _fixed_layout(self, r: Relation, tail: str) -> str | None:
         """Why the opposite of a view-relative relation (behind, in front of) breaks a layout
