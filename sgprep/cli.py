@@ -558,8 +558,9 @@ def stats(
         return
     stdout.print(render(summary))
     from sgprep.exec.timing import read_timing, timing_lines
+    from sgprep.schema import OutputDir
 
-    for label, text in timing_lines(read_timing(output / "_meta")):
+    for label, text in timing_lines(read_timing(OutputDir(output).meta)):
         stdout.print(f"{label:<28}{text}", highlight=False, soft_wrap=True)
     if summary.report_path:
         stdout.print(f"report: {summary.report_path}", highlight=False, soft_wrap=True)
@@ -571,23 +572,25 @@ def _require_sgprep_output(path: Path) -> None:
     not the files sgprep wrote (damaged stats or index, a truncated, emptied or missing tar)."""
     from sgprep.io.safefs import LinkRefused, real_dir
     from sgprep.io.validate import check_finished
-    from sgprep.schema import ShardStats
+    from sgprep.schema import OutputDir, ShardStats
 
+    out = OutputDir(path)
     try:
-        real_dir(path / "_meta")
+        real_dir(out.meta)
     except LinkRefused as exc:
         _fail(str(exc))
     except OSError:
         pass
-    if not (path / "_meta" / "run.json").is_file():
+    if not out.is_output():
         _fail(
             f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
             f"that `sgprep parse/run --output` wrote"
         )
-    if not any(path.glob("[0-9]*_stats.json")):
+    finished = out.stats_files()
+    if not finished:
         _fail(f"{path} has no finished shard yet (no NNNNN_stats.json)")
     try:
-        ShardStats.model_validate_json(next(path.glob("[0-9]*_stats.json")).read_bytes())
+        ShardStats.model_validate_json(finished[0].read_bytes())
     except ValueError:
         _fail(f"{path} holds stats files that are not sgprep's (or of an older version)")
     problems, unfinished = check_finished(path)
@@ -733,7 +736,9 @@ def validate(
         _fail(f"{output}: no such file or directory")
 
     jsonl = output.suffix.lower() == ".jsonl"
-    if not jsonl and not (output / "_meta" / "run.json").is_file():
+    from sgprep.schema import OutputDir
+
+    if not jsonl and not OutputDir(output).is_output():
         _fail(
             f"{output} is not an sgprep output (it has no _meta/run.json); give the directory "
             f"or FILE.jsonl that `sgprep parse/run --output` wrote"

@@ -184,9 +184,11 @@ def input_products(spec: str) -> set[str]:
     """What an earlier sgprep run wrote into this input (``sg``, ``det``, ``neg``), read from
     its saved config: ``DIR/_meta/run.json``, or ``FILE.run.json`` beside a JSONL output."""
     path = Path(spec.split("*")[0] or ".")
+    from sgprep.schema import OutputDir
+
     candidates = [
-        path / "_meta" / "run.json",
-        path.parent / "_meta" / "run.json",
+        OutputDir(path).run_file,
+        OutputDir(path.parent).run_file,
         path.with_name(path.stem + ".run.json"),
     ]
     for meta in candidates:

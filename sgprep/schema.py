@@ -435,6 +435,9 @@ class OutputDir:
     META = "_meta"
     #: Names in ``_meta``.
     RUN, PLAN, FAILED, TIMING = "run.json", "plan.json", "failed_shards.json", "timing"
+    #: ``_meta/.keys.sqlite``: the plan's scan of sample keys (exec/plan.py);
+    #: ``_meta/stats.parquet`` and ``_meta/report.html``: what ``sgprep stats`` writes
+    KEYS, DATA_STATS, REPORT = ".keys.sqlite", "stats.parquet", "report.html"
     #: ``_meta/lock``: held (flock) by the run writing the output, with its pid and token;
     #: ``_meta/publish.lock``: held by workers while they write a shard (io/writers.py).
     LOCK, PUBLISH_LOCK = "lock", "publish.lock"
@@ -469,6 +472,20 @@ class OutputDir:
     def failed_file(self) -> Path:
         """``_meta/failed_shards.json``: the shards that failed every try (exec/ledger.py)."""
         return self.meta / self.FAILED
+
+    @property
+    def keys_file(self) -> Path:
+        return self.meta / self.KEYS
+
+    @property
+    def data_stats_file(self) -> Path:
+        """``_meta/stats.parquet``: ``sgprep stats``' per-sample data properties."""
+        return self.meta / self.DATA_STATS
+
+    @property
+    def report_file(self) -> Path:
+        """``_meta/report.html``: ``sgprep stats``' page."""
+        return self.meta / self.REPORT
 
     @property
     def timing_dir(self) -> Path:

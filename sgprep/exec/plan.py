@@ -31,6 +31,7 @@ from sgprep.io.intake import base_key
 from sgprep.io.readers import InputError, input_format, reader
 from sgprep.io.safefs import atomic_write, read_bytes
 from sgprep.io.writers import OutputConflict, Writer
+from sgprep.schema import OutputDir
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class Plan(BaseModel):
 
 
 def plan_file(writer: Writer) -> Path:
-    return writer.root / "_meta" / "plan.json"
+    return OutputDir(writer.root).plan_file
 
 
 def make_plan(
@@ -164,7 +165,7 @@ def _load(path: Path) -> Plan | None:
 def _scan(plan: Plan, module: Any, writer: Writer) -> None:
     position = 0
     task: ShardTask | None = None
-    with _KeySet(writer.root / "_meta" / ".keys.sqlite") as keys:
+    with _KeySet(OutputDir(writer.root).keys_file) as keys:
         for unit_number, unit in enumerate(plan.units):
             if plan.limit is not None and position >= plan.limit:
                 break  # the limit is covered: the later units are not opened

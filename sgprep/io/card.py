@@ -216,7 +216,7 @@ def recorded(root: Path) -> dict[str, dict[str, Any]]:
     from sgprep.io.safefs import read_bytes
 
     try:
-        files = json.loads(read_bytes(root / "_meta" / RECORD)).get("files", {})
+        files = json.loads(read_bytes(OutputDir(root).meta / RECORD)).get("files", {})
     except (OSError, ValueError, AttributeError):
         return {}
     return {
@@ -268,7 +268,7 @@ def write_dataset_files(
         written[name] = data
         record[name] = {"size": len(data), "sha256": digest(data)}
     atomic_write(
-        root / "_meta" / RECORD,
+        OutputDir(root).meta / RECORD,
         (json.dumps({"files": record}, indent=2, sort_keys=True) + "\n").encode(),
     )
     return written

@@ -122,9 +122,9 @@ class ShardSink(ABC):
 META_FILES = (
     OutputDir.RUN,
     OutputDir.PLAN,
-    ".keys.sqlite",
-    "stats.parquet",
-    "report.html",
+    OutputDir.KEYS,
+    OutputDir.DATA_STATS,
+    OutputDir.REPORT,
     OutputDir.FAILED,
     "dataset.json",
 )
@@ -757,7 +757,7 @@ class JsonlWriter(Writer):
         if (
             self.root.is_dir()
             and not self.meta_file.exists()
-            and any(p.name != "_meta" for p in self.root.iterdir())
+            and any(p.name != OutputDir.META for p in self.root.iterdir())
         ):
             raise OutputConflict(
                 f"{self.root} holds files that sgprep did not write; sgprep keeps "

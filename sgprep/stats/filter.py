@@ -160,10 +160,10 @@ def load_properties(root: Path, threshold: float) -> pa.Table:
     otherwise computed afresh (and not written: ``sgprep stats`` owns that file)."""
     import pyarrow.parquet as pq
 
+    from sgprep.schema import OutputDir
     from sgprep.stats.properties import compute, connect, index_files
-    from sgprep.stats.report import STATS_FILE
 
-    stats = root / STATS_FILE
+    stats = OutputDir(root).data_stats_file
     if stats.is_file() and not stats.is_symlink():
         newest = max((f.stat().st_mtime for f in index_files(root)), default=0)
         try:

@@ -275,8 +275,9 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
     from pathlib import Path
 
     from sgprep.exec.timing import read_timing, timing_lines
+    from sgprep.schema import OutputDir
 
-    time_rows = timing_lines(read_timing(Path(summary.root) / "_meta")) or [
+    time_rows = timing_lines(read_timing(OutputDir(Path(summary.root)).meta)) or [
         ("(no shard was timed)", "")
     ]
     grid = "".join(_figure(png, caption) for png, caption in figures[1:])

@@ -17,15 +17,13 @@ from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 
+from sgprep.schema import OutputDir
 from sgprep.stats.diversity import Diversity
 from sgprep.stats.negatives import NegativeKind, rejections
 from sgprep.stats.properties import DEFAULT_THRESHOLD
 
 if TYPE_CHECKING:
     import pyarrow as pa
-
-STATS_FILE = Path("_meta") / "stats.parquet"
-REPORT_FILE = Path("_meta") / "report.html"
 
 
 class Summary(BaseModel):
@@ -86,7 +84,8 @@ def run_stats(
     from sgprep.stats.properties import compute, connect, index_files
 
     root = Path(root)
-    real_dir(root / STATS_FILE.parent, create=True)  # never written through a link
+    out = OutputDir(root)
+    real_dir(out.meta, create=True)  # never written through a link
     con = connect(threads)
     table = compute(root, threshold=threshold, con=con)
     table = table.replace_schema_metadata({"sgprep.threshold": repr(threshold)})
@@ -94,7 +93,7 @@ def run_stats(
     summary.negative_kinds = negative_kinds(index_files(root), con, seed=seed)
     if summary.negative_kinds:
         summary.diversity = output_diversity(index_files(root), con, seed=seed)
-    stats_path = root / STATS_FILE
+    stats_path = out.data_stats_file
 
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd")
@@ -104,7 +103,7 @@ def run_stats(
         from sgprep.stats.gallery import gallery_html
         from sgprep.stats.page import report_html
 
-        report_path = root / REPORT_FILE
+        report_path = out.report_file
         summary.report_path = str(report_path)
         page = report_html(summary, table, gallery=gallery_html(root))
         atomic_write(report_path, page.encode("utf-8"))
@@ -158,8 +157,7 @@ def _add_shard_stats(summary: Summary, root: Path) -> None:
     from sgprep.schema import ShardStats
 
     totals = total(
-        ShardStats.model_validate_json(p.read_bytes())
-        for p in sorted(root.glob("[0-9]*_stats.json"))
+        ShardStats.model_validate_json(p.read_bytes()) for p in OutputDir(root).stats_files()
     )
     summary.shards = totals.shards
     summary.stages = totals.stages

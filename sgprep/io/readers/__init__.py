@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from sgprep.registry import load_entry
-from sgprep.schema import Sample
+from sgprep.schema import OutputDir, Sample
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def detect_format(paths: list[Path]) -> str:
     if not found:
         if len(paths) == 1 and paths[0].is_file():
             return "table"  # a lone file of unknown kind: read it as text, lines as captions
-        outputs = [p for p in paths if (p / "_meta" / "run.json").is_file()]
+        outputs = [p for p in paths if OutputDir(p).is_output()]
         if outputs:
             # what `sgprep validate` calls a valid empty output: say so, not "no input"
             raise InputError(
