@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from sgprep import __version__, flags
 from sgprep.parse.base import DEFAULT_SPACY_MODEL
+from sgprep.stats.filter import Criteria
 
 app = typer.Typer(
     help="Compositional training data for vision-language models: scene graphs, boxes and "
@@ -611,53 +612,19 @@ def _require_sgprep_output(path: Path) -> None:
         )
 
 
-@app.command(name="filter")
-def filter_(
-    dataset: Optional[Path] = DATASET,
-    given: Optional[Path] = DATASET_OPTION,
-    output: Path = typer.Option(..., "--output", "-o", help="Directory for the view."),
-    min_caption_objects: Optional[int] = typer.Option(
-        None, min=0, help="Caption names at least N entities."
-    ),
-    attributes_per_object: Optional[str] = typer.Option(
-        None, help="LO:HI - mean attributes per caption entity in [LO, HI]; a side may be empty."
-    ),
-    min_coverage: Optional[float] = typer.Option(
-        None, min=0, max=1, help="Caption names at least this share of detected categories."
-    ),
-    min_image_objects: Optional[int] = typer.Option(
-        None, min=0, help="At least N detected objects."
-    ),
-    weights_column: Optional[str] = typer.Option(
-        None, help="Re-weight instead of dropping: every ok sample stays, with its weight here."
-    ),
-    reject_weight: float = typer.Option(
-        0.1, min=0, help="Weight of a sample that misses a criterion."
-    ),
-    threshold: float = typer.Option(
-        0.25, min=0, max=1, help="Detection score at which an object counts."
-    ),
-) -> None:
+def filter_(**values: Any) -> None:
     """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
-    dataset = _one_path(dataset, given)
+    dataset, output = _one_path(values["dataset"], values["given"]), values["output"]
     _require_sgprep_output(dataset)
     try:
-        from sgprep.stats.filter import Criteria, filter_view
+        from sgprep.stats.filter import filter_view
     except ImportError as exc:
         _fail(
             f"`sgprep filter` needs the stats extra ({exc.name} is missing): "
             'pip install "sgprep[stats]"'
         )
     try:
-        criteria = Criteria(
-            min_caption_objects=min_caption_objects,
-            attributes_per_object=attributes_per_object,
-            min_coverage=min_coverage,
-            min_image_objects=min_image_objects,
-            weights_column=weights_column,
-            reject_weight=reject_weight,
-            threshold=threshold,
-        )
+        criteria = Criteria(**flags.split_values(Criteria, values))
     except ValidationError as exc:
         _fail(f"invalid filter: {flags.flag_errors(exc)}")
     except ValueError as exc:
@@ -673,6 +640,35 @@ def filter_(
         f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
         f"criterion) in {view.shards} shards -> {output}"
     )
+
+
+# the criteria's flags are the Criteria model's fields (sgprep/stats/filter.py: pydantic only)
+app.command(name="filter", cls=flags.PanelCommand)(
+    flags.with_signature(
+        filter_,
+        [
+            inspect.Parameter(
+                "dataset",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=DATASET,
+                annotation=Optional[Path],
+            ),
+            inspect.Parameter(
+                "given",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=DATASET_OPTION,
+                annotation=Optional[Path],
+            ),
+            inspect.Parameter(
+                "output",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(..., "--output", "-o", help="Directory for the view."),
+                annotation=Path,
+            ),
+        ]
+        + flags.field_params(Criteria, "criteria"),
+    )
+)
 
 
 @app.command(name="eval")

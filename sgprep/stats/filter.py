@@ -47,23 +47,32 @@ def parse_range(text: str) -> tuple[float | None, float | None]:
 class Criteria(BaseModel):
     """What a sample must meet to be kept (or to get weight 1.0)."""
 
-    min_caption_objects: int | None = Field(None, ge=0, description="entities in the caption")
+    min_caption_objects: int | None = Field(
+        None, ge=0, description="The caption names at least this many entities."
+    )
     attributes_per_object: tuple[float | None, float | None] | None = Field(
-        None, description="mean attributes per caption entity within [LO, HI]"
+        None,
+        description="LO:HI - mean attributes per caption entity within [LO, HI]; a side may be empty.",
     )
     min_coverage: float | None = Field(
-        None, ge=0, le=1, description="share of detected labels named"
+        None,
+        ge=0,
+        le=1,
+        description="The caption names at least this share of the detected categories.",
     )
     min_image_objects: int | None = Field(
-        None, ge=0, description="detected objects above threshold"
+        None, ge=0, description="At least this many detected objects (at --threshold)."
     )
     weights_column: str | None = Field(
-        None, description="keep every ok sample and write its weight in this column instead"
+        None,
+        description="Re-weight instead of dropping: every ok sample stays, with its weight in this column.",
     )
     reject_weight: float = Field(
-        0.1, ge=0, description="weight of a sample that misses a criterion"
+        0.1, ge=0, description="Weight of a sample that misses a criterion."
     )
-    threshold: float = Field(DEFAULT_THRESHOLD, ge=0, le=1, description="detection threshold")
+    threshold: float = Field(
+        DEFAULT_THRESHOLD, ge=0, le=1, description="Detection score at which an object counts."
+    )
 
     @field_validator("attributes_per_object", mode="before")
     @classmethod
