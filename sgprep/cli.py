@@ -20,7 +20,7 @@ from rich.table import Table
 from typer.core import TyperGroup
 
 from sgprep import __version__, flags
-from sgprep.parse.base import DEFAULT_SPACY_MODEL
+from sgprep.parse.base import ParserSettings
 from sgprep.stats.filter import Criteria
 
 app = typer.Typer(
@@ -671,40 +671,20 @@ app.command(name="filter", cls=flags.PanelCommand)(
 )
 
 
-@app.command(name="eval")
-def eval_(
-    gold_file: Optional[Path] = typer.Argument(
-        None, metavar="GOLD", show_default=False, help="FACTUAL CSV or gold JSONL; or -i GOLD."
-    ),
-    gold: Optional[Path] = typer.Option(
-        None, "--gold", "--input", "-i", help="The gold file, as an option."
-    ),
-    parser: str = typer.Option("spacy", help="Parser to score."),
-    spacy_model: str = typer.Option(DEFAULT_SPACY_MODEL, help="spaCy pipeline name."),
-    model: Optional[str] = typer.Option(None, help="Model hub id or local path (llama3, t5)."),
-    engine: str = typer.Option("vllm", help="llama3: vllm | openai."),
-    endpoint: Optional[str] = typer.Option(None, help="openai engine: base URL."),
-    output: Optional[Path] = typer.Option(
-        None, "--output", "-o", help="Write the report as JSON here."
-    ),
-    limit: Optional[int] = typer.Option(None, min=1, help="Score the first N captions only."),
-) -> None:
+def eval_(**values: Any) -> None:
     """Score a parser against gold scene graphs (SPICE-style tuple P/R/F1)."""
     from sgprep.errors import ModelUnavailable
     from sgprep.eval import EvalRefused, render, run_eval
-    from sgprep.parse.base import ParserSettings
 
-    gold = _one_path(gold_file, gold, "a gold file")
+    gold = _one_path(values["gold_file"], values["gold"], "a gold file")
     if not gold.is_file():
         _fail(f"--gold {gold}: no such file")
     try:
-        settings = ParserSettings(
-            parser=parser, spacy_model=spacy_model, model=model, engine=engine, endpoint=endpoint
-        )
+        settings = ParserSettings(**flags.split_values(ParserSettings, values))
     except ValidationError as exc:
         _fail(flags.flag_errors(exc))
     try:
-        report = run_eval(gold, parser, settings, output, limit)
+        report = run_eval(gold, settings.parser, settings, values["output"], values["limit"])
     except EvalRefused as exc:
         _fail(str(exc))
     except ModuleNotFoundError as exc:
@@ -712,6 +692,48 @@ def eval_(
     except (ModelUnavailable, ValueError, KeyError) as exc:
         _fail(f"--gold {gold}: {exc}" if isinstance(exc, (ValueError, KeyError)) else str(exc))
     stdout.print(render(report))
+
+
+# the parser's flags are the parse stage's settings (ParserSettings), as `sgprep parse` has them
+app.command(name="eval", cls=flags.PanelCommand)(
+    flags.with_signature(
+        eval_,
+        [
+            inspect.Parameter(
+                "gold_file",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Argument(
+                    None,
+                    metavar="GOLD",
+                    show_default=False,
+                    help="FACTUAL CSV or gold JSONL; or -i GOLD.",
+                ),
+                annotation=Optional[Path],
+            ),
+            inspect.Parameter(
+                "gold",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(
+                    None, "--gold", "--input", "-i", help="The gold file, as an option."
+                ),
+                annotation=Optional[Path],
+            ),
+            inspect.Parameter(
+                "output",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(None, "--output", "-o", help="Write the report as JSON here."),
+                annotation=Optional[Path],
+            ),
+            inspect.Parameter(
+                "limit",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(None, min=1, help="Score the first N captions only."),
+                annotation=Optional[int],
+            ),
+        ]
+        + flags.field_params(ParserSettings, "parse settings"),
+    )
+)
 
 
 @app.command()

@@ -318,3 +318,19 @@ def test_set_of_an_unknown_stage_names_the_setting_whole_and_suggests(tmp_path):
     result = run_cli("run", pipe, "--set", "negative.strategies=swap", ok=False)
     assert result.exit_code == 2
     assert "--set negative.strategies:" in result.output and "'negatives'" in result.output
+
+
+def test_filter_and_eval_take_their_flags_from_their_models():
+    """sgprep filter's criteria are the Criteria model's fields, and sgprep eval's parser
+    flags the parse stage's settings: a field added to a model is a flag, with its help."""
+    from typer.testing import CliRunner
+
+    from sgprep.cli import app
+    from sgprep.parse.base import ParserSettings
+    from sgprep.stats.filter import Criteria
+
+    runner = CliRunner()
+    for command, model in (("filter", Criteria), ("eval", ParserSettings)):
+        shown = runner.invoke(app, [command, "--help"], terminal_width=200).output
+        for name in model.model_fields:
+            assert "--" + name.replace("_", "-") in shown, (command, name)
