@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
@@ -63,6 +64,9 @@ from sgprep.io.writers import Writer, check_apart, make_writer
 from sgprep.pipeline import STAGES, build_stages, check_requires, check_stages, resolve
 from sgprep.schema import ShardStats
 
+if TYPE_CHECKING:
+    from sgprep.exec.stage import Stage
+
 log = logging.getLogger(__name__)
 
 
@@ -104,9 +108,19 @@ class LocalExecutor:
         #: shards whose worker the time budget ended, and how often (exec/budget.py)
         self.hard_deaths: Counter[int] = Counter()
         self.plan_counts: dict[int, int] = {}
+        self._stages: list[Stage] | None = None
+
+    @property
+    def stages(self) -> list[Stage]:
+        """The run's stages, built once here for what the driver asks of them (which need
+        images, redo shards, want a GPU, see problems); each worker builds its own."""
+        if self._stages is None:
+            self._stages = build_stages(self.config)
+        return self._stages
 
     def run(self) -> RunSummary:
         self.config = config = check_stages(resolve(self.config))
+        self._stages = None  # of the checked config
         check_requires(config)
         check_apart(resolve_inputs(config.input), config.output)
         writer = make_writer(config.output, **config.writer_options())
@@ -124,7 +138,7 @@ class LocalExecutor:
     def _run(self, writer: Writer) -> RunSummary:
         config = self.config
         if writer.complete:  # a finished JSONL output of this very run
-            if any(s.redoes for s in build_stages(config)) and _has_fallback_graphs(config.output):
+            if any(s.redoes for s in self.stages) and _has_fallback_graphs(config.output):
                 raise ValueError(
                     f"{config.output} is complete and holds graphs from the "
                     "fallback parser, but its parts are joined, so no shard can be "
@@ -140,7 +154,7 @@ class LocalExecutor:
             config.limit,
             writer,
             config.columns,
-            any(s.needs_images for s in build_stages(config)),
+            any(s.needs_images for s in self.stages),
         )
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)
@@ -178,7 +192,7 @@ class LocalExecutor:
             summary.output.add(writer.read_stats(task.index))
         summary.problems = run_problems(config, summary.output) + [
             problem
-            for stage in build_stages(config)
+            for stage in self.stages
             for problem in stage.problems(summary.output.stages.get(stage.name, {}))
         ]
         for problem in summary.problems:
@@ -189,7 +203,7 @@ class LocalExecutor:
 
     def _redo(self, plan: Plan, writer: Writer) -> list[int]:
         """Finished shards that a stage wants done again (parse --redo-fallbacks)."""
-        stages = [s for s in build_stages(self.config) if s.redoes]
+        stages = [s for s in self.stages if s.redoes]
         if not stages:
             return []
         redo = [
@@ -236,8 +250,7 @@ class LocalExecutor:
 
     def _workers(self, tasks: int) -> int:
         wanted = self.config.workers or usable_cpus()
-        stages = build_stages(self.config)
-        if wanted > 1 and any(s.resources().gpus > 0 for s in stages):
+        if wanted > 1 and any(s.resources().gpus > 0 for s in self.stages):
             log.info(
                 "a stage uses a GPU: running one worker process (use --executor ray to "
                 "spread GPU stages)"
@@ -376,7 +389,7 @@ class LocalExecutor:
             return False
         if threading.active_count() > 1 or native_threads() > 1:
             return False
-        return not any(s.resources().gpus for s in build_stages(self.config))
+        return not any(s.resources().gpus for s in self.stages)
 
     def _forking_runner(self, plan: Plan, cpus: int) -> ShardRunner | None:
         """A runner set up here for forked workers to share, or None where they are spawned."""
