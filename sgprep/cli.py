@@ -212,6 +212,10 @@ def _print_summary(config, summary) -> None:
     for label, text in timing_lines(summary.timing):  # this run's shards: where the time went
         table.add_row(label, text)
     console.print(table)
+    from sgprep.exec.totals import warnings
+
+    for warning in warnings(output.stages):
+        console.print(f"[bold yellow]warning:[/] {warning}", highlight=False)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
         tar = ".tar.gz" if config.compression == "gzip" else ".tar"
