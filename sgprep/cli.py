@@ -211,6 +211,9 @@ def _print_summary(config, summary) -> None:
 
     for label, text in timing_lines(summary.timing):  # this run's shards: where the time went
         table.add_row(label, text)
+    for step, counters in summary.after.items():  # corpus steps, over the whole output
+        for name, value in counters.items():
+            table.add_row(f"{step}: {name}", f"{value:,}")
     console.print(table)
     from sgprep.exec.totals import warnings
 
