@@ -387,7 +387,7 @@ STAGE_VERBS["negatives"] = StageVerb(
                 5,
                 min=1,
                 rich_help_panel="mine-images",
-                help="--strategy mine-images: distractors per sample.",
+                help="--strategy mine-images: distractor images per image.",
             ),
         ),
     ),
