@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from sgprep.detect.link import direction, entity_boxes, link
 from sgprep.schema import Box, Detections, Entity, Relation, SceneGraph
+from sgprep.stats.properties import label_words, word_forms
 
 
 def _graph(*texts: str) -> SceneGraph:
@@ -135,3 +136,35 @@ def test_the_search_is_bounded_and_keeps_the_best_found():
     links = link(graph, objects)  # a chain of 12 over 30 boxes: more than the walk's budget
     assert len({b for b in links.boxes if b is not None}) == 12
     assert links.placed == 11 and 0 < links.agree <= 11
+
+
+def test_without_spatial_relations_the_links_are_the_labels_greedy_choice():
+    """The links of before, byte for byte: each entity, in caption order, takes the
+    best-scoring box it names that no earlier entity took."""
+    import random
+
+    rng = random.Random(0)
+    labels = ["person", "dog", "cat", "teddy bear"]
+    heads = ["man", "woman", "dog", "puppy", "cat", "bear", "car"]
+    for _ in range(300):
+        objects = _boxes(*rng.choices(labels, k=rng.randint(0, 6)))
+        graph = _related(
+            rng.choices(heads, k=rng.randint(1, 5)),
+            *[(0, rng.choice(["holding", "next to", "with"]), 1)] * rng.randint(0, 1),
+        )
+        if len(graph.entities) < 2:
+            graph.relations = []
+        taken, greedy = set(), []
+        for entity in graph.entities:
+            names = word_forms(entity.head)
+            match = next(
+                (
+                    k
+                    for k, b in enumerate(objects)
+                    if k not in taken and names & label_words(b.label)
+                ),
+                None,
+            )
+            taken.add(match)
+            greedy.append(match)
+        assert entity_boxes(graph, objects) == greedy
