@@ -66,6 +66,11 @@ def direction(predicate: str) -> Test | None:
     return next((test for pattern, test in DIRECTIONS if pattern.search(text)), None)
 
 
+def _can_agree(test: Test, subjects: list[int], objects_: list[int], boxes) -> bool:
+    """Some two different boxes of the two entities stand as the predicate says."""
+    return any(test(boxes[s].xyxy, boxes[o].xyxy) for s in subjects for o in objects_ if s != o)
+
+
 def _relation_test(relation: Relation) -> Test | None:
     """The test of the predicate, or of the words as written ("left of" read as "leave of")."""
     test = direction(relation.predicate)
@@ -112,7 +117,12 @@ def link(graph: SceneGraph, objects: Sequence[Box]) -> Links:
         and candidates[r.object]
         and (test := _relation_test(r)) is not None
     ]
-    boxes = _search(candidates, spatial, [b.xyxy for b in objects])
+    # a relation that no two boxes can agree with would only make the search walk every
+    # assignment: it is counted, not searched for
+    searched = [
+        (s, o, t) for s, o, t in spatial if _can_agree(t, candidates[s], candidates[o], objects)
+    ]
+    boxes = _search(candidates, searched, [b.xyxy for b in objects])
     ends = [(boxes[s], boxes[o], test) for s, o, test in spatial]
     placed = [(s, o, t) for s, o, t in ends if s is not None and o is not None]
     agree = sum(test(objects[s].xyxy, objects[o].xyxy) for s, o, test in placed)
@@ -128,17 +138,40 @@ def _search(
     candidates: list[list[int]], spatial: list[tuple[int, int, Test]], xyxy: list[XYXY]
 ) -> list[int | None]:
     """The assignment that agrees with the most ``spatial`` relations; among those, the first
-    in the walk's order (each entity's boxes by score, then no box)."""
+    in the walk's order (each entity's boxes by score, then no box). A branch is left as soon
+    as the relations it could still satisfy cannot beat the best found."""
     n = len(candidates)
     # a relation is judged when the later of its two entities gets its box
     judged_at: list[list[tuple[int, int, Test]]] = [[] for _ in range(n)]
     for s, o, test in spatial:
         judged_at[max(s, o)].append((s, o, test))
-    open_after = [sum(len(j) for j in judged_at[k + 1 :]) for k in range(n)]  # still to judge
     chosen: list[int | None] = [None] * n
     taken: set[int] = set()
     best: tuple[int, list[int | None]] = (-1, [])
     steps = 0
+
+    def agrees(s: int, o: int, test: Test) -> bool:
+        a, b = chosen[s], chosen[o]
+        return a is not None and b is not None and test(xyxy[a], xyxy[b])
+
+    def still_possible(k: int) -> int:
+        """Relations judged after entity ``k`` that some free box could still satisfy."""
+        count = 0
+        for j in range(k + 1, n):
+            for s, o, test in judged_at[j]:
+                if s > k and o > k:
+                    count += 1
+                    continue
+                fixed, other = (s, o) if s <= k else (o, s)
+                box = chosen[fixed]
+                if box is None:
+                    continue  # an end with no box agrees with nothing
+                free = (c for c in candidates[other] if c not in taken and c != box)
+                if fixed == s:
+                    count += any(test(xyxy[box], xyxy[c]) for c in free)
+                else:
+                    count += any(test(xyxy[c], xyxy[box]) for c in free)
+        return count
 
     def walk(k: int, agree: int) -> bool:  # True: stop (no better one exists, or out of steps)
         nonlocal best, steps
@@ -149,22 +182,16 @@ def _search(
         for box in [*(c for c in candidates[k] if c not in taken), None]:
             steps += 1
             chosen[k] = box
-            gained = agree + sum(
-                chosen[s] is not None
-                and chosen[o] is not None
-                and test(xyxy[chosen[s]], xyxy[chosen[o]])
-                for s, o, test in judged_at[k]
-            )
-            if gained + open_after[k] > best[0]:  # this branch can still do better
-                if box is not None:
-                    taken.add(box)
+            if box is not None:
+                taken.add(box)
+            gained = agree + sum(agrees(s, o, test) for s, o, test in judged_at[k])
+            stop = False
+            if gained + still_possible(k) > best[0]:  # this branch can still do better
                 stop = walk(k + 1, gained)
-                if box is not None:
-                    taken.discard(box)
-                if stop:
-                    chosen[k] = None
-                    return True
-            if steps >= SEARCH_NODES and best[0] >= 0:
+            if box is not None:
+                taken.discard(box)
+            if stop or (steps >= SEARCH_NODES and best[0] >= 0):
+                chosen[k] = None
                 return True
         chosen[k] = None
         return False
