@@ -69,12 +69,12 @@ def mine_timed(src: Path, out: Path) -> dict[str, float]:
     from sgprep.negatives.mine import iter_samples, match, mine_images, signature_table
 
     t = time.process_time()
-    table, keys = signature_table(iter_samples([src]))
+    table, images = signature_table(iter_samples([src]))
     read = time.process_time() - t
     t = time.process_time()
-    found = match(table, keys)
+    found = match(table, images.keys)
     join = time.process_time() - t
-    del table, keys, found
+    del table, images, found
     t = time.process_time()
     stats = mine_images([src], out)
     total = time.process_time() - t

@@ -212,7 +212,14 @@ def _print_summary(config, summary) -> None:
 
     for label, text in timing_lines(summary.timing):  # this run's shards: where the time went
         table.add_row(label, text)
+    for step, counters in summary.after.items():  # corpus steps, over the whole output
+        for name, value in counters.items():
+            table.add_row(f"{step}: {name}", f"{value:,}")
     console.print(table)
+    from sgprep.exec.totals import warnings
+
+    for warning in warnings(output.stages):
+        console.print(f"[bold yellow]warning:[/] {warning}", highlight=False)
     if not jsonl and summary.planned_shards:
         last = summary.planned_shards - 1
         tar = ".tar.gz" if config.compression == "gzip" else ".tar"
@@ -381,7 +388,7 @@ STAGE_VERBS["negatives"] = StageVerb(
                 5,
                 min=1,
                 rich_help_panel="mine-images",
-                help="--strategy mine-images: distractors per sample.",
+                help="--strategy mine-images: distractor images per image.",
             ),
         ),
     ),

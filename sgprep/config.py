@@ -33,6 +33,7 @@ DEFAULT_MAX_CAPTION_CHARS = 2000
 #: Fields that do not change what a run writes; they are left out of the fingerprint, so a
 #: rerun with other values resumes the same output.
 NOT_IN_FINGERPRINT = {
+    "after",  # corpus steps write beside the shards, never into them
     "command",
     "overwrite",
     "progress",
@@ -156,6 +157,11 @@ class RunConfig(BaseModel):
         description="A directory for shards, or FILE.jsonl."
     )
     stages: Annotated[list[StageSpec], Flag(hidden=True)] = Field(min_length=1)
+    after: Annotated[list[StageSpec], Flag(hidden=True)] = Field(
+        default_factory=list,
+        description="Corpus steps (pipeline.AFTER, e.g. mine-images) run over the whole "
+        "output once its shards are done; they write beside the shards, never into them.",
+    )
     shard_size: int = Field(
         default=DEFAULT_SHARD_SIZE, gt=0, description="Input samples per output shard."
     )
@@ -245,6 +251,13 @@ class RunConfig(BaseModel):
         return self
 
     @model_validator(mode="after")
+    def _after_needs_shards(self) -> RunConfig:
+        if self.after and Path(self.output).suffix.lower() == ".jsonl":
+            names = ", ".join(spec.name for spec in self.after)
+            raise ValueError(f"{names} reads a shard directory's index: name a directory output")
+        return self
+
+    @model_validator(mode="after")
     def _stages_once(self) -> RunConfig:
         names = [spec.name for spec in self.stages]
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -274,7 +287,8 @@ class RunConfig(BaseModel):
         }
 
     def resolved(self) -> dict[str, Any]:
-        return json.loads(self.model_dump_json())
+        # no corpus step: run.json as it was before there were any
+        return json.loads(self.model_dump_json(exclude=None if self.after else {"after"}))
 
     def fingerprinted(self) -> dict[str, Any]:
         """The settings that decide the output's bytes: paths made absolute, and without

@@ -30,8 +30,14 @@ STAGES: dict[str, str] = {
     "detect": "sgprep.detect.stage:DetectStage",
     "negatives": "sgprep.negatives.stage:NegativesStage",
 }
+#: Corpus steps: each runs once the shards are done, over the whole output (not per shard),
+#: and is given in ``stages:`` like a stage, e.g. ``mine-images: {max_per_query: 5}``.
+AFTER: dict[str, str] = {
+    "mine-images": "sgprep.negatives.mine:MineImagesStep",
+}
 
 __all__ = [
+    "AFTER",
     "STAGES",
     "PipelineError",
     "build_stages",
@@ -41,6 +47,7 @@ __all__ = [
     "load_pipeline",
     "make_config",
     "resolve",
+    "run_after",
     "stage_class",
 ]
 
@@ -82,8 +89,16 @@ def applying(settings: BaseModel) -> dict[str, Any]:
     return data
 
 
+def step_class(name: str) -> type:
+    """The corpus step registered as ``name`` in :data:`AFTER`."""
+    try:
+        return load_entry(AFTER, name, "step")
+    except UnknownEntry as exc:
+        raise PipelineError(str(exc)) from None
+
+
 def validate_settings(name: str, settings: dict[str, Any]) -> BaseModel:
-    model = stage_class(name).Settings
+    model = (step_class(name) if name in AFTER else stage_class(name)).Settings
     unknown = [k for k in settings if k not in model.model_fields]
     if unknown:
         key = unknown[0]
@@ -104,7 +119,23 @@ def resolve(config: RunConfig) -> RunConfig:
         spec.model_copy(update={"settings": applying(validate_settings(spec.name, spec.settings))})
         for spec in config.stages
     ]
-    return config.model_copy(update={"stages": stages})
+    after = [
+        spec.model_copy(
+            update={"settings": validate_settings(spec.name, spec.settings).model_dump()}
+        )
+        for spec in config.after
+    ]
+    return config.model_copy(update={"stages": stages, "after": after})
+
+
+def run_after(config: RunConfig) -> dict[str, dict[str, int]]:
+    """Run the corpus steps over the finished output; their counters, by step."""
+    return {
+        spec.name: step_class(spec.name)(validate_settings(spec.name, spec.settings)).run(
+            Path(config.output)
+        )
+        for spec in config.after
+    }
 
 
 def make_config(data: dict[str, Any]) -> RunConfig:
@@ -171,6 +202,13 @@ def check_requires(config: RunConfig) -> None:
                 f"before {spec.name!r}, or read an output that has it"
             )
         have |= cls.provides
+    for spec in config.after:
+        missing = sorted(step_class(spec.name).requires - have)
+        if missing:
+            raise PipelineError(
+                f"step {spec.name!r} needs {', '.join(missing)}, which no stage of the pipeline "
+                f"provides and the input {config.input!r} does not carry; add a stage that does"
+            )
 
 
 def _provides(name: str) -> set[str]:
@@ -219,7 +257,8 @@ def _yaml_stages(stages: Any) -> list[dict[str, Any]]:
         raise PipelineError("a pipeline needs `stages:`, e.g. `stages: {parse: {parser: spacy}}`")
     names = [name for name, _ in pairs]
     for name in names:
-        stage_class(name)  # unknown names fail here, with a suggestion
+        if name not in AFTER:
+            stage_class(name)  # unknown names fail here, with a suggestion
         if names.count(name) > 1:
             raise PipelineError(
                 f"stage {name!r} is given {names.count(name)} times; a pipeline "
@@ -309,6 +348,8 @@ def load_pipeline(
         if field in data and not str(data[field]).startswith("/"):
             data[field] = str(base / str(data[field]))
     for spec in specs:
+        if spec["name"] in AFTER:
+            continue  # no path settings
         fields = stage_class(spec["name"]).Settings.model_fields
         for key, value in spec["settings"].items():
             if key in fields and flag_of(fields[key]).path:
@@ -329,7 +370,8 @@ def load_pipeline(
                 f"{', '.join(names)}){hint}"
             )
         spec["settings"].update(values)
-    data["stages"] = specs
+    data["stages"] = [spec for spec in specs if spec["name"] not in AFTER]
+    data["after"] = [spec for spec in specs if spec["name"] in AFTER]
     data.setdefault("command", "run")
     data.update({k: v for k, v in overrides.items() if v is not None})
     return make_config(data)

@@ -20,7 +20,7 @@ import numpy as np
 from sgprep.config import RunContext
 from sgprep.detect.base import Detector, DetectSettings, make_detector, pick_backend, unletterbox
 from sgprep.detect.decode import DecodeError, Decoder, Frame
-from sgprep.detect.link import entity_boxes
+from sgprep.detect.link import link
 from sgprep.detect.pairs import top_pairs
 from sgprep.exec.stage import Resources, Stage
 from sgprep.schema import Box, Detections, Sample
@@ -157,9 +157,12 @@ class DetectStage(Stage):
                 continue
             sample.det = result.model_copy(deep=True)
             if sample.sg is not None:
-                links = entity_boxes(sample.sg, sample.det.objects)
-                sample.det.entity_boxes = links
-                self._counts["entities_linked"] += sum(b is not None for b in links)
+                links = link(sample.sg, sample.det.objects)
+                sample.det.entity_boxes = links.boxes
+                self._counts["entities"] += len(links.boxes)
+                self._counts["entities_linked"] += sum(b is not None for b in links.boxes)
+                self._counts["spatial_relations_linked"] += links.placed
+                self._counts["spatial_relations_agree"] += links.agree
             self._counts["images"] += 1
             self._counts["objects"] += len(sample.det.objects)
             self._counts["pairs"] += len(sample.det.pairs)

@@ -61,7 +61,14 @@ from sgprep.exec.workers import (
 )
 from sgprep.io.readers import resolve_inputs
 from sgprep.io.writers import Writer, check_apart, make_writer
-from sgprep.pipeline import STAGES, build_stages, check_requires, check_stages, resolve
+from sgprep.pipeline import (
+    STAGES,
+    build_stages,
+    check_requires,
+    check_stages,
+    resolve,
+    run_after,
+)
 from sgprep.schema import ShardStats
 
 if TYPE_CHECKING:
@@ -87,6 +94,8 @@ class RunSummary:
     problems: list[str] = field(default_factory=list)
     #: stage -> wall_s, cpu_s, items, summed over the shards this run wrote
     timing: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: corpus step (pipeline.AFTER) -> its counters, from its run over the finished output
+    after: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def _has_fallback_graphs(jsonl: Path) -> bool:
@@ -128,7 +137,9 @@ class LocalExecutor:
         self.token = writer.token
         self._lock_fd: int | None = getattr(writer, "_lock_fd", None)  # closed in forked workers
         try:
-            return self._run(writer)
+            summary = self._run(writer)
+            summary.after = run_after(config)  # under the output's lock, like the shards
+            return summary
         except Exception:
             writer.discard()  # a start that failed before any shard leaves nothing behind
             raise

@@ -59,3 +59,19 @@ def shown_counters(counters: dict[str, int], every: bool) -> list[tuple[str, int
         elif every or "/" not in name:
             out.append((name, value, f"{value:,}"))
     return out
+
+
+def warnings(stages: dict[str, dict[str, int]]) -> list[str]:
+    """What the run summary and ``sgprep stats`` warn about in the summed counters: a detect
+    stage that linked none of the caption entities it saw to a box (weights whose labels
+    are not the captions' objects leave every ``entity_boxes`` link null)."""
+    out = []
+    detect = stages.get("detect", {})
+    entities = detect.get("entities", 0)
+    if entities and not detect.get("entities_linked", 0):
+        out.append(
+            f"detect linked none of {entities:,} caption entities to a detected box: the "
+            "detector's labels name none of the captions' objects (weights trained on other "
+            "classes?), so every entity_boxes link is null"
+        )
+    return out

@@ -1,11 +1,18 @@
 """Mined image negatives (``--strategy mine-images``): over a whole parsed corpus, for each
-sample that holds two attributed objects ``a1 o1 + a2 o2`` (o1 != o2, a1 != a2), the samples
-whose graphs hold the other binding ``a2 o1 + a1 o2`` (Cola-style distractor images).
+image whose captions hold two attributed objects ``a1 o1 + a2 o2`` (o1 != o2, a1 != a2), the
+images whose captions hold the other binding ``a2 o1 + a1 o2`` (Cola-style distractor images).
 
-It scales by joining, never by comparing pairs of samples: each sample gives its binding-pair
+The unit is the image, not the caption: the samples of an sgprep output that hold the same
+image bytes (COCO's five captions, an index ``members`` checksum) or point at it
+(``--shared-images``: ``image_key``) are one image, whose bindings are those of all its
+captions. Each image is named by the key of its first sample that holds the image member, so
+every distractor of a query is a different image, with a key a trainer can read it from.
+Samples with no image record (JSONL, hand-made indexes) are each an image of their own.
+
+It scales by joining, never by comparing pairs of images: each image gives its binding-pair
 signatures ``(o1, a1, o2, a2)`` with ``o1 < o2``; a hash join of that table with itself on
 ``(o1, a2, o2, a1)`` finds every match at once (pyarrow's join, linear in the rows plus the
-matches). A sample that holds both bindings is neither a query nor a distractor for that
+matches). An image that holds both bindings is neither a query nor a distractor for that
 pair (an anti-join leaves it out). Each query keeps at most ``max_per_query`` matches,
 chosen by a hash of the two keys, so the choice is fixed and not biased to the first keys.
 """
@@ -18,7 +25,9 @@ import logging
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from sgprep.io.safefs import commit, exclusive_temp
 from sgprep.negatives.grammar import indefinite_article
@@ -29,9 +38,19 @@ MAX_BINDINGS = 16  # per sample: bounds the pairs one odd graph can add (16 -> 1
 COLUMNS = ["key", "image_key", "text", "positive", "o1", "a1", "o2", "a2"]
 
 
-def iter_samples(paths: Iterable[str | Path]) -> Iterator[tuple[str, dict]]:
-    """(key, scene graph as dict) of every ok sample in index parquet files or JSONL records;
-    a directory is searched for both."""
+class Sample(NamedTuple):
+    """An ok sample as mining reads it: its scene graph (None: no graph), its image's
+    identity (None: not recorded) and whether it holds the image member itself."""
+
+    key: str
+    graph: dict | None
+    image: str | None = None
+    holds_image: bool = False
+
+
+def iter_samples(paths: Iterable[str | Path]) -> Iterator[Sample]:
+    """Every ok sample of index parquet files or JSONL records; a directory is searched for
+    both."""
     for path in paths:
         path = Path(path)
         files = (
@@ -41,22 +60,51 @@ def iter_samples(paths: Iterable[str | Path]) -> Iterator[tuple[str, dict]]:
         )
         for file in files:
             if file.suffix == ".parquet":
-                import pyarrow.parquet as pq
-
-                names = pq.read_schema(file).names
-                cols = [c for c in ("key", "sg", "status") if c in names]
-                if "sg" not in cols:
-                    continue
-                for row in pq.read_table(file, columns=cols).to_pylist():
-                    if row.get("status", "ok") == "ok" and row["sg"]:
-                        yield row["key"], json.loads(row["sg"])
+                yield from _index_samples(file)
             else:
                 with file.open(encoding="utf-8") as lines:
                     for line in lines:
                         if line.strip():
                             rec = json.loads(line)
-                            if rec.get("status", "ok") == "ok" and rec.get("sg"):
-                                yield rec["key"], rec["sg"]
+                            if rec.get("status", "ok") == "ok":
+                                yield Sample(rec["key"], rec.get("sg") or None)
+
+
+def _index_samples(file: Path) -> Iterator[Sample]:
+    """An index's ok samples, each with its image: the checksum of its image member, or, with
+    ``--shared-images``, the image of the sample its ``image_key`` names (written just before
+    it, in the same shard)."""
+    import pyarrow.parquet as pq
+
+    names = pq.read_schema(file).names
+    if "sg" not in names:
+        return
+    cols = [c for c in ("key", "sg", "status", "members", "image_key") if c in names]
+    image_of: dict[str, str] = {}  # this shard's samples that hold their image
+    for row in pq.read_table(file, columns=cols).to_pylist():
+        if row.get("status", "ok") != "ok":
+            continue
+        graph = json.loads(row["sg"]) if row["sg"] else None
+        image = _image_member(row.get("members"))
+        if image is not None:
+            image_of[row["key"]] = image
+            yield Sample(row["key"], graph, image, True)
+        elif row.get("image_key"):
+            yield Sample(row["key"], graph, image_of.get(row["image_key"], row["image_key"]))
+        else:
+            yield Sample(row["key"], graph)
+
+
+def _image_member(members: str | None) -> str | None:
+    """The identity of the image member in an index's ``members`` checksums, else None."""
+    if not members:
+        return None
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    for ext, check in sorted(json.loads(members).items()):
+        if ext in IMAGE_EXTENSIONS:
+            return json.dumps(check, sort_keys=True)
+    return None
 
 
 def bindings(graph: dict) -> list[tuple[str, str]]:
@@ -74,17 +122,43 @@ def _hash64(key: str) -> int:
     return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1
 
 
-def signature_table(samples: Iterable[tuple[str, dict]]):
-    """One row per (sample, binding pair): qid, o1, a1, o2, a2 (o1 < o2, a1 != a2); and the
-    keys by qid."""
+class Images:
+    """The corpus's images in the order first seen: each one's key (its first sample that
+    holds the image; else its first sample) and the bindings of all its captions."""
+
+    def __init__(self, samples: Iterable[Sample]):
+        self.keys: list[str] = []
+        self.bindings: list[set[tuple[str, str]]] = []
+        self.samples = 0  # samples with a scene graph
+        index: dict[str, int] = {}
+        holds: list[bool] = []
+        described: set[int] = set()
+        for sample in samples:
+            name = sample.image if sample.image is not None else f"key\x1f{sample.key}"
+            k = index.get(name)
+            if k is None:
+                k = index[name] = len(self.keys)
+                self.keys.append(sample.key)
+                self.bindings.append(set())
+                holds.append(sample.holds_image)
+            elif sample.holds_image and not holds[k]:
+                self.keys[k], holds[k] = sample.key, True
+            if sample.graph is not None:
+                self.samples += 1
+                described.add(k)
+                self.bindings[k].update(bindings(sample.graph))
+        self.described = len(described)  # images with a scene graph
+
+
+def signature_table(samples: Iterable[Sample]):
+    """One row per (image, binding pair): qid, o1, a1, o2, a2 (o1 < o2, a1 != a2); and the
+    :class:`Images` (their keys by qid)."""
     import pyarrow as pa
 
-    keys: list[str] = []
+    images = Images(samples)
     cols: dict[str, list] = {c: [] for c in ("qid", "o1", "a1", "o2", "a2")}
-    for key, graph in samples:
-        qid = len(keys)
-        keys.append(key)
-        b = bindings(graph)
+    for qid, found in enumerate(images.bindings):
+        b = sorted(found)[:MAX_BINDINGS]
         for x in range(len(b)):
             for y in range(x + 1, len(b)):
                 (o1, a1), (o2, a2) = b[x], b[y]
@@ -97,7 +171,7 @@ def signature_table(samples: Iterable[tuple[str, dict]]):
             **{c: pa.array(cols[c], pa.string()) for c in ("o1", "a1", "o2", "a2")},
         }
     )
-    return table, keys
+    return table, images
 
 
 def _rank_within(groups, order):
@@ -114,7 +188,8 @@ def _rank_within(groups, order):
 
 
 def match(table, keys: list[str], max_per_query: int = 5):
-    """Rows (qid, iid, o1, a1, o2, a2): image iid holds a2 o1 + a1 o2 and not a1 o1 + a2 o2.
+    """Rows (qid, iid, o1, a1, o2, a2): image iid holds a2 o1 + a1 o2 and not a1 o1 + a2 o2;
+    each (query, image) once.
 
     Linear in the signatures: each swapped signature keeps at most ``4 * max_per_query``
     candidate images (by key hash) before the join, so a popular pair ("white plate, black
@@ -125,7 +200,7 @@ def match(table, keys: list[str], max_per_query: int = 5):
 
     sig = ["o1", "a1", "o2", "a2"]
     table = table.append_column("sid", pa.array(np.arange(table.num_rows), pa.int64()))
-    # a sample that holds both bindings is neither a query nor a distractor for that pair
+    # an image that holds both bindings is neither a query nor a distractor for that pair
     swapped = table.select(["qid", "o1", "a1", "o2", "a2"]).rename_columns(
         ["qid", "o1", "a2", "o2", "a1"]
     )
@@ -167,14 +242,14 @@ def mine_images(
 ) -> dict[str, int]:
     """Mine image negatives over parsed outputs and write them to ``output``: a parquet table
     (``COLUMNS``) or, for ``.jsonl``, one line per query key with its ``Negative`` list.
-    Returns counters (samples, signatures, queries, matches)."""
+    Returns counters (samples, images, signatures, queries, matches)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table, keys = signature_table(iter_samples(inputs))
-    found = match(table, keys, max_per_query)
-    names = np.array(keys, dtype=object)
+    table, images = signature_table(iter_samples(inputs))
+    found = match(table, images.keys, max_per_query)
+    names = np.array(images.keys, dtype=object)
     o1, a1, o2, a2 = (found[c].to_pylist() for c in ("o1", "a1", "o2", "a2"))
     out = {
         "key": names[found["qid"].to_numpy()].tolist(),
@@ -194,7 +269,8 @@ def mine_images(
         pq.write_table(pa.table({c: pa.array(out[c], pa.string()) for c in COLUMNS}), fh)
     commit(tmp, fh, output)
     stats = {
-        "samples": len(keys),
+        "samples": images.samples,
+        "images": images.described,
         "signatures": table.num_rows,
         "queries": len(set(out["key"])),
         "matches": found.num_rows,
@@ -223,3 +299,31 @@ def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:
     for key in sorted(by_key):
         line = json.dumps({"key": key, "negatives": by_key[key]}, sort_keys=True) + "\n"
         fh.write(line.encode("utf-8"))
+
+
+#: Where ``sgprep run`` writes the mined table in its output (beside run.json).
+MINED_FILE = "mined_images.parquet"
+
+
+class MineImagesSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_per_query: int = Field(default=5, ge=1, description="Distractor images per image.")
+
+
+class MineImagesStep:
+    """``mine-images`` in a pipeline: once every shard is done, mine the output's index
+    parquets and write ``OUT/_meta/mined_images.parquet`` (rewritten whole by every run, the
+    same bytes for the same shards)."""
+
+    name = "mine-images"
+    Settings = MineImagesSettings
+    requires = frozenset({"sg"})
+
+    def __init__(self, settings: MineImagesSettings | None = None):
+        self.settings = settings or MineImagesSettings()
+
+    def run(self, output: Path) -> dict[str, int]:
+        indexes = sorted(Path(output).glob("[0-9]*.parquet"))
+        target = Path(output) / "_meta" / MINED_FILE
+        return mine_images(indexes, target, max_per_query=self.settings.max_per_query)

@@ -281,13 +281,16 @@ def report_html(summary: Summary, table: pa.Table, gallery: str = "") -> str:
         ("(no shard was timed)", "")
     ]
     grid = "".join(_figure(png, caption) for png, caption in figures[1:])
+    warned = "".join(
+        f'<p style="color:#8a4b00"><b>warning:</b> {_e(w)}</p>\n' for w in summary.warnings
+    )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>sgprep stats: {_e(summary.root)}</title>
 <style>{_STYLE}{GALLERY_STYLE if gallery else ""}</style></head><body>
 <h1>sgprep data-property report</h1>
 <p class="note">{_e(summary.root)} &middot; sgprep {_e(__version__)} &middot; detection threshold
 {summary.threshold:g} &middot; per-sample values in <code>_meta/stats.parquet</code></p>
-<h2>Position against the favourable ranges</h2>
+{warned}<h2>Position against the favourable ranges</h2>
 <p class="note">A controlled study ({_e(STUDY)}) found CLIP learns attribute binding only
 with many multi-object images and captions, about 1.8 attributes per object (both fewer and more
 hurt), and little saliency bias (captions naming only the largest object).</p>

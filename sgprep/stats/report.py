@@ -62,6 +62,9 @@ class Summary(BaseModel):
         description="candidate negatives refused, by reason (the stages' "
         "rejected/<reason> counters)",
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="what the counters say is wrong (exec.totals.warnings)"
+    )
     stats_path: str | None = None
     report_path: str | None = None
 
@@ -153,7 +156,7 @@ def _mean(column) -> float | None:
 def _add_shard_stats(summary: Summary, root: Path) -> None:
     """Totals and per-stage counters from ``NNNNN_stats.json``, summed by the one function
     the executor's summary uses too."""
-    from sgprep.exec.totals import total
+    from sgprep.exec.totals import total, warnings
     from sgprep.schema import ShardStats
 
     totals = total(
@@ -162,6 +165,7 @@ def _add_shard_stats(summary: Summary, root: Path) -> None:
     summary.shards = totals.shards
     summary.stages = totals.stages
     summary.rejected = rejections(totals.stages)
+    summary.warnings = warnings(totals.stages)
 
 
 def _pct(value: float | None) -> str:
@@ -207,9 +211,11 @@ def render(summary: Summary) -> RenderableType:
     if summary.report_path:
         table.add_section()
         table.add_row("report", summary.report_path)
-    if not summary.negative_kinds:
-        return table
-    return Group(table, *render_negatives(summary))
+    shown: list[RenderableType] = [table]
+    shown += [f"[bold yellow]warning:[/] {escape(w)}" for w in summary.warnings]
+    if summary.negative_kinds:
+        shown += render_negatives(summary)
+    return shown[0] if len(shown) == 1 else Group(*shown)
 
 
 def render_negatives(summary: Summary) -> list[Table]:

@@ -57,7 +57,7 @@ def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fa
         f"  detect: {{weights: {fall_weights}, backend: onnx}}\n"
         f"  negatives: {{strategies: [swap, shuffle, replace]}}\n"
     )
-    run_cli("run", pipe, "--no-progress", "--workers", "1")
+    done = run_cli("run", pipe, "--no-progress", "--workers", "1")
     rows = index_rows(tmp_path / "out")
     assert [r["status"] for r in rows] == ["ok", "ok"]
     assert all(r["sg"] and r["det"] and r["neg"] for r in rows)
@@ -66,6 +66,10 @@ def test_run_chains_parse_detect_negatives_in_one_pass(tmp_path, asset_bytes, fa
         assert len(links) == len(json.loads(row["sg"])["entities"])
     stats = json.loads((tmp_path / "out" / "00000_stats.json").read_text())["stages"]
     assert stats["detect"]["images"] == 2 and stats["parse"]["graphs/spacy"] == 2
+    # the fall detector's labels ("Normal", "Fall") name no caption object: the summary says so
+    entities = sum(len(json.loads(r["sg"])["entities"]) for r in rows)
+    assert stats["detect"]["entities"] == entities and "entities_linked" not in stats["detect"]
+    assert f"detect linked none of {entities} caption entities" in " ".join(done.output.split())
 
 
 def test_missing_weights_stop_the_run_unless_detect_is_optional(

@@ -296,6 +296,7 @@ def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
     across batches; every caption's sample still gets its own det (with its own entity links),
     byte for byte what it gets alone, and a bad shared image fails every sample that holds it."""
     from sgprep.detect.link import entity_boxes
+    from sgprep.exec.totals import warnings
     from sgprep.schema import Entity, SceneGraph
 
     def graph(*heads):
@@ -335,3 +336,8 @@ def test_an_image_shared_by_captions_is_decoded_and_detected_once_per_shard(
     assert by_key["bus2"].det.entity_boxes is None
     assert len({id(by_key[f"bus{k}"].det) for k in range(4)}) == 4  # copies, not one object
     assert stats["images"] == 5 and stats["images_reused"] == 4  # bus x3 and broken x1
+    linked = sum(b is not None for k in ("bus0", "bus1") for b in by_key[k].det.entity_boxes)
+    assert stats["entities"] == 3 and stats.get("entities_linked", 0) == linked
+    # this detector's labels ("Normal", "Fall") name no caption object: the summaries say so
+    (warning,) = warnings({"detect": stats})
+    assert "linked none of 3 caption entities" in warning

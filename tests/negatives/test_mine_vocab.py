@@ -114,3 +114,75 @@ def test_default_vocabulary_is_typed():
     assert "red" in vocab.attributes["colour"] and "wooden" in vocab.attributes["material"]
     assert "to the left of" in vocab.relations["spatial"] and "hold" in vocab.relations["action"]
     assert len(vocab.objects) > 100 and isinstance(vocab, Vocabulary)
+
+
+def _members(image: str | None) -> str:
+    """An index's ``members`` checksums: the caption, and the image member when held."""
+    held = {"txt": {"size": 9, "xxh3_64": "0" * 16}}
+    if image is not None:
+        held["jpg"] = {"size": 100, "xxh3_64": image.rjust(16, "0")}
+    return json.dumps(held, sort_keys=True)
+
+
+# three images, five captions each (COCO), written image by image: the query image "a", two
+# images "b" and "c" with the other binding (in one caption each), and "d" with both
+IMAGES = {
+    "a": [sg(("red", "cube"), ("blue", "sphere"))] + [sg(("cube",), ("sphere",))] * 4,
+    "b": [sg(("blue", "cube"), ("red", "sphere"))] * 2 + [sg(("toy",))] * 3,
+    "c": [sg(("cube",))] * 4 + [sg(("blue", "cube"), ("red", "sphere"))],
+    "d": [sg(("red", "cube"), ("blue", "sphere")), sg(("blue", "cube"), ("red", "sphere"))]
+    + [sg(("cube",))] * 3,
+}
+
+
+def write_coco_index(path, shared: bool, hold_first_fails: bool = False):
+    """An index like sgprep writes it for IMAGES: plain (every caption's sample holds the
+    image member) or ``--shared-images`` (the first holds it, the others name its key)."""
+    rows = []
+    for image, graphs in IMAGES.items():
+        for n, graph in enumerate(graphs):
+            holds = n == 0 or not shared
+            rows.append(
+                {
+                    "key": f"{image}{n}",
+                    "status": "ok",
+                    "sg": json.dumps(graph),
+                    "members": _members(image if holds else None),
+                    "image_key": None if holds else f"{image}0",
+                }
+            )
+    pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def test_distractors_are_distinct_images_each_named_by_a_sample_that_holds_it(tmp_path):
+    for shared in (False, True):
+        write_coco_index(tmp_path / "00000.parquet", shared)
+        stats = mine_images([tmp_path / "00000.parquet"], tmp_path / "m.parquet")
+        rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+        by_query: dict[str, list[str]] = {}
+        for row in rows:
+            by_query.setdefault(row["key"], []).append(row["image_key"])
+        # one query per image, its distractors each another image, named by its first caption
+        # (which holds the image in both layouts); "d" holds both bindings: neither side
+        assert by_query == {"a0": ["c0", "b0"], "b0": ["a0"], "c0": ["a0"]}  # hash order
+        assert stats["samples"] == 20 and stats["images"] == 4 and stats["queries"] == 3
+        row = next(r for r in rows if r["key"] == "a0")
+        assert (row["positive"], row["text"]) == (
+            "a red cube and a blue sphere",
+            "a blue cube and a red sphere",
+        )
+
+
+def test_an_image_is_named_by_a_sample_that_holds_it_even_when_a_caption_comes_first(tmp_path):
+    from sgprep.negatives.mine import Sample, signature_table
+
+    samples = [
+        Sample("b_caption", IMAGES["b"][0], image="B"),  # points at B, written elsewhere
+        Sample("b_holder", None, image="B", holds_image=True),  # holds it; no graph
+        Sample("a", IMAGES["a"][0], image="A", holds_image=True),
+        Sample("text_only", IMAGES["c"][4]),  # no image record: an image of its own
+    ]
+    table, images = signature_table(samples)
+    assert images.keys == ["b_holder", "a", "text_only"]
+    assert (images.samples, images.described) == (3, 3)
+    assert sorted(set(table["qid"].to_pylist())) == [0, 1, 2]

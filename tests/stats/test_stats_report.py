@@ -342,3 +342,21 @@ def test_negatives_section_renders_in_headless_chromium(summary, tmp_path):
     assert red > 300  # the long kind's length-ratio bar (connect, #c8553d)
     blue = sum(n for n, (r, g, b) in colours if b > 140 and r < 90 and g < 130)
     assert blue > 1000  # the other kinds' bars and the refusals' bars
+
+
+def test_a_detector_that_linked_no_entity_is_warned_about(tmp_path, png, summary):
+    assert summary.warnings == []  # shards from before the counter: nothing to say
+    root = write_dataset(tmp_path / "out", [[sample("a", graph(entity("dog")), None, png)]])
+    path = root / "00000_stats.json"
+    counters = {"detect": {"entities": 7, "images": 1, "objects": 3}}  # entities_linked: 0
+    path.write_text(json.dumps({**json.loads(path.read_text()), "stages": counters}))
+    result = run_stats(root)
+    (warning,) = result.warnings
+    assert "linked none of 7 caption entities" in warning
+    console = Console(record=True, width=200)
+    console.print(render(result))
+    assert "warning: detect linked none of 7" in console.export_text()
+    assert "<b>warning:</b> detect linked none of 7" in open(result.report_path).read()
+    counters["detect"]["entities_linked"] = 1
+    path.write_text(json.dumps({**json.loads(path.read_text()), "stages": counters}))
+    assert run_stats(root, html=False).warnings == []
