@@ -438,6 +438,8 @@ class OutputDir:
     #: ``_meta/.keys.sqlite``: the plan's scan of sample keys (exec/plan.py);
     #: ``_meta/stats.parquet`` and ``_meta/report.html``: what ``sgprep stats`` writes
     KEYS, DATA_STATS, REPORT = ".keys.sqlite", "stats.parquet", "report.html"
+    #: ``_meta/mined_images.parquet``: the mine-images step's table (negatives/mine.py)
+    MINED = "mined_images.parquet"
     #: ``_meta/lock``: held (flock) by the run writing the output, with its pid and token;
     #: ``_meta/publish.lock``: held by workers while they write a shard (io/writers.py).
     LOCK, PUBLISH_LOCK = "lock", "publish.lock"
@@ -486,6 +488,11 @@ class OutputDir:
     def report_file(self) -> Path:
         """``_meta/report.html``: ``sgprep stats``' page."""
         return self.meta / self.REPORT
+
+    @property
+    def mined_file(self) -> Path:
+        """``_meta/mined_images.parquet``: the mine-images step's table."""
+        return self.meta / self.MINED
 
     @property
     def timing_dir(self) -> Path:

@@ -127,7 +127,7 @@ META_FILES = (
     OutputDir.REPORT,
     OutputDir.FAILED,
     "dataset.json",
-    "mined_images.parquet",  # negatives/mine.py MINED_FILE: the mine-images step's table
+    OutputDir.MINED,
 )
 #: ``_meta/timing/NNNNN.json``: each shard's time per stage (exec/timing.py).
 TIMING_DIR = OutputDir.TIMING

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sgprep.io.safefs import commit, exclusive_temp
 from sgprep.negatives.grammar import indefinite_article
-from sgprep.schema import Negative
+from sgprep.schema import Negative, OutputDir
 
 log = logging.getLogger(__name__)
 MAX_BINDINGS = 16  # per sample: bounds the pairs one odd graph can add (16 -> 120 pairs)
@@ -302,7 +302,6 @@ def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:
 
 
 #: Where ``sgprep run`` writes the mined table in its output (beside run.json).
-MINED_FILE = "mined_images.parquet"
 
 
 class MineImagesSettings(BaseModel):
@@ -325,5 +324,5 @@ class MineImagesStep:
 
     def run(self, output: Path) -> dict[str, int]:
         indexes = sorted(Path(output).glob("[0-9]*.parquet"))
-        target = Path(output) / "_meta" / MINED_FILE
+        target = OutputDir(Path(output)).mined_file
         return mine_images(indexes, target, max_per_query=self.settings.max_per_query)
