@@ -83,21 +83,19 @@ def test_irregular_third_persons_count_as_their_verb():
     ]
 
 
-def test_an_action_is_replaced_by_one_the_subjects_class_does_to_the_object():
-    # "a boy kicking a ball": no boy was seen throwing one, but people throw balls
-    cap = "A boy kicking a ball in a park."
-    ents = [("boy", "boy", []), ("ball", "ball", []), ("park", "park", [])]
-    texts, _ = texts_over_seeds(cap, ents, [(0, "kick", 1), (0, "in", 2)], "replace_relation", 12)
-    verbs = {
-        t.split()[2] for t in texts if t.startswith("A boy ") and t.endswith(" a ball in a park.")
-    }
-    assert verbs, texts
-    for v in verbs:
-        assert (
-            COOC.n_by_class("boy", lemma(v), "ball") >= 2
-            or COOC.n("spo", "boy", lemma(v), "ball") >= 2
-        ), v
-    assert COOC.n_by_class("rock", "throw", "ball") == 0  # a thing of no class: never
+def test_an_action_is_replaced_only_by_one_seen_between_the_two_ends():
+    # blind review round 12: a verb the subject's class does to the object is not enough, the
+    # rest of the caption may rule it out ("cooking eggs in a frying pan" -> "collecting")
+    cap = "A man cooking eggs in a frying pan."
+    ents = [("man", "man", []), ("eggs", "egg", []), ("frying pan", "pan", [])]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "cook", 1), (1, "in", 2)], "replace_relation", 12)
+    for t in texts:
+        if t.startswith("A man ") and t.endswith(" eggs in a frying pan."):
+            verb = lemma(t.split()[2])
+            assert "|".join(["man", verb, "egg"]) in COOC.tables[
+                "spo"
+            ] or verb in COOC.seen_between("man", "egg"), t
+    assert "collect" not in COOC.seen_between("man", "egg")
     # who eats a sandwich may share it
     cap = "A boy eating a sandwich on the grass."
     ents = [("boy", "boy", []), ("sandwich", "sandwich", []), ("grass", "grass", [])]
