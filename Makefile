@@ -14,10 +14,13 @@ quickstart: install example
 
 install: $(VENV)/.installed
 
-# sgprep with its dev extra, at the versions of the test lock.
+# sgprep and what the main job uses (the rule parser, negatives, the stats report, the example
+# photographs), at the versions of the test lock: no torch, no test tools (issue 34: a light
+# quickstart). The tests'
+# packages come on top from the lock (.test-installed).
 $(VENV)/.installed: pyproject.toml $(TEST_LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -c $(TEST_LOCK) -e ".[dev,stats]"
+	$(PY) -m pip install -q -c $(TEST_LOCK) -e ".[stats,example]"
 	touch $@
 
 # The main job on the bundled examples: parse -> detect -> negatives in one pass (detect is left
