@@ -153,6 +153,12 @@ class RunConfig(BaseModel):
         description="Tables: the caption, key, image and url columns (a "
         "name, or a 1-based position).",
     )
+    images: str | None = Field(
+        default=None,
+        description="The folder that holds the images, where the input does not say it: COCO "
+        "captions outside COCO's own layout, or a table whose image column holds file names "
+        "(relative to this folder, not to the table's).",
+    )
     output: Annotated[Path, Flag("-o")] = Field(
         description="A directory for shards, or FILE.jsonl."
     )
@@ -297,6 +303,10 @@ class RunConfig(BaseModel):
         data = {k: v for k, v in self.resolved().items() if k not in NOT_IN_FINGERPRINT}
         data["input"] = os.path.abspath(self.input)
         data["output"] = os.path.abspath(self.output)
+        if data.get("images") is None:
+            data.pop("images", None)  # unset: the fingerprints of outputs made before it stay
+        else:
+            data["images"] = os.path.abspath(data["images"])
         for stage in data["stages"]:
             stage.pop("optional", None)
             stage["settings"] = {

@@ -166,6 +166,7 @@ class LocalExecutor:
             writer,
             config.columns,
             any(s.needs_images for s in self.stages),
+            config.images,
         )
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)

@@ -101,10 +101,12 @@ def make_plan(
     writer: Writer,
     columns: dict[str, str] | None = None,
     need_images: bool = False,
+    images: str | None = None,
 ) -> Plan:
     """The plan for this input: the saved one when the input is unchanged, else a new one.
     ``columns`` (tables only) name the caption, key, image and url columns; with
-    ``need_images`` (a stage reads images) a table without an image column is refused."""
+    ``need_images`` (a stage reads images) a table without an image column is refused.
+    ``images``: the folder of the images (COCO captions and tables only)."""
     paths, fmt = input_format(spec, fmt)
     module = reader(fmt)
     options: dict[str, Any] = {"columns": dict(columns)} if columns else {}
@@ -113,6 +115,15 @@ def make_plan(
             f"--caption-column and the other column flags apply to tables; this "
             f"input is read as {fmt!r}"
         )
+    if images is not None:
+        if fmt not in ("coco", "table"):
+            raise InputError(
+                f"--images applies to COCO captions and tables; this input is read as {fmt!r}, "
+                "which says where its images are"
+            )
+        if not os.path.isdir(images):
+            raise InputError(f"--images {images}: no such folder")
+        options["images_dir"] = os.path.abspath(images)
     if need_images and fmt == "table":
         options["need"] = ["image"]
     units = [_unit(p) for p in module.units(paths)]

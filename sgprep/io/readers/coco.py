@@ -3,8 +3,8 @@
 One sample per caption (an image-text pair); the key is ``<image_id>_<annotation_id>``. The
 captions of one image come one after another (images in the order of their first caption in the
 annotation file, each image's captions in file order; COCO's own files interleave them), so they
-land in one shard, where detect runs once per image and ``shared_images`` stores it once. Images are looked for in the folder named after the split
-(``captions_val2017.json`` -> ``val2017/``), then ``images/``, then beside the annotations.
+land in one shard, where detect runs once per image and ``shared_images`` stores it once. Images are looked for in ``--images DIR`` where given, then in the folder named after the
+split (``captions_val2017.json`` -> ``val2017/``), then ``images/``, then beside the annotations.
 """
 
 from __future__ import annotations
@@ -85,7 +85,9 @@ def _what(value: Any) -> str:
     return "missing or null" if value is None else _JSON_KINDS.get(type(value), "odd")
 
 
-def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
+def records(
+    ann_file: Path, start: Any = None, load: bool = True, images_dir: str | None = None
+) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per caption annotation; the cursor is its position in the grouped order
     (:func:`_grouped`)."""
     try:
@@ -107,7 +109,7 @@ def records(ann_file: Path, start: Any = None, load: bool = True) -> Iterator[tu
             ),
         )
         return
-    dirs = _image_dirs(ann_file)
+    dirs = ([Path(images_dir)] if images_dir else []) + _image_dirs(ann_file)
     for position in range(start or 0, len(order)):
         number = order[position]
         yield position, _sample(annotations[number], number, ann_file, images, dirs, load)

@@ -56,6 +56,7 @@ def records(
     load: bool = True,
     columns: dict[str, str] | None = None,
     need: tuple[str, ...] = (),
+    images_dir: str | None = None,
 ) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per record of one table. The cursor is ``[byte offset, line number]``
     of the record's first line (a row number for parquet), so reading resumes there directly
@@ -64,7 +65,8 @@ def records(
     ``key``, ``image``, ``url``: a header name, or a 1-based position); by default they are
     found by name (``CAPTION_COLUMNS`` ...). A table whose first row has no caption column, or
     no column for a role in ``need`` (``image`` for a run that detects), is refused with
-    :class:`InputError`, naming the columns it has."""
+    :class:`InputError`, naming the columns it has. ``images_dir``: the folder an image column's
+    relative file names are under (else the table's own folder)."""
     if path.is_dir():  # a folder that could not be listed (see files_under)
         yield start, unreadable_folder(path)
         return
@@ -84,7 +86,8 @@ def records(
                 ),
             )
             return
-        checked, base, name = False, path.parent, str(path)  # a new Path at every access
+        # (a new Path at every access)
+        checked, base, name = False, Path(images_dir) if images_dir else path.parent, str(path)
         # a caption a line, no column named: the row is its caption and nothing else
         plain = rows is _txt_rows and not columns
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
