@@ -29,7 +29,14 @@ PROMPT = "Generate Scene Graph: "
 
 
 class T5ModelUnavailable(ModelUnavailable):
-    """The T5 checkpoint could not be loaded (offline, wrong path, or incomplete folder)."""
+    """The T5 checkpoint could not be loaded (offline, wrong path, or incomplete folder), or
+    the packages that run it are not installed."""
+
+
+_NEEDS = (
+    "the t5 parser needs torch, transformers and sentencepiece ({} not installed): "
+    "pip install 'sgprep[t5]'"
+)
 
 
 def unavailable_message(model: str, reason: str) -> str:
@@ -94,15 +101,25 @@ class T5Parser(Parser):
         self.device = self.settings.device
         self._counts: Counter[str] = Counter()
 
+    def check(self) -> None:
+        """Before any work: torch, transformers and sentencepiece are installed, else one
+        line that says how to install them (not an import's traceback in a worker)."""
+        import importlib.util
+
+        missing = [
+            name
+            for name in ("torch", "transformers", "sentencepiece")
+            if importlib.util.find_spec(name) is None
+        ]
+        if missing:
+            raise T5ModelUnavailable(_NEEDS.format(", ".join(missing)))
+
     def setup(self) -> None:
         try:
             import torch
             from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
         except ImportError as error:
-            raise ImportError(
-                "the t5 parser needs torch, transformers and sentencepiece: "
-                "pip install 'sgprep[t5]'"
-            ) from error
+            raise T5ModelUnavailable(_NEEDS.format(error.name or error)) from None
         model = self.model_name
         if _looks_like_path(model) and not Path(model).expanduser().is_dir():
             raise T5ModelUnavailable(unavailable_message(model, "no such folder"))

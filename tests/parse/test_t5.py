@@ -175,3 +175,29 @@ def test_a_hub_that_does_not_answer_sets_offline_mode_at_once(monkeypatch):
         assert connections == 1  # the probe; nothing after it
     finally:
         silent.close()
+
+
+def test_without_transformers_the_run_says_what_to_install_in_one_line(tmp_path, monkeypatch):
+    # issue 34: a 60-line traceback came before the hint
+    import importlib.util
+
+    from tests.conftest import run_cli
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "transformers" else real(name, *a),
+    )
+    table = tmp_path / "c.txt"
+    table.write_text("a dog on a bench\n")
+    result = run_cli(
+        "parse", "-i", table, "-o", tmp_path / "out", "--parser", "t5", "--no-progress",
+        ok=False,
+    )  # fmt: skip
+    assert result.exit_code != 0
+    assert (
+        "pip install 'sgprep[t5]'" in result.output
+        and "transformers not installed" in result.output
+    )
+    assert "Traceback" not in result.output, result.output
