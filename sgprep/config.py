@@ -159,6 +159,13 @@ class RunConfig(BaseModel):
         "captions outside COCO's own layout, or a table whose image column holds file names "
         "(relative to this folder, not to the table's).",
     )
+    allow_outside_paths: bool = Field(
+        default=False,
+        description="Read image and caption files that an input names outside its own folder "
+        "(a link out of an image folder, a COCO file_name with '..', a table's absolute image "
+        "path). Off: each fails as read/outside_input, so an untrusted input cannot carry a "
+        "file of this machine into a dataset.",
+    )
     output: Annotated[Path, Flag("-o")] = Field(
         description="A directory for shards, or FILE.jsonl."
     )
@@ -307,6 +314,8 @@ class RunConfig(BaseModel):
             data.pop("images", None)  # unset: the fingerprints of outputs made before it stay
         else:
             data["images"] = os.path.abspath(data["images"])
+        if not data.get("allow_outside_paths"):
+            data.pop("allow_outside_paths", None)  # likewise
         for stage in data["stages"]:
             stage.pop("optional", None)
             stage["settings"] = {

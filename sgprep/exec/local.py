@@ -167,6 +167,7 @@ class LocalExecutor:
             config.columns,
             any(s.needs_images for s in self.stages),
             config.images,
+            config.allow_outside_paths,
         )
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]
         redo = self._redo(plan, writer)

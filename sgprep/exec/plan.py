@@ -102,6 +102,7 @@ def make_plan(
     columns: dict[str, str] | None = None,
     need_images: bool = False,
     images: str | None = None,
+    allow_outside_paths: bool = False,
 ) -> Plan:
     """The plan for this input: the saved one when the input is unchanged, else a new one.
     ``columns`` (tables only) name the caption, key, image and url columns; with
@@ -124,6 +125,8 @@ def make_plan(
         if not os.path.isdir(images):
             raise InputError(f"--images {images}: no such folder")
         options["images_dir"] = os.path.abspath(images)
+    if allow_outside_paths and fmt in ("coco", "table", "images"):
+        options["allow_outside"] = True  # (left out when off: older plans stay the same)
     if need_images and fmt == "table":
         options["need"] = ["image"]
     units = [_unit(p) for p in module.units(paths)]

@@ -303,13 +303,42 @@ def unreadable_folder(path: Path) -> Sample:
     )
 
 
-def load_image_file(sample: Sample, path: Path, label: str | None = None) -> bool:
+def input_roots(*folders: Path | str | None) -> tuple[str, ...]:
+    """The real paths of the folders an input's files must lie under (None: left out)."""
+    return tuple(os.path.realpath(f) for f in folders if f is not None)
+
+
+def outside(sample: Sample, path: Path, within: tuple[str, ...] | None, label: str) -> bool:
+    """Whether ``path`` resolves (links, ``..``, an absolute name) outside every folder of
+    ``within``; then ``sample`` fails ``read/outside_input`` (None: no check, the user allowed
+    it with ``--allow-outside-paths``). An untrusted input must not carry a private file of
+    this machine into a dataset (issue 36)."""
+    if within is None:
+        return False
+    real = os.path.realpath(path)
+    if any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in within):
+        return False
+    sample.fail(
+        "read",
+        "outside_input",
+        f"{label} resolves to {real}, outside the input ({', '.join(within)}); "
+        "--allow-outside-paths reads it",
+    )
+    return True
+
+
+def load_image_file(
+    sample: Sample, path: Path, label: str | None = None, within: tuple[str, ...] | None = None
+) -> bool:
     """Read the image at ``path`` into ``sample`` (regular files only, size-bounded), with the
     extension of its name or, failing that, of the format its bytes show. False, with the
-    sample failed, when the file cannot be used. ``label`` names the file in messages."""
+    sample failed, when the file cannot be used or lies outside ``within``
+    (:func:`outside`). ``label`` names the file in messages."""
     from sgprep.io.images import image_extension
 
     label = label or str(path)
+    if outside(sample, path, within, f"image {label}"):
+        return False
     try:
         sample.image = read_regular_file(path)
     except FileRefused as exc:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sgprep.io.readers import failed_sample, load_image_file
+from sgprep.io.readers import failed_sample, input_roots, load_image_file
 from sgprep.schema import Sample
 
 
@@ -86,7 +86,11 @@ def _what(value: Any) -> str:
 
 
 def records(
-    ann_file: Path, start: Any = None, load: bool = True, images_dir: str | None = None
+    ann_file: Path,
+    start: Any = None,
+    load: bool = True,
+    images_dir: str | None = None,
+    allow_outside: bool = False,
 ) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per caption annotation; the cursor is its position in the grouped order
     (:func:`_grouped`)."""
@@ -110,13 +114,22 @@ def records(
         )
         return
     dirs = ([Path(images_dir)] if images_dir else []) + _image_dirs(ann_file)
+    # a file_name with "..", an absolute one, or a link may not leave the COCO folder (or
+    # --images): read/outside_input, unless --allow-outside-paths
+    within = None if allow_outside else input_roots(_image_dirs(ann_file)[3], images_dir)
     for position in range(start or 0, len(order)):
         number = order[position]
-        yield position, _sample(annotations[number], number, ann_file, images, dirs, load)
+        yield position, _sample(annotations[number], number, ann_file, images, dirs, load, within)
 
 
 def _sample(
-    ann: Any, number: int, ann_file: Path, images: dict, dirs: list[Path], load: bool
+    ann: Any,
+    number: int,
+    ann_file: Path,
+    images: dict,
+    dirs: list[Path],
+    load: bool,
+    within: tuple[str, ...] | None = None,
 ) -> Sample:
     if not isinstance(ann, dict):
         return failed_sample(
@@ -150,11 +163,13 @@ def _sample(
         return sample.fail("read", "image_missing", f"image id {image_id} is not in 'images'")
     sample.meta["file_name"] = image.get("file_name")
     if load:
-        _load_image(sample, image, dirs)
+        _load_image(sample, image, dirs, within)
     return sample
 
 
-def _load_image(sample: Sample, image: dict, dirs: list[Path]) -> None:
+def _load_image(
+    sample: Sample, image: dict, dirs: list[Path], within: tuple[str, ...] | None
+) -> None:
 
     name = image.get("file_name")
     if not isinstance(name, str) or not name:
@@ -163,6 +178,6 @@ def _load_image(sample: Sample, image: dict, dirs: list[Path]) -> None:
     for folder in dirs:
         candidate = folder / name
         if candidate.is_file():
-            load_image_file(sample, candidate)
+            load_image_file(sample, candidate, within=within)
             return
     sample.fail("read", "image_missing", f"{name} not found in {', '.join(map(str, dirs[:3]))}")

@@ -17,7 +17,9 @@ from sgprep.io.intake import DEFAULT_MAX_CAPTION_CHARS
 from sgprep.io.readers import (
     FileRefused,
     decode_text,
+    input_roots,
     load_image_file,
+    outside,
     read_regular_file,
     unreadable_folder,
     walk_files,
@@ -46,10 +48,15 @@ def _entries(root: Path) -> list[tuple[Path, bool]]:
     return sorted(images + [(p, True) for p in bad])
 
 
-def records(root: Path, start: Any = None, load: bool = True) -> Iterator[tuple[Any, Sample]]:
+def records(
+    root: Path, start: Any = None, load: bool = True, allow_outside: bool = False
+) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per image under ``root``, in sorted path order; the cursor is the
-    image's number in that order. ``load=False`` reads neither images nor captions."""
+    image's number in that order. ``load=False`` reads neither images nor captions. An image
+    or caption that a link takes outside ``root`` fails ``read/outside_input`` unless
+    ``allow_outside``."""
     entries = _entries(root)
+    within = None if allow_outside else input_roots(root if root.is_dir() else root.parent)
     for number in range(start or 0, len(entries)):
         path, unreadable = entries[number]
         if unreadable:
@@ -63,18 +70,18 @@ def records(root: Path, start: Any = None, load: bool = True) -> Iterator[tuple[
             meta={"path": rel.as_posix()},
         )
         if load:
-            _load(sample, path)
+            _load(sample, path, within)
         yield number, sample
 
 
-def _load(sample: Sample, path: Path) -> None:
+def _load(sample: Sample, path: Path, within: tuple[str, ...] | None) -> None:
     if path.suffix.lower().lstrip(".") in UNSUPPORTED_IMAGE_EXTENSIONS:
         sample.fail("read", "image_unsupported", f"this Pillow cannot read {path.suffix} images")
         return
-    if not load_image_file(sample, path):
+    if not load_image_file(sample, path, within=within):
         return
     caption_file = path.with_suffix(".txt")
-    if not caption_file.exists():
+    if not caption_file.exists() or outside(sample, caption_file, within, "caption file"):
         return
     try:
         raw = read_regular_file(caption_file, MAX_CAPTION_BYTES)

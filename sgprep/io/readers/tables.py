@@ -20,6 +20,7 @@ from sgprep.io.readers import (
     decode_text,
     failed_sample,
     files_under,
+    input_roots,
     json_loads,
     load_image_file,
     unreadable_folder,
@@ -57,6 +58,7 @@ def records(
     columns: dict[str, str] | None = None,
     need: tuple[str, ...] = (),
     images_dir: str | None = None,
+    allow_outside: bool = False,
 ) -> Iterator[tuple[Any, Sample]]:
     """(cursor, sample) per record of one table. The cursor is ``[byte offset, line number]``
     of the record's first line (a row number for parquet), so reading resumes there directly
@@ -65,7 +67,8 @@ def records(
     ``key``, ``image``, ``url``: a header name, or a 1-based position); by default they are
     found by name (``CAPTION_COLUMNS`` ...). A table whose first row has no caption column, or
     no column for a role in ``need`` (``image`` for a run that detects), is refused with
-    :class:`InputError`, naming the columns it has. ``images_dir``: the folder an image column's
+    :class:`InputError`, naming the columns it has. An image path that leaves its folder (a link, "..", an
+    absolute path) fails ``read/outside_input`` unless ``allow_outside``. ``images_dir``: the folder an image column's
     relative file names are under (else the table's own folder)."""
     if path.is_dir():  # a folder that could not be listed (see files_under)
         yield start, unreadable_folder(path)
@@ -88,6 +91,7 @@ def records(
             return
         # (a new Path at every access)
         checked, base, name = False, Path(images_dir) if images_dir else path.parent, str(path)
+        within = None if allow_outside else input_roots(base)
         # a caption a line, no column named: the row is its caption and nothing else
         plain = rows is _txt_rows and not columns
         for cursor, lineno, row, error in rows(path, start or [0, 1]):
@@ -101,7 +105,7 @@ def records(
             elif plain:
                 yield cursor, _caption_sample(row["caption"], source, load)
             else:
-                yield cursor, _safe_row_to_sample(row, source, base, load, columns)
+                yield cursor, _safe_row_to_sample(row, source, base, load, columns, within)
     except InputError:  # a table sgprep cannot map to samples: refused at start-up
         raise
     except OSError as exc:
@@ -431,10 +435,15 @@ def _caption_sample(caption: str, source: str, load: bool) -> Sample:
 
 
 def _safe_row_to_sample(
-    row: dict[str, Any], source: str, base: Path, load: bool, columns: dict[str, str] | None = None
+    row: dict[str, Any],
+    source: str,
+    base: Path,
+    load: bool,
+    columns: dict[str, str] | None = None,
+    within: tuple[str, ...] | None = None,
 ) -> Sample:
     try:
-        return _row_to_sample(row, source, base, load, columns)
+        return _row_to_sample(row, source, base, load, columns, within)
     except Exception as exc:  # one odd row fails alone
         return failed_sample(
             "", source, "bad_row", f"cannot use this row: {type(exc).__name__}: {exc}"
@@ -447,6 +456,7 @@ def _row_to_sample(
     base: Path,
     load: bool = True,
     columns: dict[str, str] | None = None,
+    within: tuple[str, ...] | None = None,
 ) -> Sample:
     columns = columns or {}
     caption = _column(row, "caption", columns)[1]
@@ -479,7 +489,7 @@ def _row_to_sample(
     _annotations(sample, row)
     image_path = _column(row, "image", columns)[1]
     if isinstance(image_path, str) and image_path and load:
-        _load_image(sample, base / image_path, image_path)
+        _load_image(sample, base / image_path, image_path, within)
     return sample
 
 
@@ -522,8 +532,8 @@ def _keep_as_meta(sample: Sample, row: dict[str, Any], products) -> None:
             sample.meta[field] = _no_nan(row[field])
 
 
-def _load_image(sample: Sample, path: Path, name: str) -> None:
-    load_image_file(sample, path, repr(name))
+def _load_image(sample: Sample, path: Path, name: str, within: tuple[str, ...] | None) -> None:
+    load_image_file(sample, path, repr(name), within)
 
 
 def _no_nan(value: Any) -> Any:
