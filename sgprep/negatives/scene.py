@@ -94,6 +94,9 @@ CONTAINING = frozenset({"have", "with", "of", "contain", "include", "hold", "wea
 WORD = re.compile(r"[a-z]+")
 #: Entries a memo table holds at most (it is emptied when full: bounded memory).
 MAX_MEMO = 200_000
+#: The families that pair entities (swaps, redraws) pair the first this many of a graph: a
+#: graph of 500 entities would list 125,000 pairs (issue 36); no caption names so many.
+MAX_PAIRED = 48
 
 
 @lru_cache(maxsize=1024)
@@ -399,3 +402,12 @@ class Strategy:
     def _refuse(self, reason: str) -> None:
         self.rejected[reason] += 1
         return None
+
+    def paired(self) -> int:
+        """How many of the graph's entities a family that pairs them considers (the first
+        :data:`MAX_PAIRED`; counted as ``entities_capped`` where that leaves some out)."""
+        n = len(self.g.entities)
+        if n > MAX_PAIRED:
+            self.rejected["entities_capped"] += 1
+            return MAX_PAIRED
+        return n

@@ -47,6 +47,12 @@ STRATEGIES = (*PERTURBING, "subgraph")
 ATTRIBUTE_WEIGHT = 0.15
 #: Connect negatives per positive at most (issue 18: they were two thirds of all negatives).
 MAX_CONNECT = 1
+#: Candidates of one family built for one positive at most (most are refused, each build
+#: costs about the graph's size): :data:`MAX_TRIES`, fewer for a big graph (``TRY_WORK``
+#: entities and relations in all, :data:`MIN_TRIES` at least), so that the cost of a huge
+#: or dense graph stays bounded: 500 entities in a chain, 10,000 relations between two
+#: (issue 36). Counted as ``rejected/tries_capped``; an ordinary caption never tries so many.
+MAX_TRIES, MIN_TRIES, TRY_WORK = 96, 4, 40_000
 #: ... and only for a positive that the other families gave fewer negatives than this.
 CONNECT_BELOW = 2
 DEFAULT_WEIGHTS = {
@@ -334,6 +340,11 @@ class NegativesStage(Stage):
         realiser, original, out = None, None, []  # realiser: on first use
         made: defaultdict[tuple[str, str], int] = defaultdict(int)
         made_connect = 0
+        tries: defaultdict[str, int] = defaultdict(int)
+        most = max(
+            MIN_TRIES,
+            min(MAX_TRIES, TRY_WORK // (1 + len(graph.entities) + len(graph.relations))),
+        )
         # kind -> summed length ratios, in thousandths
         lengths: defaultdict[str, int] = defaultdict(int)
         weights = self.settings.family_weights
@@ -353,6 +364,11 @@ class NegativesStage(Stage):
                 continue
             family = _weighted(rng, others, weights) if others else next(iter(pools))
             cands = pools[family]
+            tries[family] += 1
+            if tries[family] > most:
+                rejected["tries_capped"] += 1
+                del pools[family]
+                continue
             i = rng.randrange(len(cands))  # a candidate at random, taken out in O(1)
             cands[i], cands[-1] = cands[-1], cands[i]
             build = cands.pop()

@@ -50,13 +50,15 @@ class Shuffle(Strategy):
 
     def _exchange(self, s: int, o: int, kind: str = "shuffle_relation") -> Perturbation | None:
         swap = {s: o, o: s}
-        relations = [
+        relations = [  # (a relation of neither end is the caption's own: not copied)
             r.model_copy(
                 update={
                     "subject": swap.get(r.subject, r.subject),
                     "object": swap.get(r.object, r.object),
                 }
             )
+            if r.subject in swap or r.object in swap
+            else r
             for r in self.g.relations
         ]
         why = self._exchange_misfit(relations, {s, o})
@@ -164,9 +166,9 @@ class Shuffle(Strategy):
         gets an end it did not have. In the caption their noun phrases change places."""
         ends = {frozenset((r.subject, r.object)) for r in self.g.relations}
         touched = {i for r in self.g.relations for i in (r.subject, r.object)}
-        out = []
-        for x in range(len(self.g.entities)):
-            for y in range(x + 1, len(self.g.entities)):
+        out, n = [], self.paired()
+        for x in range(n):
+            for y in range(x + 1, n):
                 if frozenset((x, y)) in ends or not {x, y} & touched:
                     continue
                 if same_entity(self.g, x, y):

@@ -350,9 +350,9 @@ class Swap(Strategy):
 
     # --- swap_attribute ------------------------------------------------------------------
     def swap_attribute(self) -> list[Candidate]:
-        out, ents = [], self.g.entities
-        for i in range(len(ents)):
-            for j in range(i + 1, len(ents)):
+        out, ents, n = [], self.g.entities, self.paired()
+        for i in range(n):
+            for j in range(i + 1, n):
                 for a in ents[i].attributes:
                     for b in ents[j].attributes:
                         if (
@@ -484,9 +484,9 @@ class Swap(Strategy):
 
     # --- swap_object ---------------------------------------------------------------------
     def swap_object(self) -> list[Candidate]:
-        out, ents = [], self.g.entities
-        for i in range(len(ents)):
-            for j in range(i + 1, len(ents)):
+        out, ents, n = [], self.g.entities, self.paired()
+        for i in range(n):
+            for j in range(i + 1, n):
                 if ents[i].head.lower() == ents[j].head.lower():
                     self.rejected["identical_objects"] += 1
                     continue
