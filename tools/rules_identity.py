@@ -1,0 +1,102 @@
+"""Are the rule parser's graphs the same bytes as before? Save them once, check after each change.
+
+    python tools/rules_identity.py save /tmp/wt33-baseline    # on the code before the change
+    python tools/rules_identity.py check /tmp/wt33-baseline   # on the code after it
+
+Parses the FACTUAL test, dev and long dev captions (shared/data, as
+``benchmarks/factual_splits.py`` finds it) with ``--parser spacy`` in each configuration of
+:data:`RUNS`: every family on in both predicate forms, and a few sets of families switched off
+through the parse setting ``rules_off`` (``--runs each``: every family switched off alone,
+one run each, some eight minutes). Each configuration's graphs (one JSON line each) go to
+``<DIR>/<run>.jsonl``; ``check`` compares them byte for byte with the saved ones, prints the
+first caption that differs in each run that does, and exits 1 if any does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout
+sys.path.insert(0, str(ROOT / "tools"))
+from rule_graphs import SETS, captions  # noqa: E402
+
+#: run name -> (predicate form, families switched off)
+RUNS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lemma": ("lemma", ()),
+    "surface": ("surface", ()),
+    "off_text": ("lemma", ("noise", "web_noise", "shorthand", "spell")),
+    "off_names": ("lemma", ("spans", "names", "conventions", "attach", "with", "plurals")),
+    "off_repairs": (
+        "lemma",
+        ("fragments", "verbs", "clauses", "subjects", "coordination", "as_clauses", "lists"),
+    ),
+    "off_words": (
+        "lemma",
+        ("spellings", "or_lists", "colours", "pronouns", "places", "reciprocal", "counts", "parts"),
+    ),
+    "off_roots": ("lemma", ("as_roots", "clause_verbs", "ing_objects", "owned_parts", "frames")),
+    "off_all": ("lemma", ("*",)),
+}
+
+
+def graphs(form: str, off: tuple[str, ...]) -> list[str]:
+    """One JSON line per caption of :data:`SETS`, parsed with ``off`` switched off."""
+    from sgprep.parse.base import ParserSettings, make_parser
+    from sgprep.parse.rules_families import FAMILIES
+
+    names = sorted(FAMILIES) if off == ("*",) else list(off)
+    parser = make_parser("spacy", ParserSettings(predicate_form=form, rules_off=names))
+    parser.setup()
+    lines = []
+    for name in SETS:
+        for graph in parser.parse_batch(captions(name)):
+            text = graph.model_dump_json() if hasattr(graph, "model_dump_json") else repr(graph)
+            lines.append(f"{name}\t{text}\n")
+    return lines
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("action", choices=("save", "check"))
+    ap.add_argument("folder", type=Path)
+    ap.add_argument(
+        "--runs",
+        default=",".join(RUNS),
+        help="comma-separated names of RUNS, or 'each': every family switched off alone",
+    )
+    args = ap.parse_args()
+    if args.runs == "each":
+        from sgprep.parse.rules_families import FAMILIES
+
+        for family in sorted(FAMILIES):
+            RUNS[f"one_{family}"] = ("lemma", (family,))
+        args.runs = ",".join(f"one_{family}" for family in sorted(FAMILIES))
+    args.folder.mkdir(parents=True, exist_ok=True)
+    differ = 0
+    for run in args.runs.split(","):
+        form, off = RUNS[run]
+        text = "".join(graphs(form, off))
+        path = args.folder / f"{run}.jsonl"
+        if args.action == "save":
+            path.write_text(text, encoding="utf-8")
+            print(f"{run}: {text.count(chr(10))} graphs saved")
+            continue
+        saved = path.read_text(encoding="utf-8")
+        if saved == text:
+            print(f"{run}: {text.count(chr(10))} graphs, identical")
+            continue
+        differ += 1
+        for k, (a, b) in enumerate(zip(saved.splitlines(), text.splitlines())):
+            if a != b:
+                print(f"{run}: DIFFERS at line {k + 1}\n  before: {a}\n  after:  {b}")
+                break
+        else:
+            print(f"{run}: DIFFERS in length ({len(saved)} vs {len(text)} characters)")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
