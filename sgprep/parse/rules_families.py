@@ -2,9 +2,7 @@
 
 Every family is on unless the parse setting ``rules_off`` names it (``--rules-off
 web_noise,spell``, a YAML key, ``--set rules_off=...``), which ``run.json`` records and a
-resume checks. Its default is what the environment variable ``SGPREP_RULES_OFF``
-(comma-separated) names, for ``benchmarks/factual_spice.py --ablate`` and for tests; the
-variable's families are off whatever the setting says.
+resume checks. There is no other switch.
 
 - ``noise``: alt-text clean-up before parsing (URLs, ``<PERSON>`` placeholders, camera metadata,
   all-caps words, keyword lists) — :mod:`sgprep.parse.rules_noise`;
@@ -207,10 +205,6 @@ variable's families are off whatever the setting says.
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
-
-OFF_ENV = "SGPREP_RULES_OFF"
 FAMILIES = frozenset(
     {
         "noise",
@@ -273,9 +267,10 @@ FAMILIES = frozenset(
 )
 
 
-#: The families the parser in this process switched off (its ``rules_off`` setting): the
-#: format helpers of :mod:`sgprep.parse.factual_format` read them through :func:`families_on`.
-_off: frozenset[str] = frozenset()
+#: The families on in this process: all but those the parser's ``rules_off`` setting switched
+#: off (:func:`switch_off`); the format helpers of :mod:`sgprep.parse.factual_format` read them
+#: through :func:`families_on`.
+_on: frozenset[str] = FAMILIES
 
 
 def check_families(names) -> list[str]:
@@ -291,29 +286,14 @@ def check_families(names) -> list[str]:
     return off
 
 
-def off_from_env() -> list[str]:
-    """The families ``SGPREP_RULES_OFF`` names (the ``rules_off`` setting's default)."""
-    try:
-        return check_families(os.environ.get(OFF_ENV, ""))
-    except ValueError as exc:
-        raise ValueError(f"{OFF_ENV}: {exc}") from None
-
-
 def switch_off(names) -> frozenset[str]:
     """Switch off the families ``names`` in this process (the parser does, from its
     ``rules_off`` setting); returns the families on."""
-    global _off
-    _off = frozenset(check_families(names))
-    return families_on()
+    global _on
+    _on = FAMILIES - frozenset(check_families(names))
+    return _on
 
 
 def families_on() -> frozenset[str]:
-    """The families on: all but those switched off (:func:`switch_off`) and those the
-    environment variable names (the setting's default: it holds them already). Asked per
-    entity while parsing: worked out once per switch and value of the variable."""
-    return _families_on(_off, os.environ.get(OFF_ENV, ""))
-
-
-@lru_cache(maxsize=16)
-def _families_on(off: frozenset[str], env: str) -> frozenset[str]:
-    return FAMILIES - off - frozenset(off_from_env())
+    """The families on: all but those switched off (:func:`switch_off`)."""
+    return _on

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from sgprep.parse.factual_format import to_factual
 from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES
+from sgprep.parse.rules_families import FAMILIES, families_on, switch_off
 from sgprep.schema import SceneGraph
 
 
@@ -18,6 +21,18 @@ def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
         parser.families = saved
     assert isinstance(graph, SceneGraph), graph
     return graph
+
+
+@contextmanager
+def switched_off(*names: str) -> Iterator[None]:
+    """The process's families with ``names`` switched off, as a parser's ``rules_off`` setting
+    does (the format helpers of ``factual_format`` read them), then as they were."""
+    before = FAMILIES - families_on()
+    switch_off(names)
+    try:
+        yield
+    finally:
+        switch_off(before)
 
 
 def heads(graph: SceneGraph) -> list[str]:
