@@ -19,7 +19,7 @@ Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's te
 seeded rules/held halves of the development sets, the long (15+ words) held captions and our
 hand-written CC12M-style sets (``cc12m`` and ``cc12m-rules``, read while writing rules, and
 ``cc12m-held``, never read: docs/benchmarks.md). ``--ablate`` scores `spacy` with each rule family of
-``sgprep/parse/rules_families.py`` switched off in turn (the parse setting ``rules_off``).
+``sgprep/parse/families/`` switched off in turn (the parse setting ``rules_off``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
 calls it: graphs spaced out by `space_out_symbols_in_graph`, one reference per caption,
@@ -169,7 +169,7 @@ def score_set(
 def ablation(sets: dict[str, list], names: list[str], model: str, batch_size: int) -> dict:
     """SPICE of `spacy` with each rule family switched off in turn (the parse setting
     ``rules_off``), against all on, on the named sets: the effect of each family."""
-    from sgprep.parse.rules_families import FAMILIES
+    from sgprep.parse.families import FAMILIES
 
     out: dict[str, dict[str, float]] = {}
     for family in ("", *sorted(FAMILIES)):

@@ -45,7 +45,7 @@ RUNS: dict[str, tuple[str, tuple[str, ...]]] = {
 def graphs(form: str, off: tuple[str, ...]) -> list[str]:
     """One JSON line per caption of :data:`SETS`, parsed with ``off`` switched off."""
     from sgprep.parse.base import ParserSettings, make_parser
-    from sgprep.parse.rules_families import FAMILIES
+    from sgprep.parse.families import FAMILIES
 
     names = sorted(FAMILIES) if off == ("*",) else list(off)
     parser = make_parser("spacy", ParserSettings(predicate_form=form, rules_off=names))
@@ -69,7 +69,7 @@ def main() -> int:
     )
     args = ap.parse_args()
     if args.runs == "each":
-        from sgprep.parse.rules_families import FAMILIES
+        from sgprep.parse.families import FAMILIES
 
         for family in sorted(FAMILIES):
             RUNS[f"one_{family}"] = ("lemma", (family,))

@@ -232,7 +232,7 @@ class ParserSettings(StageSettings):
     @field_validator("rules_off")
     @classmethod
     def _known_families(cls, value: list[str]) -> list[str]:
-        from sgprep.parse.rules_families import check_families
+        from sgprep.parse.families import check_families
 
         return check_families(value)
 

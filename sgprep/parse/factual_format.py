@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from sgprep.parse.rules_families import families_on
+from sgprep.parse.families import families_on
 from sgprep.schema import Entity, Relation, SceneGraph
 
 ATTRIBUTE_PREDICATES = {"is", "has_attribute", "has attribute", "have attribute"}

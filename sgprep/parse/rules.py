@@ -9,7 +9,7 @@ word lists in :mod:`sgprep.parse.rules_lexicon`, repairs of known model errors i
 
 Rule families for long and alt-text captions (noise clean-up, entity spans, phrase
 attachment, clauses) can be switched off one by one to measure them
-(:mod:`sgprep.parse.rules_families`, ``docs/rule-parser.md``); all are on by default.
+(:mod:`sgprep.parse.families`, ``docs/rule-parser.md``); all are on by default.
 
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
 predicates are lemmatised); the ``attribute_ruler`` and the ``lemmatizer`` run memoised
@@ -76,58 +76,12 @@ from sgprep.parse.base import (
     SpacyModelMissing,
     missing_spacy_model,
 )
+from sgprep.parse.families import repair_steps, switch_off
+from sgprep.parse.families.base import Context
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
-from sgprep.parse.rules_families import switch_off
-from sgprep.parse.rules_lexicon import SCENERY
-from sgprep.parse.rules_long import (
-    repair_adjective_list_root,
-    repair_colour_noun,
-    repair_comma_compound,
-    repair_comma_list_after_phrase,
-    repair_gerund_modifier,
-    repair_misread_verbs,
-    repair_noun_read_as_verb,
-    repair_participle_after_comma,
-    repair_participle_root,
-    repair_phrase_after_air,
-    repair_phrase_after_time,
-    repair_place_after_with_object,
-    repair_relative_clause_agreement,
-    repair_stray_position,
-    repair_subject_read_as_modifier,
-    repair_subject_read_as_verb,
-    repair_subordinator_read_as_preposition,
-    repair_worn_conjunct,
-    verb_words,
-)
+from sgprep.parse.rules_long import verb_words
 from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
-from sgprep.parse.rules_repair import (
-    TreeRefused,
-    merge_hyphenated,
-    repair_adjective_argument,
-    repair_adjective_compound,
-    repair_coordinated_nouns,
-    repair_garment_read_as_subject,
-    repair_noun_root,
-    repair_participle_after_noun,
-    repair_participle_on_garment,
-    repair_participle_on_listed_thing,
-    repair_participle_on_part,
-    repair_participle_on_thing,
-    repair_plain_possessive,
-    repair_quoted,
-    repair_trailing_nouns,
-    repair_verb_inside_noun_phrase,
-    repair_with_back_reference,
-    repair_with_list,
-    word_index,
-)
-from sgprep.parse.rules_short import (
-    repair_fragment_ing_noun,
-    repair_have_read_as_auxiliary,
-    repair_object_read_as_adverb,
-    repair_participle_on_prefix,
-)
+from sgprep.parse.rules_repair import TreeRefused, word_index
 from sgprep.parse.rules_spacy import Annotators, annotators
 from sgprep.parse.rules_spell import Speller, rewrite
 from sgprep.parse.rules_view import DocView
@@ -145,25 +99,6 @@ UNUSED_COMPONENTS = ("ner",)
 #: the graphs are the same (``docs/performance.md``, peak RSS).
 PIPE_BATCH = 64
 
-
-#: Repairs of one family each, taking no argument but the doc, in the order they run
-#: (after the participle and subject repairs, before the span and name ones).
-FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
-    ("attach", repair_with_back_reference),
-    ("after_with", repair_place_after_with_object),
-    ("relatives", repair_relative_clause_agreement),
-    ("times", repair_phrase_after_time),
-    ("lists", repair_comma_compound),
-    ("afterthoughts", repair_participle_after_comma),
-    ("air", repair_phrase_after_air),
-    ("adjective_roots", repair_adjective_list_root),
-    ("worn_lists", repair_worn_conjunct),
-    ("shared_lists", repair_comma_list_after_phrase),
-    ("participle_roots", repair_participle_root),
-    ("colour_nouns", repair_colour_noun),
-    ("gerund_nouns", repair_gerund_modifier),
-    ("stray_positions", repair_stray_position),
-)
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
 SPACY_TORCH_ENV = "SGPREP_SPACY_TORCH"
@@ -560,50 +495,8 @@ class RuleParser(Parser):
         return self._steps[1]
 
     def _make_repair_steps(self) -> list[tuple[Callable, tuple]]:
-        spans, names = "spans" in self.families, "names" in self.families
-        steps: list[tuple[Callable, tuple]] = [
-            (merge_hyphenated, ()),
-            (repair_trailing_nouns, self._words),
-        ]
-        if "fragments" in self.families:  # "drawing on the wall": drawing is a noun
-            steps += [
-                (repair_fragment_ing_noun, ()),
-                (repair_object_read_as_adverb, ()),
-                (repair_have_read_as_auxiliary, ()),
-                (repair_participle_on_prefix, ()),
-            ]
-        steps += [
-            (repair_verb_inside_noun_phrase, ("ing_objects" in self.families,)),
-        ]
-        if "verbs" in self.families:
-            clause_verbs = "clause_verbs" in self.families
-            steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs, clause_verbs)))
-        if "clause_subjects" in self.families:  # "while seagulls circle": seagulls/VBZ
-            steps.append((repair_subject_read_as_verb, (self._words[0], self._verbs)))
-        steps += [
-            (repair_participle_after_noun, (self._verb_lemma,)),
-            (repair_participle_on_garment, (SCENERY if spans else frozenset(),)),
-        ]
-        if "clauses" in self.families:
-            steps += [(repair_participle_on_part, ()), (repair_participle_on_thing, ())]
-        if "subjects" in self.families:
-            steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
-        steps += [(repair, ()) for family, repair in FAMILY_REPAIRS if family in self.families]
-        if "as_clauses" in self.families:  # "as a referee watches": as/prep opens a clause
-            roots = "as_roots" in self.families
-            steps.append((repair_subordinator_read_as_preposition, (roots,)))
-        if "noun_verbs" in self.families:  # "a teddy bear with a shirt": bear/VBP is a noun
-            steps.append((repair_noun_read_as_verb, self._words))
-        if spans:
-            steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
-        if names:
-            steps += [(repair_adjective_compound, self._words), (repair_plain_possessive, ())]
-        steps += [(repair_quoted, ()), (repair_with_list, ())]
-        if "coordination" in self.families:
-            steps.append((repair_coordinated_nouns, ()))
-        if "modifier_subjects" in self.families:
-            steps.append((repair_subject_read_as_modifier, self._words))
-        return steps
+        words, verbs = self._words, self._verbs
+        return repair_steps(Context(self.families, words, verbs, self._verb_lemma))
 
     def _repaired(self, doc) -> tuple[object, DocView]:
         """The doc after the repairs, and a view of it. A repair runs only where its

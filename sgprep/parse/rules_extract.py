@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
     from spacy.tokens import Doc, Token
 
 from sgprep.parse import rules_lexicon as lex
-from sgprep.parse.rules_families import FAMILIES
+from sgprep.parse.families import FAMILIES
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_long import (
     colour_result,
@@ -140,7 +140,7 @@ class GraphBuilder(RelationRules):
         #: each token's children (``tok.children``, in order), the token objects made once
         self.kids = [[self.tokens[j] for j in kids] for kids in self.view.children]
         self._conjuncts_of: dict[int, list[Token]] = {}
-        self.families = families  # rule families switched on (see rules_families)
+        self.families = families  # rule families switched on (see sgprep.parse.families)
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
         self._times: dict[int, bool] = {}

@@ -3,7 +3,7 @@
 
 Each function takes the parsed doc, re-hangs tokens where the small model attached them to
 the nearest noun instead of the phrase's head, and returns the doc; each belongs to one rule
-family of :mod:`sgprep.parse.rules_families` and is called only while that family is on.
+family of :mod:`sgprep.parse.families` and is called only while that family is on.
 """
 
 from __future__ import annotations

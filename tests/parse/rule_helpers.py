@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sgprep.parse.factual_format import to_factual
+from sgprep.parse.families import FAMILIES, families_on, switch_off
 from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES, families_on, switch_off
 from sgprep.schema import SceneGraph
 
 
@@ -33,6 +33,21 @@ def switched_off(*names: str) -> Iterator[None]:
         yield
     finally:
         switch_off(before)
+
+
+def replace_core_repairs(monkeypatch, instead: dict) -> None:
+    """Run each function of ``instead`` (core repair name -> stand-in) in that repair's place,
+    in the parsers made after this."""
+    from sgprep.parse import families
+    from sgprep.parse.families.base import Repair
+
+    def stand_in(name: str) -> str:
+        return instead[name].__name__ if name in instead else name
+
+    core = [Repair(instead[r.run.__name__]) if r.run.__name__ in instead else r
+            for r in families.CORE_REPAIRS]  # fmt: skip
+    monkeypatch.setattr(families, "CORE_REPAIRS", tuple(core))
+    monkeypatch.setattr(families, "REPAIR_ORDER", tuple(map(stand_in, families.REPAIR_ORDER)))
 
 
 def heads(graph: SceneGraph) -> list[str]:

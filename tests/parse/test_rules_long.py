@@ -12,8 +12,8 @@ import pytest
 
 from sgprep.parse.base import ParserSettings
 from sgprep.parse.factual_format import entity_name
+from sgprep.parse.families import FAMILIES, families_on, switch_off
 from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES, families_on, switch_off
 from sgprep.parse.rules_noise import clean_alt_text
 from tests.parse.rule_helpers import attributes, heads, parse, rels
 

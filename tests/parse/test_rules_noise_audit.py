@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from sgprep.parse.rules_families import FAMILIES, families_on
+from sgprep.parse.families import FAMILIES, families_on
 from sgprep.parse.rules_noise import clean_web_noise
 from tests.parse.rule_helpers import heads, parse, rels, switched_off
 from tools.noise_audit import audit, load, noise_named

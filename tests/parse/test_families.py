@@ -1,0 +1,32 @@
+"""The rule families' declarations (sgprep.parse.families): each family declared once, in one
+module, with what it does; each repair at one place in the order the repairs run."""
+
+from __future__ import annotations
+
+from sgprep.parse.families import CORE_REPAIRS, DECLARED, FAMILIES, REPAIR_ORDER
+from sgprep.parse.families.base import Context
+
+
+def test_each_family_is_declared_once_with_what_it_does():
+    names = [family.name for family in DECLARED]
+    assert len(names) == len(set(names)) == len(FAMILIES)
+    assert all(family.about.strip() for family in DECLARED)
+
+
+def test_each_repair_runs_at_one_place():
+    declared = [r.run.__name__ for r in CORE_REPAIRS]
+    declared += [r.run.__name__ for family in DECLARED for r in family.repairs]
+    assert len(declared) == len(set(declared))
+    assert sorted(declared) == sorted(REPAIR_ORDER)
+
+
+def test_a_family_off_leaves_its_repairs_out():
+    from sgprep.parse.families import repair_steps
+
+    words = (frozenset(), frozenset())
+    every = repair_steps(Context(FAMILIES, words, frozenset(), str.lower))
+    none = repair_steps(Context(frozenset(), words, frozenset(), str.lower))
+    always = {r.run.__name__ for f in DECLARED for r in f.repairs if r.always}
+    assert [run.__name__ for run, _ in every] == list(REPAIR_ORDER)
+    core = {r.run.__name__ for r in CORE_REPAIRS} | always
+    assert [run.__name__ for run, _ in none] == [n for n in REPAIR_ORDER if n in core]
