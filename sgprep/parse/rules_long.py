@@ -16,13 +16,8 @@ from sgprep.parse.rules_lexicon import (
     COLOURS,
     NOUNS,
     PERSON_NOUNS,
-    POSTURE_VERBS,
     QUANTITY_NOUNS,
-    RELATIONAL_NOUNS,
     SUPPORT_PREPOSITIONS,
-    TIME_NOUNS,
-    TIME_PREPOSITIONS,
-    VERBS,
     is_colour,
 )
 from sgprep.parse.rules_repair import (
@@ -30,26 +25,12 @@ from sgprep.parse.rules_repair import (
     BODY_PARTS,
     LIST_PREPOSITIONS,
     OWNED_PARTS,
-    _child_above,
     _set_tree,
 )
 from sgprep.parse.rules_view import DocView, conjuncts, needs, subtree
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
-
-#: Places that hold what they are "with": "a kitchen with a cat on the counter" is the cat's
-#: counter, so a phrase after their "with" object stays with that object.
-SCENES = frozenset(
-    """
-    room kitchen bathroom bedroom office street road field yard park beach area scene lot
-    city town parking garden lawn water ocean sea lake river sky valley landscape
-    """.split()
-)
-#: Prepositions of a place phrase that can move from a "with" object to its owner: support
-#: and containment. A relative position stays the object's ("a page with a heading above a
-#: paragraph").
-WITH_PLACE_PREPOSITIONS = SUPPORT_PREPOSITIONS
 
 
 def _move(doc: Doc, heads: list[int], i: int, head: int) -> None:
@@ -64,94 +45,6 @@ def _move_phrases(doc: Doc, heads: list[int], noun, anchor) -> None:
     for phrase in noun.rights:
         if phrase.dep_ == "prep" and phrase.lower_ != "of":
             _move(doc, heads, phrase.i, anchor.i)
-
-
-def _place_object(prep):
-    """The noun a place phrase ends in: "on top of a rug" -> rug; "in the middle" -> None (a
-    position of the nearer noun, not a place)."""
-    pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
-    steps = len(prep.doc)  # a walk down the phrases ends within the caption
-    while pobj is not None and pobj.lower_ in RELATIONAL_NOUNS and steps:
-        steps -= 1
-        of = next((c for c in pobj.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-        if of is None:
-            return None
-        pobj = next((c for c in of.children if c.dep_ == "pobj"), None)
-    return pobj if pobj is not None and pobj.pos_ in NOUNS else None
-
-
-def _posture_of_owner(verb, thing) -> bool:
-    """ "a dry tree with some yellow leaves standing in grass": a posture participle with a
-    place phrase after a "with" object that is no person or animal (leaves do not stand) is
-    the owner's, unless the phrase points back ("a boat with a rope lying on it")."""
-    return (
-        verb.dep_ == "acl"
-        and verb.tag_ in {"VBG", "VBN"}
-        and verb.lemma_.lower() in POSTURE_VERBS | {"park"}
-        and not _animate(thing)
-        and thing.lower_ not in OWNED_PARTS | CLOTHING  # a person's: ``clauses`` moves those
-        and any(c.dep_ == "prep" for c in verb.children)
-        and not any(t.lower_ in ANAPHORA for t in subtree(verb))
-    )
-
-
-def _phrase_on_with_object(v) -> bool:
-    """:func:`repair_place_after_with_object`'s first conditions on the view: a phrase or a
-    clause hung after the noun object of a "with" that is a noun's."""
-    if "with" not in v.words or "pobj" not in v.deps:
-        return False
-    lower, dep, head, pos = v.lower, v.dep, v.head, v.pos
-    for j in range(len(dep)):
-        if dep[j] == "prep" or dep[j] == "acl":
-            thing = head[j]
-            if thing < j and dep[thing] == "pobj" and pos[thing] in NOUNS:
-                with_ = head[thing]
-                if lower[with_] == "with" and dep[with_] == "prep" and pos[head[with_]] in NOUNS:
-                    return True
-    return False
-
-
-@needs(_phrase_on_with_object)
-def repair_place_after_with_object(doc: Doc) -> Doc:
-    """ "trees with green leaves in the background", "a large frying pan with sliced vegetables
-    on the stove": the model hangs the place phrase on the "with" object, the nearest noun; it
-    says where the thing before "with" is (FACTUAL's gold: trees in background, pan on stove).
-
-    Not moved: a phrase that points back (a pronoun: "a fence with a bird on it", handled by
-    ``repair_with_back_reference``), a position of the object ("a cup with a stain on the
-    inside", "a logo with a torch in the middle"), a part or worn thing ("goggles on his head",
-    "letters on the player's shirt"), and a place that holds its "with" object ("a kitchen
-    with a cat on the counter"), and a "with" after a comma, which sets a scene of its own
-    ("a glass of wine on a table, with a bottle in the background")."""
-    heads: list[int] = []  # read from the doc at the first change only
-    for with_ in doc:
-        if with_.lower_ != "with" or with_.dep_ != "prep" or with_.head.pos_ not in NOUNS:
-            continue
-        owner = with_.head
-        if owner.lemma_.lower() in SCENES or owner.lower_ in SCENES:
-            continue
-        if with_.i > 0 and doc[with_.i - 1].is_punct:
-            continue  # ", with a bottle in the background": the bottle is there
-        thing = next((c for c in with_.children if c.dep_ == "pobj" and c.pos_ in NOUNS), None)
-        if thing is None:
-            continue
-        for prep in thing.rights:
-            if _posture_of_owner(prep, thing):
-                _move(doc, heads, prep.i, owner.i)  # "a tree with yellow leaves standing in grass"
-                continue
-            if prep.dep_ != "prep" or prep.lower_ not in WITH_PLACE_PREPOSITIONS:
-                continue
-            if any(t.lower_ in ANAPHORA for t in subtree(prep)):
-                continue
-            place = _place_object(prep)
-            if place is None or place.lower_ in OWNED_PARTS | BODY_PARTS | CLOTHING:
-                continue
-            if any(c.dep_ == "poss" for c in place.children):
-                continue  # "a man with a hat in his hand", "a dog with a toy in the man's lap"
-            _move(doc, heads, prep.i, owner.i)
-    if heads:
-        _set_tree(doc, heads, [t.dep_ for t in doc])
-    return doc
 
 
 #: Nouns that stand for a part of a group named before ("some reading books and others typing").
@@ -284,39 +177,6 @@ def repair_relative_clause_agreement(doc: Doc) -> Doc:
             if _noun_number(up) == number:
                 _move(doc, heads, verb.i, up.i)
                 break
-    if heads:
-        _set_tree(doc, heads, [t.dep_ for t in doc])
-    return doc
-
-
-@needs(
-    lambda v: (
-        "pobj" in v.deps
-        and any(
-            d == "pobj"
-            and v.lower[h] in TIME_PREPOSITIONS
-            and v.dep[h] == "prep"
-            and (v.lower[i] in TIME_NOUNS or v.doc[i].lemma_.lower() in TIME_NOUNS)
-            for i, (d, h) in enumerate(zip(v.dep, v.head))
-        )
-    )
-)
-def repair_phrase_after_time(doc: Doc) -> Doc:
-    """ "jumps into a muddy puddle on a rainy day in the park", "in the daytime amid a gang
-    of sandpipers": the model hangs the next phrase on the time noun, the nearest noun; a time
-    is no place, so the phrase is about what the time phrase is about (the boy is in the
-    park). "The day of the race" keeps its "of"."""
-    heads: list[int] = []  # read from the doc at the first change only
-    for time in doc:
-        if time.dep_ != "pobj":
-            continue
-        if (
-            (time.lower_ not in TIME_NOUNS and time.lemma_.lower() not in TIME_NOUNS)
-            or time.head.lower_ not in TIME_PREPOSITIONS
-            or time.head.dep_ != "prep"
-        ):
-            continue
-        _move_phrases(doc, heads, time, time.head.head)
     if heads:
         _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
@@ -568,33 +428,6 @@ def repair_participle_after_comma(doc: Doc) -> Doc:
         heads[tok.i], deps[tok.i] = verb.i, "advcl"
     if heads:
         _set_tree(doc, heads, deps)
-    return doc
-
-
-#: Prepositions of a way into or through the open air ("into the air behind him").
-AIR_PREPOSITIONS = frozenset({"in", "into", "through", "up"})
-
-
-@needs(lambda v: "air" in v.words)
-def repair_phrase_after_air(doc: Doc) -> Doc:
-    """ "spray flies into the air behind him", "the water is spraying up into the air behind
-    the skier": the air is no place, so a place phrase the model hangs on it says where the
-    subject is (FACTUAL's gold: spray behind surfer, water behind skier)."""
-    heads: list[int] = []
-    for air in doc:
-        if air.lower_ != "air" or air.dep_ != "pobj" or air.head.lower_ not in AIR_PREPOSITIONS:
-            continue
-        verb = air.head.head
-        if verb.pos_ not in {"VERB", "AUX"}:
-            continue
-        subject = next((c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}), None)
-        if subject is None and verb.dep_ in {"acl", "relcl"} and verb.head.pos_ in NOUNS:
-            subject = verb.head  # "a dog leaping into the air above the grass"
-        if subject is None or subject.pos_ not in NOUNS:
-            continue
-        _move_phrases(doc, heads, air, subject)
-    if heads:
-        _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
 
@@ -1134,73 +967,6 @@ def repair_noun_read_as_verb(doc: Doc, nouns: frozenset[str], modifiers: frozens
         _set_tree(doc, heads, deps)
         for i in changed:
             doc[i].pos_, doc[i].tag_, doc[i].lemma_ = "NOUN", "NN", doc[i].lower_
-    return doc
-
-
-#: Prepositions of place before a position with no article ("on back of boat").
-_POSITION_PREPOSITIONS = frozenset({"on", "in", "at", "to", "down", "along", "near", "by"})
-
-
-def _stray_positions(v) -> list[int]:
-    """Prepositions of place right before a position noun that is not their object."""
-    if v.words.isdisjoint(RELATIONAL_NOUNS) or v.words.isdisjoint(_POSITION_PREPOSITIONS):
-        return []
-    return [
-        i
-        for i in range(len(v) - 1)
-        if v.lower[i] in _POSITION_PREPOSITIONS
-        and v.lower[i + 1] in RELATIONAL_NOUNS
-        and v.tag[i] in {"IN", "RP"}
-        and not (v.dep[i + 1] == "pobj" and v.head[i + 1] == i and v.dep[i] == "prep")
-    ]
-
-
-@needs(lambda v: bool(_stray_positions(v)))
-def repair_stray_position(doc: Doc) -> Doc:
-    """ "dog is standing on back of boat", "person on right wearing blue coat", "red stripe
-    down side of train": with no article before the position, the model leaves the
-    preposition without its object (on/RP, back/advmod of the verb; on, right/advmod of
-    "wearing" read as the preposition's clause) or makes the preposition an adverb. A
-    position right after a preposition of place, with no article, is the preposition's
-    object, and the preposition a preposition; an "-ing" clause the model hung on the
-    preposition is the noun's before it ("person ... wearing a coat"). A position that is a
-    compound ("on side street") or another word's object is left."""
-    heads, deps, changed = None, None, False
-    for i in _stray_positions(DocView(doc)):
-        prep, pos = doc[i], doc[i + 1]
-        if pos.dep_ not in {"advmod", "npadvmod", "pobj", "amod"} or (
-            pos.dep_ == "pobj" and pos.head.i != i
-        ):
-            continue
-        if pos.dep_ == "amod" and pos.head.pos_ in NOUNS:
-            continue  # "on right side of": the side's
-        if any(
-            c.dep_ in {"pobj", "pcomp"} and c.i != pos.i for c in prep.children if c.tag_ != "VBG"
-        ):
-            continue
-        if heads is None:
-            heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
-        anchor = prep.head
-        under = _child_above(heads, i, pos.i)
-        if under is not None:  # "man on inside": on/advmod of inside
-            up = heads[pos.i]
-            if under != i or up == pos.i or doc[up].pos_ not in NOUNS | VERBS:
-                continue  # no thing or verb above for the phrase: hung on its object, a cycle
-            heads[i], anchor = up, doc[up]  # the phrase takes the position's place
-        clause = next((c for c in prep.children if c.dep_ == "pcomp" and c.tag_ == "VBG"), None)
-        heads[pos.i], deps[pos.i] = i, "pobj"
-        deps[i] = "prep"
-        if clause is not None and anchor.pos_ in NOUNS:
-            heads[clause.i], deps[clause.i] = anchor.i, "acl"
-        for c in pos.children:  # an "of" phrase stays the position's
-            if c.i != i:
-                heads[c.i] = pos.i
-        changed = True
-    if changed:
-        _set_tree(doc, heads, deps)
-        for tok in doc:
-            if deps[tok.i] == "pobj" and tok.lower_ in RELATIONAL_NOUNS and tok.pos_ not in NOUNS:
-                tok.pos_, tok.tag_ = "NOUN", "NN"
     return doc
 
 

@@ -196,7 +196,7 @@ def test_a_trailing_noun_that_is_an_object_keeps_its_place(parser):
 
 
 def test_a_preposition_hung_under_its_position_takes_the_positions_place(parser):
-    from sgprep.parse.rules_long import repair_stray_position
+    from sgprep.parse.families.phrases import repair_stray_position
 
     doc = _doc(
         parser,
