@@ -7,17 +7,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sgprep.parse.families.base import Family, Repair
-from sgprep.parse.rules_lexicon import NOUNS
+from sgprep.parse.rules_lexicon import CLOTHING, NOUNS, PERSON_ACTIONS
 from sgprep.parse.rules_long import _animate, _move
 from sgprep.parse.rules_repair import (
+    ANIMALS,
+    LIST_PREPOSITIONS,
+    PERSON_PARTS,
+    LazyHeads,
+    _is_person,
     _set_tree,
-    repair_coordinated_nouns,
-    repair_garment_read_as_subject,
-    repair_participle_on_listed_thing,
-    repair_participle_on_part,
-    repair_participle_on_thing,
 )
-from sgprep.parse.rules_view import DocView, conjuncts, needs
+from sgprep.parse.rules_view import DocView, acl_participles, conjuncts, needs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -241,6 +241,293 @@ def repair_subordinator_read_as_preposition(doc: Doc, roots: bool = False) -> Do
         for tok in doc:
             if tok.dep_ == "mark" and tok.lower_ in _SUBORDINATORS:
                 tok.pos_ = "SCONJ"
+    return doc
+
+
+@needs(
+    lambda v: (
+        not v.deps.isdisjoint(("prep", "dobj"))
+        and any(
+            v.head[i] < i and (v.lower[v.head[i]] in PERSON_PARTS or v.lower[v.head[i]] in CLOTHING)
+            for i in acl_participles(v)
+        )
+    )
+)
+def repair_participle_on_part(doc: Doc) -> Doc:
+    """ "man with brown hair standing in a red shirt", "man wearing eyeglasses standing behind
+    the cake": the model hangs the participle on the nearest noun, the hair or the glasses. A
+    participle of a person's doing (it has a phrase or an object of its own) on a worn thing or
+    a part, itself the object of "with" or of "wear" on a person, is the person's."""
+    heads = LazyHeads(doc)
+    changed = False
+    for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
+        part = tok.head
+        if not part.i < tok.i:
+            continue
+        if not (part.lower_ in PERSON_PARTS or part.lower_ in CLOTHING):
+            continue
+        if not any(c.dep_ in {"prep", "dobj"} for c in tok.children):
+            continue  # "with hair blowing": the hair does it
+        owner = None
+        if part.dep_ == "pobj" and part.head.lower_ == "with":
+            owner = part.head.head
+        elif part.dep_ == "dobj" and part.head.lemma_ == "wear":
+            owner = part.head.head if part.head.dep_ == "acl" else None
+        if owner is not None and _is_person(owner) and owner.i < part.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+@needs(
+    lambda v: (
+        "dobj" in v.deps
+        and any(v.head[i] < i and v.dep[v.head[i]] == "pobj" for i in acl_participles(v))
+    )
+)
+def repair_participle_on_thing(doc: Doc) -> Doc:
+    """ "two men looking toward the camera holding food": the model hangs "holding" on the
+    camera. A participle of a person's doing (``PERSON_ACTIONS``) with an object, on a noun
+    after a preposition that is no person, is the doing of the person that the phrase
+    chain starts from."""
+    heads = LazyHeads(doc)
+    changed = False
+    for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
+        thing = tok.head
+        if not (
+            tok.lemma_.lower() in PERSON_ACTIONS
+            and any(c.dep_ == "dobj" for c in tok.children)
+            and thing.i < tok.i
+            and thing.dep_ == "pobj"
+            and not _is_person(thing)
+        ):
+            continue
+        for up in list(thing.ancestors)[:4]:
+            if up.pos_ in {"NOUN", "PROPN"} and _is_person(up):
+                heads[tok.i] = up.i
+                changed = True
+                break
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def _first_conjunct(tok):
+    while tok.dep_ == "conj" and tok.head.i < tok.i:
+        tok = tok.head
+    return tok
+
+
+@needs(
+    lambda v: any(
+        v.head[i] < i
+        and v.dep[v.head[i]] == "conj"
+        and (v.lower[v.head[i]] in CLOTHING or v.lower[v.head[i]] in PERSON_PARTS)
+        for i in acl_participles(v)
+    )
+)
+def repair_participle_on_listed_thing(doc: Doc) -> Doc:
+    """ "an older man in a black shirt and brown shorts holding a bag", "a man with a beard
+    and sunglasses holding a drink": the model hangs the participle on the last worn thing or
+    part of a list. A participle with an object or a phrase of its own, on a worn thing or a
+    part that is a later conjunct of the object of "in", "with" or "wearing" on a person, is
+    the person's (the first item of the list is handled by the participle repairs above)."""
+    heads = LazyHeads(doc)
+    changed = False
+    for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
+        thing = tok.head
+        if not (
+            thing.i < tok.i
+            and thing.dep_ == "conj"
+            and (thing.lower_ in CLOTHING or thing.lower_ in PERSON_PARTS)
+            and any(c.dep_ in {"prep", "dobj"} for c in tok.children)
+        ):
+            continue
+        first = _first_conjunct(thing)
+        listed = (first.dep_ == "pobj" and first.head.lower_ in {"in", "with"}) or (
+            first.dep_ == "dobj" and first.head.lemma_ == "wear" and first.head.dep_ == "acl"
+        )
+        owner = first.head.head if listed else None
+        if owner is not None and _is_person(owner) and owner.i < first.i:
+            heads[tok.i] = owner.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def _two_subjects(v: DocView) -> bool:
+    """A verb with two subjects, one of them a worn thing (the repair's own first test)."""
+    if "nsubj" not in v.deps or v.words.isdisjoint(CLOTHING):
+        return False
+    subject_of = [h for h, d in zip(v.head, v.dep) if d == "nsubj"]
+    return len(subject_of) != len(set(subject_of))
+
+
+@needs(_two_subjects)
+def repair_garment_read_as_subject(doc: Doc) -> Doc:
+    """ "a woman wearing high tops, blue jeans, and a purple shirt is watching the cowboy": the
+    model ends the list of worn things early and makes the last one a second subject of the
+    verb. A worn thing that is a verb's later subject, after a person subject who is
+    "wearing" something, is the last item of that list."""
+    subject_of = [t.head.i for t in doc if t.dep_ == "nsubj"]
+    if len(subject_of) == len(set(subject_of)):
+        return doc  # no verb with two subjects
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for verb in doc:
+        subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+        if len(subjects) < 2:
+            continue
+        person, garment = subjects[0], subjects[-1]
+        wearing = next((c for c in person.children if c.dep_ == "acl" and c.lemma_ == "wear"), None)
+        worn = next((c for c in wearing.children if c.dep_ == "dobj"), None) if wearing else None
+        if not (_is_person(person) and garment.lower_ in CLOTHING and worn is not None):
+            continue
+        last, steps = worn, len(doc)  # a walk down the list ends within the caption
+        while any(c.dep_ == "conj" and c.i < garment.i for c in last.children) and steps:
+            steps -= 1
+            last = max((c for c in last.children if c.dep_ == "conj" and c.i < garment.i),
+                       key=lambda c: c.i)  # fmt: skip
+        heads[garment.i], deps[garment.i] = last.i, "conj"
+        changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
+    return doc
+
+
+def _coordinated_nouns(v: DocView) -> bool:
+    """A "cc" in the doc (the repair's own first test)."""
+    return "cc" in v.deps
+
+
+@needs(_coordinated_nouns)
+def repair_coordinated_nouns(doc: Doc) -> Doc:
+    """Two noun phrases joined by "and" that the model does not read as two objects.
+
+    - "a girl with a pink dress and white shoes": the first noun is a modifier (``nmod``) of
+      the second and the adjective after "and" its conjunct, so one entity "dress and white
+      shoes". A noun modifier with its own "and" and an adjective conjunct right before the
+      noun is the first item of a list: it takes the noun's place, the noun becomes its
+      conjunct, the adjective the noun's, and the words before the first noun its own.
+    - "a woman with a red hat and a blue scarf", "a man in a black shirt and blue jeans": the
+      model hangs "and" on the object of "with" / "in" but the next noun on the woman, as a
+      second woman. A noun phrase right after that "and", hung on the phrase's owner, that
+      is no person or animal and has no phrase or clause of its own, is a second object of
+      the preposition ("a man with a hat and a woman" lists people).
+    - "man wearing brown sandals and a blue shirt": the last worn thing read as the root with
+      the person as its subject is the next object of "wearing"; "in dark top and white
+      bottoms": a worn thing read as an adjective of the next one is the first item."""
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for tok in doc:
+        cc = next((c for c in tok.children if c.dep_ == "cc" and c.i == tok.i + 1), None)
+        if cc is None:
+            continue
+        head = tok.head
+        worn = tok.lower_ in CLOTHING and head.lower_ in CLOTHING and tok.dep_ == "amod"
+        if tok.pos_ != "NOUN" and not worn:  # "in dark top and white bottoms": top is no adjective
+            continue
+        conj = next((c for c in tok.children if c.dep_ == "conj"), None)
+        if (
+            tok.dep_ == "appos"
+            and conj is not None
+            and doc[tok.left_edge.i - 1].text == ","
+            and head.dep_ == "pobj"
+            and head.head.lower_ in LIST_PREPOSITIONS
+        ):  # "with a television, a dvd player and decorations": a list, no apposition
+            deps[tok.i] = "conj"
+            changed = True
+            continue
+        if (
+            (tok.dep_ in {"nmod", "compound"} or worn)
+            and head.pos_ == "NOUN"
+            and conj is not None
+            and (
+                conj.pos_ == "ADJ"
+                or (conj.pos_ == "NOUN" and any(c.dep_ in {"compound", "nmod"} for c in tok.lefts))
+            )
+            and conj.i == cc.i + 1
+            and head.i == conj.i + 1
+        ):
+            heads[tok.i], deps[tok.i] = heads[head.i], deps[head.i]
+            heads[head.i], deps[head.i] = tok.i, "conj"
+            heads[conj.i], deps[conj.i] = head.i, "amod" if conj.pos_ == "ADJ" else "compound"
+            for c in head.children:
+                if c.i < tok.i:
+                    heads[c.i] = tok.i
+            if worn:
+                tok.pos_, tok.tag_ = "NOUN", "NN"
+            changed = True
+            continue
+        if (
+            tok.dep_ == "dobj"
+            and head.lemma_ == "wear"
+            and head.dep_ == "acl"
+            and head.head.dep_ == "nsubj"
+            and _is_person(head.head)
+        ):  # "man wearing brown sandals and a blue shirt": the shirt read as the root
+            second = head.head.head
+            if (
+                second.dep_ == "ROOT"
+                and second.i > cc.i
+                and all(heads[k] == second.i for k in range(cc.i + 1, second.i))
+                and second.lower_ in CLOTHING
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                person = head.head
+                heads[person.i], deps[person.i] = person.i, "ROOT"
+                heads[second.i], deps[second.i] = tok.i, "conj"
+                changed = True
+            continue
+        prep = head
+        if (
+            tok.dep_ != "pobj"
+            or prep.lower_ not in LIST_PREPOSITIONS
+            or any(c.i > tok.i and c.i != cc.i for c in tok.children)
+        ):
+            continue
+        owner = prep.head
+        for second in owner.children:
+            if (
+                second.dep_ == "conj"
+                and second.left_edge.i == cc.i + 1
+                and second.pos_ == "NOUN"
+                and not _is_person(second)
+                and second.lemma_.lower() not in ANIMALS
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                heads[second.i] = tok.i
+                changed = True
+    for prep in doc:  # "a man with brown hair and a red shirt": "and" hung on the man too
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        owner = prep.head
+        if prep.lower_ not in LIST_PREPOSITIONS or pobj is None or not _is_person(owner):
+            continue
+        cc = pobj.right_edge.i + 1
+        if cc >= len(doc) or doc[cc].dep_ != "cc" or heads[cc] != owner.i:
+            continue
+        for second in owner.children:
+            if (
+                second.dep_ == "conj"
+                and second.left_edge.i == cc + 1
+                and second.lower_ in CLOTHING
+                and not any(c.dep_ in {"prep", "acl", "relcl"} for c in second.children)
+            ):
+                heads[second.i] = heads[cc] = pobj.i
+                changed = True
+    if changed:
+        _set_tree(doc, heads, deps)
     return doc
 
 

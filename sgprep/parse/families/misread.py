@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sgprep.parse.families.base import Family, Repair
-from sgprep.parse.rules_lexicon import NOUNS, PERSON_NOUNS, QUANTITY_NOUNS
-from sgprep.parse.rules_repair import _set_tree, repair_verb_inside_noun_phrase
+from sgprep.parse.rules_lexicon import ING_NOUNS, NOUNS, PERSON_NOUNS, QUANTITY_NOUNS, is_colour
+from sgprep.parse.rules_repair import _set_tree
 from sgprep.parse.rules_view import DocView, needs
 
 if TYPE_CHECKING:
@@ -426,6 +426,60 @@ def repair_subject_read_as_verb(doc: Doc, nouns: frozenset[str], verbs: frozense
             subject.pos_, subject.tag_ = "NOUN", "NNS"
             subject.lemma_ = _plural_of(subject.lower_, nouns) or subject.lower_
             verb.pos_, verb.tag_, verb.lemma_ = "VERB", "VBP", verb.lower_
+    return doc
+
+
+@needs(
+    lambda v, *_: (
+        "VBG" in v.tags
+        and any(
+            v.tag[i] == "VBG"
+            and v.dep[i] in {"amod", "compound"}
+            and v.head[i] > i
+            and v.pos[v.head[i]] == "NOUN"
+            and v.pos[i - 1] in {"NOUN", "PROPN"}
+            for i in range(1, len(v))
+        )
+    )
+)
+def repair_verb_inside_noun_phrase(doc: Doc, objects: bool = False) -> Doc:
+    """ "girl swinging tennis racket" read as one noun phrase (girl/compound swinging/amod
+    racket): make it the clause it is, girl <-acl- swinging -dobj-> racket.
+
+    With ``objects`` (family ``ing_objects``) also where the model hangs the noun on the
+    "-ing" word as its compound ("dog herding sheep": dog/compound herding/compound sheep,
+    which named one thing "dog herding sheep" with the attribute "herding"); and a colour
+    is no doer ("the silver serving tray": a tray that serves, not "silver serve tray"). An
+    "-ing" noun ("parking") is left."""
+    fixes = []
+    for tok in doc[1:]:
+        if tok.tag_ != "VBG":
+            continue
+        noun, head = doc[tok.i - 1], tok.head
+        if objects and is_colour(noun):
+            continue
+        hangs_off = (noun.head == head and noun.dep_ in {"compound", "nmod"}) or (
+            noun.head == tok and noun.dep_ in {"npadvmod", "nsubj"}
+        )
+        if objects and not hangs_off and tok.lower_ not in ING_NOUNS:
+            hangs_off = noun.head == tok and noun.dep_ == "compound"
+        if (tok.tag_ == "VBG" and tok.dep_ in {"amod", "compound"} and head.pos_ == "NOUN"
+                and head.i > tok.i and noun.pos_ in {"NOUN", "PROPN"} and hangs_off):  # fmt: skip
+            fixes.append((noun.i, tok.i, head.i))
+    if not fixes:
+        return doc
+    heads = [t.head.i for t in doc]
+    deps = [t.dep_ for t in doc]
+    for n, v, h in fixes:
+        heads[n] = n if heads[h] == h else heads[h]
+        deps[n] = deps[h]
+        for k in range(n):  # determiners and adjectives before the first noun are its own
+            if heads[k] in (h, v):
+                heads[k] = n
+        heads[v], deps[v] = n, "acl"
+        heads[h], deps[h] = v, "dobj"
+        doc[v].pos_ = "VERB"
+    _set_tree(doc, heads, deps)
     return doc
 
 

@@ -4,15 +4,215 @@ parts, negation and the pronouns that stand for it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sgprep.parse.families.base import Family, Repair
-from sgprep.parse.rules_lexicon import SCENERY
-from sgprep.parse.rules_repair import (
-    repair_adjective_argument,
-    repair_adjective_compound,
-    repair_noun_root,
-    repair_participle_on_garment,
-    repair_plain_possessive,
+from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS, SCENERY
+from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, LazyHeads, _set_tree
+from sgprep.parse.rules_view import DocView, acl_participles, needs
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+
+@needs(
+    lambda v, places=frozenset(): any(
+        v.head[i] < i
+        and (v.lower[v.head[i]] in CLOTHING or v.lower[v.head[i]] in places)
+        and v.dep[v.head[i]] == "pobj"
+        and v.lower[v.head[v.head[i]]] == "in"
+        for i in acl_participles(v)
+    )
 )
+def repair_participle_on_garment(doc: Doc, places: frozenset[str] = frozenset()) -> Doc:
+    """ "a woman in a wedding dress holding flowers": the model hangs "holding" on the dress.
+    A garment after "in" does not act; the participle is the wearer's. So for ``places``
+    ("a boy in the background wearing shorts")."""
+    heads = LazyHeads(doc)
+    changed = False
+    for tok in doc:
+        if tok.tag_ != "VBG" or tok.dep_ != "acl":
+            continue
+        garment = tok.head
+        if (
+            garment.i < tok.i
+            and (garment.lower_ in CLOTHING or garment.lower_ in places)
+            and garment.dep_ == "pobj"
+            and garment.head.lower_ == "in"
+            and garment.head.head.pos_ in {"NOUN", "PROPN"}
+            and garment.head.head.i < garment.i
+        ):
+            heads[tok.i] = garment.head.head.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
+    return doc
+
+
+def _adjective_argument(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    if v.poses.isdisjoint(("ADJ", "VERB")):
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        (
+            pos[i] == "ADJ"
+            and dep[i] in {"dobj", "pobj", "nsubj", "nsubjpass"}
+            and lower[i] in nouns
+            and lower[i] not in modifiers
+        )
+        or (
+            pos[i] == "VERB"
+            and lower[i] in ING_NOUNS
+            and dep[i] in {"pobj", "dobj", "pcomp"}
+            and pos[head[i]] in {"ADP", "VERB"}
+        )
+        for i in range(len(pos))
+    )
+
+
+@needs(_adjective_argument)
+def repair_adjective_argument(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "climbs a ladder to rescue a kitten": the model tags "kitten" ADJ, although it is the
+    verb's object. A word tagged ADJ in a noun's place (subject, object, object of a
+    preposition) with a determiner, that the lemmatizer's tables know only as a noun, is one;
+    so is an "-ing" noun (``ING_NOUNS``: "near building", "attached to railing") tagged VERB
+    there with nothing a verb would have after it."""
+    for tok in doc:
+        if (
+            tok.pos_ == "ADJ"
+            and tok.dep_ in {"dobj", "pobj", "nsubj", "nsubjpass"}
+            and tok.lower_ in nouns
+            and tok.lower_ not in modifiers
+            and any(c.dep_ == "det" for c in tok.children)
+        ):
+            tok.pos_, tok.tag_ = "NOUN", "NN"
+        elif (  # "a lamp near building": building/VERB as the object of "near"
+            tok.pos_ == "VERB"
+            and tok.lower_ in ING_NOUNS
+            and tok.dep_ in {"pobj", "dobj", "pcomp"}
+            and tok.head.pos_ in {"ADP", "VERB"}
+            and not any(c.dep_ in {"dobj", "prep", "prt"} for c in tok.children)
+        ):
+            tok.pos_, tok.tag_, tok.lemma_ = "NOUN", "NN", tok.lower_
+            if tok.dep_ == "pcomp":
+                tok.dep_ = "pobj"
+    return doc
+
+
+def _noun_root(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    first = next((i for i, p in enumerate(v.pos) if p not in {"DET", "PUNCT", "SPACE"}), None)
+    return (
+        first is not None
+        and v.dep[first] == "ROOT"
+        and v.pos[first] in {"ADJ", "ADV"}
+        and v.lower[first] in nouns
+        and v.lower[first] not in modifiers
+    )
+
+
+@needs(_noun_root)
+def repair_noun_root(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "seagull walking on ground", "surfboard on the roof": the model reads a caption's
+    first word, a noun it does not know, as an adjective or adverb root. A subjectless
+    ADJ/ADV root that the lemmatizer's tables know only as a noun is the noun the caption
+    is about; a participle it governs describes it (acl)."""
+    root = next((t for t in doc if t.pos_ not in {"DET", "PUNCT", "SPACE"}), None)
+    if (
+        root is None
+        or root.dep_ != "ROOT"
+        or root.pos_ not in {"ADJ", "ADV"}
+        or root.lower_ not in nouns
+        or root.lower_ in modifiers
+        or any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in root.children)
+    ):
+        return doc
+    root.pos_, root.tag_ = "NOUN", "NNS" if root.lower_.endswith("s") else "NN"
+    deps = [t.dep_ for t in doc]
+    changed = False
+    for child in root.children:
+        if child.dep_ in {"xcomp", "advcl", "ccomp", "dep"} and child.tag_ in {"VBG", "VBN"}:
+            deps[child.i] = "acl"
+            changed = True
+    if changed:
+        _set_tree(doc, [t.head.i for t in doc], deps)
+    return doc
+
+
+def _adjective_compound(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
+    if v.deps.isdisjoint(("compound", "nmod")):
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        dep[i] in {"compound", "nmod"}
+        and pos[i] in {"NOUN", "PROPN"}
+        and i < head[i]
+        and pos[head[i]] in {"NOUN", "PROPN"}
+        and lower[i] in modifiers
+        and lower[i] not in nouns
+        for i in range(len(pos))
+    )
+
+
+@needs(_adjective_compound)
+def repair_adjective_compound(doc: Doc, nouns: frozenset[str], modifiers: frozenset[str]) -> Doc:
+    """ "man sitting in an armless chair", "sky filled with light wispy clouds": the model
+    reads an adjective it does not know as a noun compound, which would make it part of the
+    name ("armless chair"). A compound modifier of a noun that the lemmatizer's tables know
+    only as an adjective or adverb (never as a noun) is the adjective it is."""
+    for tok in doc:
+        if (
+            tok.dep_ in {"compound", "nmod"}
+            and tok.pos_ in {"NOUN", "PROPN"}
+            and tok.i < tok.head.i
+            and tok.head.pos_ in {"NOUN", "PROPN"}
+            and tok.lower_ in modifiers
+            and tok.lower_ not in nouns
+            and not any(c.dep_ in {"compound", "poss", "det"} for c in tok.children)
+            and not (tok.text[:1].isupper() and tok.head.text[:1].isupper())  # "New York City"
+        ):
+            tok.pos_, tok.tag_, tok.dep_ = "ADJ", "JJ", "amod"
+    return doc
+
+
+def _plain_possessive(v: DocView) -> bool:
+    if "compound" not in v.deps:
+        return False
+    pos, dep, lower, head = v.pos, v.dep, v.lower, v.head
+    return any(
+        dep[i] == "compound"
+        and pos[i] == "NOUN"
+        and head[i] == i + 1
+        and (lower[i + 1] in OWNED_PARTS or lower[i + 1] in BODY_PARTS or lower[i] == "tree")
+        for i in range(len(pos) - 1)
+    )
+
+
+@needs(_plain_possessive)
+def repair_plain_possessive(doc: Doc) -> Doc:
+    """ "elephants tail on his body", "a womans coat": a possessive written without its
+    apostrophe is read as a compound ("elephants tail" would be one name). A noun compound
+    ending in "s" that is the plural of a person or an animal (``PERSON_NOUNS``,
+    ``ANIMALS``: "sports jacket" is a name), on a part or a worn thing (``OWNED_PARTS``), is
+    the owner; so is an animal's name on one of its body parts ("dog nose", "tiger head") and
+    a tree on its branches ("tree branches": FACTUAL's gold writes tree --have--> branches)."""
+    for tok in doc:
+        if not (tok.dep_ == "compound" and tok.pos_ == "NOUN" and tok.i + 1 == tok.head.i):
+            continue
+        word, lemma, part = tok.lower_, tok.lemma_.lower(), tok.head
+        plural_owner = (
+            word.endswith("s")
+            and not word.endswith("ss")
+            and (lemma != word or word[:-1] in PERSON_NOUNS)
+            and bool({lemma, word[:-1]} & (PERSON_NOUNS | ANIMALS))
+            and part.lower_ in OWNED_PARTS
+        )
+        body_owner = (word in ANIMALS and part.lower_ in BODY_PARTS) or (
+            word == "tree" and part.lemma_ == "branch"
+        )
+        if plural_owner or body_owner:
+            tok.dep_ = "poss"
+    return doc
+
 
 FAMILIES = (
     Family(

@@ -22,9 +22,9 @@ from sgprep.parse.rules_long import _animate, _move, _move_phrases
 from sgprep.parse.rules_repair import (
     BODY_PARTS,
     OWNED_PARTS,
+    LazyHeads,
     _child_above,
     _set_tree,
-    repair_with_back_reference,
 )
 from sgprep.parse.rules_view import DocView, needs, subtree
 
@@ -260,6 +260,33 @@ def repair_stray_position(doc: Doc) -> Doc:
         for tok in doc:
             if deps[tok.i] == "pobj" and tok.lower_ in RELATIONAL_NOUNS and tok.pos_ not in NOUNS:
                 tok.pos_, tok.tag_ = "NOUN", "NN"
+    return doc
+
+
+@needs(lambda v: "with" in v.words and not v.words.isdisjoint(ANAPHORA))
+def repair_with_back_reference(doc: Doc) -> Doc:
+    """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
+    hands in his pockets": the model hangs the phrase after the "with" object on the noun
+    before "with". A phrase that refers back to that noun (a pronoun inside it) cannot be
+    about it: it is about the "with" object, and is hung there."""
+    heads = LazyHeads(doc)
+    changed = False
+    for prep in doc:
+        if prep.lower_ != "with" or prep.dep_ != "prep" or prep.head.pos_ not in {"NOUN", "PROPN"}:
+            continue
+        owner = prep.head
+        pobj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"), None)
+        if pobj is None or pobj.right_edge.i + 1 >= len(doc):
+            continue
+        after = doc[pobj.right_edge.i + 1]
+        owners = {owner.i} | ({owner.head.i} if owner.dep_ == "conj" else set())  # "apples and"
+        if after.head.i not in owners or after.dep_ not in {"acl", "prep"} or after.lower_ == "of":
+            continue
+        if any(t.lower_ in ANAPHORA and t.i > after.i for t in subtree(after)):
+            heads[after.i] = pobj.i
+            changed = True
+    if changed:
+        _set_tree(doc, heads, [t.dep_ for t in doc])
     return doc
 
 
