@@ -76,11 +76,10 @@ from sgprep.parse.base import (
     SpacyModelMissing,
     missing_spacy_model,
 )
-from sgprep.parse.families import repair_steps, switch_off
+from sgprep.parse.families import hooks, repair_steps, switch_off
 from sgprep.parse.families.base import Context
 from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
 from sgprep.parse.rules_long import verb_words
-from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
 from sgprep.parse.rules_repair import TreeRefused, word_index
 from sgprep.parse.rules_spacy import Annotators, annotators
 from sgprep.parse.rules_spell import Speller, rewrite
@@ -385,19 +384,20 @@ class RuleParser(Parser):
         self.setup()
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
         texts, where = [], []
+        cleaners = hooks(self.families, "clean")
         for i, caption in enumerate(captions):
             if not isinstance(caption, str) or not caption.strip():
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
                 continue
             text = truncate(caption, self.max_chars)
-            if "web_noise" in self.families:
-                text = clean_web_noise(text)
-            texts.append(clean_alt_text(text) if "noise" in self.families else text)
+            for clean in cleaners:  # web_noise, then noise
+                text = clean(text)
+            texts.append(text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))
         self._counts["noise_cleaned"] += sum(
             t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
-        written = self._write_out_shorthand(texts) if "shorthand" in self.families else {}
+        written = self._write_out(texts, hooks(self.families, "write_out"))
         self._counts["truncated"] += truncated
         if truncated:
             log.warning(
@@ -406,9 +406,10 @@ class RuleParser(Parser):
                 self.max_chars,
             )
         docs = self._pipe(texts)
+        spellers = hooks(self.families, "speller")  # family spell
         mended = (
-            self._mend_spelling(texts, docs, written, [captions[i] for i in where])
-            if "spell" in self.families
+            self._mend_spelling(texts, docs, written, [captions[i] for i in where], spellers[0])
+            if spellers
             else {}
         )
         fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
@@ -427,28 +428,41 @@ class RuleParser(Parser):
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
 
-    def _write_out_shorthand(self, texts: list[str]) -> dict[int, list[int]]:
-        """Shorthand written out in ``texts``, in place ("w/" -> "with"); for each text
-        changed, the map of its characters to the caption's (family ``shorthand``)."""
-        written = {}
-        for k, text in enumerate(texts):
-            expanded, offsets = expand_shorthand(text)
-            if offsets is not None:
-                texts[k], written[k] = expanded, offsets
-        self._counts["shorthand_written"] += len(written)
+    def _write_out(
+        self, texts: list[str], write_outs: tuple[Callable, ...]
+    ) -> dict[int, list[int]]:
+        """``texts`` rewritten in place by each of ``write_outs`` (the families' ``write_out``
+        hooks: shorthand, "w/" -> "with"); for each text changed, the map of its characters
+        to the caption's."""
+        written: dict[int, list[int]] = {}
+        for write_out in write_outs:
+            for k, text in enumerate(texts):
+                expanded, offsets = write_out(text)
+                if offsets is not None:
+                    if k in written:
+                        offsets = [written[k][j] for j in offsets]
+                    texts[k], written[k] = expanded, offsets
+        if write_outs:
+            self._counts["shorthand_written"] += len(written)
         return written
 
     def _mend_spelling(
-        self, texts: list[str], docs: list, written: dict[int, list[int]], captions: list[str]
+        self,
+        texts: list[str],
+        docs: list,
+        written: dict[int, list[int]],
+        captions: list[str],
+        speller: Callable,
     ) -> dict[int, tuple[tuple[int, int], ...]]:
-        """Misspelt nouns and adjectives of ``docs`` mended in ``texts``, and those texts
-        parsed again in ``docs`` (family ``spell``, :mod:`sgprep.parse.rules_spell`); each
+        """Misspelt nouns and adjectives of ``docs`` mended in ``texts`` by the speller that
+        ``speller`` makes of the pipeline, and those texts parsed again in ``docs`` (family
+        ``spell``, :mod:`sgprep.parse.rules_spell`); each
         changed text's map to its caption (``captions``, one for each text) goes into
         ``written`` (through the shorthand's map where it has one). A word the caption writes
         with a capital (a name, or all-caps the ``noise`` family wrote in lower case) is left.
         For each text changed, where its mended words are."""
         if self._speller is None:
-            self._speller = Speller.of(self.nlp)
+            self._speller = speller(self.nlp)
         changed: dict[int, tuple[tuple[int, int], ...]] = {}
         for k, doc in enumerate(docs):
             edits = self._speller.edits(doc)

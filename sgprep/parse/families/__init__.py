@@ -10,6 +10,7 @@ resume checks. There is no other switch. ``docs/rule-parser.md`` tells what each
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from sgprep.parse.families import clauses, form, lists, misread, names, phrases, short, text
 from sgprep.parse.families.base import Context, Family, Repair
@@ -81,6 +82,14 @@ REPAIR_ORDER = (
     "repair_coordinated_nouns",
     "repair_subject_read_as_modifier",
 )
+
+
+@lru_cache(maxsize=64)
+def hooks(families: frozenset[str], point: str) -> tuple[Callable, ...]:
+    """The hooks at ``point`` (a hook field of :class:`Family`: ``clean``, ``write_out``,
+    ``speller``) of the families ``families`` that are on, in the order of :data:`DECLARED`."""
+    found = (getattr(family, point) for family in DECLARED if family.name in families)
+    return tuple(hook for hook in found if hook is not None)
 
 
 def repair_steps(context: Context) -> list[tuple[Callable, tuple]]:

@@ -2,8 +2,14 @@
 
 A family (:class:`Family`) is declared in one module of :mod:`sgprep.parse.families`, with
 the code it adds. Today's hook points:
+- ``clean``: the caption's text cleaned before parsing, in place (it keeps its length);
+- ``write_out``: the text rewritten before parsing, with a map of its characters to the
+  text's before;
+- ``speller``: a speller of the parser's spaCy pipeline, whose mended texts are parsed again;
 - ``repairs``: repairs of the parsed doc (:class:`Repair`), each run at its place in
   :data:`sgprep.parse.families.REPAIR_ORDER` while its family is on.
+
+The parser reads a hook point's hooks with :func:`sgprep.parse.families.hooks`.
 """
 
 from __future__ import annotations
@@ -45,4 +51,11 @@ class Family:
 
     name: str
     about: str
+    #: text -> the text cleaned, of the same length (offsets still index the caption)
+    clean: Callable[[str], str] | None = None
+    #: text -> (the text rewritten, each of its characters' offset in the text before), or
+    #: (text, None) where nothing is rewritten
+    write_out: Callable[[str], tuple[str, list[int] | None]] | None = None
+    #: spaCy pipeline -> a speller: ``edits(doc)`` -> [(start, end, word)] of the doc's text
+    speller: Callable | None = None
     repairs: tuple[Repair, ...] = ()

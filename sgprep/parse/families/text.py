@@ -5,6 +5,8 @@ alt-text noise, written shorthand, misspelt words.
 from __future__ import annotations
 
 from sgprep.parse.families.base import Family
+from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
+from sgprep.parse.rules_spell import Speller
 
 FAMILIES = (
     Family(
@@ -13,17 +15,20 @@ FAMILIES = (
         entities and tags, @handles, "Photo:" / "Premium Photo" labels, labelled camera
         metadata, prices, sizes, product codes, numeric dates, an all-caps cry that opens a
         caption, stock keywords for ideas).""",
+        clean=clean_web_noise,
     ),
     Family(
         "noise",
         about="""Alt-text clean-up before parsing (URLs, ``<PERSON>`` placeholders, camera
         metadata, all-caps words, keyword lists).""",
+        clean=clean_alt_text,
     ),
     Family(
         "shorthand",
         about="""Written shorthand is written out before parsing, spans kept on the caption:
         "w/" is "with", a "+" between two words is "and", "infront" / "ontop" are "in front" /
         "on top" ("kid+mom sit on chairs w/ white legs").""",
+        write_out=expand_shorthand,
     ),
     Family(
         "spell",
@@ -34,5 +39,6 @@ FAMILIES = (
         adjective ("a giraffee" -> giraffe, "a skiier" -> skier; "a tennis raquet" is left), a
         noun with an "s" before a noun is its possessive ("the womans coat"), a word run
         together with an article is cut ("the grounda brown suitcase").""",
+        speller=Speller.of,
     ),
 )
