@@ -7,7 +7,7 @@ Parses the FACTUAL test, dev and long dev captions (shared/data, as
 ``benchmarks/factual_splits.py`` finds it) with ``--parser spacy`` in each configuration of
 :data:`RUNS`: every family on in both predicate forms, and a few sets of families switched off
 through the parse setting ``rules_off`` (``--runs each``: every family switched off alone,
-one run each, some eight minutes). Each configuration's graphs (one JSON line each) go to
+one run each, some eight minutes; ``one_<family>``: that family alone). Each configuration's graphs (one JSON line each) go to
 ``<DIR>/<run>.jsonl``; ``check`` compares them byte for byte with the saved ones, prints the
 first caption that differs in each run that does, and exits 1 if any does.
 """
@@ -77,7 +77,7 @@ def main() -> int:
     args.folder.mkdir(parents=True, exist_ok=True)
     differ = 0
     for run in args.runs.split(","):
-        form, off = RUNS[run]
+        form, off = RUNS.get(run) or ("lemma", (run.removeprefix("one_"),))  # one_<family>
         text = "".join(graphs(form, off))
         path = args.folder / f"{run}.jsonl"
         if args.action == "save":

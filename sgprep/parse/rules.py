@@ -78,7 +78,8 @@ from sgprep.parse.base import (
 )
 from sgprep.parse.families import hooks, repair_steps, switch_off
 from sgprep.parse.families.base import Context
-from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
+from sgprep.parse.rules_draft import EntityDraft
+from sgprep.parse.rules_extract import GraphBuilder
 from sgprep.parse.rules_long import verb_words
 from sgprep.parse.rules_repair import TreeRefused, word_index
 from sgprep.parse.rules_spacy import Annotators, annotators

@@ -17,7 +17,6 @@ The rules read spaCy's dependency parse (English, ClearNLP labels as in ``en_cor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -25,42 +24,23 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
     from spacy.tokens import Doc, Token
 
 from sgprep.parse import rules_lexicon as lex
-from sgprep.parse.families import FAMILIES
+from sgprep.parse.families import FAMILIES, builder_hooks
+from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_long import (
-    colour_result,
     is_shade_of_next,
-    part_adjective,
     participle_doers,
     redundant_possession,
     shade_of,
 )
 from sgprep.parse.rules_relations import RelationRules
 from sgprep.parse.rules_short import (
-    LONE_SUBJECTS,
-    RECIPROCAL_WORDS,
-    is_another_one,
-    is_plural_thing,
-    is_reciprocal,
     kind_word,
     landmark_without_of,
     name_word,
-    owned_part,
-    reciprocal_anchor,
     state_in_place,
 )
 from sgprep.parse.rules_view import DocView
-
-#: Adverbs of degree: they grade a participle ("partly eaten"), they do not say how it was
-#: done, so they are no part of its attribute (family ``manner``).
-DEGREE_ADVERBS = frozenset(
-    """
-    partly partially fully completely mostly nearly slightly largely mainly totally entirely
-    barely hardly highly really truly extremely relatively fairly newly recently only
-    """.split()
-)
-#: Words that deny what a verb or a determiner says (family ``negation``).
-NEGATIONS = frozenset({"no", "not", "n't", "never"})
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
 TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
@@ -81,25 +61,6 @@ MODIFIER_OF_MODIFIER = frozenset({"amod", "compound", "nummod"})
 def _has_letter(word: str) -> bool:
     """Whether a word (its lower case) has a letter: a number or a sign is no entity."""
     return any(ch.isalpha() for ch in word)
-
-
-@dataclass
-class EntityDraft:
-    head: Token
-    attributes: list[str] = field(default_factory=list)
-    count: int | None = None
-    start: int = 0  # first token of the entity text
-    end: int = 0  # last token of the entity text (inclusive)
-    #: a thing the caption names without a noun of its own ("haired" -> hair, the "other" of
-    #: "each other"): its name, for text and head; it has no span in the caption
-    name: str | None = None
-    singular: bool = False  # "two zebras next to each other": each is a zebra
-    related: bool = False  # a named thing whose relation its own rule adds (not "have")
-
-    def add_attribute(self, word: str) -> None:
-        word = word.lower().strip()
-        if word and word not in self.attributes:
-            self.attributes.append(word)
 
 
 def number_value(token: Token) -> int | None:
@@ -141,6 +102,7 @@ class GraphBuilder(RelationRules):
         self.kids = [[self.tokens[j] for j in kids] for kids in self.view.children]
         self._conjuncts_of: dict[int, list[Token]] = {}
         self.families = families  # rule families switched on (see sgprep.parse.families)
+        self.hooks = builder_hooks(families)  # what the families on do at each hook point
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
         self._times: dict[int, bool] = {}
@@ -156,9 +118,9 @@ class GraphBuilder(RelationRules):
         self.entities: dict[int, EntityDraft] = {}
         self.relations: list[tuple[int, str, int]] = []
         #: the caption has a word of negation and ``negation`` is on (see :meth:`_negated`)
-        self.denies = "negation" in families and not self.view.words.isdisjoint(NEGATIONS)
-        #: ``manner`` is on and the caption has an adverb (see :meth:`_manner_of`)
-        self.manners = "manner" in families and "ADV" in self.view.poses
+        self.denies = self.hooks.denies(self)
+        #: ``manner`` is on and the caption has an adverb (the hook ``manner_of``)
+        self.manners = self.hooks.manners(self)
 
     @property
     def lemma(self) -> bool:
@@ -193,9 +155,8 @@ class GraphBuilder(RelationRules):
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
         if self.denies:
-            self._drop_denied()  # "a tree with no leaves": no leaves in the scene
-        if "parts" in self.families:
-            self._part_entities()
+            self.hooks.drop_denied(self)  # "a tree with no leaves": no leaves in the scene
+        self.hooks.part_entities(self)  # "a red haired girl": hair
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
@@ -203,67 +164,24 @@ class GraphBuilder(RelationRules):
                 lemma = self.tokens[i].lemma_.lower()
                 if lemma in lex.LIKENESS_NOUNS:
                     target.add_attribute(self.tokens[i].lemma_)  # "a model of a shuttle"
-                elif "counts" in self.families and lemma in lex.PARTITIVE_ATTRIBUTES:
-                    target.add_attribute(self.tokens[i].lower_)  # "a piece of bread": piece
-                elif "counts" in self.families and lemma in lex.GROUP_NOUNS:
-                    target.add_attribute(f"{self.tokens[i].lower_} of")  # "a group of sheep"
+                elif (
+                    measure := self.hooks.alias_attribute(self, self.tokens[i], lemma)
+                ) is not None:
+                    target.add_attribute(measure)  # "a piece of bread": piece
                 for attr in source.attributes:
                     target.add_attribute(attr)
                 count = source.count
                 if count is None:  # "a couple of dogs": 2
                     count = lex.EXACT_QUANTITIES.get(self.tokens[i].lower_)
                 target.count = target.count if target.count is not None else count
-        words = self.view.words
-        if "fragments" in self.families and not words.isdisjoint(LONE_SUBJECTS):
-            for tok in self.tokens:  # "she is wearing white gloves": a woman
-                name = LONE_SUBJECTS.get(tok.lower_)
-                if (
-                    name
-                    and tok.i >= self.skip
-                    and tok.i not in self.entities
-                    and (
-                        name == "person"  # "someone in blue jeans lying on bed": anywhere
-                        or tok.dep_ in {"nsubj", "nsubjpass"}
-                        and not any(i < tok.i for i in self.entities)
-                    )
-                ):
-                    self.entities[tok.i] = EntityDraft(
-                        head=tok, start=tok.i, end=tok.i, name=name, related=True
-                    )
-        if "reciprocal" in self.families and not words.isdisjoint(RECIPROCAL_WORDS):
-            for tok in self.tokens:
-                if is_reciprocal(tok):
-                    self._reciprocal_twin(tok)
-        owned = self._owned_parts() if "owned_parts" in self.families else []
-        if "reciprocal" in self.families and "together" in words:
-            owned += self._together()  # "two zebras together": zebra next to zebra
+        self.hooks.lone_subjects(self)  # "she is wearing white gloves": a woman
+        self.hooks.reciprocal_twins(self)  # "two zebras next to each other"
+        owned = self.hooks.owned_parts(self)  # "a grey haired woman": woman have hair
+        owned += self.hooks.together(self)  # "two zebras together": zebra next to zebra
         for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
-        if (
-            "colour_results" in self.families
-            and "VBN" in self.view.tags
-            and not words.isdisjoint(lex.COLOURS)
-        ):
-            tag, lower = self.view.tag, self.view.lower
-            for tok in self._with_pos(VERB):  # "the boat is painted white": boat is white
-                i = tok.i
-                colour = (
-                    colour_result(tok)
-                    if tag[i] == "VBN" and i + 1 < len(lower) and lower[i + 1] in lex.COLOURS
-                    else None
-                )
-                if colour is not None and colour.i not in self.entities:
-                    for subject in self._subjects(tok):
-                        if subject in self.entities:
-                            self._attribute_chain(self.entities[subject], colour)
-        if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
-            for tok in self._with_dep(PREP):  # "this picture is in black and white"
-                pobj = self._pobj(tok) if tok.lower_ == "in" else None
-                if (pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be"
-                        and not self._negated(tok.head)):  # fmt: skip
-                    for subject in self._subjects(tok.head):
-                        if subject in self.entities:
-                            self._attribute_chain(self.entities[subject], pobj)
+        self.hooks.colour_results(self)  # "the boat is painted white": boat is white
+        self.hooks.colour_after_in(self)  # "this picture is in black and white"
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
         relations = self._relation_pass()
@@ -294,26 +212,6 @@ class GraphBuilder(RelationRules):
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
 
-    def _drop_denied(self) -> None:
-        """ "a tree with no leaves", "has no visible label": a noun whose determiner is "no",
-        with only adjectives between, names nothing in the scene; nor do its relations. A
-        noun modifier between keeps it ("a no parking sign" is a sign). So is the object of a
-        denied verb ("a man not wearing a shirt")."""
-        view = self.view
-        for i in [i for i in self.entities if i not in self.quoted]:
-            if view.dep[i] == "dobj" and self._negated(self.tokens[view.head[i]]):
-                del self.entities[i]
-                continue
-            for det in self.kids[i]:
-                if (
-                    det.i < i
-                    and view.dep[det.i] == "det"
-                    and view.lower[det.i] == "no"
-                    and all(view.pos[k] == "ADJ" for k in range(det.i + 1, i))
-                ):
-                    del self.entities[i]
-                    break
-
     def _with_pos(self, pos: frozenset[str]) -> list[Token]:
         """The tokens whose part of speech is one of ``pos``, in order: a rule that only
         applies to some words loops over these (see ``docs/rule-parser.md``, "Speed")."""
@@ -334,37 +232,6 @@ class GraphBuilder(RelationRules):
             self._selected["dep", deps] = found
         return found
 
-    def _part_entities(self) -> None:
-        """ "a red haired girl": the hair is an entity of its own with the colour (the girl has
-        it; :meth:`_relation_pass` adds that); family ``parts``."""
-        lower = self.view.lower
-        for i in range(len(lower)):
-            if lower[i][-2:] != "ed" or self._follow(self.view.head[i]) not in self.entities:
-                continue
-            tok = self.tokens[i]
-            part = part_adjective(tok)
-            if part is None:
-                continue
-            name, modifiers = part
-            draft = EntityDraft(head=tok, start=tok.i, end=tok.i, name=name)
-            if tok.i > 0 and self.doc[tok.i - 1].lower_ == modifiers[0]:
-                draft.start = tok.i - 1
-            for word in modifiers:
-                value = lex.NUMBER_WORDS.get(word) if not word.isdigit() else int(word)
-                if value is not None:
-                    draft.count = value  # "a four legged chair": legs is 4
-                else:
-                    draft.add_attribute(word)
-            self.entities[tok.i] = draft
-            owner = self.entities[self._follow(tok.head.i)]
-            if owner.start <= tok.i < owner.head.i:
-                owner.start = tok.i + 1  # "two black haired men": the men's text is "men"
-            for word in (tok.lower_, *modifiers):  # they were the owner's attributes
-                if word in owner.attributes:
-                    owner.attributes.remove(word)
-            if draft.count is not None and owner.count == draft.count:
-                owner.count = None  # "a four legged chair": four is the legs' count
-
     def _conjuncts(self, tok: Token) -> list[Token]:
         """``tok.conjuncts`` (the words coordinated with it, in spaCy's order), read from
         the view once per word."""
@@ -380,100 +247,6 @@ class GraphBuilder(RelationRules):
                     break
                 chain += [c for c in children[word] if c > word and dep[c] == "conj"]
             found = self._conjuncts_of[tok.i] = [self.tokens[k] for k in chain if k != tok.i]
-        return found
-
-    def _reciprocal_twin(self, tok: Token) -> None:
-        """ "two zebras next to each other", "two people talking to each other": the other is
-        another of the same kind, a second entity named like the first; both are single
-        things (FACTUAL's gold: zebra next to zebra, no count)."""
-        anchor = reciprocal_anchor(tok)
-        if anchor is None:
-            return
-        if anchor.pos_ in NOUNS:
-            owners = [i for i in (self._entity(anchor),) if i is not None]
-        else:
-            owners = self._subjects(anchor)
-        if len(owners) != 1 or owners[0] == tok.i:
-            return
-        owner = self.entities[owners[0]]
-        if owner.name is not None:
-            return
-        if is_another_one(tok):  # "a television stacked on top of another one"
-            name = owner.head.lower_
-        elif is_plural_thing(owner.head, owner.count):
-            head = owner.head
-            lemma = head.lemma_.lower()
-            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
-            owner.singular, owner.count = True, None
-        else:
-            return
-        self.entities[tok.i] = EntityDraft(
-            head=tok, start=tok.i, end=tok.i, name=name, related=True
-        )
-
-    def _together(self) -> list[tuple[int, int]]:
-        """ "two zebras together": a caption that is a plural noun and "together" and nothing
-        else shows each next to another of its kind. (owner, twin) head indices."""
-        found = []
-        for tok in self.tokens:
-            if tok.lower_ != "together" or tok.dep_ != "advmod":
-                continue
-            owner = self.entities.get(tok.head.i)
-            if (
-                owner is None
-                or owner.name is not None
-                or not is_plural_thing(owner.head, owner.count)
-                or any(c.dep_ in {"prep", "acl", "relcl"} for c in owner.head.children)
-            ):
-                continue
-            head = owner.head
-            lemma = head.lemma_.lower()
-            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
-            owner.singular, owner.count = True, None
-            self.entities[tok.i] = EntityDraft(
-                head=tok, start=tok.i, end=tok.i, name=name, related=True
-            )
-            found.append((head.i, tok.i))
-        return found
-
-    def _owned_parts(self) -> list[tuple[int, int]]:
-        """ "a grey haired woman", "a four legged chair", "a black framed picture": the "-ed"
-        adjective names a part the thing has (woman have hair, hair is grey; legs is 4).
-        Its word and its modifier are no attributes of the thing; the part is an entity
-        named by the adjective's noun. (owner, part) head indices of the new relations."""
-        found = []
-        for i, draft in list(self.entities.items()):
-            for child in self.kids[draft.head.i]:
-                if child.i > draft.head.i or child.dep_ not in {"amod", "compound", "nmod"}:
-                    continue
-                if (
-                    child.lower_ in {"colored", "coloured"}
-                    and child.i > 0
-                    and is_colour(self.doc[child.i - 1])
-                ):  # "white colored sail boat": sail boat is white
-                    draft.attributes = [a for a in draft.attributes if a != child.lower_]
-                    draft.start = max(draft.start, child.i + 1)
-                    continue
-                part = owned_part(child)
-                if part is None or child.i in self.entities:
-                    continue
-                name, modifier = part
-                drop = {child.lower_, modifier}
-                draft.attributes = [a for a in draft.attributes if a.lower() not in drop]
-                # the name goes on after the adjective: "woman", not "grey haired woman"
-                draft.start = max(draft.start, child.i + 1)
-                piece = EntityDraft(head=child, start=child.i, end=child.i, name=name, related=True)
-                value = lex.NUMBER_WORDS.get(modifier)
-                if value is None and modifier.isdigit():
-                    value = int(modifier)
-                if value is not None:
-                    piece.count = value
-                    if draft.count == value:
-                        draft.count = None
-                else:
-                    piece.add_attribute(modifier)
-                self.entities[child.i] = piece
-                found.append((i, child.i))
         return found
 
     def _relation_pass(self) -> list[tuple[int, str, int]]:
@@ -786,7 +559,7 @@ class GraphBuilder(RelationRules):
         shade = shade_of(word) if "colours" in self.families else None
         if shade is None and "colours" in self.families and is_shade_of_next(word):
             return  # "light" of "light blue": the colour carries it
-        manner = self._manner_of(word) if self.manners else None
+        manner = self.hooks.manner_of(self, word) if self.manners else None
         if manner is not None:  # "an oddly shaped doughnut": doughnut is oddly shaped
             draft.add_attribute(f"{manner.lower_} {word.text}")
         else:
@@ -808,28 +581,6 @@ class GraphBuilder(RelationRules):
                 pos[c] in {"ADJ", "VERB"} or is_colour(conj) or lower[c] in lex.MATERIALS
             ):
                 self._attribute_chain(draft, conj)
-
-    def _manner_of(self, word: Token) -> Token | None:
-        """ "oddly" in "an oddly shaped doughnut", "well" in "a well dressed woman": an adverb
-        of manner right before a participle, hung on it. The participle alone says little
-        ("shaped", "dressed"); the adverb says how, so the two are one attribute. An adverb
-        of degree ("partly eaten", "fully grown") grades it and stays out, as it does for an
-        adjective ("very large")."""
-        i, view = word.i, self.view
-        if i == 0 or not (
-            view.tag[i] == "VBN" or (view.pos[i] == "ADJ" and view.lower[i].endswith("ed"))
-        ):
-            return None
-        adverb = self.tokens[i - 1]
-        if (
-            view.head[i - 1] != i
-            or view.dep[i - 1] != "advmod"
-            or view.pos[i - 1] != "ADV"
-            or view.lower[i - 1] in DEGREE_ADVERBS
-            or not (view.lower[i - 1].endswith("ly") or view.lower[i - 1] == "well")
-        ):
-            return None
-        return adverb
 
     def _predicative_attributes(self, tok: Token) -> None:
         """ "the dress is red" / "the sky looks grey and cloudy"."""

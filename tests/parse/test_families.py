@@ -30,3 +30,11 @@ def test_a_family_off_leaves_its_repairs_out():
     assert [run.__name__ for run, _ in every] == list(REPAIR_ORDER)
     core = {r.run.__name__ for r in CORE_REPAIRS} | always
     assert [run.__name__ for run, _ in none] == [n for n in REPAIR_ORDER if n in core]
+
+
+def test_each_builder_hook_is_at_a_known_point_and_one_family_hooks_in_there():
+    from sgprep.parse.families import BUILDER_POINTS
+
+    points = [point for family in DECLARED for point in family.builder]
+    assert set(points) <= set(BUILDER_POINTS)
+    assert len(points) == len(set(points))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from types import SimpleNamespace
 
 from sgprep.parse.families import clauses, form, lists, misread, names, phrases, short, text
 from sgprep.parse.families.base import Context, Family, Repair
@@ -82,6 +83,58 @@ REPAIR_ORDER = (
     "repair_coordinated_nouns",
     "repair_subject_read_as_modifier",
 )
+
+
+def _nothing(builder, *args) -> None:
+    return None
+
+
+def _no(builder, *args) -> bool:
+    return False
+
+
+def _none_found(builder, *args) -> list:
+    return []
+
+
+#: The graph builder's hook points (:class:`sgprep.parse.rules_extract.GraphBuilder`), each
+#: with what happens there while no family on hooks in. One family at most hooks in at each.
+BUILDER_POINTS: dict[str, Callable] = {
+    # the caption has a word of negation: what it denies is left out (negation)
+    "denies": _no,
+    "drop_denied": _nothing,
+    # the caption has an adverb: one of manner is part of a participle's attribute (manner)
+    "manners": _no,
+    "manner_of": _nothing,
+    # the attribute a measuring noun before "of" gives: "a piece of bread" -> piece (counts)
+    "alias_attribute": _nothing,
+    # entities named by a part's adjective: "a red haired girl" (parts)
+    "part_entities": _nothing,
+    # "she is wearing gloves": a lone subject pronoun is a person (fragments)
+    "lone_subjects": _nothing,
+    # "each other", "another one": a second thing of the owner's kind (reciprocal)
+    "reciprocal_twins": _nothing,
+    # "two zebras together": (owner, twin) pairs, next to each other (reciprocal)
+    "together": _none_found,
+    # "a grey haired woman": (owner, part) pairs the owner has (owned_parts)
+    "owned_parts": _none_found,
+    # "the boat is painted white": boat is white (colour_results)
+    "colour_results": _nothing,
+    # "the car is in red": the subject's colour (conventions)
+    "colour_after_in": _nothing,
+}
+
+
+@lru_cache(maxsize=64)
+def builder_hooks(families: frozenset[str]) -> SimpleNamespace:
+    """The graph builder's hooks with ``families`` on: one attribute per point of
+    :data:`BUILDER_POINTS`, the function of the family on that hooks in there, else the
+    point's own."""
+    found = dict(BUILDER_POINTS)
+    for family in DECLARED:
+        if family.name in families:
+            found.update(family.builder)
+    return SimpleNamespace(**found)
 
 
 @lru_cache(maxsize=64)

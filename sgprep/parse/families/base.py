@@ -7,7 +7,9 @@ the code it adds. Today's hook points:
   text's before;
 - ``speller``: a speller of the parser's spaCy pipeline, whose mended texts are parsed again;
 - ``repairs``: repairs of the parsed doc (:class:`Repair`), each run at its place in
-  :data:`sgprep.parse.families.REPAIR_ORDER` while its family is on.
+  :data:`sgprep.parse.families.REPAIR_ORDER` while its family is on;
+- ``builder``: functions the graph builder calls at its hook points
+  (:data:`sgprep.parse.families.BUILDER_POINTS`), each given the builder first.
 
 The parser reads a hook point's hooks with :func:`sgprep.parse.families.hooks`.
 """
@@ -15,7 +17,7 @@ The parser reads a hook point's hooks with :func:`sgprep.parse.families.hooks`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -59,3 +61,5 @@ class Family:
     #: spaCy pipeline -> a speller: ``edits(doc)`` -> [(start, end, word)] of the doc's text
     speller: Callable | None = None
     repairs: tuple[Repair, ...] = ()
+    #: hook point of the graph builder -> the family's function there (builder, ...) -> ...
+    builder: dict[str, Callable] = field(default_factory=dict)

@@ -5,6 +5,25 @@
 from __future__ import annotations
 
 from sgprep.parse.families.base import Family
+from sgprep.parse.rules_lexicon import COLOURS, is_colour
+
+PREP = frozenset({"prep"})
+
+
+def colour_after_in(builder) -> None:
+    """ "this picture is in black and white", "the car is in red": a colour after "in" after
+    "is" is the subject's."""
+    words = builder.view.words
+    if "in" not in words or words.isdisjoint(COLOURS):
+        return
+    for tok in builder._with_dep(PREP):
+        pobj = builder._pobj(tok) if tok.lower_ == "in" else None
+        if (pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be"
+                and not builder._negated(tok.head)):  # fmt: skip
+            for subject in builder._subjects(tok.head):
+                if subject in builder.entities:
+                    builder._attribute_chain(builder.entities[subject], pobj)
+
 
 FAMILIES = (
     Family(
@@ -32,5 +51,6 @@ FAMILIES = (
         no part of the name ("only one cloud"), "in <colour>" after "is" is the subject's
         colour ("the car is in red"), "wood" as an attribute is "wooden", "full of" is "fill
         with".""",
+        builder={"colour_after_in": colour_after_in},
     ),
 )

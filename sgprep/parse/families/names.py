@@ -6,13 +6,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
+from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS, SCENERY
+from sgprep.parse.rules_long import colour_result, part_adjective
 from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, LazyHeads, _set_tree
 from sgprep.parse.rules_view import DocView, acl_participles, needs
 
 if TYPE_CHECKING:
+    from spacy.tokens import Token
+if TYPE_CHECKING:
     from spacy.tokens import Doc
+
+
+VERBS_POS = frozenset({"VERB"})
+#: Adverbs of degree: they grade a participle ("partly eaten"), they do not say how it was
+#: done, so they are no part of its attribute (family ``manner``).
+DEGREE_ADVERBS = frozenset(
+    """
+    partly partially fully completely mostly nearly slightly largely mainly totally entirely
+    barely hardly highly really truly extremely relatively fairly newly recently only
+    """.split()
+)
+#: Words that deny what a verb or a determiner says (family ``negation``).
+NEGATIONS = frozenset({"no", "not", "n't", "never"})
 
 
 @needs(
@@ -214,6 +232,122 @@ def repair_plain_possessive(doc: Doc) -> Doc:
     return doc
 
 
+def drop_denied(builder) -> None:
+    """ "a tree with no leaves", "has no visible label": a noun whose determiner is "no",
+    with only adjectives between, names nothing in the scene; nor do its relations. A
+    noun modifier between keeps it ("a no parking sign" is a sign). So is the object of a
+    denied verb ("a man not wearing a shirt")."""
+    view = builder.view
+    for i in [i for i in builder.entities if i not in builder.quoted]:
+        if view.dep[i] == "dobj" and builder._negated(builder.tokens[view.head[i]]):
+            del builder.entities[i]
+            continue
+        for det in builder.kids[i]:
+            if (
+                det.i < i
+                and view.dep[det.i] == "det"
+                and view.lower[det.i] == "no"
+                and all(view.pos[k] == "ADJ" for k in range(det.i + 1, i))
+            ):
+                del builder.entities[i]
+                break
+
+
+def manner_of(builder, word: Token) -> Token | None:
+    """ "oddly" in "an oddly shaped doughnut", "well" in "a well dressed woman": an adverb
+    of manner right before a participle, hung on it. The participle alone says little
+    ("shaped", "dressed"); the adverb says how, so the two are one attribute. An adverb
+    of degree ("partly eaten", "fully grown") grades it and stays out, as it does for an
+    adjective ("very large")."""
+    i, view = word.i, builder.view
+    if i == 0 or not (
+        view.tag[i] == "VBN" or (view.pos[i] == "ADJ" and view.lower[i].endswith("ed"))
+    ):
+        return None
+    adverb = builder.tokens[i - 1]
+    if (
+        view.head[i - 1] != i
+        or view.dep[i - 1] != "advmod"
+        or view.pos[i - 1] != "ADV"
+        or view.lower[i - 1] in DEGREE_ADVERBS
+        or not (view.lower[i - 1].endswith("ly") or view.lower[i - 1] == "well")
+    ):
+        return None
+    return adverb
+
+
+def part_entities(builder) -> None:
+    """ "a red haired girl": the hair is an entity of its own with the colour (the girl has
+    it; :meth:`_relation_pass` adds that); family ``parts``."""
+    lower = builder.view.lower
+    for i in range(len(lower)):
+        if lower[i][-2:] != "ed" or builder._follow(builder.view.head[i]) not in builder.entities:
+            continue
+        tok = builder.tokens[i]
+        part = part_adjective(tok)
+        if part is None:
+            continue
+        name, modifiers = part
+        draft = EntityDraft(head=tok, start=tok.i, end=tok.i, name=name)
+        if tok.i > 0 and builder.doc[tok.i - 1].lower_ == modifiers[0]:
+            draft.start = tok.i - 1
+        for word in modifiers:
+            value = lex.NUMBER_WORDS.get(word) if not word.isdigit() else int(word)
+            if value is not None:
+                draft.count = value  # "a four legged chair": legs is 4
+            else:
+                draft.add_attribute(word)
+        builder.entities[tok.i] = draft
+        owner = builder.entities[builder._follow(tok.head.i)]
+        if owner.start <= tok.i < owner.head.i:
+            owner.start = tok.i + 1  # "two black haired men": the men's text is "men"
+        for word in (tok.lower_, *modifiers):  # they were the owner's attributes
+            if word in owner.attributes:
+                owner.attributes.remove(word)
+        if draft.count is not None and owner.count == draft.count:
+            owner.count = None  # "a four legged chair": four is the legs' count
+
+
+def denies(builder) -> bool:
+    """The caption has a word of negation."""
+    return not builder.view.words.isdisjoint(NEGATIONS)
+
+
+def manners(builder) -> bool:
+    """The caption has an adverb."""
+    return "ADV" in builder.view.poses
+
+
+def measure(builder, tok, lemma: str) -> str | None:
+    """The attribute a partitive or a group noun before "of" gives what it measures: "a
+    piece of bread" -> piece, "a group of sheep" -> group of."""
+    if lemma in lex.PARTITIVE_ATTRIBUTES:
+        return tok.lower_
+    if lemma in lex.GROUP_NOUNS:
+        return f"{tok.lower_} of"
+    return None
+
+
+def colour_results(builder) -> None:
+    """ "the boat is painted white": the colour after a participle of colouring is its
+    subject's attribute."""
+    words = builder.view.words
+    if "VBN" not in builder.view.tags or words.isdisjoint(lex.COLOURS):
+        return
+    tag, lower = builder.view.tag, builder.view.lower
+    for tok in builder._with_pos(VERBS_POS):
+        i = tok.i
+        colour = (
+            colour_result(tok)
+            if tag[i] == "VBN" and i + 1 < len(lower) and lower[i + 1] in lex.COLOURS
+            else None
+        )
+        if colour is not None and colour.i not in builder.entities:
+            for subject in builder._subjects(tok):
+                if subject in builder.entities:
+                    builder._attribute_chain(builder.entities[subject], colour)
+
+
 FAMILIES = (
     Family(
         "spans",
@@ -243,6 +377,7 @@ FAMILIES = (
         "counts",
         about="""A partitive or a group is an attribute of what it measures ("a piece of
         bread" -> bread is piece, "a group of sheep" -> sheep is group of).""",
+        builder={"alias_attribute": measure},
     ),
     Family(
         "colours",
@@ -254,17 +389,20 @@ FAMILIES = (
         about="""An adjective made of a part's noun with a modifier is that part ("a red
         haired girl" -> girl have hair, hair is red; "a four legged chair" -> chair have legs,
         legs is 4).""",
+        builder={"part_entities": part_entities},
     ),
     Family(
         "colour_results",
         about="""A colour right after a participle of colouring is the colour of what was
         coloured ("the boat is painted white" -> boat is white; "a structure painted yellow").""",
+        builder={"colour_results": colour_results},
     ),
     Family(
         "manner",
         about="""An adverb of manner and the participle it describes are one attribute ("an
         oddly shaped doughnut" -> doughnut is oddly shaped, "a well dressed woman"); an adverb
         of degree stays out ("partly eaten").""",
+        builder={"manners": manners, "manner_of": manner_of},
     ),
     Family(
         "negation",
@@ -272,6 +410,7 @@ FAMILIES = (
         "not" ("the branches do not have leaves", "that is not in black and white"), and a
         noun after the determiner "no" ("a tree with no leaves": no leaves, no "tree with
         leaves").""",
+        builder={"denies": denies, "drop_denied": drop_denied},
     ),
     Family(
         "pronouns",
