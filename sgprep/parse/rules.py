@@ -24,7 +24,7 @@ Decisions worth knowing:
 - predicates are lemmatised by default ("lying on" -> "lie on"), as FACTUAL's gold graphs are;
   ``predicate_form="surface"`` keeps them as written ("lying on"). FACTUAL's gold writes
   "lay on" for "lying on" too; the graph keeps the right lemma "lie", and only FACTUAL's string
-  form writes "lay" (``factual_format.FACTUAL_PREDICATES``, the ``conventions`` family);
+  form writes "lay" (``families.form.FACTUAL_PREDICATES``, the ``conventions`` family);
 - a passive with a "by" agent becomes the active relation: "a car covered by snow" ->
   ``snow --cover--> car`` (FACTUAL's convention, and it makes "cover" mean one direction);
   with ``predicate_form="surface"`` it stays ``car --covered by--> snow``;
@@ -66,6 +66,7 @@ import types
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from types import SimpleNamespace
 
 from pydantic import ValidationError
 
@@ -76,7 +77,7 @@ from sgprep.parse.base import (
     SpacyModelMissing,
     missing_spacy_model,
 )
-from sgprep.parse.families import hooks, repair_steps, switch_off
+from sgprep.parse.families import FAMILIES, builder_hooks, hooks, repair_steps, switch_off
 from sgprep.parse.families.base import Context
 from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_extract import GraphBuilder
@@ -240,10 +241,6 @@ PLURALIA_TANTUM = frozenset(
     "scissors pants trousers jeans shorts glasses sunglasses goggles tongs pliers binoculars "
     "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
-
-#: Informal person nouns and the neutral head FACTUAL's gold writes for them ("a guy sitting in
-#: the grass" -> person sit in grass).
-HEAD_FORMS = {"guy": "person", "guys": "people", "dude": "person", "dudes": "people"}
 
 
 def verb_initial_fragment(doc) -> bool:
@@ -546,9 +543,8 @@ class RuleParser(Parser):
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text if text is None else text  # spaCy rebuilds it on every access
-            names = "names" in self.families
-            wooden = "conventions" in self.families
-            entities = [self._entity(doc, d, shift, text, names, wooden) for d in drafts]
+            hooks = builder_hooks(self.families)
+            entities = [self._entity(doc, d, shift, text, hooks) for d in drafts]
             lemma = self.predicate_form == "lemma"
             return SceneGraph(
                 entities=entities,
@@ -577,8 +573,7 @@ class RuleParser(Parser):
         draft: EntityDraft,
         shift: int = 0,
         text: str | None = None,
-        names: bool = True,
-        wooden: bool = True,
+        hooks: SimpleNamespace | None = None,
     ) -> Entity:
         first = draft.start
         while first < draft.end and doc[first].is_space:  # blanked noise before the phrase
@@ -588,11 +583,9 @@ class RuleParser(Parser):
         end = last.idx + len(last.text)
         head = draft.head
         word, pos = head.lower_, head.pos_  # read once: spaCy looks each up on every read
-        if wooden and "wood" in draft.attributes:  # "a wood bench": bench is wooden
-            draft.attributes[draft.attributes.index("wood")] = "wooden"
-            for k in range(draft.start, head.i):
-                if doc[k].lower_ == "wood":  # the name goes on after it: "bench"
-                    start = doc[k + 1].idx
+        if hooks is None:
+            hooks = builder_hooks(FAMILIES)
+        start = hooks.wooden(doc, draft, start)  # "a wood bench": bench is wooden
         if draft.singular and last.i == head.i:  # "two zebras next to each other": a zebra
             lemma = head.lemma_.lower()
             if word.startswith(lemma):
@@ -601,8 +594,7 @@ class RuleParser(Parser):
             lemma = word if pos != "PROPN" else head.text
         else:
             lemma = head.lemma_.lower()
-        if names:  # "a guy in a red cap" -> person, "guys" -> people
-            lemma = HEAD_FORMS.get(word, lemma)
+        lemma = hooks.head_form(word, lemma)  # "a guy in a red cap" -> person
         if draft.name is not None:  # "a red haired girl": hair
             lemma = draft.name
         return Entity(

@@ -122,6 +122,10 @@ BUILDER_POINTS: dict[str, Callable] = {
     "colour_results": _nothing,
     # "the car is in red": the subject's colour (conventions)
     "colour_after_in": _nothing,
+    # an entity's head: "guy" -> person (names); (word, lemma) -> head
+    "head_form": lambda word, lemma: lemma,
+    # "a wood bench": bench is wooden (conventions); (doc, draft, start) -> the name's start
+    "wooden": lambda doc, draft, start: start,
 }
 
 
@@ -134,6 +138,34 @@ def builder_hooks(families: frozenset[str]) -> SimpleNamespace:
     for family in DECLARED:
         if family.name in families:
             found.update(family.builder)
+    return SimpleNamespace(**found)
+
+
+def _same(value):
+    return value
+
+
+#: The hook points of FACTUAL's string form (:mod:`sgprep.parse.factual_format`), each with
+#: what happens there while no family on hooks in. One family at most hooks in at each.
+FORMAT_POINTS: dict[str, Callable] = {
+    # an object's name in FACTUAL's spelling (spellings)
+    "respell": _same,
+    # a word of a name's list of attributes that is no part of the name (or_lists)
+    "listed_with_or": lambda word: False,
+    # a head written in another form than its lemma is named as written (plurals)
+    "as_written": lambda: False,
+    # a predicate in FACTUAL's form (conventions)
+    "predicate": _same,
+}
+
+
+@lru_cache(maxsize=64)
+def format_hooks(families: frozenset[str]) -> SimpleNamespace:
+    """FACTUAL's string form's hooks with ``families`` on (as :func:`builder_hooks`)."""
+    found = dict(FORMAT_POINTS)
+    for family in DECLARED:
+        if family.name in families:
+            found.update(family.format)
     return SimpleNamespace(**found)
 
 

@@ -9,7 +9,9 @@ the code it adds. Today's hook points:
 - ``repairs``: repairs of the parsed doc (:class:`Repair`), each run at its place in
   :data:`sgprep.parse.families.REPAIR_ORDER` while its family is on;
 - ``builder``: functions the graph builder calls at its hook points
-  (:data:`sgprep.parse.families.BUILDER_POINTS`), each given the builder first.
+  (:data:`sgprep.parse.families.BUILDER_POINTS`), each given the builder first;
+- ``format``: functions FACTUAL's string form calls at its hook points
+  (:data:`sgprep.parse.families.FORMAT_POINTS`).
 
 The parser reads a hook point's hooks with :func:`sgprep.parse.families.hooks`.
 """
@@ -63,3 +65,5 @@ class Family:
     repairs: tuple[Repair, ...] = ()
     #: hook point of the graph builder -> the family's function there (builder, ...) -> ...
     builder: dict[str, Callable] = field(default_factory=dict)
+    #: hook point of FACTUAL's string form -> the family's function there
+    format: dict[str, Callable] = field(default_factory=dict)

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sgprep.parse.families.base import Family
 from sgprep.parse.rules_lexicon import COLOURS, is_colour
 
@@ -25,21 +27,87 @@ def colour_after_in(builder) -> None:
                     builder._attribute_chain(builder.entities[subject], pobj)
 
 
+#: Compounds FACTUAL's gold spells otherwise than captions often do (the plural follows)
+FACTUAL_SPELLINGS = [
+    (re.compile(r"\bcell phone(s?)\b", re.IGNORECASE), r"cellphone\1"),
+    (re.compile(r"\bhotdog(s?)\b", re.IGNORECASE), r"hot dog\1"),
+]
+
+
+def factual_spelling(name: str) -> str:
+    """A name in FACTUAL's spelling of a few compounds ("cell phone" -> "cellphone", "hotdog"
+    -> "hot dog") and without "other" ("2 other people" -> "people")."""
+    for written, spelled in FACTUAL_SPELLINGS:
+        name = written.sub(spelled, name)
+    if name.lower().startswith("other ") and name[6:].strip():
+        name = name[6:].strip()  # "2 other people": people
+    return name
+
+
+def listed_with_or(word: str) -> bool:
+    """ "or" / "nor" between listed attributes is no part of a name, as "and" is not."""
+    return word in {"or", "nor"}
+
+
+def as_written() -> bool:
+    """A head written in another form than its lemma is named as written ("men")."""
+    return True
+
+
+#: Predicates FACTUAL's gold writes in one form whatever the caption says (the read parts of the
+#: development sets never write the caption's form; ``conventions``): "lying on" is "lay on" (as "laying
+#: on" is), "in the middle of" is "on middle of", "to the left of" is "at the left of", "to the
+#: right of" is "on the right side of", "atop" and "at the top of" are "on top of", "toward" is
+#: "towards" and "before" (a place) "in front of". The graph keeps the English form (METHOD's
+#: "to the left of", the negatives' swap of left and right); only FACTUAL's string writes these.
+FACTUAL_PREDICATES = [
+    (re.compile(r"^lie\b"), "lay"),
+    (re.compile(r"\bin middle of$"), "on middle of"),
+    (re.compile(r"\bto the left of$"), "at the left of"),
+    (re.compile(r"\b(?:to|at) the right(?: side)? of$"), "on the right side of"),
+    (re.compile(r"\b(?:atop|at top of)$"), "on top of"),
+    (re.compile(r"\btoward$"), "towards"),
+    (re.compile(r"\bbefore$"), "in front of"),
+]
+
+
+def factual_predicate(predicate: str) -> str:
+    """A lemmatised predicate in FACTUAL's form (:data:`FACTUAL_PREDICATES`): "lie on" ->
+    "lay on", "stand to the left of" -> "stand at the left of"."""
+    for pattern, form in FACTUAL_PREDICATES:
+        predicate = pattern.sub(form, predicate)
+    return predicate
+
+
+def wooden(doc, draft, start: int) -> int:
+    """ "a wood bench": the attribute is "wooden", and the name starts after "wood" (bench);
+    the name's first character."""
+    if "wood" in draft.attributes:
+        draft.attributes[draft.attributes.index("wood")] = "wooden"
+        for k in range(draft.start, draft.head.i):
+            if doc[k].lower_ == "wood":  # the name goes on after it: "bench"
+                start = doc[k + 1].idx
+    return start
+
+
 FAMILIES = (
     Family(
         "plurals",
         about="""A head whose written form is not its lemma is named as written in FACTUAL's
         form ("the men", "dry leaves"; before: "man", "leaf").""",
+        format={"as_written": as_written},
     ),
     Family(
         "spellings",
         about="""FACTUAL's spelling of a few compounds in names ("cell phone" -> "cellphone",
         "hotdog" -> "hot dog"), and no "other" in a name ("2 other people" -> people).""",
+        format={"respell": factual_spelling},
     ),
     Family(
         "or_lists",
         about="""Attributes listed with "or" are skipped from a name as those listed with
         "and" are ("chairs with silvertone or white legs": legs, not "or white legs").""",
+        format={"listed_with_or": listed_with_or},
     ),
     Family(
         "conventions",
@@ -51,6 +119,7 @@ FAMILIES = (
         no part of the name ("only one cloud"), "in <colour>" after "is" is the subject's
         colour ("the car is in red"), "wood" as an attribute is "wooden", "full of" is "fill
         with".""",
-        builder={"colour_after_in": colour_after_in},
+        builder={"colour_after_in": colour_after_in, "wooden": wooden},
+        format={"predicate": factual_predicate},
     ),
 )

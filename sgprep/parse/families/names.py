@@ -348,6 +348,16 @@ def colour_results(builder) -> None:
                     builder._attribute_chain(builder.entities[subject], colour)
 
 
+#: Informal person nouns and the neutral head FACTUAL's gold writes for them ("a guy sitting in
+#: the grass" -> person sit in grass).
+HEAD_FORMS = {"guy": "person", "guys": "people", "dude": "person", "dudes": "people"}
+
+
+def head_form(word: str, lemma: str) -> str:
+    """The head FACTUAL's gold writes for an informal person noun ("guy" -> person)."""
+    return HEAD_FORMS.get(word, lemma)
+
+
 FAMILIES = (
     Family(
         "spans",
@@ -372,6 +382,7 @@ FAMILIES = (
             Repair(repair_adjective_compound, lambda c: c.words),
             Repair(repair_plain_possessive),
         ),
+        builder={"head_form": head_form},
     ),
     Family(
         "counts",
