@@ -6,9 +6,10 @@
 Parses the FACTUAL test, dev and long dev captions (shared/data, as
 ``benchmarks/factual_splits.py`` finds it) with ``--parser spacy`` in each configuration of
 :data:`RUNS`: every family on in both predicate forms, and a few sets of families switched off
-through the parse setting ``rules_off`` (``--runs each``: every family switched off alone,
+through the parse setting ``rules_off``, and each graph's FACTUAL string form (``--runs each``: every family switched off alone,
 one run each, some eight minutes; ``one_<family>``: that family alone). Each configuration's graphs (one JSON line each) go to
-``<DIR>/<run>.jsonl``; ``check`` compares them byte for byte with the saved ones, prints the
+``<DIR>/<run>.jsonl``, their FACTUAL strings (plain and with ids) to ``<DIR>/<run>.factual``
+where the folder has them; ``check`` compares them byte for byte with the saved ones, prints the
 first caption that differs in each run that does, and exits 1 if any does.
 """
 
@@ -42,20 +43,26 @@ RUNS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def graphs(form: str, off: tuple[str, ...]) -> list[str]:
-    """One JSON line per caption of :data:`SETS`, parsed with ``off`` switched off."""
+def graphs(form: str, off: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """One JSON line per caption of :data:`SETS`, parsed with ``off`` switched off, and one
+    line of its FACTUAL strings."""
     from sgprep.parse.base import ParserSettings, make_parser
+    from sgprep.parse.factual_format import to_factual
     from sgprep.parse.families import FAMILIES
 
     names = sorted(FAMILIES) if off == ("*",) else list(off)
     parser = make_parser("spacy", ParserSettings(predicate_form=form, rules_off=names))
     parser.setup()
-    lines = []
+    lines, factual = [], []
     for name in SETS:
         for graph in parser.parse_batch(captions(name)):
             text = graph.model_dump_json() if hasattr(graph, "model_dump_json") else repr(graph)
             lines.append(f"{name}\t{text}\n")
-    return lines
+            if hasattr(graph, "entities"):
+                factual.append(f"{to_factual(graph)}\t{to_factual(graph, ids=True)}\n")
+            else:
+                factual.append("\n")
+    return lines, factual
 
 
 def main() -> int:
@@ -78,23 +85,26 @@ def main() -> int:
     differ = 0
     for run in args.runs.split(","):
         form, off = RUNS.get(run) or ("lemma", (run.removeprefix("one_"),))  # one_<family>
-        text = "".join(graphs(form, off))
-        path = args.folder / f"{run}.jsonl"
-        if args.action == "save":
-            path.write_text(text, encoding="utf-8")
-            print(f"{run}: {text.count(chr(10))} graphs saved")
-            continue
-        saved = path.read_text(encoding="utf-8")
-        if saved == text:
-            print(f"{run}: {text.count(chr(10))} graphs, identical")
-            continue
-        differ += 1
-        for k, (a, b) in enumerate(zip(saved.splitlines(), text.splitlines())):
-            if a != b:
-                print(f"{run}: DIFFERS at line {k + 1}\n  before: {a}\n  after:  {b}")
-                break
-        else:
-            print(f"{run}: DIFFERS in length ({len(saved)} vs {len(text)} characters)")
+        lines, factual = graphs(form, off)
+        for suffix, text in ((".jsonl", "".join(lines)), (".factual", "".join(factual))):
+            path = args.folder / f"{run}{suffix}"
+            if args.action == "save":
+                path.write_text(text, encoding="utf-8")
+                print(f"{run}{suffix}: {text.count(chr(10))} lines saved")
+                continue
+            if not path.exists():
+                continue
+            saved = path.read_text(encoding="utf-8")
+            if saved == text:
+                print(f"{run}{suffix}: {text.count(chr(10))} lines, identical")
+                continue
+            differ += 1
+            for k, (a, b) in enumerate(zip(saved.splitlines(), text.splitlines())):
+                if a != b:
+                    print(f"{run}{suffix}: DIFFERS at line {k + 1}\n  before: {a}\n  after:  {b}")
+                    break
+            else:
+                print(f"{run}{suffix}: DIFFERS in length ({len(saved)} vs {len(text)} characters)")
     return 1 if differ else 0
 
 
