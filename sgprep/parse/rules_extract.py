@@ -28,10 +28,7 @@ from sgprep.parse.families import FAMILIES, builder_hooks
 from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_long import (
-    is_shade_of_next,
     participle_doers,
-    redundant_possession,
-    shade_of,
 )
 from sgprep.parse.rules_relations import RelationRules
 from sgprep.parse.rules_short import (
@@ -50,8 +47,6 @@ POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
 QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 #: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
-#: the complement clause a small clause's verb hangs as (``small_clauses``)
-SMALL_CLAUSE_DEPS = frozenset({"ccomp"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 PREP = frozenset({"prep"})
 MODIFIER_OF_MODIFIER = frozenset({"amod", "compound", "nummod"})
@@ -71,15 +66,6 @@ def number_value(token: Token) -> int | None:
     if units and lex.NUMBER_WORDS.get(tens, 0) >= 20 and 0 < lex.NUMBER_WORDS.get(units, 0) < 10:
         return lex.NUMBER_WORDS[tens] + lex.NUMBER_WORDS[units]
     return lex.NUMBER_WORDS.get(text)
-
-
-#: Verbs whose subject a framing noun can be ("the view of the city is stunning").
-_COPULAS = frozenset("be have seem appear look become remain".split())
-
-
-#: Framing nouns that name no object: a "photo" or a "painting" of something can hang on a
-#: wall, a close-up or a view cannot.
-_VIEW_FRAMES = frozenset({"close-up", "closeup", "view"})
 
 
 class GraphBuilder(RelationRules):
@@ -255,27 +241,15 @@ class GraphBuilder(RelationRules):
             self._relations_from(tok)
         for tok in self._with_pos(VERBS):
             self._object_gap(tok)
-        if "small_clauses" in self.families and "ccomp" in self.view.deps:
-            for tok in self._with_dep(SMALL_CLAUSE_DEPS):
-                self._small_clause(tok)
+        self.hooks.small_clauses(self)  # "a crowd watches the bikers come down the road"
         for i, draft in self.entities.items():
             if (
                 draft.name is not None and not draft.related
             ):  # "a red haired girl": the girl has the hair
                 self._add(self._follow(draft.head.head.i), "have", i)
         relations = self._clean_relations()
-        if "pronouns" in self.families:  # "looking at his cell phone": no "man have phone"
-            joined = {(s, o) for s, p, o in relations if p != "have"}
-            relations = [
-                (s, p, o)
-                for s, p, o in relations
-                if not (
-                    p == "have"
-                    and (s, o) in joined
-                    and redundant_possession(self.doc[s], self.doc[o])
-                )
-            ]
-        return relations
+        # "looking at his cell phone": no "man have phone"
+        return self.hooks.without_possessions(self, relations)
 
     def _is_time(self, i: int) -> bool:
         if i not in self._times:
@@ -322,8 +296,8 @@ class GraphBuilder(RelationRules):
                 c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"}
                 for c in self.kids[tok.head.i]
             )
-        if not root and "frames" in self.families:
-            root = self._opening_frame(tok)
+        if not root:
+            root = self.hooks.opening_frame(self, tok)  # "close-up of a potter shaping ..."
         if not root:
             return None
         for child in self.kids[tok.i]:
@@ -333,18 +307,6 @@ class GraphBuilder(RelationRules):
                     self.consumed.add(child.i)
                     return pobj
         return None
-
-    def _opening_frame(self, tok: Token) -> bool:
-        """ "close-up of a potter shaping a vase ... as the light falls", "aerial view of a
-        ship leaving the port as tugboats guide it": a framing noun that opens the caption,
-        with only its own article and modifiers before it, frames it even where the model
-        made it the subject of a later clause's verb instead of the root (``frames``)."""
-        if self.view.dep[tok.i] not in {"nsubj", "nsubjpass"} or tok.head.lemma_ in _COPULAS:
-            return False  # "the view of the city is stunning": the view is
-        if self.view.lower[tok.i] not in _VIEW_FRAMES:
-            return False  # "a painting of a horse hangs on the wall": a thing that hangs
-        start = next((j for j in range(self.skip, tok.i) if self.view.pos[j] != "PUNCT"), tok.i)
-        return tok.left_edge.i <= start
 
     def _quantity_target(self, tok: Token) -> Token | None:
         if self.view.pos[tok.i] not in NOUNS or tok.lemma_.lower() not in QUANTITY_OR_LIKENESS:
@@ -379,30 +341,15 @@ class GraphBuilder(RelationRules):
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if dep == "pobj" and is_colour(tok) and view.lower[head] == "in":
             return False  # "a woman in red": red is her attribute
-        if "bare_positions" in self.families and self._bare_position(tok):
+        if self.hooks.bare_position(self, tok):
             return False  # "a man in front", "mountains in the middle": no landmark said
-        if "colours" in self.families and is_shade_of_next(tok):
+        if self.hooks.shade_of_next(self, tok):
             return False  # "lime" in "a lime green coat", "navy" in "navy blue"
         if dep == "pobj" and self._in_colour(tok.head):
             return False  # "green in color"
         if dep == "conj" and is_colour(tok) and self._colour_chain_root(tok) is not None:
             return False
         return True
-
-    def _bare_position(self, tok: Token) -> bool:
-        """ "a man in front", "food on top", "buttons in the bottom": a position noun after a
-        place preposition, with no "of" phrase, no modifier of its own and no landmark the
-        phrase implies (:meth:`_implicit_landmark`), names no thing: what it is the top or
-        front of is not said. "back" and "rear" are left: "the man in the back" is a place
-        in a scene, as "the background" is (FACTUAL names it)."""
-        view = self.view
-        if (
-            view.dep[tok.i] != "pobj"
-            or tok.lemma_.lower() not in lex.BARE_POSITIONS
-            or view.lower[view.head[tok.i]] not in {"in", "on", "at"}
-        ):
-            return False
-        return all(c.dep_ == "det" and c.lower_ == "the" for c in self.kids[tok.i])
 
     def _in_colour(self, prep: Token) -> bool:
         """ "in color" after an adjective ("the roof is green in color") adds nothing."""
@@ -556,8 +503,8 @@ class GraphBuilder(RelationRules):
         pos, dep, lower = view.pos, view.dep, view.lower
         if "spans" in self.families and pos[word.i] in lex.NON_ATTRIBUTE_POS:
             return  # "green shrubbery beside brick building": a preposition is no attribute
-        shade = shade_of(word) if "colours" in self.families else None
-        if shade is None and "colours" in self.families and is_shade_of_next(word):
+        shade = self.hooks.shade_of(self, word)
+        if shade is None and self.hooks.shade_of_next(self, word):
             return  # "light" of "light blue": the colour carries it
         manner = self.hooks.manner_of(self, word) if self.manners else None
         if manner is not None:  # "an oddly shaped doughnut": doughnut is oddly shaped
@@ -624,11 +571,7 @@ class GraphBuilder(RelationRules):
             for i, d in self.entities.items()
             if i < pronoun.i and i not in excluded and not d.start <= pronoun.i <= d.end
         ]
-        if "antecedents" in self.families:
-            # "the sun reflects off the train at dusk as it leaves the station": a time is
-            # when, no thing a pronoun stands for (the train leaves)
-            times = lex.TIME_NOUNS
-            candidates = [i for i in candidates if self.tokens[i].lemma_.lower() not in times]
+        candidates = self.hooks.antecedents(self, candidates)  # no time: "at dusk as it ..."
         if not candidates:
             return None
         word = pronoun.lower_

@@ -122,6 +122,20 @@ BUILDER_POINTS: dict[str, Callable] = {
     "colour_results": _nothing,
     # "the car is in red": the subject's colour (conventions)
     "colour_after_in": _nothing,
+    # "close-up of a potter shaping a vase": a framing noun that opens the caption (frames)
+    "opening_frame": _no,
+    # "a man in front": a position with no landmark names no thing (bare_positions)
+    "bare_position": _no,
+    # "lime" of "lime green": a shade of the colour after it (colours)
+    "shade_of_next": _no,
+    # the shade word before a colour, or None (colours)
+    "shade_of": _nothing,
+    # "a crowd watches the bikers come": what a verb perceives or causes (small_clauses)
+    "small_clauses": _nothing,
+    # the relations without possessions said by other relations (pronouns)
+    "without_possessions": lambda builder, relations: relations,
+    # the entities a pronoun may stand for, of those before it (antecedents)
+    "antecedents": lambda builder, candidates: candidates,
     # an entity's head: "guy" -> person (names); (word, lemma) -> head
     "head_form": lambda word, lemma: lemma,
     # "a wood bench": bench is wooden (conventions); (doc, draft, start) -> the name's start

@@ -20,7 +20,20 @@ from sgprep.parse.rules_repair import (
 from sgprep.parse.rules_view import DocView, acl_participles, conjuncts, needs
 
 if TYPE_CHECKING:
+    from spacy.tokens import Token
+if TYPE_CHECKING:
     from spacy.tokens import Doc
+
+
+SMALL_CLAUSE_DEPS = frozenset({"ccomp"})
+
+#: Verbs whose subject a framing noun can be ("the view of the city is stunning").
+_COPULAS = frozenset("be have seem appear look become remain".split())
+
+
+#: Framing nouns that name no object: a "photo" or a "painting" of something can hang on a
+#: wall, a close-up or a view cannot.
+_VIEW_FRAMES = frozenset({"close-up", "closeup", "view"})
 
 
 #: Finite verb forms whose number is plain from the word (the model's tag says the rest).
@@ -531,6 +544,27 @@ def repair_coordinated_nouns(doc: Doc) -> Doc:
     return doc
 
 
+def opening_frame(builder, tok: Token) -> bool:
+    """ "close-up of a potter shaping a vase ... as the light falls", "aerial view of a
+    ship leaving the port as tugboats guide it": a framing noun that opens the caption,
+    with only its own article and modifiers before it, frames it even where the model
+    made it the subject of a later clause's verb instead of the root (``frames``)."""
+    if builder.view.dep[tok.i] not in {"nsubj", "nsubjpass"} or tok.head.lemma_ in _COPULAS:
+        return False  # "the view of the city is stunning": the view is
+    if builder.view.lower[tok.i] not in _VIEW_FRAMES:
+        return False  # "a painting of a horse hangs on the wall": a thing that hangs
+    start = next((j for j in range(builder.skip, tok.i) if builder.view.pos[j] != "PUNCT"), tok.i)
+    return tok.left_edge.i <= start
+
+
+def small_clauses(builder) -> None:
+    """ "a crowd watches the bikers come down the road": the verb perceives or causes what its
+    object does (:meth:`sgprep.parse.rules_relations.RelationRules._small_clause`)."""
+    if "ccomp" in builder.view.deps:
+        for tok in builder._with_dep(SMALL_CLAUSE_DEPS):
+            builder._small_clause(tok)
+
+
 FAMILIES = (
     Family(
         "clauses",
@@ -593,6 +627,7 @@ FAMILIES = (
         about="""A bare infinitive or a participle with its own subject after a verb with no
         object is what the verb perceives or causes, its subject the verb's object ("a crowd
         watches the bikers come down the road" -> crowd watch bikers).""",
+        builder={"small_clauses": small_clauses},
     ),
     Family(
         "absolutes",
@@ -605,5 +640,6 @@ FAMILIES = (
         about="""A framing noun that opens the caption ("close-up of", "aerial view of")
         frames it also where the model made it a later verb's subject ("close-up of a potter
         shaping a vase ... as the light falls": no "close-up shape vase").""",
+        builder={"opening_frame": opening_frame},
     ),
 )

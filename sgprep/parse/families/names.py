@@ -10,7 +10,13 @@ from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS, SCENERY
-from sgprep.parse.rules_long import colour_result, part_adjective
+from sgprep.parse.rules_long import (
+    colour_result,
+    is_shade_of_next,
+    part_adjective,
+    redundant_possession,
+    shade_of,
+)
 from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, OWNED_PARTS, LazyHeads, _set_tree
 from sgprep.parse.rules_view import DocView, acl_participles, needs
 
@@ -358,6 +364,38 @@ def head_form(word: str, lemma: str) -> str:
     return HEAD_FORMS.get(word, lemma)
 
 
+def shade_of_next(builder, tok) -> bool:
+    """ "lime" in "a lime green coat", "navy" in "navy blue": a shade of the colour after it."""
+    return is_shade_of_next(tok)
+
+
+def shade_of_word(builder, word):
+    """The shade word before a colour ("light" of "light blue"), or None."""
+    return shade_of(word)
+
+
+def without_possessions(builder, relations: list) -> list:
+    """ "looking at his cell phone": no "man have phone" where the man has another relation
+    with the phone and the possessive only says whose it is."""
+    joined = {(s, o) for s, p, o in relations if p != "have"}
+    return [
+        (s, p, o)
+        for s, p, o in relations
+        if not (
+            p == "have"
+            and (s, o) in joined
+            and redundant_possession(builder.doc[s], builder.doc[o])
+        )
+    ]
+
+
+def no_times(builder, candidates: list[int]) -> list[int]:
+    """ "the sun reflects off the train at dusk as it leaves the station": a time is when, no
+    thing a pronoun stands for (the train leaves)."""
+    times = lex.TIME_NOUNS
+    return [i for i in candidates if builder.tokens[i].lemma_.lower() not in times]
+
+
 FAMILIES = (
     Family(
         "spans",
@@ -394,6 +432,7 @@ FAMILIES = (
         "colours",
         about="""A shade word and the colour after it are one attribute ("a light blue shirt"
         -> shirt is light blue; "lime green", "navy blue").""",
+        builder={"shade_of_next": shade_of_next, "shade_of": shade_of_word},
     ),
     Family(
         "parts",
@@ -428,10 +467,12 @@ FAMILIES = (
         about="""An object pronoun points to the agreeing noun above it or to the subject of a
         clause above it before the nearest noun ("the tray on the table has sandwiches on it"
         -> sandwiches on tray).""",
+        builder={"without_possessions": without_possessions},
     ),
     Family(
         "antecedents",
         about="""A pronoun never stands for a time noun ("the sun reflects off the train at
         dusk as it leaves the station" -> train leave station, not dusk).""",
+        builder={"antecedents": no_times},
     ),
 )

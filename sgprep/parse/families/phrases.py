@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import (
     ANAPHORA,
@@ -28,6 +29,8 @@ from sgprep.parse.rules_repair import (
 )
 from sgprep.parse.rules_view import DocView, needs, subtree
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
@@ -290,6 +293,22 @@ def repair_with_back_reference(doc: Doc) -> Doc:
     return doc
 
 
+def bare_position(builder, tok: Token) -> bool:
+    """ "a man in front", "food on top", "buttons in the bottom": a position noun after a
+    place preposition, with no "of" phrase, no modifier of its own and no landmark the
+    phrase implies (:meth:`_implicit_landmark`), names no thing: what it is the top or
+    front of is not said. "back" and "rear" are left: "the man in the back" is a place
+    in a scene, as "the background" is (FACTUAL names it)."""
+    view = builder.view
+    if (
+        view.dep[tok.i] != "pobj"
+        or tok.lemma_.lower() not in lex.BARE_POSITIONS
+        or view.lower[view.head[tok.i]] not in {"in", "on", "at"}
+    ):
+        return False
+    return all(c.dep_ == "det" and c.lower_ == "the" for c in builder.kids[tok.i])
+
+
 FAMILIES = (
     Family(
         "attach",
@@ -338,6 +357,7 @@ FAMILIES = (
         "bare_positions",
         about="""A position noun after a place preposition with no landmark, said or implied,
         names no thing ("a man in front", "food on top": no "front" or "top" entity).""",
+        builder={"bare_position": bare_position},
     ),
     Family(
         "predicates",
