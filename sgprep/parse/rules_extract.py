@@ -27,16 +27,7 @@ from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families import FAMILIES, builder_hooks
 from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
-from sgprep.parse.rules_long import (
-    participle_doers,
-)
 from sgprep.parse.rules_relations import RelationRules
-from sgprep.parse.rules_short import (
-    kind_word,
-    landmark_without_of,
-    name_word,
-    state_in_place,
-)
 from sgprep.parse.rules_view import DocView
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
@@ -184,13 +175,7 @@ class GraphBuilder(RelationRules):
         self._lemma = lemma
         for tok in self._with_pos(VERB):  # no relation rule reads attributes: once for all
             self._state_attribute(tok)
-        if "attach" in self.families:
-            entities = dict(self.entities)  # each form drops its own lone times: from all
-            kept, own_entities = self._without_time(relations), self.entities
-            for k, other in enumerate(others):  # the same relations keep the same
-                self.entities = dict(entities)
-                others[k] = list(kept) if other == relations else self._without_time(other)
-            self.entities, relations = own_entities, kept
+        relations = self.hooks.without_lone_times(self, relations, others)
         for owner, part in owned:  # "a grey haired woman": woman have hair
             predicate = "next to" if self.tokens[part].lower_ == "together" else "have"
             for found in (relations, *others):
@@ -259,22 +244,6 @@ class GraphBuilder(RelationRules):
             )
         return self._times[i]
 
-    def _without_time(self, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
-        """ "walking on the beach at sunset", "on a rainy day": a time is no place. Relations
-        that end in a preposition before a time noun go; a time noun left with no attribute
-        and no relation is no object of the scene either."""
-        kept = []
-        for s, p, o in relations:
-            if self._is_time(o) and p.split()[-1] in lex.TIME_PREPOSITIONS:
-                continue
-            kept.append((s, p, o))
-        linked = {s for s, _, _ in kept} | {o for _, _, o in kept}
-        for i in [i for i in self.entities if self._is_time(i)]:
-            draft = self.entities[i]
-            if i not in linked and not draft.attributes and draft.count is None:
-                del self.entities[i]
-        return kept
-
     def _follow(self, i: int) -> int:
         seen = set()
         while i in self.alias and i not in seen:
@@ -332,7 +301,7 @@ class GraphBuilder(RelationRules):
             return False  # "on top of"; but "a photo of the surface of the moon" is a thing
         if self._implicit_landmark(tok) is not None:
             return False  # "a bowl with markings on the side": the bowl's side
-        scenery = {"foreground", "background"} if "spans" in self.families else set()
+        scenery = self.hooks.scenery(self)  # "in the background": a thing
         if (
             view.lower[i] in {"left", "right", "foreground", "background", "distance"} - scenery
             and dep == "pobj"
@@ -371,7 +340,7 @@ class GraphBuilder(RelationRules):
         a relational noun with "the" and no "of" is a position on the thing the phrase's
         noun belongs to (markings on side of bowl). That thing: the nearest noun above the
         phrase's noun, past its coordination."""
-        if "fragments" in self.families and (written := landmark_without_of(tok)) is not None:
+        if (written := self.hooks.landmark_without_of(self, tok)) is not None:
             return written  # "decorations on top the cake": the "of" left out
         if (
             self.view.dep[tok.i] != "pobj"
@@ -416,29 +385,13 @@ class GraphBuilder(RelationRules):
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
-        if "names" in self.families:  # "green tree branches" with the tree as owner: branches
-            for child in self.kids[head.i]:
-                if dep[child.i] == "poss" and draft.start <= child.i < head.i:
-                    draft.start = child.right_edge.i + 1
+        self.hooks.after_owner(self, draft)  # "green tree branches" owned by the tree
+        hooks = self.hooks
         while (
             draft.start < head.i
             and view.dep[draft.start] in {"det", "punct", "cc", "case", "poss", "predet"}
-            or (
-                # "very large bear", "largely dry grass": an adverb grading an attribute is no
-                # part of the name (the bear is large)
-                "names" in self.families
-                and view.pos[draft.start] == "ADV"
-                and view.dep[draft.start] == "advmod"
-                and view.dep[view.head[draft.start]] == "amod"
-                and view.head[draft.start] < head.i
-            )
-            or (
-                # "only one cloud", "about five boats": an adverb of the count
-                "conventions" in self.families
-                and view.dep[draft.start] in {"advmod", "quantmod"}
-                and view.dep[view.head[draft.start]] == "nummod"
-                and view.head[view.head[draft.start]] == head.i
-            )
+            or hooks.grading_adverb(self, draft)  # "very large bear": the bear is large
+            or hooks.count_adverb(self, draft)  # "only one cloud", "about five boats"
         ):
             draft.start += 1
         return draft
@@ -457,14 +410,14 @@ class GraphBuilder(RelationRules):
             draft.count = lex.NUMBER_WORDS[view.lower[i]]
             return
         if dep in ATTRIBUTE_DEPS and i < draft.head.i:
-            if "conventions" in self.families and name_word(child, draft.head):
+            if self.hooks.name_word(self, child, draft.head):
                 # "a hot dog", "his left hand": part of the name; what the model hangs on
                 # that word describes the thing ("a black tank top": the top is black)
                 for grandchild in self.kids[i]:
                     if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
                         self._modifier(draft, grandchild)
                 return
-            ordinal = "spans" in self.families and view.lower[i] in lex.ORDINALS
+            ordinal = self.hooks.ordinal(self, i)
             if view.lower[i] in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return
             if dep in {"compound", "nmod", "npadvmod"} and view.pos[i] in NOUNS:
@@ -473,10 +426,10 @@ class GraphBuilder(RelationRules):
                 for grandchild in self.kids[i]:
                     if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
                         self._modifier(draft, grandchild)
-                kind = "conventions" in self.families and kind_word(child, draft.head)
+                kind = self.hooks.kind_word(self, child, draft.head)
                 if not (view.lower[i] in lex.MATERIALS or is_colour(child) or kind):
                     return  # part of the name: "fire hydrant"
-                if "spans" in self.families and self._inside_compound(child) and not kind:
+                if self.hooks.inside_compound(self, child) and not kind:
                     return  # "ice cream cone": "cream" is part of the name, not a colour
             self._attribute_chain(draft, child)
             return
@@ -486,22 +439,11 @@ class GraphBuilder(RelationRules):
                 self._attribute_chain(draft, pobj)
                 draft.end = max(draft.end, child.right_edge.i)
 
-    def _inside_compound(self, word: Token) -> bool:
-        """A noun modifier that a noun before it names with ("ice cream" in "ice cream
-        cone", "golden" is not a noun): the pair is one name."""
-        prev = self.tokens[word.i - 1] if word.i > 0 else None
-        return (
-            prev is not None
-            and prev.pos_ in NOUNS
-            and prev.dep_ == "compound"
-            and (prev.head == word or prev.head == word.head)
-        )
-
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
         view = self.view
         pos, dep, lower = view.pos, view.dep, view.lower
-        if "spans" in self.families and pos[word.i] in lex.NON_ATTRIBUTE_POS:
+        if self.hooks.no_attribute(self, word):
             return  # "green shrubbery beside brick building": a preposition is no attribute
         shade = self.hooks.shade_of(self, word)
         if shade is None and self.hooks.shade_of_next(self, word):
@@ -536,7 +478,7 @@ class GraphBuilder(RelationRules):
         if self._negated(tok.head):
             return  # "the dress is not red"
         if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]) and not (
-            "places" in self.families and state_in_place(tok)
+            self.hooks.state_in_place(self, tok)
         ):
             return  # "adjacent to", "full of": a relation, handled with prepositions
         for subject in self._subjects(tok.head):
@@ -587,10 +529,7 @@ class GraphBuilder(RelationRules):
                 for i in candidates
                 if self.tokens[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
             ]
-        if preferred and (
-            pronoun.dep_ == "poss"
-            or ("pronouns" in self.families and pronoun.dep_ in {"pobj", "dobj"})
-        ):
+        if preferred and (pronoun.dep_ == "poss" or self.hooks.object_pronoun(self, pronoun)):
             # "a rocket standing on a pad at dusk, with lights at its base": the owner is the
             # nearest agreeing noun above the pronoun, or the subject of the verb above it,
             # before the nearest noun in the text. So is what an object pronoun points to
@@ -624,18 +563,11 @@ class GraphBuilder(RelationRules):
         if found:
             return found
         verb_dep = dep[verb.i]
-        if (
-            "clauses" in self.families
-            and verb_dep in {"acl", "relcl"}
-            and verb.head.dep_ == "dobj"
-            and verb.head.head.pos_ in VERBS
-            and depth < 4
-            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in self.kids[verb.i])
-        ):
+        if depth < 4 and self.hooks.purpose_clause(self, verb):
             # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
             return self._subjects(verb.head.head, depth + 1)
         if verb_dep in {"acl", "relcl"} or (verb_dep == "amod" and verb.head.pos_ in NOUNS):
-            doers = participle_doers(verb) if "coordination" in self.families else []
+            doers = self.hooks.participle_doers(self, verb)
             if doers:  # "a man and a woman sitting on a deck": both sit
                 return [e for e in map(self._entity, doers) if e is not None]
             return self._with_conjuncts(verb.head, conjuncts=False)
@@ -650,8 +582,7 @@ class GraphBuilder(RelationRules):
             return self._subjects(head, depth + 1)
         if verb_dep == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
             deps = {"npadvmod", "dep", "nmod"}
-            if "fragments" in self.families:
-                deps = deps | {"compound", "amod"}  # "dog walking in the snow": dog/compound
+            deps = self.hooks.fragment_subject_deps(self, deps)  # "dog walking in the snow"
             lefts = [c for c in verb.lefts if c.dep_ in deps]
             for child in lefts:
                 found.extend(self._with_conjuncts(child))

@@ -136,6 +136,38 @@ BUILDER_POINTS: dict[str, Callable] = {
     "without_possessions": lambda builder, relations: relations,
     # the entities a pronoun may stand for, of those before it (antecedents)
     "antecedents": lambda builder, candidates: candidates,
+    # the relations without those of a lone time noun, also in ``others`` (attach)
+    "without_lone_times": lambda builder, relations, others: relations,
+    # positions that name a thing: "in the background" (spans)
+    "scenery": lambda builder: set(),
+    # an ordinal is an attribute, not a count (spans)
+    "ordinal": _no,
+    # "ice cream cone": a noun modifier named with the noun before it (spans)
+    "inside_compound": _no,
+    # a preposition or adverb is no attribute (spans)
+    "no_attribute": _no,
+    # "green tree branches" owned by the tree: the name starts after the owner (names)
+    "after_owner": _nothing,
+    # "very large bear": an adverb grading an attribute is no part of the name (names)
+    "grading_adverb": _no,
+    # "only one cloud": an adverb of the count is no part of the name (conventions)
+    "count_adverb": _no,
+    # "a hot dog": the adjective is part of the name (conventions)
+    "name_word": _no,
+    # "toy carrot": a kind noun is an attribute (conventions)
+    "kind_word": _no,
+    # "a book is open on the counter": a state and a place (places)
+    "state_in_place": _no,
+    # an object pronoun points to the agreeing noun above it (pronouns)
+    "object_pronoun": _no,
+    # "on top the cake": a position with its "of" left out, its landmark (fragments)
+    "landmark_without_of": _nothing,
+    # "dog walking in the snow": more dependencies a fragment's subject has (fragments)
+    "fragment_subject_deps": lambda builder, deps: deps,
+    # "climbs a ladder to rescue a kitten": the clause's doer is the verb's (clauses)
+    "purpose_clause": _no,
+    # "a man and a woman sitting": every conjunct does the participle (coordination)
+    "participle_doers": _none_found,
     # an entity's head: "guy" -> person (names); (word, lemma) -> head
     "head_form": lambda word, lemma: lemma,
     # "a wood bench": bench is wooden (conventions); (doc, draft, start) -> the name's start

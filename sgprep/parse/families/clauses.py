@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sgprep.parse.families.base import Family, Repair
-from sgprep.parse.rules_lexicon import CLOTHING, NOUNS, PERSON_ACTIONS
-from sgprep.parse.rules_long import _animate, _move
+from sgprep.parse.rules_lexicon import CLOTHING, NOUNS, PERSON_ACTIONS, VERBS
+from sgprep.parse.rules_long import _animate, _move, participle_doers
 from sgprep.parse.rules_repair import (
     ANIMALS,
     LIST_PREPOSITIONS,
@@ -565,12 +565,28 @@ def small_clauses(builder) -> None:
             builder._small_clause(tok)
 
 
+def purpose_clause(builder, verb) -> bool:
+    """ "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)."""
+    return (
+        builder.view.dep[verb.i] in {"acl", "relcl"}
+        and verb.head.dep_ == "dobj"
+        and verb.head.head.pos_ in VERBS
+        and any(c.dep_ == "aux" and c.tag_ == "TO" for c in builder.kids[verb.i])
+    )
+
+
+def doers(builder, verb) -> list:
+    """ "a man and a woman sitting on a deck": every conjunct does the participle."""
+    return participle_doers(verb)
+
+
 FAMILIES = (
     Family(
         "clauses",
         about="""Sentence and clause structure (relative and participial clauses, coordinated
         clauses, subjects shared across them).""",
         repairs=(Repair(repair_participle_on_part), Repair(repair_participle_on_thing)),
+        builder={"purpose_clause": purpose_clause},
     ),
     Family(
         "subjects",
@@ -590,6 +606,7 @@ FAMILIES = (
         noun phrases joined by "and" are two objects ("a woman with a red hat and a blue
         scarf", "a pink dress and white shoes" read as one entity).""",
         repairs=(Repair(repair_coordinated_nouns),),
+        builder={"participle_doers": doers},
     ),
     Family(
         "relatives",

@@ -8,6 +8,7 @@ import re
 
 from sgprep.parse.families.base import Family
 from sgprep.parse.rules_lexicon import COLOURS, is_colour
+from sgprep.parse.rules_short import kind_word, name_word
 
 PREP = frozenset({"prep"})
 
@@ -90,6 +91,27 @@ def wooden(doc, draft, start: int) -> int:
     return start
 
 
+def count_adverb(builder, draft) -> bool:
+    """ "only one cloud", "about five boats": the name's first word is an adverb of the
+    count, no part of the name."""
+    view, k = builder.view, draft.start
+    return (
+        view.dep[k] in {"advmod", "quantmod"}
+        and view.dep[view.head[k]] == "nummod"
+        and view.head[view.head[k]] == draft.head.i
+    )
+
+
+def lexical_name(builder, child, head) -> bool:
+    """ "a hot dog", "his left hand": the adjective is part of the name."""
+    return name_word(child, head)
+
+
+def kind_of(builder, child, head) -> bool:
+    """ "toy carrot": a toy, baby or adult noun is an attribute."""
+    return bool(kind_word(child, head))
+
+
 FAMILIES = (
     Family(
         "plurals",
@@ -119,7 +141,13 @@ FAMILIES = (
         no part of the name ("only one cloud"), "in <colour>" after "is" is the subject's
         colour ("the car is in red"), "wood" as an attribute is "wooden", "full of" is "fill
         with".""",
-        builder={"colour_after_in": colour_after_in, "wooden": wooden},
+        builder={
+            "count_adverb": count_adverb,
+            "name_word": lexical_name,
+            "kind_word": kind_of,
+            "colour_after_in": colour_after_in,
+            "wooden": wooden,
+        },
         format={"predicate": factual_predicate},
     ),
 )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_draft import EntityDraft
-from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, PERSON_NOUNS, SCENERY
+from sgprep.parse.rules_lexicon import CLOTHING, ING_NOUNS, NOUNS, PERSON_NOUNS, SCENERY
 from sgprep.parse.rules_long import (
     colour_result,
     is_shade_of_next,
@@ -396,6 +396,59 @@ def no_times(builder, candidates: list[int]) -> list[int]:
     return [i for i in candidates if builder.tokens[i].lemma_.lower() not in times]
 
 
+def inside_compound(builder, word: Token) -> bool:
+    """A noun modifier that a noun before it names with ("ice cream" in "ice cream
+    cone", "golden" is not a noun): the pair is one name."""
+    prev = builder.tokens[word.i - 1] if word.i > 0 else None
+    return (
+        prev is not None
+        and prev.pos_ in NOUNS
+        and prev.dep_ == "compound"
+        and (prev.head == word or prev.head == word.head)
+    )
+
+
+def scenery(builder) -> set[str]:
+    """Positions that name a thing: "in the background" (FACTUAL names it)."""
+    return {"foreground", "background"}
+
+
+def ordinal(builder, i: int) -> bool:
+    """An ordinal ("first", "second") is an attribute, not a count."""
+    return builder.view.lower[i] in lex.ORDINALS
+
+
+def no_attribute(builder, word) -> bool:
+    """A preposition or an adverb is no attribute ("green shrubbery beside brick building")."""
+    return builder.view.pos[word.i] in lex.NON_ATTRIBUTE_POS
+
+
+def after_owner(builder, draft) -> None:
+    """ "green tree branches" with the tree as owner: the name starts after the owner
+    (branches)."""
+    dep, head = builder.view.dep, draft.head
+    for child in builder.kids[head.i]:
+        if dep[child.i] == "poss" and draft.start <= child.i < head.i:
+            draft.start = child.right_edge.i + 1
+
+
+def grading_adverb(builder, draft) -> bool:
+    """ "very large bear", "largely dry grass": the name's first word is an adverb grading an
+    attribute, no part of the name (the bear is large)."""
+    view, k = builder.view, draft.start
+    return (
+        view.pos[k] == "ADV"
+        and view.dep[k] == "advmod"
+        and view.dep[view.head[k]] == "amod"
+        and view.head[k] < draft.head.i
+    )
+
+
+def object_pronoun(builder, pronoun) -> bool:
+    """An object pronoun points to the agreeing noun above it ("has sandwiches on it")."""
+    return pronoun.dep_ in {"pobj", "dobj"}
+
+
 FAMILIES = (
     Family(
         "spans",
@@ -410,6 +463,12 @@ FAMILIES = (
             Repair(repair_adjective_argument, lambda c: c.words),
             Repair(repair_noun_root, lambda c: c.words),
         ),
+        builder={
+            "scenery": scenery,
+            "ordinal": ordinal,
+            "inside_compound": inside_compound,
+            "no_attribute": no_attribute,
+        },
     ),
     Family(
         "names",
@@ -420,7 +479,11 @@ FAMILIES = (
             Repair(repair_adjective_compound, lambda c: c.words),
             Repair(repair_plain_possessive),
         ),
-        builder={"head_form": head_form},
+        builder={
+            "after_owner": after_owner,
+            "grading_adverb": grading_adverb,
+            "head_form": head_form,
+        },
     ),
     Family(
         "counts",
@@ -467,7 +530,7 @@ FAMILIES = (
         about="""An object pronoun points to the agreeing noun above it or to the subject of a
         clause above it before the nearest noun ("the tray on the table has sandwiches on it"
         -> sandwiches on tray).""",
-        builder={"without_possessions": without_possessions},
+        builder={"object_pronoun": object_pronoun, "without_possessions": without_possessions},
     ),
     Family(
         "antecedents",

@@ -27,6 +27,7 @@ from sgprep.parse.rules_repair import (
     _child_above,
     _set_tree,
 )
+from sgprep.parse.rules_short import state_in_place
 from sgprep.parse.rules_view import DocView, needs, subtree
 
 if TYPE_CHECKING:
@@ -309,11 +310,48 @@ def bare_position(builder, tok: Token) -> bool:
     return all(c.dep_ == "det" and c.lower_ == "the" for c in builder.kids[tok.i])
 
 
+def without_time(builder, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
+    """ "walking on the beach at sunset", "on a rainy day": a time is no place. Relations
+    that end in a preposition before a time noun go; a time noun left with no attribute
+    and no relation is no object of the scene either."""
+    kept = []
+    for s, p, o in relations:
+        if builder._is_time(o) and p.split()[-1] in lex.TIME_PREPOSITIONS:
+            continue
+        kept.append((s, p, o))
+    linked = {s for s, _, _ in kept} | {o for _, _, o in kept}
+    for i in [i for i in builder.entities if builder._is_time(i)]:
+        draft = builder.entities[i]
+        if i not in linked and not draft.attributes and draft.count is None:
+            del builder.entities[i]
+    return kept
+
+
+def without_lone_times(builder, relations: list, others: list) -> list:
+    """The relations without those of a time noun alone ("on a rainy day": no relation of
+    "day" unless it says where); ``others`` (the relations in other predicate forms) the
+    same, in place."""
+    entities = dict(builder.entities)  # each form drops its own lone times: from all
+    kept, own_entities = without_time(builder, relations), builder.entities
+    for k, other in enumerate(others):  # the same relations keep the same
+        builder.entities = dict(entities)
+        others[k] = list(kept) if other == relations else without_time(builder, other)
+    builder.entities = own_entities
+    return kept
+
+
+def state_and_place(builder, tok) -> bool:
+    """ "a book is open on the counter": a predicative adjective with a place phrase is a
+    state and a place."""
+    return state_in_place(tok)
+
+
 FAMILIES = (
     Family(
         "attach",
         about="""Where a prepositional phrase in a long noun phrase attaches.""",
         repairs=(Repair(repair_with_back_reference),),
+        builder={"without_lone_times": without_lone_times},
     ),
     Family(
         "after_with",
@@ -339,6 +377,7 @@ FAMILIES = (
         motorcycle on the street" -> man on street; not after "play", whose object is a game),
         and a predicative adjective with a place phrase is a state and a place ("a book is
         open on the counter" -> book is open, book on counter).""",
+        builder={"state_in_place": state_and_place},
     ),
     Family(
         "whole_places",

@@ -16,6 +16,7 @@ from sgprep.parse.rules_short import (
     is_another_one,
     is_plural_thing,
     is_reciprocal,
+    landmark_without_of,
     owned_part,
     reciprocal_anchor,
     repair_fragment_ing_noun,
@@ -160,6 +161,16 @@ def together_pairs(builder) -> list[tuple[int, int]]:
     return together(builder) if "together" in builder.view.words else []
 
 
+def landmark(builder, tok):
+    """ "decorations on top the cake": a position with its "of" left out."""
+    return landmark_without_of(tok)
+
+
+def fragment_subject_deps(builder, deps: set[str]) -> set[str]:
+    """ "dog walking in the snow": the subject read as a compound or adjective of the verb."""
+    return deps | {"compound", "amod"}
+
+
 FAMILIES = (
     Family(
         "fragments",
@@ -175,7 +186,11 @@ FAMILIES = (
             Repair(repair_have_read_as_auxiliary),
             Repair(repair_participle_on_prefix),
         ),
-        builder={"lone_subjects": lone_subjects},
+        builder={
+            "landmark_without_of": landmark,
+            "fragment_subject_deps": fragment_subject_deps,
+            "lone_subjects": lone_subjects,
+        },
     ),
     Family(
         "reciprocal",
