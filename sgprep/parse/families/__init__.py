@@ -168,6 +168,30 @@ BUILDER_POINTS: dict[str, Callable] = {
     "purpose_clause": _no,
     # "a man and a woman sitting": every conjunct does the participle (coordination)
     "participle_doers": _none_found,
+    # the relation rules' points (sgprep.parse.rules_relations.RelationRules):
+    "reciprocal_object": _no,  # "each other" (reciprocal)
+    "someone": _no,  # "someone in blue jeans" (fragments)
+    "put_on_place": _no,  # "a surfboard mounted on its roof" (participle_roots)
+    "listed_parts": _nothing,  # "cow's eyes, nose and mouth" (coordination)
+    "after_comma": _no,  # ", with a yellow umbrella over the cart" (absolutes)
+    "whole_of": lambda rules, anchor, prep: anchor,  # "a body of water" (whole_places)
+    "worn_with": _no,  # "a man with a yellow shirt" (with)
+    "parts_with": _no,  # "a man with brown hair standing" (with)
+    "parts_and_outfit": _no,  # "man with light hair and a red shirt" (with)
+    "posture_with": _no,  # "a man standing with black shoes on" (with)
+    "adjective_predicate": lambda rules, predicate: predicate,  # "full of" (conventions)
+    "covering_agent": _no,  # "a truck covered in graffiti" (conventions)
+    "time_noun": _no,  # "on a rainy day in the park" (times)
+    "worn_container": _no,  # "wines in the glasses" (worn_containers)
+    "worn_owners": lambda rules, verb, subjects: subjects,  # "... worn by" (worn_owners)
+    "absolute_with": _no,  # "an umbrella with a logo on it" (attach)
+    "chained_place": _no,  # a place phrase of the phrase before (attach)
+    "worn_in": _no,  # "a man standing in a red shirt" (attach)
+    "placement": _no,  # "a door found in a kitchen" (attach)
+    "handled_in": _no,  # "holding her shoes in one hand" (attach)
+    "previous_object": _nothing,  # "talking to the woman next to him" (attach)
+    "place_of_doing": _no,  # "riding a motorcycle on the street" (places)
+    "plain_predicate": lambda rules, predicate, prep_text: predicate,  # "jump in" (predicates)
     # an entity's head: "guy" -> person (names); (word, lemma) -> head
     "head_form": lambda word, lemma: lemma,
     # "a wood bench": bench is wooden (conventions); (doc, draft, start) -> the name's start

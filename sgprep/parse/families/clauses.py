@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import CLOTHING, NOUNS, PERSON_ACTIONS, VERBS
 from sgprep.parse.rules_long import _animate, _move, participle_doers
+from sgprep.parse.rules_relations import OWN_BODY
 from sgprep.parse.rules_repair import (
     ANIMALS,
     LIST_PREPOSITIONS,
@@ -580,6 +581,26 @@ def doers(builder, verb) -> list:
     return participle_doers(verb)
 
 
+def listed_parts(rules, owner, owned) -> None:
+    """ "cow's eyes, nose and mouth": a plain list of body parts after the first is the
+    owner's too (no determiner or owner of its own, no verb or phrase between)."""
+    for other in rules._conjuncts(owned):
+        between = rules.view.pos[owned.i + 1 : other.i]
+        if (
+            other.i > owned.i
+            and other.lower_ in OWN_BODY
+            and not any(c.dep_ in {"det", "poss"} for c in rules.kids[other.i])
+            and not {"VERB", "AUX", "ADP"} & set(between)  # a plain list
+        ):
+            rules._add(owner, "have", rules._entity(other))
+
+
+def after_comma(rules, prep) -> bool:
+    """ ", with a yellow umbrella over the cart": a phrase after a comma sets a scene of its
+    own."""
+    return prep.i > 0 and rules.view.lower[prep.i - 1] == ","
+
+
 FAMILIES = (
     Family(
         "clauses",
@@ -606,7 +627,7 @@ FAMILIES = (
         noun phrases joined by "and" are two objects ("a woman with a red hat and a blue
         scarf", "a pink dress and white shoes" read as one entity).""",
         repairs=(Repair(repair_coordinated_nouns),),
-        builder={"participle_doers": doers},
+        builder={"listed_parts": listed_parts, "participle_doers": doers},
     ),
     Family(
         "relatives",
@@ -651,6 +672,7 @@ FAMILIES = (
         about="""A "with" phrase after a comma whose object has a place phrase of its own is a
         scene of its own, not what the verb before it is done with ("a vendor selling fruit
         from a cart, with a yellow umbrella over the cart": no "vendor sell with umbrella").""",
+        builder={"after_comma": after_comma},
     ),
     Family(
         "frames",

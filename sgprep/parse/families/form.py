@@ -8,7 +8,7 @@ import re
 
 from sgprep.parse.families.base import Family
 from sgprep.parse.rules_lexicon import COLOURS, is_colour
-from sgprep.parse.rules_short import kind_word, name_word
+from sgprep.parse.rules_short import ADJECTIVE_PREDICATES, covering_agent, kind_word, name_word
 
 PREP = frozenset({"prep"})
 
@@ -112,6 +112,16 @@ def kind_of(builder, child, head) -> bool:
     return bool(kind_word(child, head))
 
 
+def adjective_predicate(rules, predicate: str) -> str:
+    """ "a vase full of flowers": vase fill with."""
+    return ADJECTIVE_PREDICATES.get(predicate, predicate)
+
+
+def covering(rules, verb, prep) -> bool:
+    """ "a truck covered in graffiti": graffiti cover truck."""
+    return covering_agent(verb, prep)
+
+
 FAMILIES = (
     Family(
         "plurals",
@@ -142,6 +152,8 @@ FAMILIES = (
         colour ("the car is in red"), "wood" as an attribute is "wooden", "full of" is "fill
         with".""",
         builder={
+            "adjective_predicate": adjective_predicate,
+            "covering_agent": covering,
             "count_adverb": count_adverb,
             "name_word": lexical_name,
             "kind_word": kind_of,

@@ -483,6 +483,11 @@ def repair_verb_inside_noun_phrase(doc: Doc, objects: bool = False) -> Doc:
     return doc
 
 
+def put_on_place(rules, head: int) -> bool:
+    """ "a surfboard mounted on its roof": a possessive in a place phrase of a put thing."""
+    return rules.view.dep[head] == "pobj"
+
+
 FAMILIES = (
     Family(
         "verbs",
@@ -532,6 +537,7 @@ FAMILIES = (
         sentence with no auxiliary, is the noun's before it ("a vehicle with a surfboard
         mounted on its roof" -> surfboard mount on roof), as ``verbs`` does for a past tense.""",
         repairs=(Repair(repair_participle_root),),
+        builder={"put_on_place": put_on_place},
     ),
     Family(
         "ing_objects",

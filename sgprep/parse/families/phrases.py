@@ -27,7 +27,7 @@ from sgprep.parse.rules_repair import (
     _child_above,
     _set_tree,
 )
-from sgprep.parse.rules_short import state_in_place
+from sgprep.parse.rules_short import GAME_VERBS, PLACE_OF_DOING, state_in_place
 from sgprep.parse.rules_view import DocView, needs, subtree
 
 if TYPE_CHECKING:
@@ -346,12 +346,117 @@ def state_and_place(builder, tok) -> bool:
     return state_in_place(tok)
 
 
+def whole_of(rules, anchor, prep):
+    """ "a body of water near a beach": the water is near the beach, not the body."""
+    if rules.view.pos[anchor.i] in NOUNS and "of" in rules.view.words:
+        return rules._whole_of(anchor, prep) or anchor
+    return anchor
+
+
+def worn_with(rules, anchor, objects) -> bool:
+    """ "a man with a yellow shirt": he wears it."""
+    return rules._worn_by(anchor, objects)
+
+
+def parts_with(rules, anchor, objects) -> bool:
+    """ "a man with brown hair standing in a shirt": he has it."""
+    return rules._has_parts(anchor, objects)
+
+
+def parts_and_outfit(rules, anchor, objects) -> bool:
+    """ "man with light hair and a red shirt sitting ...": has the hair, wears the shirt."""
+    return rules._parts_and_outfit(anchor, objects)
+
+
+def posture_with(rules, verb, prep, objects) -> bool:
+    """ "a man standing with black shoes on", "people standing with their arms up": the
+    "with" phrase of a posture verb is the subject's, not a way of standing; but "a boy
+    posing with birds" (right after the verb, no worn thing) is a way of posing."""
+    lower = rules.view.lower
+    return verb.lemma_.lower() in lex.POSTURE_VERBS and not (
+        prep.i == verb.i + 1 and not all(lower[o.i] in lex.CLOTHING for o in objects)
+    )
+
+
+def time_noun(rules, before) -> bool:
+    """ "jumps into a puddle on a rainy day in the park": a time is no place."""
+    return before.lemma_.lower() in lex.TIME_NOUNS
+
+
+def worn_container(rules, worn) -> bool:
+    """A worn thing whose word also names a container ("glasses")."""
+    return worn.lower_ in lex.WORN_CONTAINERS
+
+
+def worn_owners(rules, verb, subjects: list[int]) -> list[int]:
+    """ "a red scarf with white dots worn by a woman": worn by is said of the scarf."""
+    if verb.lemma_.lower() == "wear":
+        return [rules._worn_owner(s) for s in subjects]
+    return subjects
+
+
+def absolute_with(rules, prep, objects) -> bool:
+    """ "holding an umbrella with a logo on it": the logo's own phrase says it."""
+    return rules._absolute_with(prep, objects)
+
+
+def chained_place(rules, verb, prep, prep_text: str, objects) -> bool:
+    """A place phrase that says where the thing of the phrase before it is."""
+    return rules._chained_place(verb, prep, prep_text, objects)
+
+
+def worn_in(rules, objects) -> bool:
+    """ "a man standing in a red shirt": he wears it."""
+    return all(rules.view.lower[o.i] in lex.CLOTHING for o in objects)
+
+
+def placement(rules, verb) -> bool:
+    """ "a door found in a kitchen": door in kitchen."""
+    return rules.view.lower[verb.i] in lex.PLACEMENT_PARTICIPLES
+
+
+def handled_in(rules, verb, prep_text: str) -> bool:
+    """ "holding her shoes in one hand": the shoes are in the hand."""
+    return verb.lemma_.lower() in lex.HANDLING_VERBS and prep_text in lex.PLACE_PREPOSITIONS
+
+
+def previous_object(rules, verb, prep):
+    """ "talking to the woman next to him": the pronoun's thing, the verb's object before."""
+    return rules._previous_object(verb, prep)
+
+
+def place_of_doing(rules, verb, prep_text: str) -> bool:
+    """ "a man riding a motorcycle on the street": the man is on the street (not after
+    "play", whose object is a game)."""
+    lemma = verb.lemma_.lower()
+    return (
+        prep_text in PLACE_OF_DOING and lemma not in lex.HANDLING_VERBS and lemma not in GAME_VERBS
+    )
+
+
+def plain_predicate(rules, predicate: str, prep_text: str) -> str:
+    """ "jumping up in the air", "looking up at a woman": jump in, look at."""
+    if prep_text not in lex.PLAIN_PREPOSITIONS:
+        return predicate
+    verb_words = predicate.split()[:-1]
+    kept = [verb_words[0]] + [w for w in verb_words[1:] if w not in lex.PARTICLES]
+    return " ".join(kept + [prep_text])
+
+
 FAMILIES = (
     Family(
         "attach",
         about="""Where a prepositional phrase in a long noun phrase attaches.""",
         repairs=(Repair(repair_with_back_reference),),
-        builder={"without_lone_times": without_lone_times},
+        builder={
+            "absolute_with": absolute_with,
+            "chained_place": chained_place,
+            "worn_in": worn_in,
+            "placement": placement,
+            "handled_in": handled_in,
+            "previous_object": previous_object,
+            "without_lone_times": without_lone_times,
+        },
     ),
     Family(
         "after_with",
@@ -364,6 +469,7 @@ FAMILIES = (
         about="""A phrase the model hangs on a time noun is about what the time phrase is
         about ("jumps into a puddle on a rainy day in the park" -> boy in park).""",
         repairs=(Repair(repair_phrase_after_time),),
+        builder={"time_noun": time_noun},
     ),
     Family(
         "air",
@@ -377,13 +483,14 @@ FAMILIES = (
         motorcycle on the street" -> man on street; not after "play", whose object is a game),
         and a predicative adjective with a place phrase is a state and a place ("a book is
         open on the counter" -> book is open, book on counter).""",
-        builder={"state_in_place": state_and_place},
+        builder={"place_of_doing": place_of_doing, "state_in_place": state_and_place},
     ),
     Family(
         "whole_places",
         about="""A place phrase right after "<part> of <whole>" that the model hangs on the
         part says where the whole is ("a body of water near a beach" -> water near beach; not
         for containers, framing nouns, people or animals).""",
+        builder={"whole_of": whole_of},
     ),
     Family(
         "stray_positions",
@@ -402,6 +509,7 @@ FAMILIES = (
         "predicates",
         about="""A particle of direction before a plain preposition is no part of the
         predicate ("jumping up in the air" -> jump in; "sticking out of" stays).""",
+        builder={"plain_predicate": plain_predicate},
     ),
     Family(
         "with",
@@ -409,17 +517,25 @@ FAMILIES = (
         "with" phrase on a posture verb is the subject's ("a man standing with black shoes
         on"), and body parts "with" a person or animal followed by its own clause are had ("a
         man with brown hair standing ..." -> man have hair).""",
+        builder={
+            "worn_with": worn_with,
+            "parts_with": parts_with,
+            "parts_and_outfit": parts_and_outfit,
+            "posture_with": posture_with,
+        },
     ),
     Family(
         "worn_containers",
         about=""""in" a worn thing whose word also names a container is wearing it only for a
         person or an animal ("wines in the glasses" -> wines in glasses; "a man in glasses" ->
         man wear glasses).""",
+        builder={"worn_container": worn_container},
     ),
     Family(
         "worn_owners",
         about=""""worn by" hung on the pattern or part a worn thing is "with" is said of the
         worn thing ("a red scarf with white dots worn by a woman" -> woman wear scarf, not
         dots).""",
+        builder={"worn_owners": worn_owners},
     ),
 )

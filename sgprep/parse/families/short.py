@@ -171,6 +171,16 @@ def fragment_subject_deps(builder, deps: set[str]) -> set[str]:
     return deps | {"compound", "amod"}
 
 
+def reciprocal_object(rules, obj) -> bool:
+    """ "each other", "one another", "eachother"."""
+    return is_reciprocal(obj)
+
+
+def someone(rules, anchor) -> bool:
+    """ "someone in blue jeans": a pronoun that stands for a person, with relations."""
+    return rules.view.lower[anchor.i] in {"someone", "somebody"}
+
+
 FAMILIES = (
     Family(
         "fragments",
@@ -187,6 +197,7 @@ FAMILIES = (
             Repair(repair_participle_on_prefix),
         ),
         builder={
+            "someone": someone,
             "landmark_without_of": landmark,
             "fragment_subject_deps": fragment_subject_deps,
             "lone_subjects": lone_subjects,
@@ -198,7 +209,11 @@ FAMILIES = (
         kind ("two zebras next to each other" -> zebra next to zebra), so is "another one" ("a
         television stacked on top of another one"), and a plural noun "together" with nothing
         else said is one next to another ("two zebras together").""",
-        builder={"reciprocal_twins": reciprocal_twins, "together": together_pairs},
+        builder={
+            "reciprocal_object": reciprocal_object,
+            "reciprocal_twins": reciprocal_twins,
+            "together": together_pairs,
+        },
     ),
     Family(
         "owned_parts",
