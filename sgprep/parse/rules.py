@@ -4,12 +4,13 @@ It fixes what SceneGraphParser (sng_parser) gets wrong on spaCy 3: copular relat
 ("a man is on the left of the dog"), multi-word prepositions, pronouns taken for entities,
 attributes bound across conjunctions, colours after "in" taken for objects. Entity rules live
 in :mod:`sgprep.parse.rules_extract`, relation rules in :mod:`sgprep.parse.rules_relations`,
-word lists in :mod:`sgprep.parse.rules_lexicon`, repairs of known model errors in
+word lists in :mod:`sgprep.parse.rules_lexicon`, the core repairs of known model errors in
 :mod:`sgprep.parse.rules_repair`.
 
-Rule families for long and alt-text captions (noise clean-up, entity spans, phrase
-attachment, clauses) can be switched off one by one to measure them
-(:mod:`sgprep.parse.families`, ``docs/rule-parser.md``); all are on by default.
+Rule families (noise clean-up, entity spans, phrase attachment, clauses, ...) live in
+:mod:`sgprep.parse.families`, one module per group, each declaring where its families hook
+in; the parse setting ``rules_off`` switches them off one by one (``docs/rule-parser.md``);
+all are on by default.
 
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
 predicates are lemmatised); the ``attribute_ruler`` and the ``lemmatizer`` run memoised

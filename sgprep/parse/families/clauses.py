@@ -1,5 +1,8 @@
 """Rule families: sentence and clause structure: relative, participial and subordinate clauses,
 their subjects, coordination.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

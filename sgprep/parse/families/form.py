@@ -1,5 +1,8 @@
 """Rule families: FACTUAL's form of names and predicates, applied when a graph is written in it
 (:mod:`sgprep.parse.factual_format`).
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

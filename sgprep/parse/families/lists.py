@@ -1,5 +1,8 @@
 """Rule families: lists: nouns and adjectives listed with commas or "and", and colours read as
 nouns in them.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

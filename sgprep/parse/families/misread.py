@@ -1,5 +1,8 @@
 """Rule families: words the small model reads as the wrong part of speech: verbs read as nouns
 and nouns as verbs, participles read as roots or compounds.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

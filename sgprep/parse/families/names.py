@@ -1,5 +1,8 @@
 """Rule families: what an entity is and is named: its span, its attributes, counts, colours,
 parts, negation and the pronouns that stand for it.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

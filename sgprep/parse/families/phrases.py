@@ -1,5 +1,8 @@
 """Rule families: where a prepositional phrase attaches, and what it says: places, times,
 "with", worn things.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

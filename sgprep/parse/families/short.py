@@ -1,5 +1,8 @@
 """Rule families: short captions (most of FACTUAL's): fragments the small model reads as verbs,
 reciprocal objects, parts named by "-ed" adjectives.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Rule families: clean-up of the caption's text before it is parsed: web markup and shop text,
 alt-text noise, written shorthand, misspelt words.
+
+Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
+:mod:`sgprep.parse.families.base`), the code it adds above it.
 """
 
 from __future__ import annotations
