@@ -19,7 +19,7 @@ Named sets (``--sets``) come from ``benchmarks/factual_splits.py``: FACTUAL's te
 seeded rules/held halves of the development sets, the long (15+ words) held captions and our
 hand-written CC12M-style sets (``cc12m`` and ``cc12m-rules``, read while writing rules, and
 ``cc12m-held``, never read: docs/benchmarks.md). ``--ablate`` scores `spacy` with each rule family of
-``sgprep/parse/rules_families.py`` switched off in turn (``SGPREP_RULES_OFF``).
+``sgprep/parse/families/`` switched off in turn (the parse setting ``rules_off``).
 
 Scoring is FACTUAL's own `eval_spice`, called the way its `Evaluator.evaluate(method="spice")`
 calls it: graphs spaced out by `space_out_symbols_in_graph`, one reference per caption,
@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import re
 import sys
 import time
@@ -90,10 +89,13 @@ def _join(facts: list[str]) -> str:
 # ---- parsers ----------------------------------------------------------------------------
 
 
-def run_spacy(captions: list[str], model: str, batch_size: int) -> tuple[list, float]:
+def run_spacy(
+    captions: list[str], model: str, batch_size: int, rules_off: tuple[str, ...] = ()
+) -> tuple[list, float]:
     from sgprep.parse.base import ParserSettings, make_parser
 
-    parser = make_parser("spacy", ParserSettings(spacy_model=model, batch_size=batch_size))
+    settings = ParserSettings(spacy_model=model, batch_size=batch_size, rules_off=list(rules_off))
+    parser = make_parser("spacy", settings)
     parser.setup()
     start = time.perf_counter()
     graphs = parser.parse_batch(captions)
@@ -129,16 +131,21 @@ def spice(candidates: list[str], references: list[str], synonym_match: bool = Tr
 
 
 def score_set(
-    rows: list[dict[str, str]], parsers: list[str], model: str, batch_size: int
+    rows: list[dict[str, str]],
+    parsers: list[str],
+    model: str,
+    batch_size: int,
+    rules_off: tuple[str, ...] = (),
 ) -> tuple[dict[str, dict], dict[str, list[str]]]:
-    """SPICE of each parser on one caption set: (results by parser, FACTUAL strings by parser)."""
+    """SPICE of each parser on one caption set: (results by parser, FACTUAL strings by parser);
+    `spacy` with the rule families ``rules_off`` switched off."""
     captions = [r["caption"] for r in rows]
     references = [r["scene_graph"] for r in rows]
     outputs: dict[str, list[str]] = {}
     timings: dict[str, float] = {}
     for name in parsers:
         if name == "spacy":
-            graphs, seconds = run_spacy(captions, model, batch_size)
+            graphs, seconds = run_spacy(captions, model, batch_size, rules_off)
             outputs[name] = [to_factual(g) if hasattr(g, "entities") else "" for g in graphs]
         elif name == "sng":
             graphs, seconds = run_sng(captions, model)
@@ -160,25 +167,18 @@ def score_set(
 
 
 def ablation(sets: dict[str, list], names: list[str], model: str, batch_size: int) -> dict:
-    """SPICE of `spacy` with each rule family switched off in turn (``SGPREP_RULES_OFF``),
-    against all on, on the named sets: the effect of each family."""
-    from sgprep.parse.rules_families import FAMILIES, OFF_ENV
+    """SPICE of `spacy` with each rule family switched off in turn (the parse setting
+    ``rules_off``), against all on, on the named sets: the effect of each family."""
+    from sgprep.parse.families import FAMILIES
 
     out: dict[str, dict[str, float]] = {}
-    before = os.environ.get(OFF_ENV)
-    try:
-        for family in ("", *sorted(FAMILIES)):
-            os.environ[OFF_ENV] = family
-            row = {}
-            for name in names:
-                results, _ = score_set(sets[name], ["spacy"], model, batch_size)
-                row[name] = results["spacy"]["spice_f1"]
-            out[family or "(all on)"] = row
-    finally:
-        if before is None:
-            os.environ.pop(OFF_ENV, None)
-        else:
-            os.environ[OFF_ENV] = before
+    for family in ("", *sorted(FAMILIES)):
+        off = (family,) if family else ()
+        row = {}
+        for name in names:
+            results, _ = score_set(sets[name], ["spacy"], model, batch_size, off)
+            row[name] = results["spacy"]["spice_f1"]
+        out[family or "(all on)"] = row
     return out
 
 

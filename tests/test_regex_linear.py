@@ -414,7 +414,7 @@ def test_patterns_are_found():
     names = {name for name, _, _ in PATTERNS}
     # the pattern of issue 31, one in a list, one of a class, one written in a function
     assert "sgprep.parse.rules_noise._EDGE_EMOJI" in names
-    assert any(name.startswith("sgprep.parse.factual_format.FACTUAL_SPELLINGS[") for name in names)
+    assert any(name.startswith("sgprep.parse.families.form.FACTUAL_SPELLINGS[") for name in names)
     assert any(name.startswith("sgprep.schema.") for name in names)
     assert any(name.startswith("sgprep.negatives.grammar:") for name in names)
     assert len(alternatives(re.compile(r"a[|(]|(b|c)\||d"))) == 3

@@ -2,7 +2,7 @@
 
     python tools/noise_audit.py                 # counts per category, then the WRONG graphs
     python tools/noise_audit.py --all           # every caption's FACTUAL tuples
-    SGPREP_RULES_OFF=noise python tools/noise_audit.py   # the same with a family off
+    python tools/noise_audit.py --rules-off noise   # the same with a family off
 
 Reads ``tests/data/noise_audit.jsonl`` (captions written for the audit of
 ``docs/rule-parser.md``, one JSON object a line: ``category``, ``caption``,
@@ -78,8 +78,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--captions", type=Path, default=CAPTIONS)
     ap.add_argument("--all", action="store_true", help="print every caption's graph")
+    ap.add_argument("--rules-off", default="", help="rule families to switch off: noise,spell")
     args = ap.parse_args()
-    parser = make_parser("spacy", ParserSettings())
+    parser = make_parser("spacy", ParserSettings(rules_off=args.rules_off))
     parser.setup()
     results = audit(load(args.captions), parser)
     per = Counter(r["category"] for r in results)

@@ -118,12 +118,6 @@ SPACY, LLM, VLLM, OPENAI, T5 = (
 )
 
 
-def _rules_off_from_env() -> list[str]:
-    from sgprep.parse.rules_families import off_from_env
-
-    return off_from_env()
-
-
 class ParserSettings(StageSettings):
     """The parse stage's settings; every parser reads the ones it needs, and ``run.json``
     records only those of the parsers and engine the run uses (``Flag(applies=)``)."""
@@ -251,17 +245,17 @@ class ParserSettings(StageSettings):
 
     rules_off: Annotated[list[str], Flag(panel=SPACY, applies=lambda s: "spacy" in _uses(s))] = (
         Field(
-            default_factory=lambda: _rules_off_from_env(),
+            default_factory=list,
             description="spacy: rule families to switch off, e.g. 'web_noise,spell' "
-            "(docs/rule-parser.md; default: none, or those the environment variable "
-            "SGPREP_RULES_OFF names). They change the graphs, so a resume checks them.",
+            "(docs/rule-parser.md; default: none). They change the graphs, so a resume "
+            "checks them.",
         )
     )
 
     @field_validator("rules_off")
     @classmethod
     def _known_families(cls, value: list[str]) -> list[str]:
-        from sgprep.parse.rules_families import check_families
+        from sgprep.parse.families import check_families
 
         return check_families(value)
 

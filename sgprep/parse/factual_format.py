@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from sgprep.parse.rules_families import families_on
+from sgprep.parse.families import families_on, format_hooks
 from sgprep.schema import Entity, Relation, SceneGraph
 
 ATTRIBUTE_PREDICATES = {"is", "has_attribute", "has attribute", "have attribute"}
@@ -54,6 +54,12 @@ def parse_count(word: str) -> int | None:
     return NUMBER_WORDS.get(word)
 
 
+def _format_hooks():
+    """The format's hooks (:data:`sgprep.parse.families.FORMAT_POINTS`) with the families
+    this process's parser left on."""
+    return format_hooks(families_on())
+
+
 def _clean(text: str) -> str:
     return " ".join(text.split())
 
@@ -63,20 +69,7 @@ def entity_name(entity: Entity) -> str:
     few compounds ("cell phone" -> "cellphone", "hotdog" -> "hot dog": its gold writes them
     so every time in the read part of the development set) and without "other" ("2 other
     people" -> "people"; ``spellings``)."""
-    name = _entity_name(entity)
-    if "spellings" in families_on():
-        for written, spelled in FACTUAL_SPELLINGS:
-            name = written.sub(spelled, name)
-        if name.lower().startswith("other ") and name[6:].strip():
-            name = name[6:].strip()  # "2 other people": people
-    return name
-
-
-#: Compounds FACTUAL's gold spells otherwise than captions often do (the plural follows)
-FACTUAL_SPELLINGS = [
-    (re.compile(r"\bcell phone(s?)\b", re.IGNORECASE), r"cellphone\1"),
-    (re.compile(r"\bhotdog(s?)\b", re.IGNORECASE), r"hot dog\1"),
-]
+    return _format_hooks().respell(_entity_name(entity))
 
 
 def _entity_name(entity: Entity) -> str:
@@ -86,6 +79,7 @@ def _entity_name(entity: Entity) -> str:
     "men", "dry leaves" -> "leaves"), as FACTUAL's gold writes it (every time in the read part
     of the development set); the head itself when no word of the text can be it."""
     attribute_words = {w for a in entity.attributes for w in a.lower().split()}
+    hooks = _format_hooks()
     tokens = entity.text.split()
     lower = [t.lower().strip(",;") for t in tokens]  # "black, brown and white goat"
     start = 0
@@ -93,7 +87,7 @@ def _entity_name(entity: Entity) -> str:
         lower[start] in DETERMINERS
         or lower[start] in attribute_words
         or lower[start] in {"and", ",", "&", ""}
-        or (lower[start] in {"or", "nor"} and "or_lists" in families_on())  # "black or brown"
+        or hooks.listed_with_or(lower[start])  # "black or brown"
         or parse_count(lower[start]) is not None
     ):
         start += 1
@@ -103,7 +97,7 @@ def _entity_name(entity: Entity) -> str:
         if word.startswith(head_last) and not (word != head_last and word.endswith("ed")):
             return " ".join(tokens[: i + 1])  # not "haired" for "hair": the head is named
     written = _written_head(lower, head_last)
-    if written is not None and "plurals" in families_on():
+    if written is not None and hooks.as_written():
         return " ".join(tokens[: written + 1])  # "men" as written, FACTUAL's gold form
     return entity.head
 
@@ -261,31 +255,6 @@ def from_factual(text: str, caption: str = "", parser_name: str = "factual") -> 
     return builder.build(parser_name)
 
 
-#: Predicates FACTUAL's gold writes in one form whatever the caption says (the read parts of the
-#: development sets never write the caption's form; ``conventions``): "lying on" is "lay on" (as "laying
-#: on" is), "in the middle of" is "on middle of", "to the left of" is "at the left of", "to the
-#: right of" is "on the right side of", "atop" and "at the top of" are "on top of", "toward" is
-#: "towards" and "before" (a place) "in front of". The graph keeps the English form (METHOD's
-#: "to the left of", the negatives' swap of left and right); only FACTUAL's string writes these.
-FACTUAL_PREDICATES = [
-    (re.compile(r"^lie\b"), "lay"),
-    (re.compile(r"\bin middle of$"), "on middle of"),
-    (re.compile(r"\bto the left of$"), "at the left of"),
-    (re.compile(r"\b(?:to|at) the right(?: side)? of$"), "on the right side of"),
-    (re.compile(r"\b(?:atop|at top of)$"), "on top of"),
-    (re.compile(r"\btoward$"), "towards"),
-    (re.compile(r"\bbefore$"), "in front of"),
-]
-
-
-def factual_predicate(predicate: str) -> str:
-    """A lemmatised predicate in FACTUAL's form (:data:`FACTUAL_PREDICATES`): "lie on" ->
-    "lay on", "stand to the left of" -> "stand at the left of"."""
-    for pattern, form in FACTUAL_PREDICATES:
-        predicate = pattern.sub(form, predicate)
-    return predicate
-
-
 def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]]:
     """The graph's tuples in FACTUAL order: relations, attributes (counts as numbers), then
     objects that appear in no other tuple. With ``ids``, later same-named entities get ``:N``."""
@@ -298,9 +267,9 @@ def factual_tuples(graph: SceneGraph, ids: bool = False) -> list[tuple[str, ...]
         names.append(f"{name}:{instance}" if ids and instance else name)
     tuples: list[tuple[str, ...]] = []
     mentioned = set()
-    conventions = "conventions" in families_on()
+    predicate_of = _format_hooks().predicate
     for rel in graph.relations:
-        predicate = factual_predicate(rel.predicate) if conventions else rel.predicate
+        predicate = predicate_of(rel.predicate)
         tuples.append((names[rel.subject], predicate, names[rel.object]))
         mentioned.update((rel.subject, rel.object))
     for i, entity in enumerate(graph.entities):

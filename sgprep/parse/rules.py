@@ -4,12 +4,13 @@ It fixes what SceneGraphParser (sng_parser) gets wrong on spaCy 3: copular relat
 ("a man is on the left of the dog"), multi-word prepositions, pronouns taken for entities,
 attributes bound across conjunctions, colours after "in" taken for objects. Entity rules live
 in :mod:`sgprep.parse.rules_extract`, relation rules in :mod:`sgprep.parse.rules_relations`,
-word lists in :mod:`sgprep.parse.rules_lexicon`, repairs of known model errors in
+word lists in :mod:`sgprep.parse.rules_lexicon`, the core repairs of known model errors in
 :mod:`sgprep.parse.rules_repair`.
 
-Rule families for long and alt-text captions (noise clean-up, entity spans, phrase
-attachment, clauses) can be switched off one by one to measure them
-(:mod:`sgprep.parse.rules_families`, ``docs/rule-parser.md``); all are on by default.
+Rule families (noise clean-up, entity spans, phrase attachment, clauses, ...) live in
+:mod:`sgprep.parse.families`, one module per group, each declaring where its families hook
+in; the parse setting ``rules_off`` switches them off one by one (``docs/rule-parser.md``);
+all are on by default.
 
 Speed: one ``nlp.pipe`` over the batch without ``ner`` (the lemmatizer stays: heads and
 predicates are lemmatised); the ``attribute_ruler`` and the ``lemmatizer`` run memoised
@@ -24,7 +25,7 @@ Decisions worth knowing:
 - predicates are lemmatised by default ("lying on" -> "lie on"), as FACTUAL's gold graphs are;
   ``predicate_form="surface"`` keeps them as written ("lying on"). FACTUAL's gold writes
   "lay on" for "lying on" too; the graph keeps the right lemma "lie", and only FACTUAL's string
-  form writes "lay" (``factual_format.FACTUAL_PREDICATES``, the ``conventions`` family);
+  form writes "lay" (``families.form.FACTUAL_PREDICATES``, the ``conventions`` family);
 - a passive with a "by" agent becomes the active relation: "a car covered by snow" ->
   ``snow --cover--> car`` (FACTUAL's convention, and it makes "cover" mean one direction);
   with ``predicate_form="surface"`` it stays ``car --covered by--> snow``;
@@ -66,6 +67,7 @@ import types
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from types import SimpleNamespace
 
 from pydantic import ValidationError
 
@@ -76,58 +78,12 @@ from sgprep.parse.base import (
     SpacyModelMissing,
     missing_spacy_model,
 )
-from sgprep.parse.rules_extract import EntityDraft, GraphBuilder
-from sgprep.parse.rules_families import switch_off
-from sgprep.parse.rules_lexicon import SCENERY
-from sgprep.parse.rules_long import (
-    repair_adjective_list_root,
-    repair_colour_noun,
-    repair_comma_compound,
-    repair_comma_list_after_phrase,
-    repair_gerund_modifier,
-    repair_misread_verbs,
-    repair_noun_read_as_verb,
-    repair_participle_after_comma,
-    repair_participle_root,
-    repair_phrase_after_air,
-    repair_phrase_after_time,
-    repair_place_after_with_object,
-    repair_relative_clause_agreement,
-    repair_stray_position,
-    repair_subject_read_as_modifier,
-    repair_subject_read_as_verb,
-    repair_subordinator_read_as_preposition,
-    repair_worn_conjunct,
-    verb_words,
-)
-from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
-from sgprep.parse.rules_repair import (
-    TreeRefused,
-    merge_hyphenated,
-    repair_adjective_argument,
-    repair_adjective_compound,
-    repair_coordinated_nouns,
-    repair_garment_read_as_subject,
-    repair_noun_root,
-    repair_participle_after_noun,
-    repair_participle_on_garment,
-    repair_participle_on_listed_thing,
-    repair_participle_on_part,
-    repair_participle_on_thing,
-    repair_plain_possessive,
-    repair_quoted,
-    repair_trailing_nouns,
-    repair_verb_inside_noun_phrase,
-    repair_with_back_reference,
-    repair_with_list,
-    word_index,
-)
-from sgprep.parse.rules_short import (
-    repair_fragment_ing_noun,
-    repair_have_read_as_auxiliary,
-    repair_object_read_as_adverb,
-    repair_participle_on_prefix,
-)
+from sgprep.parse.families import FAMILIES, builder_hooks, hooks, repair_steps, switch_off
+from sgprep.parse.families.base import Context
+from sgprep.parse.rules_draft import EntityDraft
+from sgprep.parse.rules_extract import GraphBuilder
+from sgprep.parse.rules_long import verb_words
+from sgprep.parse.rules_repair import TreeRefused, word_index
 from sgprep.parse.rules_spacy import Annotators, annotators
 from sgprep.parse.rules_spell import Speller, rewrite
 from sgprep.parse.rules_view import DocView
@@ -145,25 +101,6 @@ UNUSED_COMPONENTS = ("ner",)
 #: the graphs are the same (``docs/performance.md``, peak RSS).
 PIPE_BATCH = 64
 
-
-#: Repairs of one family each, taking no argument but the doc, in the order they run
-#: (after the participle and subject repairs, before the span and name ones).
-FAMILY_REPAIRS: tuple[tuple[str, Callable], ...] = (
-    ("attach", repair_with_back_reference),
-    ("after_with", repair_place_after_with_object),
-    ("relatives", repair_relative_clause_agreement),
-    ("times", repair_phrase_after_time),
-    ("lists", repair_comma_compound),
-    ("afterthoughts", repair_participle_after_comma),
-    ("air", repair_phrase_after_air),
-    ("adjective_roots", repair_adjective_list_root),
-    ("worn_lists", repair_worn_conjunct),
-    ("shared_lists", repair_comma_list_after_phrase),
-    ("participle_roots", repair_participle_root),
-    ("colour_nouns", repair_colour_noun),
-    ("gerund_nouns", repair_gerund_modifier),
-    ("stray_positions", repair_stray_position),
-)
 
 #: Set to 1 to let spaCy's thinc import torch (see :func:`import_spacy`).
 SPACY_TORCH_ENV = "SGPREP_SPACY_TORCH"
@@ -306,10 +243,6 @@ PLURALIA_TANTUM = frozenset(
     "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
 )
 
-#: Informal person nouns and the neutral head FACTUAL's gold writes for them ("a guy sitting in
-#: the grass" -> person sit in grass).
-HEAD_FORMS = {"guy": "person", "guys": "people", "dude": "person", "dudes": "people"}
-
 
 def verb_initial_fragment(doc) -> bool:
     """The caption's first content word is a subjectless verb root: likely a mis-read noun."""
@@ -450,19 +383,20 @@ class RuleParser(Parser):
         self.setup()
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
         texts, where = [], []
+        cleaners = hooks(self.families, "clean")
         for i, caption in enumerate(captions):
             if not isinstance(caption, str) or not caption.strip():
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
                 continue
             text = truncate(caption, self.max_chars)
-            if "web_noise" in self.families:
-                text = clean_web_noise(text)
-            texts.append(clean_alt_text(text) if "noise" in self.families else text)
+            for clean in cleaners:  # web_noise, then noise
+                text = clean(text)
+            texts.append(text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))
         self._counts["noise_cleaned"] += sum(
             t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
-        written = self._write_out_shorthand(texts) if "shorthand" in self.families else {}
+        written = self._write_out(texts, hooks(self.families, "write_out"))
         self._counts["truncated"] += truncated
         if truncated:
             log.warning(
@@ -471,9 +405,10 @@ class RuleParser(Parser):
                 self.max_chars,
             )
         docs = self._pipe(texts)
+        spellers = hooks(self.families, "speller")  # family spell
         mended = (
-            self._mend_spelling(texts, docs, written, [captions[i] for i in where])
-            if "spell" in self.families
+            self._mend_spelling(texts, docs, written, [captions[i] for i in where], spellers[0])
+            if spellers
             else {}
         )
         fragments = [k for k, doc in enumerate(docs) if verb_initial_fragment(doc)]
@@ -492,28 +427,41 @@ class RuleParser(Parser):
         self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
 
-    def _write_out_shorthand(self, texts: list[str]) -> dict[int, list[int]]:
-        """Shorthand written out in ``texts``, in place ("w/" -> "with"); for each text
-        changed, the map of its characters to the caption's (family ``shorthand``)."""
-        written = {}
-        for k, text in enumerate(texts):
-            expanded, offsets = expand_shorthand(text)
-            if offsets is not None:
-                texts[k], written[k] = expanded, offsets
-        self._counts["shorthand_written"] += len(written)
+    def _write_out(
+        self, texts: list[str], write_outs: tuple[Callable, ...]
+    ) -> dict[int, list[int]]:
+        """``texts`` rewritten in place by each of ``write_outs`` (the families' ``write_out``
+        hooks: shorthand, "w/" -> "with"); for each text changed, the map of its characters
+        to the caption's."""
+        written: dict[int, list[int]] = {}
+        for write_out in write_outs:
+            for k, text in enumerate(texts):
+                expanded, offsets = write_out(text)
+                if offsets is not None:
+                    if k in written:
+                        offsets = [written[k][j] for j in offsets]
+                    texts[k], written[k] = expanded, offsets
+        if write_outs:
+            self._counts["shorthand_written"] += len(written)
         return written
 
     def _mend_spelling(
-        self, texts: list[str], docs: list, written: dict[int, list[int]], captions: list[str]
+        self,
+        texts: list[str],
+        docs: list,
+        written: dict[int, list[int]],
+        captions: list[str],
+        speller: Callable,
     ) -> dict[int, tuple[tuple[int, int], ...]]:
-        """Misspelt nouns and adjectives of ``docs`` mended in ``texts``, and those texts
-        parsed again in ``docs`` (family ``spell``, :mod:`sgprep.parse.rules_spell`); each
+        """Misspelt nouns and adjectives of ``docs`` mended in ``texts`` by the speller that
+        ``speller`` makes of the pipeline, and those texts parsed again in ``docs`` (family
+        ``spell``, :mod:`sgprep.parse.rules_spell`); each
         changed text's map to its caption (``captions``, one for each text) goes into
         ``written`` (through the shorthand's map where it has one). A word the caption writes
         with a capital (a name, or all-caps the ``noise`` family wrote in lower case) is left.
         For each text changed, where its mended words are."""
         if self._speller is None:
-            self._speller = Speller.of(self.nlp)
+            self._speller = speller(self.nlp)
         changed: dict[int, tuple[tuple[int, int], ...]] = {}
         for k, doc in enumerate(docs):
             edits = self._speller.edits(doc)
@@ -560,50 +508,8 @@ class RuleParser(Parser):
         return self._steps[1]
 
     def _make_repair_steps(self) -> list[tuple[Callable, tuple]]:
-        spans, names = "spans" in self.families, "names" in self.families
-        steps: list[tuple[Callable, tuple]] = [
-            (merge_hyphenated, ()),
-            (repair_trailing_nouns, self._words),
-        ]
-        if "fragments" in self.families:  # "drawing on the wall": drawing is a noun
-            steps += [
-                (repair_fragment_ing_noun, ()),
-                (repair_object_read_as_adverb, ()),
-                (repair_have_read_as_auxiliary, ()),
-                (repair_participle_on_prefix, ()),
-            ]
-        steps += [
-            (repair_verb_inside_noun_phrase, ("ing_objects" in self.families,)),
-        ]
-        if "verbs" in self.families:
-            clause_verbs = "clause_verbs" in self.families
-            steps.append((repair_misread_verbs, (self._verb_lemma, self._verbs, clause_verbs)))
-        if "clause_subjects" in self.families:  # "while seagulls circle": seagulls/VBZ
-            steps.append((repair_subject_read_as_verb, (self._words[0], self._verbs)))
-        steps += [
-            (repair_participle_after_noun, (self._verb_lemma,)),
-            (repair_participle_on_garment, (SCENERY if spans else frozenset(),)),
-        ]
-        if "clauses" in self.families:
-            steps += [(repair_participle_on_part, ()), (repair_participle_on_thing, ())]
-        if "subjects" in self.families:
-            steps += [(repair_participle_on_listed_thing, ()), (repair_garment_read_as_subject, ())]
-        steps += [(repair, ()) for family, repair in FAMILY_REPAIRS if family in self.families]
-        if "as_clauses" in self.families:  # "as a referee watches": as/prep opens a clause
-            roots = "as_roots" in self.families
-            steps.append((repair_subordinator_read_as_preposition, (roots,)))
-        if "noun_verbs" in self.families:  # "a teddy bear with a shirt": bear/VBP is a noun
-            steps.append((repair_noun_read_as_verb, self._words))
-        if spans:
-            steps += [(repair_adjective_argument, self._words), (repair_noun_root, self._words)]
-        if names:
-            steps += [(repair_adjective_compound, self._words), (repair_plain_possessive, ())]
-        steps += [(repair_quoted, ()), (repair_with_list, ())]
-        if "coordination" in self.families:
-            steps.append((repair_coordinated_nouns, ()))
-        if "modifier_subjects" in self.families:
-            steps.append((repair_subject_read_as_modifier, self._words))
-        return steps
+        words, verbs = self._words, self._verbs
+        return repair_steps(Context(self.families, words, verbs, self._verb_lemma))
 
     def _repaired(self, doc) -> tuple[object, DocView]:
         """The doc after the repairs, and a view of it. A repair runs only where its
@@ -638,9 +544,8 @@ class RuleParser(Parser):
             paired = pair_forms(relations, others)
             index = {d.head.i: k for k, d in enumerate(drafts)}
             text = doc.text if text is None else text  # spaCy rebuilds it on every access
-            names = "names" in self.families
-            wooden = "conventions" in self.families
-            entities = [self._entity(doc, d, shift, text, names, wooden) for d in drafts]
+            hooks = builder_hooks(self.families)
+            entities = [self._entity(doc, d, shift, text, hooks) for d in drafts]
             lemma = self.predicate_form == "lemma"
             return SceneGraph(
                 entities=entities,
@@ -669,8 +574,7 @@ class RuleParser(Parser):
         draft: EntityDraft,
         shift: int = 0,
         text: str | None = None,
-        names: bool = True,
-        wooden: bool = True,
+        hooks: SimpleNamespace | None = None,
     ) -> Entity:
         first = draft.start
         while first < draft.end and doc[first].is_space:  # blanked noise before the phrase
@@ -680,11 +584,9 @@ class RuleParser(Parser):
         end = last.idx + len(last.text)
         head = draft.head
         word, pos = head.lower_, head.pos_  # read once: spaCy looks each up on every read
-        if wooden and "wood" in draft.attributes:  # "a wood bench": bench is wooden
-            draft.attributes[draft.attributes.index("wood")] = "wooden"
-            for k in range(draft.start, head.i):
-                if doc[k].lower_ == "wood":  # the name goes on after it: "bench"
-                    start = doc[k + 1].idx
+        if hooks is None:
+            hooks = builder_hooks(FAMILIES)
+        start = hooks.wooden(doc, draft, start)  # "a wood bench": bench is wooden
         if draft.singular and last.i == head.i:  # "two zebras next to each other": a zebra
             lemma = head.lemma_.lower()
             if word.startswith(lemma):
@@ -693,8 +595,7 @@ class RuleParser(Parser):
             lemma = word if pos != "PROPN" else head.text
         else:
             lemma = head.lemma_.lower()
-        if names:  # "a guy in a red cap" -> person, "guys" -> people
-            lemma = HEAD_FORMS.get(word, lemma)
+        lemma = hooks.head_form(word, lemma)  # "a guy in a red cap" -> person
         if draft.name is not None:  # "a red haired girl": hair
             lemma = draft.name
         return Entity(

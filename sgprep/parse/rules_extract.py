@@ -17,7 +17,6 @@ The rules read spaCy's dependency parse (English, ClearNLP labels as in ``en_cor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -25,42 +24,11 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
     from spacy.tokens import Doc, Token
 
 from sgprep.parse import rules_lexicon as lex
-from sgprep.parse.rules_families import FAMILIES
+from sgprep.parse.families import FAMILIES, builder_hooks
+from sgprep.parse.rules_draft import EntityDraft
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
-from sgprep.parse.rules_long import (
-    colour_result,
-    is_shade_of_next,
-    part_adjective,
-    participle_doers,
-    redundant_possession,
-    shade_of,
-)
 from sgprep.parse.rules_relations import RelationRules
-from sgprep.parse.rules_short import (
-    LONE_SUBJECTS,
-    RECIPROCAL_WORDS,
-    is_another_one,
-    is_plural_thing,
-    is_reciprocal,
-    kind_word,
-    landmark_without_of,
-    name_word,
-    owned_part,
-    reciprocal_anchor,
-    state_in_place,
-)
 from sgprep.parse.rules_view import DocView
-
-#: Adverbs of degree: they grade a participle ("partly eaten"), they do not say how it was
-#: done, so they are no part of its attribute (family ``manner``).
-DEGREE_ADVERBS = frozenset(
-    """
-    partly partially fully completely mostly nearly slightly largely mainly totally entirely
-    barely hardly highly really truly extremely relatively fairly newly recently only
-    """.split()
-)
-#: Words that deny what a verb or a determiner says (family ``negation``).
-NEGATIONS = frozenset({"no", "not", "n't", "never"})
 
 #: Left dependents that belong to an entity's text ("two big red fire hydrants").
 TEXT_LEFT_DEPS = {"amod", "compound", "nummod", "nmod", "advmod", "npadvmod", "quantmod"}
@@ -70,8 +38,6 @@ POBJ_POS = NOUNS | {"PRON", "NUM", "ADJ"}
 QUANTITY_OR_LIKENESS = lex.QUANTITY_NOUNS | lex.LIKENESS_NOUNS
 #: Dependencies of the words a relation starts from (:meth:`RelationRules._relations_from`).
 RELATION_DEPS = frozenset({"prep", "agent", "dative", "prt", "dobj", "obj", "poss"})
-#: the complement clause a small clause's verb hangs as (``small_clauses``)
-SMALL_CLAUSE_DEPS = frozenset({"ccomp"})
 ACOMP, VERB = frozenset({"acomp"}), frozenset({"VERB"})
 PREP = frozenset({"prep"})
 MODIFIER_OF_MODIFIER = frozenset({"amod", "compound", "nummod"})
@@ -83,25 +49,6 @@ def _has_letter(word: str) -> bool:
     return any(ch.isalpha() for ch in word)
 
 
-@dataclass
-class EntityDraft:
-    head: Token
-    attributes: list[str] = field(default_factory=list)
-    count: int | None = None
-    start: int = 0  # first token of the entity text
-    end: int = 0  # last token of the entity text (inclusive)
-    #: a thing the caption names without a noun of its own ("haired" -> hair, the "other" of
-    #: "each other"): its name, for text and head; it has no span in the caption
-    name: str | None = None
-    singular: bool = False  # "two zebras next to each other": each is a zebra
-    related: bool = False  # a named thing whose relation its own rule adds (not "have")
-
-    def add_attribute(self, word: str) -> None:
-        word = word.lower().strip()
-        if word and word not in self.attributes:
-            self.attributes.append(word)
-
-
 def number_value(token: Token) -> int | None:
     text = token.lower_.replace(",", "")
     if text.isdigit():
@@ -110,15 +57,6 @@ def number_value(token: Token) -> int | None:
     if units and lex.NUMBER_WORDS.get(tens, 0) >= 20 and 0 < lex.NUMBER_WORDS.get(units, 0) < 10:
         return lex.NUMBER_WORDS[tens] + lex.NUMBER_WORDS[units]
     return lex.NUMBER_WORDS.get(text)
-
-
-#: Verbs whose subject a framing noun can be ("the view of the city is stunning").
-_COPULAS = frozenset("be have seem appear look become remain".split())
-
-
-#: Framing nouns that name no object: a "photo" or a "painting" of something can hang on a
-#: wall, a close-up or a view cannot.
-_VIEW_FRAMES = frozenset({"close-up", "closeup", "view"})
 
 
 class GraphBuilder(RelationRules):
@@ -140,7 +78,8 @@ class GraphBuilder(RelationRules):
         #: each token's children (``tok.children``, in order), the token objects made once
         self.kids = [[self.tokens[j] for j in kids] for kids in self.view.children]
         self._conjuncts_of: dict[int, list[Token]] = {}
-        self.families = families  # rule families switched on (see rules_families)
+        self.families = families  # rule families switched on (see sgprep.parse.families)
+        self.hooks = builder_hooks(families)  # what the families on do at each hook point
         self.skip = skip  # tokens of a prefix added before parsing: never entities
         self._pobjs: dict[int, Token | None] = {}  # the doc does not change while it builds
         self._times: dict[int, bool] = {}
@@ -156,9 +95,9 @@ class GraphBuilder(RelationRules):
         self.entities: dict[int, EntityDraft] = {}
         self.relations: list[tuple[int, str, int]] = []
         #: the caption has a word of negation and ``negation`` is on (see :meth:`_negated`)
-        self.denies = "negation" in families and not self.view.words.isdisjoint(NEGATIONS)
-        #: ``manner`` is on and the caption has an adverb (see :meth:`_manner_of`)
-        self.manners = "manner" in families and "ADV" in self.view.poses
+        self.denies = self.hooks.denies(self)
+        #: ``manner`` is on and the caption has an adverb (the hook ``manner_of``)
+        self.manners = self.hooks.manners(self)
 
     @property
     def lemma(self) -> bool:
@@ -193,9 +132,8 @@ class GraphBuilder(RelationRules):
             if self._is_entity_head(tok):
                 self.entities[tok.i] = self._draft(tok)
         if self.denies:
-            self._drop_denied()  # "a tree with no leaves": no leaves in the scene
-        if "parts" in self.families:
-            self._part_entities()
+            self.hooks.drop_denied(self)  # "a tree with no leaves": no leaves in the scene
+        self.hooks.part_entities(self)  # "a red haired girl": hair
         for i, j in self.alias.items():  # "two large pairs of scissors": scissors, 2, large
             target = self.entities.get(self._follow(j))
             if target is not None and i not in self.frames:  # a photo's attributes are its own
@@ -203,67 +141,24 @@ class GraphBuilder(RelationRules):
                 lemma = self.tokens[i].lemma_.lower()
                 if lemma in lex.LIKENESS_NOUNS:
                     target.add_attribute(self.tokens[i].lemma_)  # "a model of a shuttle"
-                elif "counts" in self.families and lemma in lex.PARTITIVE_ATTRIBUTES:
-                    target.add_attribute(self.tokens[i].lower_)  # "a piece of bread": piece
-                elif "counts" in self.families and lemma in lex.GROUP_NOUNS:
-                    target.add_attribute(f"{self.tokens[i].lower_} of")  # "a group of sheep"
+                elif (
+                    measure := self.hooks.alias_attribute(self, self.tokens[i], lemma)
+                ) is not None:
+                    target.add_attribute(measure)  # "a piece of bread": piece
                 for attr in source.attributes:
                     target.add_attribute(attr)
                 count = source.count
                 if count is None:  # "a couple of dogs": 2
                     count = lex.EXACT_QUANTITIES.get(self.tokens[i].lower_)
                 target.count = target.count if target.count is not None else count
-        words = self.view.words
-        if "fragments" in self.families and not words.isdisjoint(LONE_SUBJECTS):
-            for tok in self.tokens:  # "she is wearing white gloves": a woman
-                name = LONE_SUBJECTS.get(tok.lower_)
-                if (
-                    name
-                    and tok.i >= self.skip
-                    and tok.i not in self.entities
-                    and (
-                        name == "person"  # "someone in blue jeans lying on bed": anywhere
-                        or tok.dep_ in {"nsubj", "nsubjpass"}
-                        and not any(i < tok.i for i in self.entities)
-                    )
-                ):
-                    self.entities[tok.i] = EntityDraft(
-                        head=tok, start=tok.i, end=tok.i, name=name, related=True
-                    )
-        if "reciprocal" in self.families and not words.isdisjoint(RECIPROCAL_WORDS):
-            for tok in self.tokens:
-                if is_reciprocal(tok):
-                    self._reciprocal_twin(tok)
-        owned = self._owned_parts() if "owned_parts" in self.families else []
-        if "reciprocal" in self.families and "together" in words:
-            owned += self._together()  # "two zebras together": zebra next to zebra
+        self.hooks.lone_subjects(self)  # "she is wearing white gloves": a woman
+        self.hooks.reciprocal_twins(self)  # "two zebras next to each other"
+        owned = self.hooks.owned_parts(self)  # "a grey haired woman": woman have hair
+        owned += self.hooks.together(self)  # "two zebras together": zebra next to zebra
         for tok in self._with_dep(ACOMP):
             self._predicative_attributes(tok)
-        if (
-            "colour_results" in self.families
-            and "VBN" in self.view.tags
-            and not words.isdisjoint(lex.COLOURS)
-        ):
-            tag, lower = self.view.tag, self.view.lower
-            for tok in self._with_pos(VERB):  # "the boat is painted white": boat is white
-                i = tok.i
-                colour = (
-                    colour_result(tok)
-                    if tag[i] == "VBN" and i + 1 < len(lower) and lower[i + 1] in lex.COLOURS
-                    else None
-                )
-                if colour is not None and colour.i not in self.entities:
-                    for subject in self._subjects(tok):
-                        if subject in self.entities:
-                            self._attribute_chain(self.entities[subject], colour)
-        if "conventions" in self.families and "in" in words and not words.isdisjoint(lex.COLOURS):
-            for tok in self._with_dep(PREP):  # "this picture is in black and white"
-                pobj = self._pobj(tok) if tok.lower_ == "in" else None
-                if (pobj is not None and is_colour(pobj) and tok.head.lemma_ == "be"
-                        and not self._negated(tok.head)):  # fmt: skip
-                    for subject in self._subjects(tok.head):
-                        if subject in self.entities:
-                            self._attribute_chain(self.entities[subject], pobj)
+        self.hooks.colour_results(self)  # "the boat is painted white": boat is white
+        self.hooks.colour_after_in(self)  # "this picture is in black and white"
         start = set(self.consumed), set(self.implicit_objects)
         self.form_read = False
         relations = self._relation_pass()
@@ -280,39 +175,13 @@ class GraphBuilder(RelationRules):
         self._lemma = lemma
         for tok in self._with_pos(VERB):  # no relation rule reads attributes: once for all
             self._state_attribute(tok)
-        if "attach" in self.families:
-            entities = dict(self.entities)  # each form drops its own lone times: from all
-            kept, own_entities = self._without_time(relations), self.entities
-            for k, other in enumerate(others):  # the same relations keep the same
-                self.entities = dict(entities)
-                others[k] = list(kept) if other == relations else self._without_time(other)
-            self.entities, relations = own_entities, kept
+        relations = self.hooks.without_lone_times(self, relations, others)
         for owner, part in owned:  # "a grey haired woman": woman have hair
             predicate = "next to" if self.tokens[part].lower_ == "together" else "have"
             for found in (relations, *others):
                 found.append((owner, predicate, part))
         drafts = [self.entities[i] for i in sorted(self.entities) if i >= self.skip]
         return drafts, relations, others
-
-    def _drop_denied(self) -> None:
-        """ "a tree with no leaves", "has no visible label": a noun whose determiner is "no",
-        with only adjectives between, names nothing in the scene; nor do its relations. A
-        noun modifier between keeps it ("a no parking sign" is a sign). So is the object of a
-        denied verb ("a man not wearing a shirt")."""
-        view = self.view
-        for i in [i for i in self.entities if i not in self.quoted]:
-            if view.dep[i] == "dobj" and self._negated(self.tokens[view.head[i]]):
-                del self.entities[i]
-                continue
-            for det in self.kids[i]:
-                if (
-                    det.i < i
-                    and view.dep[det.i] == "det"
-                    and view.lower[det.i] == "no"
-                    and all(view.pos[k] == "ADJ" for k in range(det.i + 1, i))
-                ):
-                    del self.entities[i]
-                    break
 
     def _with_pos(self, pos: frozenset[str]) -> list[Token]:
         """The tokens whose part of speech is one of ``pos``, in order: a rule that only
@@ -334,37 +203,6 @@ class GraphBuilder(RelationRules):
             self._selected["dep", deps] = found
         return found
 
-    def _part_entities(self) -> None:
-        """ "a red haired girl": the hair is an entity of its own with the colour (the girl has
-        it; :meth:`_relation_pass` adds that); family ``parts``."""
-        lower = self.view.lower
-        for i in range(len(lower)):
-            if lower[i][-2:] != "ed" or self._follow(self.view.head[i]) not in self.entities:
-                continue
-            tok = self.tokens[i]
-            part = part_adjective(tok)
-            if part is None:
-                continue
-            name, modifiers = part
-            draft = EntityDraft(head=tok, start=tok.i, end=tok.i, name=name)
-            if tok.i > 0 and self.doc[tok.i - 1].lower_ == modifiers[0]:
-                draft.start = tok.i - 1
-            for word in modifiers:
-                value = lex.NUMBER_WORDS.get(word) if not word.isdigit() else int(word)
-                if value is not None:
-                    draft.count = value  # "a four legged chair": legs is 4
-                else:
-                    draft.add_attribute(word)
-            self.entities[tok.i] = draft
-            owner = self.entities[self._follow(tok.head.i)]
-            if owner.start <= tok.i < owner.head.i:
-                owner.start = tok.i + 1  # "two black haired men": the men's text is "men"
-            for word in (tok.lower_, *modifiers):  # they were the owner's attributes
-                if word in owner.attributes:
-                    owner.attributes.remove(word)
-            if draft.count is not None and owner.count == draft.count:
-                owner.count = None  # "a four legged chair": four is the legs' count
-
     def _conjuncts(self, tok: Token) -> list[Token]:
         """``tok.conjuncts`` (the words coordinated with it, in spaCy's order), read from
         the view once per word."""
@@ -382,127 +220,21 @@ class GraphBuilder(RelationRules):
             found = self._conjuncts_of[tok.i] = [self.tokens[k] for k in chain if k != tok.i]
         return found
 
-    def _reciprocal_twin(self, tok: Token) -> None:
-        """ "two zebras next to each other", "two people talking to each other": the other is
-        another of the same kind, a second entity named like the first; both are single
-        things (FACTUAL's gold: zebra next to zebra, no count)."""
-        anchor = reciprocal_anchor(tok)
-        if anchor is None:
-            return
-        if anchor.pos_ in NOUNS:
-            owners = [i for i in (self._entity(anchor),) if i is not None]
-        else:
-            owners = self._subjects(anchor)
-        if len(owners) != 1 or owners[0] == tok.i:
-            return
-        owner = self.entities[owners[0]]
-        if owner.name is not None:
-            return
-        if is_another_one(tok):  # "a television stacked on top of another one"
-            name = owner.head.lower_
-        elif is_plural_thing(owner.head, owner.count):
-            head = owner.head
-            lemma = head.lemma_.lower()
-            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
-            owner.singular, owner.count = True, None
-        else:
-            return
-        self.entities[tok.i] = EntityDraft(
-            head=tok, start=tok.i, end=tok.i, name=name, related=True
-        )
-
-    def _together(self) -> list[tuple[int, int]]:
-        """ "two zebras together": a caption that is a plural noun and "together" and nothing
-        else shows each next to another of its kind. (owner, twin) head indices."""
-        found = []
-        for tok in self.tokens:
-            if tok.lower_ != "together" or tok.dep_ != "advmod":
-                continue
-            owner = self.entities.get(tok.head.i)
-            if (
-                owner is None
-                or owner.name is not None
-                or not is_plural_thing(owner.head, owner.count)
-                or any(c.dep_ in {"prep", "acl", "relcl"} for c in owner.head.children)
-            ):
-                continue
-            head = owner.head
-            lemma = head.lemma_.lower()
-            name = head.lower_[: len(lemma)] if head.lower_.startswith(lemma) else head.lower_
-            owner.singular, owner.count = True, None
-            self.entities[tok.i] = EntityDraft(
-                head=tok, start=tok.i, end=tok.i, name=name, related=True
-            )
-            found.append((head.i, tok.i))
-        return found
-
-    def _owned_parts(self) -> list[tuple[int, int]]:
-        """ "a grey haired woman", "a four legged chair", "a black framed picture": the "-ed"
-        adjective names a part the thing has (woman have hair, hair is grey; legs is 4).
-        Its word and its modifier are no attributes of the thing; the part is an entity
-        named by the adjective's noun. (owner, part) head indices of the new relations."""
-        found = []
-        for i, draft in list(self.entities.items()):
-            for child in self.kids[draft.head.i]:
-                if child.i > draft.head.i or child.dep_ not in {"amod", "compound", "nmod"}:
-                    continue
-                if (
-                    child.lower_ in {"colored", "coloured"}
-                    and child.i > 0
-                    and is_colour(self.doc[child.i - 1])
-                ):  # "white colored sail boat": sail boat is white
-                    draft.attributes = [a for a in draft.attributes if a != child.lower_]
-                    draft.start = max(draft.start, child.i + 1)
-                    continue
-                part = owned_part(child)
-                if part is None or child.i in self.entities:
-                    continue
-                name, modifier = part
-                drop = {child.lower_, modifier}
-                draft.attributes = [a for a in draft.attributes if a.lower() not in drop]
-                # the name goes on after the adjective: "woman", not "grey haired woman"
-                draft.start = max(draft.start, child.i + 1)
-                piece = EntityDraft(head=child, start=child.i, end=child.i, name=name, related=True)
-                value = lex.NUMBER_WORDS.get(modifier)
-                if value is None and modifier.isdigit():
-                    value = int(modifier)
-                if value is not None:
-                    piece.count = value
-                    if draft.count == value:
-                        draft.count = None
-                else:
-                    piece.add_attribute(modifier)
-                self.entities[child.i] = piece
-                found.append((i, child.i))
-        return found
-
     def _relation_pass(self) -> list[tuple[int, str, int]]:
         """The relation rules over the doc in the builder's predicate form."""
         for tok in self._with_dep(RELATION_DEPS):
             self._relations_from(tok)
         for tok in self._with_pos(VERBS):
             self._object_gap(tok)
-        if "small_clauses" in self.families and "ccomp" in self.view.deps:
-            for tok in self._with_dep(SMALL_CLAUSE_DEPS):
-                self._small_clause(tok)
+        self.hooks.small_clauses(self)  # "a crowd watches the bikers come down the road"
         for i, draft in self.entities.items():
             if (
                 draft.name is not None and not draft.related
             ):  # "a red haired girl": the girl has the hair
                 self._add(self._follow(draft.head.head.i), "have", i)
         relations = self._clean_relations()
-        if "pronouns" in self.families:  # "looking at his cell phone": no "man have phone"
-            joined = {(s, o) for s, p, o in relations if p != "have"}
-            relations = [
-                (s, p, o)
-                for s, p, o in relations
-                if not (
-                    p == "have"
-                    and (s, o) in joined
-                    and redundant_possession(self.doc[s], self.doc[o])
-                )
-            ]
-        return relations
+        # "looking at his cell phone": no "man have phone"
+        return self.hooks.without_possessions(self, relations)
 
     def _is_time(self, i: int) -> bool:
         if i not in self._times:
@@ -511,22 +243,6 @@ class GraphBuilder(RelationRules):
                 or self.tokens[i].lemma_.lower() in lex.TIME_NOUNS
             )
         return self._times[i]
-
-    def _without_time(self, relations: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
-        """ "walking on the beach at sunset", "on a rainy day": a time is no place. Relations
-        that end in a preposition before a time noun go; a time noun left with no attribute
-        and no relation is no object of the scene either."""
-        kept = []
-        for s, p, o in relations:
-            if self._is_time(o) and p.split()[-1] in lex.TIME_PREPOSITIONS:
-                continue
-            kept.append((s, p, o))
-        linked = {s for s, _, _ in kept} | {o for _, _, o in kept}
-        for i in [i for i in self.entities if self._is_time(i)]:
-            draft = self.entities[i]
-            if i not in linked and not draft.attributes and draft.count is None:
-                del self.entities[i]
-        return kept
 
     def _follow(self, i: int) -> int:
         seen = set()
@@ -549,8 +265,8 @@ class GraphBuilder(RelationRules):
                 c.dep_ == "nsubj" and c.lower_ in {"this", "that", "it"}
                 for c in self.kids[tok.head.i]
             )
-        if not root and "frames" in self.families:
-            root = self._opening_frame(tok)
+        if not root:
+            root = self.hooks.opening_frame(self, tok)  # "close-up of a potter shaping ..."
         if not root:
             return None
         for child in self.kids[tok.i]:
@@ -560,18 +276,6 @@ class GraphBuilder(RelationRules):
                     self.consumed.add(child.i)
                     return pobj
         return None
-
-    def _opening_frame(self, tok: Token) -> bool:
-        """ "close-up of a potter shaping a vase ... as the light falls", "aerial view of a
-        ship leaving the port as tugboats guide it": a framing noun that opens the caption,
-        with only its own article and modifiers before it, frames it even where the model
-        made it the subject of a later clause's verb instead of the root (``frames``)."""
-        if self.view.dep[tok.i] not in {"nsubj", "nsubjpass"} or tok.head.lemma_ in _COPULAS:
-            return False  # "the view of the city is stunning": the view is
-        if self.view.lower[tok.i] not in _VIEW_FRAMES:
-            return False  # "a painting of a horse hangs on the wall": a thing that hangs
-        start = next((j for j in range(self.skip, tok.i) if self.view.pos[j] != "PUNCT"), tok.i)
-        return tok.left_edge.i <= start
 
     def _quantity_target(self, tok: Token) -> Token | None:
         if self.view.pos[tok.i] not in NOUNS or tok.lemma_.lower() not in QUANTITY_OR_LIKENESS:
@@ -597,7 +301,7 @@ class GraphBuilder(RelationRules):
             return False  # "on top of"; but "a photo of the surface of the moon" is a thing
         if self._implicit_landmark(tok) is not None:
             return False  # "a bowl with markings on the side": the bowl's side
-        scenery = {"foreground", "background"} if "spans" in self.families else set()
+        scenery = self.hooks.scenery(self)  # "in the background": a thing
         if (
             view.lower[i] in {"left", "right", "foreground", "background", "distance"} - scenery
             and dep == "pobj"
@@ -606,30 +310,15 @@ class GraphBuilder(RelationRules):
             # ("in the background" is a thing in FACTUAL's gold: trees --in--> background)
         if dep == "pobj" and is_colour(tok) and view.lower[head] == "in":
             return False  # "a woman in red": red is her attribute
-        if "bare_positions" in self.families and self._bare_position(tok):
+        if self.hooks.bare_position(self, tok):
             return False  # "a man in front", "mountains in the middle": no landmark said
-        if "colours" in self.families and is_shade_of_next(tok):
+        if self.hooks.shade_of_next(self, tok):
             return False  # "lime" in "a lime green coat", "navy" in "navy blue"
         if dep == "pobj" and self._in_colour(tok.head):
             return False  # "green in color"
         if dep == "conj" and is_colour(tok) and self._colour_chain_root(tok) is not None:
             return False
         return True
-
-    def _bare_position(self, tok: Token) -> bool:
-        """ "a man in front", "food on top", "buttons in the bottom": a position noun after a
-        place preposition, with no "of" phrase, no modifier of its own and no landmark the
-        phrase implies (:meth:`_implicit_landmark`), names no thing: what it is the top or
-        front of is not said. "back" and "rear" are left: "the man in the back" is a place
-        in a scene, as "the background" is (FACTUAL names it)."""
-        view = self.view
-        if (
-            view.dep[tok.i] != "pobj"
-            or tok.lemma_.lower() not in lex.BARE_POSITIONS
-            or view.lower[view.head[tok.i]] not in {"in", "on", "at"}
-        ):
-            return False
-        return all(c.dep_ == "det" and c.lower_ == "the" for c in self.kids[tok.i])
 
     def _in_colour(self, prep: Token) -> bool:
         """ "in color" after an adjective ("the roof is green in color") adds nothing."""
@@ -651,7 +340,7 @@ class GraphBuilder(RelationRules):
         a relational noun with "the" and no "of" is a position on the thing the phrase's
         noun belongs to (markings on side of bowl). That thing: the nearest noun above the
         phrase's noun, past its coordination."""
-        if "fragments" in self.families and (written := landmark_without_of(tok)) is not None:
+        if (written := self.hooks.landmark_without_of(self, tok)) is not None:
             return written  # "decorations on top the cake": the "of" left out
         if (
             self.view.dep[tok.i] != "pobj"
@@ -696,29 +385,13 @@ class GraphBuilder(RelationRules):
                 draft.start = min(draft.start, child.left_edge.i)
             self._modifier(draft, child)
         draft.start = max(draft.start, self.skip)
-        if "names" in self.families:  # "green tree branches" with the tree as owner: branches
-            for child in self.kids[head.i]:
-                if dep[child.i] == "poss" and draft.start <= child.i < head.i:
-                    draft.start = child.right_edge.i + 1
+        self.hooks.after_owner(self, draft)  # "green tree branches" owned by the tree
+        hooks = self.hooks
         while (
             draft.start < head.i
             and view.dep[draft.start] in {"det", "punct", "cc", "case", "poss", "predet"}
-            or (
-                # "very large bear", "largely dry grass": an adverb grading an attribute is no
-                # part of the name (the bear is large)
-                "names" in self.families
-                and view.pos[draft.start] == "ADV"
-                and view.dep[draft.start] == "advmod"
-                and view.dep[view.head[draft.start]] == "amod"
-                and view.head[draft.start] < head.i
-            )
-            or (
-                # "only one cloud", "about five boats": an adverb of the count
-                "conventions" in self.families
-                and view.dep[draft.start] in {"advmod", "quantmod"}
-                and view.dep[view.head[draft.start]] == "nummod"
-                and view.head[view.head[draft.start]] == head.i
-            )
+            or hooks.grading_adverb(self, draft)  # "very large bear": the bear is large
+            or hooks.count_adverb(self, draft)  # "only one cloud", "about five boats"
         ):
             draft.start += 1
         return draft
@@ -737,14 +410,14 @@ class GraphBuilder(RelationRules):
             draft.count = lex.NUMBER_WORDS[view.lower[i]]
             return
         if dep in ATTRIBUTE_DEPS and i < draft.head.i:
-            if "conventions" in self.families and name_word(child, draft.head):
+            if self.hooks.name_word(self, child, draft.head):
                 # "a hot dog", "his left hand": part of the name; what the model hangs on
                 # that word describes the thing ("a black tank top": the top is black)
                 for grandchild in self.kids[i]:
                     if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
                         self._modifier(draft, grandchild)
                 return
-            ordinal = "spans" in self.families and view.lower[i] in lex.ORDINALS
+            ordinal = self.hooks.ordinal(self, i)
             if view.lower[i] in lex.QUANTIFIERS or (child.like_num and not ordinal):
                 return
             if dep in {"compound", "nmod", "npadvmod"} and view.pos[i] in NOUNS:
@@ -753,10 +426,10 @@ class GraphBuilder(RelationRules):
                 for grandchild in self.kids[i]:
                     if grandchild.i < i and view.dep[grandchild.i] in MODIFIER_OF_MODIFIER:
                         self._modifier(draft, grandchild)
-                kind = "conventions" in self.families and kind_word(child, draft.head)
+                kind = self.hooks.kind_word(self, child, draft.head)
                 if not (view.lower[i] in lex.MATERIALS or is_colour(child) or kind):
                     return  # part of the name: "fire hydrant"
-                if "spans" in self.families and self._inside_compound(child) and not kind:
+                if self.hooks.inside_compound(self, child) and not kind:
                     return  # "ice cream cone": "cream" is part of the name, not a colour
             self._attribute_chain(draft, child)
             return
@@ -766,27 +439,16 @@ class GraphBuilder(RelationRules):
                 self._attribute_chain(draft, pobj)
                 draft.end = max(draft.end, child.right_edge.i)
 
-    def _inside_compound(self, word: Token) -> bool:
-        """A noun modifier that a noun before it names with ("ice cream" in "ice cream
-        cone", "golden" is not a noun): the pair is one name."""
-        prev = self.tokens[word.i - 1] if word.i > 0 else None
-        return (
-            prev is not None
-            and prev.pos_ in NOUNS
-            and prev.dep_ == "compound"
-            and (prev.head == word or prev.head == word.head)
-        )
-
     def _attribute_chain(self, draft: EntityDraft, word: Token) -> None:
         """``word`` and the adjectives/colours coordinated with it ("black and white")."""
         view = self.view
         pos, dep, lower = view.pos, view.dep, view.lower
-        if "spans" in self.families and pos[word.i] in lex.NON_ATTRIBUTE_POS:
+        if self.hooks.no_attribute(self, word):
             return  # "green shrubbery beside brick building": a preposition is no attribute
-        shade = shade_of(word) if "colours" in self.families else None
-        if shade is None and "colours" in self.families and is_shade_of_next(word):
+        shade = self.hooks.shade_of(self, word)
+        if shade is None and self.hooks.shade_of_next(self, word):
             return  # "light" of "light blue": the colour carries it
-        manner = self._manner_of(word) if self.manners else None
+        manner = self.hooks.manner_of(self, word) if self.manners else None
         if manner is not None:  # "an oddly shaped doughnut": doughnut is oddly shaped
             draft.add_attribute(f"{manner.lower_} {word.text}")
         else:
@@ -809,28 +471,6 @@ class GraphBuilder(RelationRules):
             ):
                 self._attribute_chain(draft, conj)
 
-    def _manner_of(self, word: Token) -> Token | None:
-        """ "oddly" in "an oddly shaped doughnut", "well" in "a well dressed woman": an adverb
-        of manner right before a participle, hung on it. The participle alone says little
-        ("shaped", "dressed"); the adverb says how, so the two are one attribute. An adverb
-        of degree ("partly eaten", "fully grown") grades it and stays out, as it does for an
-        adjective ("very large")."""
-        i, view = word.i, self.view
-        if i == 0 or not (
-            view.tag[i] == "VBN" or (view.pos[i] == "ADJ" and view.lower[i].endswith("ed"))
-        ):
-            return None
-        adverb = self.tokens[i - 1]
-        if (
-            view.head[i - 1] != i
-            or view.dep[i - 1] != "advmod"
-            or view.pos[i - 1] != "ADV"
-            or view.lower[i - 1] in DEGREE_ADVERBS
-            or not (view.lower[i - 1].endswith("ly") or view.lower[i - 1] == "well")
-        ):
-            return None
-        return adverb
-
     def _predicative_attributes(self, tok: Token) -> None:
         """ "the dress is red" / "the sky looks grey and cloudy"."""
         if tok.dep_ != "acomp" or tok.head.lemma_ not in lex.LINKING_VERBS:
@@ -838,7 +478,7 @@ class GraphBuilder(RelationRules):
         if self._negated(tok.head):
             return  # "the dress is not red"
         if any(c.dep_ == "prep" and not self._in_colour(c) for c in self.kids[tok.i]) and not (
-            "places" in self.families and state_in_place(tok)
+            self.hooks.state_in_place(self, tok)
         ):
             return  # "adjacent to", "full of": a relation, handled with prepositions
         for subject in self._subjects(tok.head):
@@ -873,11 +513,7 @@ class GraphBuilder(RelationRules):
             for i, d in self.entities.items()
             if i < pronoun.i and i not in excluded and not d.start <= pronoun.i <= d.end
         ]
-        if "antecedents" in self.families:
-            # "the sun reflects off the train at dusk as it leaves the station": a time is
-            # when, no thing a pronoun stands for (the train leaves)
-            times = lex.TIME_NOUNS
-            candidates = [i for i in candidates if self.tokens[i].lemma_.lower() not in times]
+        candidates = self.hooks.antecedents(self, candidates)  # no time: "at dusk as it ..."
         if not candidates:
             return None
         word = pronoun.lower_
@@ -893,10 +529,7 @@ class GraphBuilder(RelationRules):
                 for i in candidates
                 if self.tokens[i].tag_ in {"NNS", "NNPS"} or self._is_person(i)
             ]
-        if preferred and (
-            pronoun.dep_ == "poss"
-            or ("pronouns" in self.families and pronoun.dep_ in {"pobj", "dobj"})
-        ):
+        if preferred and (pronoun.dep_ == "poss" or self.hooks.object_pronoun(self, pronoun)):
             # "a rocket standing on a pad at dusk, with lights at its base": the owner is the
             # nearest agreeing noun above the pronoun, or the subject of the verb above it,
             # before the nearest noun in the text. So is what an object pronoun points to
@@ -930,18 +563,11 @@ class GraphBuilder(RelationRules):
         if found:
             return found
         verb_dep = dep[verb.i]
-        if (
-            "clauses" in self.families
-            and verb_dep in {"acl", "relcl"}
-            and verb.head.dep_ == "dobj"
-            and verb.head.head.pos_ in VERBS
-            and depth < 4
-            and any(c.dep_ == "aux" and c.tag_ == "TO" for c in self.kids[verb.i])
-        ):
+        if depth < 4 and self.hooks.purpose_clause(self, verb):
             # "climbs a ladder to rescue a kitten": who climbs, rescues (not the ladder)
             return self._subjects(verb.head.head, depth + 1)
         if verb_dep in {"acl", "relcl"} or (verb_dep == "amod" and verb.head.pos_ in NOUNS):
-            doers = participle_doers(verb) if "coordination" in self.families else []
+            doers = self.hooks.participle_doers(self, verb)
             if doers:  # "a man and a woman sitting on a deck": both sit
                 return [e for e in map(self._entity, doers) if e is not None]
             return self._with_conjuncts(verb.head, conjuncts=False)
@@ -956,8 +582,7 @@ class GraphBuilder(RelationRules):
             return self._subjects(head, depth + 1)
         if verb_dep == "ROOT":  # "woman walking dog" mis-parsed as a verb-rooted fragment
             deps = {"npadvmod", "dep", "nmod"}
-            if "fragments" in self.families:
-                deps = deps | {"compound", "amod"}  # "dog walking in the snow": dog/compound
+            deps = self.hooks.fragment_subject_deps(self, deps)  # "dog walking in the snow"
             lefts = [c for c in verb.lefts if c.dep_ in deps]
             for child in lefts:
                 found.extend(self._with_conjuncts(child))

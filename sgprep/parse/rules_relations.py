@@ -17,14 +17,6 @@ if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.rules_lexicon import NOUNS, VERBS, is_colour
 from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, LEMMA_FIXES
-from sgprep.parse.rules_short import (
-    ADJECTIVE_PREDICATES,
-    GAME_VERBS,
-    PLACE_OF_DOING,
-    covering_agent,
-    is_reciprocal,
-    state_in_place,
-)
 from sgprep.parse.rules_view import DocView, subtree
 
 #: Parts of a person's or an animal's body that it "has" ("a man with brown hair").
@@ -157,7 +149,7 @@ class RelationRules:
 
     def _reciprocal(self, obj: Token) -> bool:
         """ "each other", "one another" (and "eachother", ``reciprocal``)."""
-        if "reciprocal" in self.families and is_reciprocal(obj):
+        if self.hooks.reciprocal_object(self, obj):
             return True
         return obj.lower_ in {"other", "another"} and any(
             c.lower_ in {"each", "one"} for c in self.kids[obj.i]
@@ -208,25 +200,14 @@ class RelationRules:
             if view.dep[head] == "pobj" and view.pos[view.head[view.head[head]]] in NOUNS:
                 # "a ball in its mouth": the noun the phrase describes is not the owner
                 exclude.add(self._follow(owned.head.head.i))
-            elif "participle_roots" in self.families and view.dep[head] == "pobj":
+            elif self.hooks.put_on_place(self, head):
                 # "a surfboard mounted on its roof": what is put is not the place's owner
                 verb = view.head[view.head[head]]
                 if view.tag[verb] == "VBN" and view.dep[verb] in {"acl", "amod"}:
                     exclude.add(self._follow(view.head[verb]))
             owner = self._entity(tok, exclude=exclude)
             self._add(owner, "have", self._entity(owned))
-            if "coordination" in self.families:
-                # "cow's eyes, nose and mouth": a plain list of body parts after the first is
-                # the owner's too (no determiner or owner of its own, no verb or phrase between)
-                for other in self._conjuncts(owned):
-                    between = self.view.pos[owned.i + 1 : other.i]
-                    if (
-                        other.i > owned.i
-                        and other.lower_ in OWN_BODY
-                        and not any(c.dep_ in {"det", "poss"} for c in self.kids[other.i])
-                        and not {"VERB", "AUX", "ADP"} & set(between)  # a plain list
-                    ):
-                        self._add(owner, "have", self._entity(other))
+            self.hooks.listed_parts(self, owner, owned)  # "cow's eyes, nose and mouth"
 
     def _points_back(self, noun: Token) -> bool:
         """The phrase under ``noun`` ends in a pronoun ("a toy in it", "flowers painted on it")."""
@@ -323,41 +304,35 @@ class RelationRules:
             anchor = landmark
         if pos[anchor.i] == "ADP" or anchor.i in self.quoted:
             return  # part of a preposition already handled from its head; words of a title
-        if "whole_places" in self.families and pos[anchor.i] in NOUNS and "of" in view.words:
-            # "a body of water near a beach": the water is near the beach, not the body
-            anchor = self._whole_of(anchor, prep) or anchor
+        anchor = self.hooks.whole_of(self, anchor, prep)  # "a body of water near a beach"
         prep_text = " ".join(words)
         prep_text = lex.PREP_SYNONYMS.get(prep_text, prep_text)
         objects = self._prep_objects(pobj)
 
-        someone = "fragments" in self.families and lower[anchor.i] in {"someone", "somebody"}
+        someone = self.hooks.someone(self, anchor)
         if pos[anchor.i] in NOUNS or lower[anchor.i] in lex.ANAPHORA or someone:
             if words == ["of"]:
                 self._of_relation(anchor, pobj)
                 return
             if words == ["in"] and lower[pobj.i] in lex.CLOTHING and self._can_wear(anchor, pobj):
                 prep_text = "wear"
-            elif words == ["with"] and "with" in self.families and self._worn_by(anchor, objects):
+            elif words == ["with"] and self.hooks.worn_with(self, anchor, objects):
                 prep_text = "wear"  # "a man with a yellow shirt": he wears it
-            elif words == ["with"] and "with" in self.families and self._has_parts(anchor, objects):
+            elif words == ["with"] and self.hooks.parts_with(self, anchor, objects):
                 prep_text = "have"  # "a man with brown hair standing in a shirt": he has it
             if words == ["with"] and self._points_back(pobj):
                 return  # "a box with a toy in it": the inner phrase is the relation
             if (
                 words == ["with"]
-                and "absolutes" in self.families
-                and prep.i > 0
-                and lower[prep.i - 1] == ","
+                and self.hooks.after_comma(self, prep)
                 and self._absolute_with(prep, objects)
             ):
                 return  # "a farmer at a stall, with an awning over the stall": a scene
             subjects = [self._entity(anchor)] + self._shared_by_conjuncts(anchor, prep)
             # a pronoun here points outside the coordination ("meat and vegetables on it")
             outside = set(subjects) | set(self._with_conjuncts(anchor))
-            mixed = (
-                prep_text == "with"
-                and "with" in self.families
-                and self._parts_and_outfit(anchor, objects)
+            mixed = prep_text == "with" and self.hooks.parts_and_outfit(
+                self, anchor, objects
             )  # "man with light hair and a red shirt sitting ...": has the hair, wears the shirt
             parts = [o for o in objects if o.lower_ in OWN_BODY]
             had = "have" if mixed and self._has_parts(anchor, parts) else "with"
@@ -377,9 +352,8 @@ class RelationRules:
                 else self._with_conjuncts(anchor.head, False)
             )
             predicate = f"{anchor.lower_} {prep_text}"
-            if "conventions" in self.families:  # "a vase full of flowers": vase fill with
-                predicate = ADJECTIVE_PREDICATES.get(predicate, predicate)
-            if "places" in self.families and state_in_place(anchor):
+            predicate = self.hooks.adjective_predicate(self, predicate)  # "full of": fill with
+            if self.hooks.state_in_place(self, anchor):
                 predicate = prep_text  # "a book is open on the counter": book on counter
             for subject in subjects:
                 for obj_tok in objects:
@@ -438,7 +412,7 @@ class RelationRules:
             return False
         if before.lower_ in lex.CLOTHING:
             return False  # "standing in a red shirt to the left of a ladder": he stands there
-        if "times" in self.families and before.lemma_.lower() in lex.TIME_NOUNS:
+        if self.hooks.time_noun(self, before):
             return False  # "jumps into a puddle on a rainy day in the park": a time is no place
         thing = self._entity(before)
         for obj_tok in objects:
@@ -464,9 +438,7 @@ class RelationRules:
             return False
         pobj = objects[0]
         # ", with a yellow umbrella over the cart": after a comma, a place phrase of its own
-        after_comma = (
-            "absolutes" in self.families and prep.i > 0 and self.view.lower[prep.i - 1] == ","
-        )
+        after_comma = self.hooks.after_comma(self, prep)
         return any(
             c.i > pobj.i and (
                 c.dep_ in {"acl", "relcl"}
@@ -480,7 +452,7 @@ class RelationRules:
         """ "in" a worn thing is wearing it; for a word that also names a container
         ("glasses"), only where a person or an animal is in it: "wines in the glasses" are
         in them, "a man in glasses" wears them."""
-        if "worn_containers" not in self.families or worn.lower_ not in lex.WORN_CONTAINERS:
+        if not self.hooks.worn_container(self, worn):
             return True
         names = {anchor.lower_, anchor.lemma_.lower()}
         return bool(names & (lex.PERSON_NOUNS | ANIMALS | lex.ANAPHORA)) or anchor.pos_ == "PROPN"
@@ -564,12 +536,11 @@ class RelationRules:
         passive_agent = dep[prep.i] == "agent" or (
             lower[prep.i] == "by" and view.tag[verb.i] == "VBN"
         )
-        if "conventions" in self.families and covering_agent(verb, prep):
+        if self.hooks.covering_agent(self, verb, prep):
             passive_agent = True  # "a truck covered in graffiti": graffiti cover truck
         if passive_agent and self.lemma:
             # "a car covered by snow" -> snow --cover--> car: the active form, agent first.
-            if "worn_owners" in self.families and verb.lemma_.lower() == "wear":
-                subjects = [self._worn_owner(s) for s in subjects]
+            subjects = self.hooks.worn_owners(self, verb, subjects)  # "a scarf ... worn by"
             for subject in subjects:
                 for obj_tok in objects:
                     self._add(
@@ -577,58 +548,36 @@ class RelationRules:
                     )
             return
         dobj = next((c for c in self.kids[verb.i] if dep[c.i] == "dobj"), None)
-        if "attach" in self.families and self._absolute_with(prep, objects):
+        if self.hooks.absolute_with(self, prep, objects):
             return  # "holding an umbrella with a logo on it": the logo's own phrase says it
-        if "attach" in self.families and self._chained_place(verb, prep, prep_text, objects):
+        if self.hooks.chained_place(self, verb, prep, prep_text, objects):
             return
         if verb.lemma_ == "be":
             predicate = prep_text
         elif (
-            "with" in self.families
-            and prep_text == "with"
+            prep_text == "with"
             and dobj is None
-            and verb.lemma_.lower() in lex.POSTURE_VERBS
-            and not (  # "a boy posing with birds": right after the verb, a way of posing
-                prep.i == verb.i + 1 and not all(lower[o.i] in lex.CLOTHING for o in objects)
-            )
+            and self.hooks.posture_with(self, verb, prep, objects)
         ):
             # "a man standing with black shoes on", "people standing with their arms up":
             # the "with" phrase is the subject's, not a way of standing
             worn = all(lower[o.i] in lex.CLOTHING for o in objects)
             predicate = "wear" if worn and objects else "with"
-        elif (
-            "attach" in self.families
-            and prep_text == "in"
-            and objects
-            and all(lower[o.i] in lex.CLOTHING for o in objects)
-        ):
+        elif prep_text == "in" and objects and self.hooks.worn_in(self, objects):
             predicate = "wear"  # "a man standing in a red shirt": he wears it
-        elif "attach" in self.families and lower[verb.i] in lex.PLACEMENT_PARTICIPLES:
+        elif self.hooks.placement(self, verb):
             predicate = prep_text  # "a door found in a kitchen": door in kitchen
         elif (
-            "places" in self.families
-            and dobj is not None
+            dobj is not None
             and dobj.i < prep.i
-            and prep_text in PLACE_OF_DOING
-            and verb.lemma_.lower() not in lex.HANDLING_VERBS
-            and verb.lemma_.lower() not in GAME_VERBS
+            and self.hooks.place_of_doing(self, verb, prep_text)
         ):
             # "a man riding a motorcycle on the street": the man is on the street
             predicate = prep_text
         else:
             predicate = f"{self._verb_predicate(verb)} {prep_text}"
-            if "predicates" in self.families and prep_text in lex.PLAIN_PREPOSITIONS:
-                # "jumping up in the air", "looking up at a woman": jump in, look at
-                verb_words = predicate.split()[:-1]
-                kept = [verb_words[0]] + [w for w in verb_words[1:] if w not in lex.PARTICLES]
-                predicate = " ".join(kept + [prep_text])
-        if (
-            "attach" in self.families
-            and dobj is not None
-            and dobj.i < prep.i
-            and verb.lemma_.lower() in lex.HANDLING_VERBS
-            and prep_text in lex.PLACE_PREPOSITIONS
-        ):
+            predicate = self.hooks.plain_predicate(self, predicate, prep_text)  # "jump up in"
+        if dobj is not None and dobj.i < prep.i and self.hooks.handled_in(self, verb, prep_text):
             # "holding her shoes in one hand": the shoes are in the hand
             for thing in self._with_conjuncts(dobj):
                 for obj_tok in objects:
@@ -640,8 +589,8 @@ class RelationRules:
                 continue
             held = dobj
             anaphora = lower[obj_tok.i] in lex.ANAPHORA
-            if held is None and "attach" in self.families and anaphora:
-                held = self._previous_object(verb, prep)  # "talking to the woman next to him"
+            if held is None and anaphora:  # "talking to the woman next to him"
+                held = self.hooks.previous_object(self, verb, prep)
             if anaphora and held is not None:
                 # "the rock has moss on it": the moss is on the rock.
                 thing = self._entity(held)

@@ -1,7 +1,7 @@
 """Rules for short captions (under 15 words, most of FACTUAL's): reciprocal objects, fragment
 captions the small model reads as verbs, parts named by "-ed" adjectives.
 
-Each rule belongs to a family of :mod:`sgprep.parse.rules_families` (``reciprocal``,
+Each rule belongs to a family of :mod:`sgprep.parse.families` (``reciprocal``,
 ``fragments``, ``owned_parts``) and is measured with it (``docs/rule-parser.md``).
 """
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from sgprep.parse.factual_format import to_factual
+from sgprep.parse.families import FAMILIES, families_on, switch_off
 from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES
 from sgprep.schema import SceneGraph
 
 
@@ -18,6 +21,33 @@ def parse(parser: RuleParser, caption: str, off: str = "") -> SceneGraph:
         parser.families = saved
     assert isinstance(graph, SceneGraph), graph
     return graph
+
+
+@contextmanager
+def switched_off(*names: str) -> Iterator[None]:
+    """The process's families with ``names`` switched off, as a parser's ``rules_off`` setting
+    does (the format helpers of ``factual_format`` read them), then as they were."""
+    before = FAMILIES - families_on()
+    switch_off(names)
+    try:
+        yield
+    finally:
+        switch_off(before)
+
+
+def replace_core_repairs(monkeypatch, instead: dict) -> None:
+    """Run each function of ``instead`` (core repair name -> stand-in) in that repair's place,
+    in the parsers made after this."""
+    from sgprep.parse import families
+    from sgprep.parse.families.base import Repair
+
+    def stand_in(name: str) -> str:
+        return instead[name].__name__ if name in instead else name
+
+    core = [Repair(instead[r.run.__name__]) if r.run.__name__ in instead else r
+            for r in families.CORE_REPAIRS]  # fmt: skip
+    monkeypatch.setattr(families, "CORE_REPAIRS", tuple(core))
+    monkeypatch.setattr(families, "REPAIR_ORDER", tuple(map(stand_in, families.REPAIR_ORDER)))
 
 
 def heads(graph: SceneGraph) -> list[str]:

@@ -12,35 +12,37 @@ import pytest
 
 from sgprep.parse.base import ParserSettings
 from sgprep.parse.factual_format import entity_name
+from sgprep.parse.families import FAMILIES, families_on, switch_off
 from sgprep.parse.rules import RuleParser
-from sgprep.parse.rules_families import FAMILIES, OFF_ENV, families_on
 from sgprep.parse.rules_noise import clean_alt_text
 from tests.parse.rule_helpers import attributes, heads, parse, rels
 
 # ---- family switches ------------------------------------------------------------------------
 
 
-def test_every_family_is_on_unless_switched_off(monkeypatch):
-    monkeypatch.delenv(OFF_ENV, raising=False)
+def test_every_family_is_on_unless_switched_off():
     assert families_on() == FAMILIES
-    monkeypatch.setenv(OFF_ENV, "noise, attach")
-    assert families_on() == FAMILIES - {"noise", "attach"}
-    monkeypatch.setenv(OFF_ENV, "nosie")
-    with pytest.raises(ValueError, match="nosie"):
-        families_on()
+    try:
+        assert switch_off("noise, attach") == FAMILIES - {"noise", "attach"}
+        assert families_on() == FAMILIES - {"noise", "attach"}
+        with pytest.raises(ValueError, match="nosie"):
+            switch_off("nosie")
+    finally:
+        switch_off(())
+    assert families_on() == FAMILIES
 
 
-def test_parser_reads_the_switch_at_start(monkeypatch):
-    monkeypatch.setenv(OFF_ENV, "spans")
-    assert RuleParser(ParserSettings()).families == FAMILIES - {"spans"}
+def test_no_environment_variable_switches_a_family(monkeypatch):
+    monkeypatch.setenv("SGPREP_RULES_OFF", "spans")
+    assert ParserSettings().rules_off == []
+    assert RuleParser(ParserSettings()).families == FAMILIES
 
 
-def test_rules_off_is_a_setting_the_run_records_and_a_resume_checks(monkeypatch, tmp_path):
+def test_rules_off_is_a_setting_the_run_records_and_a_resume_checks(tmp_path):
     from typer.testing import CliRunner
 
     from sgprep.cli import app
 
-    monkeypatch.delenv(OFF_ENV, raising=False)
     assert ParserSettings(rules_off="Spell, web_noise").rules_off == ["spell", "web_noise"]
     with pytest.raises(ValueError, match="nosie"):
         ParserSettings(rules_off=["nosie"])

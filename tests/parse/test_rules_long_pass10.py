@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from sgprep.parse.rules_families import OFF_ENV
-from tests.parse.rule_helpers import facts, heads, parse, rels
+from tests.parse.rule_helpers import facts, heads, parse, rels, switched_off
 
 # ---- bare_positions --------------------------------------------------------------------------
 
@@ -69,13 +68,13 @@ def test_in_a_shirt_is_still_worn_by_anything(parser):
 # ---- or_lists --------------------------------------------------------------------------------
 
 
-def test_attributes_listed_with_or_are_no_part_of_the_name(parser, monkeypatch):
+def test_attributes_listed_with_or_are_no_part_of_the_name(parser):
     caption = "a small dog with black or brown spots on a porch"
     graph = parse(parser, caption)
     assert "( spots , is , brown )" in facts(graph)
     assert "( spots , is , black )" in facts(graph)
-    monkeypatch.setenv(OFF_ENV, "or_lists")
-    assert "( or brown spots , is , brown )" in facts(graph)
+    with switched_off("or_lists"):
+        assert "( or brown spots , is , brown )" in facts(graph)
 
 
 def test_and_lists_unchanged(parser):

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from sgprep.parse.rules_families import FAMILIES, OFF_ENV, families_on
+from sgprep.parse.families import FAMILIES, families_on
 from sgprep.parse.rules_noise import clean_web_noise
-from tests.parse.rule_helpers import heads, parse, rels
+from tests.parse.rule_helpers import heads, parse, rels, switched_off
 from tools.noise_audit import audit, load, noise_named
 
 # ---- the clean-up alone: in place, the caption's length ------------------------------------
@@ -222,10 +222,10 @@ def test_a_framing_exposure_is_no_thing(parser):
     ]
 
 
-def test_web_noise_is_a_family(monkeypatch):
+def test_web_noise_is_a_family():
     assert "web_noise" in FAMILIES
-    monkeypatch.setenv(OFF_ENV, "web_noise")
-    assert families_on() == FAMILIES - {"web_noise"}
+    with switched_off("web_noise"):
+        assert families_on() == FAMILIES - {"web_noise"}
 
 
 # ---- the audit's captions ------------------------------------------------------------------

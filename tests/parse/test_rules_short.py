@@ -11,19 +11,18 @@ from __future__ import annotations
 import pytest
 
 from sgprep.parse.factual_format import entity_name
-from sgprep.parse.rules_families import OFF_ENV
 from sgprep.schema import Entity
-from tests.parse.rule_helpers import facts, parse
+from tests.parse.rule_helpers import facts, parse, switched_off
 
 # ---- plurals ----------------------------------------------------------------------------------
 
 
-def test_irregular_plural_is_named_as_written(parser, monkeypatch):
+def test_irregular_plural_is_named_as_written(parser):
     graph = parse(parser, "two women sitting under the falling leaves")
     assert "( women , sit under , leaves )" in facts(graph)
     assert [e.head for e in graph.entities] == ["woman", "leaf"]  # heads stay lemmas
-    monkeypatch.setenv(OFF_ENV, "plurals")
-    assert "( woman , sit under , leaf )" in facts(graph)
+    with switched_off("plurals"):
+        assert "( woman , sit under , leaf )" in facts(graph)
 
 
 @pytest.mark.parametrize(
@@ -316,11 +315,10 @@ def test_has_read_as_an_auxiliary_is_have(parser, caption):
     [("cell phones", "phone", "cellphones"), ("hotdog", "hotdog", "hot dog"),
      ("cellular tower", "tower", "cellular tower"), ("2 other cups", "cup", "cups")],
 )  # fmt: skip
-def test_factual_spelling_of_a_compound(monkeypatch, text, head, name):
-    monkeypatch.delenv(OFF_ENV, raising=False)
+def test_factual_spelling_of_a_compound(text, head, name):
     assert entity_name(Entity(text=text, head=head)) == name
-    monkeypatch.setenv(OFF_ENV, "spellings")
-    assert entity_name(Entity(text=text, head=head)) == text.removeprefix("2 ")
+    with switched_off("spellings"):
+        assert entity_name(Entity(text=text, head=head)) == text.removeprefix("2 ")
 
 
 def test_adverb_of_a_count_is_no_part_of_the_name(parser):
@@ -379,12 +377,12 @@ def test_colour_after_in_on_a_copula_is_an_attribute(parser):
         ("bushes before the house", "( bushes , in front of , house )", "before"),
     ],
 )  # fmt: skip
-def test_predicates_in_factuals_form(parser, monkeypatch, caption, fact, before):
+def test_predicates_in_factuals_form(parser, caption, fact, before):
     graph = parse(parser, caption)
     assert before in {r.predicate for r in graph.relations}  # the graph keeps the English form
     assert fact in facts(graph)
-    monkeypatch.setenv(OFF_ENV, "conventions")
-    assert fact.replace(fact.split(" , ")[1], before) in facts(graph)
+    with switched_off("conventions"):
+        assert fact.replace(fact.split(" , ")[1], before) in facts(graph)
 
 
 def test_surface_predicates_keep_their_form(surface):

@@ -18,10 +18,10 @@ from contextlib import contextmanager
 import numpy
 import pytest
 
-from sgprep.parse import rules
 from sgprep.parse.base import ParserSettings, make_parser
 from sgprep.parse.factual_format import to_factual
 from sgprep.parse.rules import RuleParser
+from tests.parse.rule_helpers import replace_core_repairs
 
 #: Captions whose repairs made a cycle, and what each should give now. The first three are
 #: the issue's; the next three come from FACTUAL's dev and test splits (their cycles happened
@@ -196,7 +196,7 @@ def test_a_trailing_noun_that_is_an_object_keeps_its_place(parser):
 
 
 def test_a_preposition_hung_under_its_position_takes_the_positions_place(parser):
-    from sgprep.parse.rules_long import repair_stray_position
+    from sgprep.parse.families.phrases import repair_stray_position
 
     doc = _doc(
         parser,
@@ -260,7 +260,7 @@ def close_a_cycle(doc):
 def test_a_refused_repair_is_counted_by_name_and_the_parse_goes_on(parser, monkeypatch):
     captions = ["a cat on a mat", "two dogs playing with a ball in the park"]
     expected = parser.parse_batch(captions)
-    monkeypatch.setattr(rules, "repair_quoted", close_a_cycle)  # no quotes: a no-op there
+    replace_core_repairs(monkeypatch, {"repair_quoted": close_a_cycle})  # no quotes: a no-op
     fresh = RuleParser(ParserSettings())  # its repair steps are made with the one above
     fresh.nlp = parser.nlp
     with within(10 * QUICK):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from sgprep.parse import rules
 from sgprep.parse.base import ParserSettings, make_parser
 from sgprep.parse.rules import RuleParser
 from sgprep.parse.rules_extract import GraphBuilder
 from sgprep.parse.rules_view import DocView, needs
+from tests.parse.rule_helpers import replace_core_repairs
 
 #: Captions on which the repairs fire, at least one each (checked below), and some on which
 #: none does.
@@ -170,8 +170,8 @@ def test_a_repair_runs_where_its_test_says_on_the_doc_as_repaired_so_far(parser,
             doc[0].tag_ = "XX"
         return doc
 
-    monkeypatch.setattr(rules, "repair_quoted", retag)
-    monkeypatch.setattr(rules, "repair_with_list", gated)  # runs after repair_quoted
+    # gated runs after retag
+    replace_core_repairs(monkeypatch, {"repair_quoted": retag, "repair_with_list": gated})
     fresh = RuleParser(ParserSettings())  # its repair steps are made with the two above
     fresh.nlp = parser.nlp
     fresh.parse_batch(["a dog on a bed", "a cat with a hat", "two birds on a wire"])
