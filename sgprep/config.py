@@ -153,7 +153,7 @@ class RunConfig(BaseModel):
         description="Tables: the caption, key, image and url columns (a "
         "name, or a 1-based position).",
     )
-    images: str | None = Field(
+    image_root: str | None = Field(
         default=None,
         description="The folder that holds the images, where the input does not say it: COCO "
         "captions outside COCO's own layout, or a table whose image column holds file names "
@@ -310,10 +310,10 @@ class RunConfig(BaseModel):
         data = {k: v for k, v in self.resolved().items() if k not in NOT_IN_FINGERPRINT}
         data["input"] = os.path.abspath(self.input)
         data["output"] = os.path.abspath(self.output)
-        if data.get("images") is None:
-            data.pop("images", None)  # unset: the fingerprints of outputs made before it stay
+        if data.get("image_root") is None:
+            data.pop("image_root", None)  # unset: the fingerprints of outputs made before it stay
         else:
-            data["images"] = os.path.abspath(data["images"])
+            data["image_root"] = os.path.abspath(data["image_root"])
         if not data.get("allow_outside_paths"):
             data.pop("allow_outside_paths", None)  # likewise
         for stage in data["stages"]:

@@ -166,7 +166,7 @@ class LocalExecutor:
             writer,
             config.columns,
             any(s.needs_images for s in self.stages),
-            config.images,
+            config.image_root,
             config.allow_outside_paths,
         )
         todo = [t.index for t in plan.tasks if not writer.is_done(t.index)]

@@ -119,11 +119,11 @@ def make_plan(
     if images is not None:
         if fmt not in ("coco", "table"):
             raise InputError(
-                f"--images applies to COCO captions and tables; this input is read as {fmt!r}, "
+                f"--image-root applies to COCO captions and tables; this input is read as {fmt!r}, "
                 "which says where its images are"
             )
         if not os.path.isdir(images):
-            raise InputError(f"--images {images}: no such folder")
+            raise InputError(f"--image-root {images}: no such folder")
         options["images_dir"] = os.path.abspath(images)
     if allow_outside_paths and fmt in ("coco", "table", "images"):
         options["allow_outside"] = True  # (left out when off: older plans stay the same)

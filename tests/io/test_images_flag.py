@@ -1,4 +1,4 @@
-"""``--images DIR``: where the images are when the input does not say it (issue 34 item 2): COCO
+"""``--image-root DIR``: where the images are when the input does not say it (issue 34 item 2): COCO
 captions outside COCO's own layout, a table whose image column holds bare file names."""
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ def test_coco_images_elsewhere_are_found_with_images_and_a_run_without_them_fail
     assert _statuses(tmp_path / "lost") == [("failed", "image_missing")] * 2
     out = tmp_path / "found"
     run_cli(
-        "parse", "-i", captions, "-o", out, "--input-format", "coco", "--images", pictures,
+        "parse", "-i", captions, "-o", out, "--input-format", "coco", "--image-root", pictures,
         "--no-progress", "--workers", "1",
     )  # fmt: skip
     assert _statuses(out) == [("ok", None)] * 2
     run = json.loads((out / "_meta" / "run.json").read_text())
-    assert run["settings"]["images"] == str(pictures.resolve())
+    assert run["settings"]["image_root"] == str(pictures.resolve())
 
 
 def test_a_tables_file_names_are_read_under_images(tmp_path, photos):
@@ -54,19 +54,19 @@ def test_a_tables_file_names_are_read_under_images(tmp_path, photos):
     table = tmp_path / "captions.csv"
     table.write_text("caption,image\na cat lying on a red blanket,cat.jpg\n")
     out = tmp_path / "out"
-    run_cli("parse", "-i", table, "-o", out, "--images", tmp_path / "pics", "--no-progress")
+    run_cli("parse", "-i", table, "-o", out, "--image-root", tmp_path / "pics", "--no-progress")
     assert _statuses(out) == [("ok", None)]
-    # an input that says where its images are takes no --images
+    # an input that says where its images are takes no --image-root
     refused = run_cli(
-        "parse", "-i", tmp_path / "pics", "-o", tmp_path / "o2", "--images", tmp_path / "pics",
+        "parse", "-i", tmp_path / "pics", "-o", tmp_path / "o2", "--image-root", tmp_path / "pics",
         "--no-progress", ok=False,
     )  # fmt: skip
-    assert refused.exit_code != 0 and "--images applies to" in refused.output, refused.output
+    assert refused.exit_code != 0 and "--image-root applies to" in refused.output, refused.output
 
 
 def test_an_unset_images_leaves_the_fingerprint_of_older_outputs():
     from sgprep.config import RunConfig
 
     config = RunConfig(input="x.csv", output="out", stages=[{"name": "parse"}])
-    assert "images" not in config.fingerprinted()
-    assert config.model_copy(update={"images": "pics"}).fingerprint() != config.fingerprint()
+    assert "image_root" not in config.fingerprinted()
+    assert config.model_copy(update={"image_root": "pics"}).fingerprint() != config.fingerprint()

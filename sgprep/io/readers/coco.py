@@ -3,7 +3,7 @@
 One sample per caption (an image-text pair); the key is ``<image_id>_<annotation_id>``. The
 captions of one image come one after another (images in the order of their first caption in the
 annotation file, each image's captions in file order; COCO's own files interleave them), so they
-land in one shard, where detect runs once per image and ``shared_images`` stores it once. Images are looked for in ``--images DIR`` where given, then in the folder named after the
+land in one shard, where detect runs once per image and ``shared_images`` stores it once. Images are looked for in ``--image-root DIR`` where given, then in the folder named after the
 split (``captions_val2017.json`` -> ``val2017/``), then ``images/``, then beside the annotations.
 """
 
@@ -115,7 +115,7 @@ def records(
         return
     dirs = ([Path(images_dir)] if images_dir else []) + _image_dirs(ann_file)
     # a file_name with "..", an absolute one, or a link may not leave the COCO folder (or
-    # --images): read/outside_input, unless --allow-outside-paths
+    # --image-root): read/outside_input, unless --allow-outside-paths
     within = None if allow_outside else input_roots(_image_dirs(ann_file)[3], images_dir)
     for position in range(start or 0, len(order)):
         number = order[position]
