@@ -51,6 +51,7 @@ def test_side_of_off_leaves_the_models_reading(parser):
         ("a dog to the left of a cat", ("dog", "to the left of", "cat")),
         ("a cube to the right of a ball", ("cube", "to the right of", "ball")),
         ("a car on the right of the road", ("car", "on the right of", "road")),
+        ("a car to the back left of a man", ("car", "to the back left of", "man")),
     ],
 )
 def test_to_the_side_of_stays(parser, caption, relation):
