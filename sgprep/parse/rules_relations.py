@@ -275,6 +275,7 @@ class RelationRules:
         view = self.view
         pos, dep, lower = view.pos, view.dep, view.lower
         anchor = prep.head
+        hopped = False
         if (
             lower[anchor.i] in lex.PREP_HEADS
             and pos[anchor.i] in {"ADV", "ADJ", "ADP", "PART"}
@@ -282,6 +283,7 @@ class RelationRules:
         ):
             words = [lower[anchor.i]] + words  # "next to", "out of", "close to"
             anchor = anchor.head
+            hopped = True
         if anchor.i < self.skip:  # hung from the prefix: it belongs to the caption's first noun
             if self.prefix_object is None or self.prefix_object.i == pobj.i:
                 return
@@ -355,6 +357,8 @@ class RelationRules:
             predicate = self.hooks.adjective_predicate(self, predicate)  # "full of": fill with
             if self.hooks.state_in_place(self, anchor):
                 predicate = prep_text  # "a book is open on the counter": book on counter
+            elif hopped and self.hooks.state_before_position(self, anchor):
+                predicate = prep_text  # "a ring that is white next to a ring": ring next to ring
             for subject in subjects:
                 for obj_tok in objects:
                     self._add(subject, predicate, self._entity(obj_tok, exclude=subject))

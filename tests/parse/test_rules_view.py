@@ -83,6 +83,7 @@ CAPTIONS = [
     "a yacht with a blue hull leans in the wind as its crew lean out over the side",
     "a kayaker paddles through white water rapids while the spray rises",
     "a welder in a protective mask cuts through a steel beam while bright sparks fly",
+    "a white cube right of a gray ring",
 ]
 
 

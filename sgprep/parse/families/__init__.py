@@ -72,6 +72,7 @@ REPAIR_ORDER = (
     "repair_colour_noun",
     "repair_gerund_modifier",
     "repair_stray_position",
+    "repair_side_of",
     "repair_subordinator_read_as_preposition",
     "repair_noun_read_as_verb",
     "repair_adjective_argument",
@@ -158,6 +159,9 @@ BUILDER_POINTS: dict[str, Callable] = {
     "kind_word": _no,
     # "a book is open on the counter": a state and a place (places)
     "state_in_place": _no,
+    # "a ring that is white next to a ring": white is a state, not the predicate's
+    # (states_before_positions)
+    "state_before_position": _no,
     # an object pronoun points to the agreeing noun above it (pronouns)
     "object_pronoun": _no,
     # "on top the cake": a position with its "of" left out, its landmark (fragments)

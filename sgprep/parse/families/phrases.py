@@ -30,7 +30,12 @@ from sgprep.parse.rules_repair import (
     _child_above,
     _set_tree,
 )
-from sgprep.parse.rules_short import GAME_VERBS, PLACE_OF_DOING, state_in_place
+from sgprep.parse.rules_short import (
+    _RELATION_ADJECTIVES,
+    GAME_VERBS,
+    PLACE_OF_DOING,
+    state_in_place,
+)
 from sgprep.parse.rules_view import DocView, needs, subtree
 
 if TYPE_CHECKING:
@@ -270,6 +275,73 @@ def repair_stray_position(doc: Doc) -> Doc:
     return doc
 
 
+#: Sides that name a relation with a bare "of" right after a noun: "a cube left of a ring".
+_SIDES = frozenset({"left", "right"})
+
+
+def _sides_of(v) -> list[int]:
+    """ "left" or "right" between a noun and "of": "a white cube left of a gray ring"."""
+    if v.words.isdisjoint(_SIDES) or "of" not in v.words:
+        return []
+    return [
+        i
+        for i in range(1, len(v) - 2)
+        if v.lower[i] in _SIDES
+        and v.lower[i + 1] == "of"
+        and v.pos[i - 1] in {"NOUN", "PROPN"}
+        and v.lower[i - 1] not in RELATIONAL_NOUNS  # "to the back left of": one position
+        and v.pos[i + 2] != "PUNCT"
+    ]
+
+
+@needs(lambda v: bool(_sides_of(v)))
+def repair_side_of(doc: Doc) -> Doc:
+    """ "a white cube left of a gray ring", "a white cube right of a gray ring", "a man right
+    of a woman": right after a noun, "left of" / "right of" is one preposition of the noun.
+    The model reads "left" as the verb "leave" (a clause of the noun: predicate "leave of"),
+    or "right" as the noun the phrase is about, with the noun before it its compound ("white
+    cube right" has the ring). The noun takes the side's place in the tree and the side and
+    its "of" become one word, a preposition of the noun. "to the left of", "the left side of"
+    and "what is left of" (no noun right before) are left as they are."""
+    heads, deps = [t.head.i for t in doc], [t.dep_ for t in doc]
+    spans = []
+    for i in _sides_of(DocView(doc)):
+        of, noun = doc[i + 1], doc[i - 1]
+        if of.head.i != i or not any(c.dep_ == "pobj" for c in of.children):
+            continue  # the model hung "of" elsewhere, or it has no object
+        if heads[noun.i] == i:  # "white cube right": the noun takes the side's place
+            heads[noun.i] = noun.i if heads[i] == i else heads[i]
+            deps[noun.i] = deps[i]
+            for k, head in enumerate(heads):
+                if head == i and k not in {noun.i, of.i}:
+                    heads[k] = noun.i
+        elif any(heads[k] == i for k in range(len(doc)) if k != of.i):
+            continue  # the side has words of its own: not a bare "left of"
+        heads[i], deps[i] = noun.i, "prep"
+        spans.append(i)
+    if not spans:
+        return doc
+    _set_tree(doc, heads, deps)
+    # spaCy hangs a merged word where the span's highest word hung: the side, on the noun
+    with doc.retokenize() as retokenizer:
+        for i in spans:
+            words = f"{doc[i].lower_} of"
+            attrs = {"POS": "ADP", "TAG": "IN", "DEP": "prep", "LEMMA": words, "NORM": words}
+            retokenizer.merge(doc[i : i + 2], attrs=attrs)
+    return doc
+
+
+def state_before_position(builder, adjective) -> bool:
+    """ "a rubber ring that is white next to a blue ring": a predicative adjective before a
+    two-word preposition ("next to", "close to") is a state of the subject, no part of the
+    predicate (ring is white; ring next to ring)."""
+    return (
+        adjective.dep_ == "acomp"
+        and adjective.lower_ not in lex.PREP_HEADS
+        and adjective.lower_ not in _RELATION_ADJECTIVES
+    )
+
+
 @needs(lambda v: "with" in v.words and not v.words.isdisjoint(ANAPHORA))
 def repair_with_back_reference(doc: Doc) -> Doc:
     """ "a rusty fence with a bird sitting on it", "apples with stickers on them", "a man with
@@ -501,6 +573,21 @@ FAMILIES = (
         preposition's object ("dog is standing on back of boat" -> dog stand on back of boat;
         "person on right wearing a coat" -> person wear coat).""",
         repairs=(Repair(repair_stray_position),),
+    ),
+    Family(
+        "sides_of",
+        about=""""left of" / "right of" right after a noun is a preposition of the noun ("a
+        white cube left of a gray ring" -> cube left of ring, not "leave of"; "a white cube
+        right of a gray ring" -> cube right of ring, not "white cube right" had by the ring).
+        "to the left of", "the left side of" are left as they are.""",
+        repairs=(Repair(repair_side_of),),
+    ),
+    Family(
+        "states_before_positions",
+        about="""A predicative adjective right before a two-word preposition is the
+        subject's state, no part of the predicate ("a rubber ring that is white next to a
+        blue ring" -> ring is white, ring next to ring; not "white next to").""",
+        builder={"state_before_position": state_before_position},
     ),
     Family(
         "bare_positions",
