@@ -45,6 +45,9 @@ NOT_IN_FINGERPRINT = {
     "max_timeout_share",
     "max_failed_share",
 }
+#: Run settings added after outputs were made: left out of the fingerprint at their default,
+#: so that those outputs still resume.
+ADDED_LATER = ("image_root", "allow_outside_paths")
 #: Stage settings that change speed, or what a run checks or redoes, never bytes.
 SPEED_ONLY_SETTINGS = {
     "batch_size",
@@ -310,12 +313,11 @@ class RunConfig(BaseModel):
         data = {k: v for k, v in self.resolved().items() if k not in NOT_IN_FINGERPRINT}
         data["input"] = os.path.abspath(self.input)
         data["output"] = os.path.abspath(self.output)
-        if data.get("image_root") is None:
-            data.pop("image_root", None)  # unset: the fingerprints of outputs made before it stay
-        else:
+        for name in ADDED_LATER:  # at its default: the fingerprints of older outputs stay
+            if data.get(name) == type(self).model_fields[name].default:
+                data.pop(name, None)
+        if "image_root" in data:
             data["image_root"] = os.path.abspath(data["image_root"])
-        if not data.get("allow_outside_paths"):
-            data.pop("allow_outside_paths", None)  # likewise
         for stage in data["stages"]:
             stage.pop("optional", None)
             stage["settings"] = {

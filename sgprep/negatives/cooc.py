@@ -140,12 +140,6 @@ class Cooc(CoocTables):
     def known(self, obj: str) -> bool:
         return self.n("obj", obj) > 0
 
-    def n_by_class(self, s: str, predicate: str, o: str) -> int:
-        """How often a subject of ``s``'s class (:func:`object_class`: a person, an animal)
-        was seen doing ``predicate`` to ``o`` or to its head ("a woman throwing a ball": any
-        person throwing a ball counts). 0 for a subject of no class."""
-        return self.by_class(s, o).get(predicate_key(predicate), 0)
-
     def seen_between(self, s: str, o: str, seen: int = 2) -> frozenset[str]:
         """The predicates seen ``seen`` times or more from ``s`` to ``o``, or from the head of
         one to the head of the other: those :meth:`judge` (strict, ``seen``) passes for this

@@ -26,8 +26,13 @@ def units(paths: list[Path]) -> list[Path]:
     return files
 
 
+def _coco_root(ann_file: Path) -> Path:
+    """The COCO folder: above ``annotations/``, else the annotation file's own."""
+    return ann_file.parent.parent if ann_file.parent.name == "annotations" else ann_file.parent
+
+
 def _image_dirs(ann_file: Path) -> list[Path]:
-    root = ann_file.parent.parent if ann_file.parent.name == "annotations" else ann_file.parent
+    root = _coco_root(ann_file)
     split = ann_file.stem.removeprefix("captions_")
     return [root / split, root / "images" / split, root / "images", root, ann_file.parent]
 
@@ -116,7 +121,7 @@ def records(
     dirs = ([Path(images_dir)] if images_dir else []) + _image_dirs(ann_file)
     # a file_name with "..", an absolute one, or a link may not leave the COCO folder (or
     # --image-root): read/outside_input, unless --allow-outside-paths
-    within = None if allow_outside else input_roots(_image_dirs(ann_file)[3], images_dir)
+    within = None if allow_outside else input_roots(_coco_root(ann_file), images_dir)
     for position in range(start or 0, len(order)):
         number = order[position]
         yield position, _sample(annotations[number], number, ann_file, images, dirs, load, within)

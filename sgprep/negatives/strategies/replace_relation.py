@@ -276,16 +276,10 @@ class ReplaceRelation(Strategy):
             v, *tail = pred.split()
             if tail == rest and relation_type(pred) == "action":
                 verbs.add(v)
-        return self._usable_verbs(sorted(verbs))
-
-    @staticmethod
-    def _usable_verbs(verbs: list[str]) -> tuple[str, ...]:
-        """Of ``verbs``, those worth a swap: no weak or implicit verb, no preposition, and a
-        verb WordNet knows (not a parse's slip)."""
         known = known_verbs()
         return tuple(
             v
-            for v in verbs
+            for v in sorted(verbs)
             if v not in WEAK_VERBS
             and v not in IMPLICIT_VERBS
             and v not in SPATIAL_WORDS  # "along the side" -> "on the side": no verb
