@@ -14,8 +14,9 @@ torch ``DataLoader`` consumes, and a reference collate.
             batch["boxes"], batch["box_mask"]      # (B, N, 4) padded, (B, N) True for real boxes
 
 The order is shuffled and spread (no batch holds two captions of one image; see
-:mod:`sgprep.data_order`); ``Collate(extras=...)`` adds the scene graph, entity and pair boxes
-and sub-graph positives (:mod:`sgprep.data_batch`). docs/training.md has a loop per seed method.
+:mod:`sgprep.data_order`); ``Collate(extras=...)`` adds the scene graph, entity and pair boxes,
+sub-graph positives and mined distractor images (:mod:`sgprep.data_batch`). docs/training.md
+has a loop per seed method.
 
 Each sample of the pipeline is a dict (see :func:`to_sample`): the image turned upright (its
 EXIF orientation applied, so pixels and ``det.json``'s boxes agree) and RGB, the caption, the
@@ -39,6 +40,7 @@ from typing import Any
 from sgprep import data_order as order
 from sgprep.data_batch import EXTRAS as EXTRAS
 from sgprep.data_batch import add_extras, check_extras, padded
+from sgprep.data_mined import Distractors, add_distractors
 from sgprep.io.card import SIZES
 from sgprep.io.images import IMAGE_EXTENSIONS
 from sgprep.schema import OutputDir
@@ -117,6 +119,15 @@ def decode_image(data: bytes):
         return upright.convert("RGB")
 
 
+def load_image(
+    data: bytes, decode: bool = True, transform: Callable[[Any], Any] | None = None
+) -> Any:
+    """A sample's image as the pipeline gives it: decoded upright and RGB (``decode``), then
+    through ``transform``."""
+    image = decode_image(data) if decode else data
+    return transform(image) if transform is not None else image
+
+
 def _json(sample: dict[str, Any], ext: str) -> dict[str, Any] | None:
     data = sample.get(ext)
     if data is None:
@@ -172,9 +183,7 @@ def to_sample(
     """A WebDataset sample dict of an sgprep tar -> the trainer's sample dict."""
     ext, data = _pick_image(raw)
     caption = raw["txt"].decode("utf-8") if isinstance(raw.get("txt"), bytes) else raw.get("txt")
-    image = decode_image(data) if decode and data is not None else data
-    if transform is not None and image is not None:
-        image = transform(image)
+    image = load_image(data, decode, transform) if data is not None else None
     neg = _json(raw, "neg.json")
     det = _json(raw, "det.json")
     chosen = _negatives(neg, caption or "", negatives)
@@ -209,6 +218,7 @@ def webdataset(
     decode: bool = True,
     spread: int = 256,
     epoch: int = 0,
+    distractors: int = 0,
 ):
     """A WebDataset pipeline (a torch ``IterableDataset``) over the finished shards of ``out``,
     yielding :func:`to_sample` dicts; hand it to a ``DataLoader``: shards are split over its
@@ -219,7 +229,11 @@ def webdataset(
     (see :mod:`sgprep.data_order`); 0 turns it off. ``pipeline.set_epoch(n)`` before each
     epoch's loop draws another order and other negatives (:class:`Collate`), also in
     persistent workers; ``epoch``: the one it starts in. ``transform``: applied in the worker
-    to the upright RGB PIL image (open_clip's ``preprocess``, torchvision transforms). Built
+    to the upright RGB PIL image (open_clip's ``preprocess``, torchvision transforms).
+    ``distractors``: up to that many mined distractor images per sample (Cola; the output's
+    ``_meta/mined_images.parquet``, see :mod:`sgprep.data_mined`), each with the binding true
+    of it and the one true of the sample's image; ``Collate(extras=["distractors"])`` batches
+    them. Built
     from webdataset's own stages, so it works with the 0.2 releases that open_clip needs and
     with 1.x."""
     import webdataset as wds
@@ -229,6 +243,7 @@ def webdataset(
     if boxes not in BOXES:
         raise ValueError(f"boxes={boxes!r}: choose from {BOXES}")
     shards = urls(out)  # read once: each call reads the shards' stats files
+    mined = Distractors(out, distractors, seed) if distractors else None
     at = order.Epoch(epoch)
     stages: list[Any] = [wds.SimpleShardList(shards)]
     if shuffle:
@@ -253,6 +268,9 @@ def webdataset(
             ),
         )
     )
+    if mined is not None:
+        load = partial(load_image, decode=decode, transform=transform)
+        stages.append(partial(add_distractors, distractors=mined, load=load))
     pipeline = wds.DataPipeline(*stages)
     pipeline.set_epoch = at  # pipeline.set_epoch(n): shared with the loader's workers
     return pipeline
@@ -303,7 +321,8 @@ class Collate:
     count: ``boxes`` (B, N, 4) float32, ``box_mask`` (B, N) bool, ``scores`` (B, N). Images
     are stacked when they are tensors of one shape (after a ``transform``), else kept as a
     list. ``extras``: what else the batch carries, from :data:`sgprep.data_batch.EXTRAS`
-    (``graph``, ``entity_boxes``, ``pair_boxes``, ``positives``; see there)."""
+    (``graph``, ``entity_boxes``, ``pair_boxes``, ``positives``, ``distractors``; see
+    there)."""
 
     def __init__(self, seed: int = 0, epoch: int = 0, extras: Iterable[str] = ()):
         self.seed, self.epoch, self.extras = seed, epoch, check_extras(extras)

@@ -15,6 +15,12 @@ when asked (``Collate(extras=...)``), so that the seed methods train from the ba
   ``negatives`` (B lists: every negative the pipeline's ``negatives=`` chose) and
   ``positive_index`` (B lists, one per negative: the positive it falsifies, -1 for a mined
   image negative): sub-graph positives with their own negatives (MosaiCLIP).
+- ``distractors`` (needs ``sd.webdataset(OUT, distractors=K)``): ``distractor_images`` (B, K,
+  ...) zeros-padded where the images are tensors of one shape (after a ``transform``), else B
+  lists; ``distractor_mask`` (B, K) True for a real one; ``distractor_text`` (the binding true
+  of each distractor image) and ``distractor_query`` (the binding true of the sample's image,
+  false of the distractor), B x K with "" as padding; ``distractor_key``: mined hard negative
+  images (Cola).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-EXTRAS = ("graph", "entity_boxes", "pair_boxes", "positives")
+EXTRAS = ("graph", "entity_boxes", "pair_boxes", "positives", "distractors")
 
 
 def check_extras(extras: Iterable[str]) -> tuple[str, ...]:
@@ -110,3 +116,33 @@ def add_extras(batch: dict[str, Any], samples: list[dict[str, Any]], extras: tup
         batch["positives"] = [s["positives"] for s in samples]
         batch["negatives"] = [s["negatives"] for s in samples]
         batch["positive_index"] = [s["positive_index"] for s in samples]
+    if "distractors" in extras:
+        _add_distractors(batch, samples)
+
+
+def _add_distractors(batch: dict[str, Any], samples: list[dict[str, Any]]) -> None:
+    import torch
+
+    if any("distractors" not in s for s in samples):
+        raise ValueError(
+            'extras=["distractors"] needs samples with distractors: '
+            "sd.webdataset(OUT, distractors=K)"
+        )
+    rows = [s["distractors"] for s in samples]
+    width = max([len(r) for r in rows] + [0])
+    mask = torch.zeros((len(rows), width), dtype=torch.bool)
+    for b, row in enumerate(rows):
+        mask[b, : len(row)] = True
+    images: Any = [[d["image"] for d in row] for row in rows]
+    flat = [image for row in images for image in row]
+    if flat and all(isinstance(x, torch.Tensor) for x in flat):
+        shapes = {tuple(x.shape) for x in flat}
+        if len(shapes) == 1:
+            stacked = torch.zeros((len(rows), width, *shapes.pop()), dtype=flat[0].dtype)
+            for b, row in enumerate(images):
+                for k, image in enumerate(row):
+                    stacked[b, k] = image
+            images = stacked
+    batch["distractor_images"], batch["distractor_mask"] = images, mask
+    for name in ("text", "query", "key"):
+        batch[f"distractor_{name}"] = _texts([[d[name] for d in row] for row in rows])

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.train_helpers import BLUE_BOX, HEIGHT, RED_BOX, WIDTH, write_seed_output
+from tests.train_helpers import (
+    BLUE_BOX,
+    HEIGHT,
+    RED_BOX,
+    WIDTH,
+    write_cola_output,
+    write_seed_output,
+)
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("webdataset")
@@ -24,6 +31,12 @@ BLOCKS = dict(re.findall(r"```python\n# seed: ([\w-]+)[^\n]*\n(.*?)```", DOC.rea
 @pytest.fixture(scope="module")
 def output(tmp_path_factory):
     return write_seed_output(tmp_path_factory.mktemp("seed") / "out")
+
+
+@pytest.fixture(scope="module")
+def cola_output(tmp_path_factory):
+    """Images of both bindings, two captions each, mined by the real mine-images step."""
+    return write_cola_output(tmp_path_factory.mktemp("cola") / "out")
 
 
 class TinyModel(torch.nn.Module):
@@ -65,8 +78,8 @@ def preprocess(image):
     return torch.from_numpy(numpy.asarray(image, dtype="float32") / 255).permute(2, 0, 1)
 
 
-@pytest.mark.parametrize("method", ["negclip", "oc-clip", "comalign", "mosaiclip"])
-def test_each_seed_method_trains_from_the_batch_as_it_is(output, method):
+@pytest.mark.parametrize("method", ["negclip", "oc-clip", "comalign", "mosaiclip", "cola"])
+def test_each_seed_method_trains_from_the_batch_as_it_is(output, cola_output, method):
     from torch.nn import functional
     from torch.utils.data import DataLoader
 
@@ -75,20 +88,24 @@ def test_each_seed_method_trains_from_the_batch_as_it_is(output, method):
     before = [p.detach().clone() for p in model.parameters()]
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     scope = {"torch": torch, "F": functional, "sd": sd, "DataLoader": DataLoader,
-             "OUT": output, "BATCH": 4, "preprocess": preprocess, "model": model, "opt": opt}  # fmt: skip
+             "OUT": cola_output if method == "cola" else output, "BATCH": 4, "preprocess": preprocess, "model": model, "opt": opt}  # fmt: skip
     exec(compile(BLOCKS[method], f"docs/training.md:{method}", "exec"), scope)
     assert torch.isfinite(scope["loss"]), method
+    if method == "cola":  # the distractor term ran: every caption here has distractors
+        assert scope["mask"].all() and scope["mask"].shape[1] == 2
     changed = [not torch.equal(a, b) for a, b in zip(before, model.parameters())]
     assert any(changed), f"{method}: no parameter moved"
 
 
 def test_the_docs_hold_a_block_per_method():
-    assert set(BLOCKS) == {"negclip", "oc-clip", "comalign", "mosaiclip"}
+    assert set(BLOCKS) == {"negclip", "oc-clip", "comalign", "mosaiclip", "cola"}
 
 
 def test_extras_carry_the_graph_the_entity_and_pair_boxes_and_the_positives(output):
     samples = sorted(sd.webdataset(output, negatives="all", decode=False), key=lambda s: s["key"])
-    batch = sd.Collate(extras=sd.EXTRAS)(samples[:2])  # seed0 links both entities, seed1 one
+    batch = sd.Collate(extras=[e for e in sd.EXTRAS if e != "distractors"])(
+        samples[:2]
+    )  # seed0 links both entities, seed1 one
     assert batch["graph"][0]["relations"][0]["predicate"] == "left of"
     red = [v / s for v, s in zip(RED_BOX, (WIDTH, HEIGHT, WIDTH, HEIGHT))]
     blue = [v / s for v, s in zip(BLUE_BOX, (WIDTH, HEIGHT, WIDTH, HEIGHT))]

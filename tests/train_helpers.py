@@ -233,3 +233,53 @@ def write_seed_output(root: Path, samples: int = 8, per_shard: int = 4) -> Path:
     writer.finish()
     writer.release()
     return root
+
+
+def cola_sample(image: int, caption: int) -> Sample:
+    """Caption ``caption`` of image ``image``: even images hold a red block left of a blue
+    ball, odd ones a blue block left of a red ball (the other binding). A dot at (image, 0)
+    makes each image's bytes its own."""
+    block, ball = ("red", "blue") if image % 2 == 0 else ("blue", "red")
+    colours = {"red": (230, 10, 10), "blue": (10, 10, 230)}
+    picture = Image.new("RGB", (WIDTH, HEIGHT), (240, 240, 240))
+    picture.paste(colours[block], tuple(int(v) for v in RED_BOX))
+    picture.paste(colours[ball], tuple(int(v) for v in BLUE_BOX))
+    picture.putpixel((image, 0), (0, 0, 0))
+    buf = io.BytesIO()
+    picture.save(buf, format="PNG")
+    sg = SceneGraph(
+        entities=[
+            Entity(text=f"a {block} block", head="block", attributes=[block]),
+            Entity(text=f"a {ball} ball", head="ball", attributes=[ball]),
+        ],
+        relations=[Relation(subject=0, predicate="left of", object=1)],
+        parser="hand",
+    )
+    return Sample(
+        key=f"img{image}_cap{caption}",
+        source="hand",
+        caption=f"a {block} block left of a {ball} ball, caption {caption}",
+        image=buf.getvalue(),
+        image_ext="png",
+        image_info=inspect_image(buf.getvalue()),
+        sg=sg,
+    )
+
+
+def write_cola_output(root: Path, images: int = 6, captions: int = 2, mine: bool = True):
+    """Images with both bindings, ``captions`` captions each (written image by image, as
+    COCO is), in shards of 4 samples; ``mine``: with the real mine-images step's table."""
+    from sgprep.negatives.mine import MineImagesStep
+
+    samples = [cola_sample(i, c) for i in range(images) for c in range(captions)]
+    writer = ShardWriter(root)
+    writer.prepare({"command": "test"}, "fingerprint", overwrite=False)
+    for start in range(0, len(samples), 4):
+        sink = writer.open_shard(start // 4)
+        sink.add(samples[start : start + 4])
+        sink.close(stages={})
+    writer.finish()
+    writer.release()
+    if mine:
+        MineImagesStep().run(root)
+    return root

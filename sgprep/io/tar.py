@@ -181,3 +181,20 @@ def read_block(path, offset: int, size: int) -> bytes:
 
         block = zlib.decompressobj(-zlib.MAX_WBITS).decompress(block)
     return block
+
+
+def image_at(path, offset: int, size: int) -> tuple[str, bytes] | None:
+    """The image member (its extension and bytes) of the sample at ``offset``/``size`` of a
+    shard's tar (the index's columns), read by random access; None when it holds none."""
+    import io
+    import tarfile
+
+    from sgprep.io.images import IMAGE_EXTENSIONS
+
+    block = read_block(path, offset, size)
+    with tarfile.open(fileobj=io.BytesIO(block + b"\0" * 1024)) as part:
+        for member in part:
+            ext = member.name.rpartition(".")[2]
+            if ext in IMAGE_EXTENSIONS:
+                return ext, part.extractfile(member).read()
+    return None

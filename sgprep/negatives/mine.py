@@ -48,9 +48,10 @@ class Sample(NamedTuple):
     holds_image: bool = False
 
 
-def iter_samples(paths: Iterable[str | Path]) -> Iterator[Sample]:
+def iter_samples(paths: Iterable[str | Path], graphs: bool = True) -> Iterator[Sample]:
     """Every ok sample of index parquet files or JSONL records; a directory is searched for
-    both."""
+    both. ``graphs=False``: the same samples without their graphs (None), which an index
+    then does not read."""
     for path in paths:
         path = Path(path)
         files = (
@@ -60,17 +61,18 @@ def iter_samples(paths: Iterable[str | Path]) -> Iterator[Sample]:
         )
         for file in files:
             if file.suffix == ".parquet":
-                yield from _index_samples(file)
+                yield from _index_samples(file, graphs)
             else:
                 with file.open(encoding="utf-8") as lines:
                     for line in lines:
                         if line.strip():
                             rec = json.loads(line)
                             if rec.get("status", "ok") == "ok":
-                                yield Sample(rec["key"], rec.get("sg") or None)
+                                graph = rec.get("sg") or None if graphs else None
+                                yield Sample(rec["key"], graph)
 
 
-def _index_samples(file: Path) -> Iterator[Sample]:
+def _index_samples(file: Path, graphs: bool = True) -> Iterator[Sample]:
     """An index's ok samples, each with its image: the checksum of its image member, or, with
     ``--shared-images``, the image of the sample its ``image_key`` names (written just before
     it, in the same shard)."""
@@ -79,12 +81,17 @@ def _index_samples(file: Path) -> Iterator[Sample]:
     names = pq.read_schema(file).names
     if "sg" not in names:
         return
-    cols = [c for c in ("key", "sg", "status", "members", "image_key") if c in names]
+    wanted = (
+        ("key", "sg", "status", "members", "image_key")
+        if graphs
+        else ("key", "status", "members", "image_key")
+    )
+    cols = [c for c in wanted if c in names]
     image_of: dict[str, str] = {}  # this shard's samples that hold their image
     for row in pq.read_table(file, columns=cols).to_pylist():
         if row.get("status", "ok") != "ok":
             continue
-        graph = json.loads(row["sg"]) if row["sg"] else None
+        graph = json.loads(row["sg"]) if row.get("sg") else None
         image = _image_member(row.get("members"))
         if image is not None:
             image_of[row["key"]] = image
@@ -124,10 +131,13 @@ def _hash64(key: str) -> int:
 
 class Images:
     """The corpus's images in the order first seen: each one's key (its first sample that
-    holds the image; else its first sample) and the bindings of all its captions."""
+    holds the image; else its first sample) and the bindings of all its captions. ``track``:
+    also keep ``image_of``, each sample key's image (its index in ``keys``), which a trainer
+    needs to find a caption's mined distractors (:mod:`sgprep.data_mined`)."""
 
-    def __init__(self, samples: Iterable[Sample]):
+    def __init__(self, samples: Iterable[Sample], track: bool = False):
         self.keys: list[str] = []
+        self.image_of: dict[str, int] = {}
         self.bindings: list[set[tuple[str, str]]] = []
         self.samples = 0  # samples with a scene graph
         index: dict[str, int] = {}
@@ -143,6 +153,8 @@ class Images:
                 holds.append(sample.holds_image)
             elif sample.holds_image and not holds[k]:
                 self.keys[k], holds[k] = sample.key, True
+            if track:
+                self.image_of[sample.key] = k
             if sample.graph is not None:
                 self.samples += 1
                 described.add(k)
@@ -299,9 +311,6 @@ def _write_jsonl(fh: BinaryIO, out: dict[str, list]) -> None:
     for key in sorted(by_key):
         line = json.dumps({"key": key, "negatives": by_key[key]}, sort_keys=True) + "\n"
         fh.write(line.encode("utf-8"))
-
-
-#: Where ``sgprep run`` writes the mined table in its output (beside run.json).
 
 
 class MineImagesSettings(BaseModel):

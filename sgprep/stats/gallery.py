@@ -14,11 +14,8 @@ import hashlib
 import html
 import io
 import json
-import tarfile
 from pathlib import Path
 from typing import Any
-
-from sgprep.io.images import IMAGE_EXTENSIONS
 
 THUMB = 320
 BOX_COLOUR = (255, 212, 0)
@@ -65,15 +62,11 @@ def _array(values: list[str]):
 def _image(root: Path, row: dict[str, Any]) -> bytes | None:
     if row.get("offset") is None or not row.get("shard"):
         return None
-    from sgprep.io.tar import read_block
+    from sgprep.io.tar import image_at
     from sgprep.schema import OutputDir
 
-    block = read_block(OutputDir(root).tar_file(row["shard"]), row["offset"], row["size"])
-    with tarfile.open(fileobj=io.BytesIO(block + b"\0" * 1024)) as part:
-        for member in part:
-            if member.name.rpartition(".")[2] in IMAGE_EXTENSIONS:
-                return part.extractfile(member).read()
-    return None
+    found = image_at(OutputDir(root).tar_file(row["shard"]), row["offset"], row["size"])
+    return found[1] if found else None
 
 
 def thumbnail(data: bytes, det: dict[str, Any] | None) -> str:

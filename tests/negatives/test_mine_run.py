@@ -109,3 +109,30 @@ def test_the_step_needs_graphs_and_a_shard_directory(tmp_path, table):
     bad = _pipeline(tmp_path, table, "bad", steps="  mine-images: {per_query: 3}\n")
     result = run_cli("run", bad, "--no-progress", ok=False)
     assert result.exit_code == 2 and "'per_query' is not one of its settings" in result.output
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_trainer_reads_each_captions_distractor_images(tmp_path, table, photos, shared):
+    """sgprep.data gives each caption of an image the mined images of the other binding, as
+    the bytes of those images, also where --shared-images stores an image once; mined by the
+    `negatives` command as well as by the step."""
+    pytest.importorskip("webdataset")
+    import sgprep.data as sd
+
+    flags = ["--shared-images"] if shared else []
+    steps = "" if shared else "  mine-images: {max_per_query: 3}\n"
+    run_cli("run", _pipeline(tmp_path, table, "out", steps=steps), "--no-progress", *flags)
+    out = tmp_path / "out"
+    if shared:  # mined after the run, by the command the error message names
+        target = out / "_meta" / "mined_images.parquet"
+        run_cli("negatives", "--input", out, "--strategy", "mine-images", "--output", target)
+    image_of = {c: name for name, captions in CAPTIONS.items() for c in captions}
+    seen = {}
+    for s in sd.webdataset(out, distractors=3, decode=False):
+        seen[s["caption"]] = sorted(
+            next(n for n, data in photos.items() if data == d["image"]) for d in s["distractors"]
+        )
+    expected = {"astronaut": ["chelsea", "coffee"], "coffee": ["astronaut"]}
+    expected["chelsea"] = ["astronaut"]
+    for caption, name in image_of.items():
+        assert seen[caption] == expected.get(name, []), caption
