@@ -29,7 +29,6 @@ from pathlib import Path
 from sgprep.negatives.cooc_count import NOT_OBJECTS, SEP
 from sgprep.negatives.cooc_lexicon import object_class
 from sgprep.negatives.scenes import SETTING_WORDS
-from sgprep.negatives.words import attribute_type
 
 DATA = Path(__file__).resolve().parent / "data"
 #: A thing counted fewer times is not added: a rare word is a typo or a parse error as often.
@@ -298,14 +297,11 @@ def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:
 
 @lru_cache(maxsize=8)
 def attribute_share(cooc) -> float:
-    """The share of the things the captions name that carry a colour (how often connect
+    """The share of the things the captions name that carry an attribute (how often connect
     gives its new thing one), at most a half."""
     objects = sum(cooc.tables["obj"].values()) or 1
-    coloured = 0
-    for k, n in cooc.tables["attr"].items():
-        if attribute_type(k.partition(SEP)[0]) == "colour":
-            coloured += n
-    return min(0.5, coloured / objects)
+    described = sum(cooc.tables["attr"].values())
+    return min(0.5, described / objects)
 
 
 #: The exponent of a thing's count in connect's draw: 1 would follow the captions' own
