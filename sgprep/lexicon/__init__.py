@@ -7,7 +7,9 @@ its words come from (``"source"``) and holds ``"lists"``, by a name unique acros
 - a list of words (``words``, ``ordered``): ``"colours": ["red", "blue", ...]``, in the order
   the code reads them where that order matters (first match wins, a tuple walked in turn);
 - named groups (``keyed``): ``"worn_slots": {"head": ["cap", ...], "face": [...]}``;
-- unnamed groups (``groups``): ``"near_synonym_nouns": [["cup", "mug", "glass"], ...]``.
+- unnamed groups (``groups``): ``"near_synonym_nouns": [["cup", "mug", "glass"], ...]``;
+- rows of named fields (``rows``): ``"made_of": [{"materials": [...], "things": [...]}, ...]``,
+  where two lists of words go together.
 
 A file may add ``"notes"``: for a list, why it is kept apart from one that looks alike, or
 what reads it. A "word" may be several words ("next to", "hot dog"): an entry is one string.
@@ -26,7 +28,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["files", "groups", "keyed", "lists", "ordered", "words"]
+__all__ = ["files", "groups", "keyed", "lists", "ordered", "rows", "words"]
 
 
 def files() -> dict[str, dict[str, Any]]:
@@ -93,3 +95,12 @@ def groups(name: str) -> tuple[tuple[str, ...], ...]:
     if not isinstance(value, list) or not all(isinstance(g, list) for g in value):
         raise TypeError(f"lexicon list {name!r} is not a list of groups")
     return tuple(tuple(g) for g in value)
+
+
+@cache
+def rows(name: str) -> tuple[MappingProxyType[str, tuple[str, ...]], ...]:
+    """The rows of ``name``, in their written order: each field -> its words."""
+    value = _get(name)
+    if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
+        raise TypeError(f"lexicon list {name!r} is not a list of rows")
+    return tuple(MappingProxyType({k: tuple(v) for k, v in r.items()}) for r in value)
