@@ -6,6 +6,8 @@ is tuned to a benchmark caption. Keep them small, lower-case and commented.
 
 from __future__ import annotations
 
+from sgprep.lexicon import words
+
 NOUNS = frozenset({"NOUN", "PROPN"})
 VERBS = frozenset({"VERB", "AUX"})
 
@@ -266,7 +268,7 @@ PERSON_NOUNS = frozenset(
 )
 
 #: Pronouns and the kind of antecedent they prefer.
-PERSONAL_PRONOUNS = frozenset({"he", "him", "his", "himself", "she", "her", "hers", "herself"})
+PERSONAL_PRONOUNS = words("gendered_pronouns")
 NEUTER_PRONOUNS = frozenset({"it", "its", "itself"})
 PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs", "themselves"})
 RELATIVE_PRONOUNS = frozenset({"that", "which", "who", "whom", "whose"})

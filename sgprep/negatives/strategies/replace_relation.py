@@ -5,6 +5,7 @@ on" -> "stand on"), in the same form."""
 
 from __future__ import annotations
 
+from sgprep.lexicon import keyed, words
 from sgprep.negatives.cooc import (
     FAR_AWAY,
     NOT_OBJECTS,
@@ -28,30 +29,20 @@ from sgprep.schema import Relation, SceneGraph
 IMPLICIT_VERBS = frozenset({"have", "be"})
 #: Verbs whose place is tied to them: one hides behind or under a thing, never in front of
 #: it (blind review round 6: "a boy hides behind a tree" -> "hides in front of a tree").
-TIED_POSITIONS = {
-    **dict.fromkeys("hide hiding hides hid hidden".split(), frozenset({"behind", "under"})),
-    **dict.fromkeys("peek peeking peeks peer peering peers".split(), frozenset({"behind"})),
-    **dict.fromkeys(
-        "shelter sheltering shelters crawl crawling crawls duck ducking ducks".split(),
-        frozenset({"under"}),
-    ),
+_TIED = {
+    "hide": frozenset({"behind", "under"}),
+    "peek": frozenset({"behind"}),
+    "shelter": frozenset({"under"}),
 }
+TIED_POSITIONS = {w: _TIED[g] for g, verbs in keyed("tied_position_verbs").items() for w in verbs}
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
 #: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
-UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
+UNSPECIFIC_VERBS = words("unspecific_verbs")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
-AGAINST_WALL = frozenset(
-    "fireplace mirror painting picture poster window wall tv television door bookshelf "
-    "bookcase whiteboard chalkboard dresser oven stove refrigerator fridge dishwasher "
-    "microwave sink toilet bathtub".split()
-)
+AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
 #: pitcher in front of a packed stadium" says nothing a photo could show).
-ENCLOSING = frozenset(
-    "stadium arena court field room gym hall ballpark ballfield pitch rink classroom "
-    "bedroom kitchen bathroom office restaurant store shop auditorium theater theatre "
-    "diamond track bleacher bleachers stands".split()
-)
+ENCLOSING = words("enclosing_places")
 #: Roles a sport places around its marks, and what each stands in a fixed order with: the
 #: catcher and the umpire behind home plate, the goalkeeper in front of the goal.
 FIXED_ROLES = {
