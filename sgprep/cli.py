@@ -107,7 +107,7 @@ def _execute(config) -> None:
     from sgprep.exec.ledger import ShardsFailed
     from sgprep.io.readers import InputError
     from sgprep.io.safefs import LinkRefused
-    from sgprep.io.writers import OutputConflict
+    from sgprep.io.writer_base import OutputConflict
 
     suffix = config.output.suffix.lower()
     if suffix and suffix != ".jsonl" and not config.output.is_dir():
