@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate, repeat
 from typing import NamedTuple
 
-from sgprep.lexicon import words
+from sgprep.lexicon import keyed, words
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import PLURALIA, singular
 from sgprep.negatives.perturbation import (
@@ -30,7 +30,6 @@ from sgprep.negatives.perturbation import (
 )
 from sgprep.negatives.vocab import relation_type
 from sgprep.negatives.words import LIST_SEAMS, SEAM_WORDS, attribute_type
-from sgprep.parse.rules_lexicon import PREP_SYNONYMS, QUANTITY_NOUNS
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
@@ -57,10 +56,12 @@ PLURAL_DETERMINERS = words("plural_determiners")
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
 
+#: Nouns of quantity: "a row of" before an entity (the parser's list).
+QUANTITY_NOUNS = words("quantity_nouns")
 #: Other spellings of a normalised preposition, to find it in the caption ("underneath").
-SPELLINGS: dict[str, list[str]] = {}
-for _surface, _normal in PREP_SYNONYMS.items():
-    SPELLINGS.setdefault(_normal, []).append(_surface)
+SPELLINGS: dict[str, list[str]] = {
+    normal: list(spellings) for normal, spellings in keyed("preposition_spellings").items()
+}
 
 
 #: Places a scene has one of: "the" ("in the sky", "on the ground").

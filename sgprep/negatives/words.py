@@ -8,8 +8,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgprep.lexicon import words
-from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
 
+COLOURS = words("colours")
+MATERIALS = words("materials")
 #: Groups of states a thing shows one of at a time ("snowy"/"grassy", "grilled"/"fried"),
 #: with their source: :func:`attribute_group`.
 ATTRIBUTE_GROUPS = Path(__file__).resolve().parent / "data" / "attribute_groups.json"

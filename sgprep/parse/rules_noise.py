@@ -33,11 +33,10 @@ from __future__ import annotations
 import html
 import re
 
+from sgprep.lexicon import ordered, words
+
 #: Camera makers whose name starts a model code in camera metadata.
-CAMERA_MAKERS = (
-    "canon nikon sony fujifilm fuji olympus panasonic lumix leica pentax ricoh hasselblad "
-    "sigma samsung gopro dji kodak minolta"
-).split()
+CAMERA_MAKERS = ordered("camera_makers")
 
 #: A domain's labels and a file's name are bounded (63 characters is a label's most, 255 a file
 #: name's): unbounded, a long run of "a-a-a-..." or "a.a.a..." was read to its end again from
@@ -303,13 +302,7 @@ _NUMBER_DATE = (
 _SHOUT = r"^\s*[A-Z]{2,}(?:\s+[A-Z]{2,}){0,2}\s*(?:!+|:)"
 #: stock keywords that name no thing: "... summer vacation travel concept" at a caption's end,
 #: a list's keyword for an idea ("success", "concept", "holiday")
-ABSTRACT_KEYWORDS = frozenset(
-    "concept concepts success business technology vacation holiday holidays travel tourism "
-    "celebration background texture design vector seamless abstract outdoor outdoors indoor "
-    "lifestyle idea ideas happiness love fun freedom teamwork education health fashion beauty "
-    "summer winter spring autumn season copyspace copy-space closeup destination paradise "
-    "diet healthy wellness nutrition".split()
-)
+ABSTRACT_KEYWORDS = words("abstract_keywords")
 _IDEAS = "|".join(sorted(ABSTRACT_KEYWORDS, key=len, reverse=True))
 #: (twelve ideas before "concept" at most: a run of them with no "concept" after was read to
 #: its end again from each of its words, a time quadratic in its length)
@@ -382,11 +375,7 @@ def _abstract_list_items(text: str) -> str:
 
 
 #: words that join a phrase: a run of words with none of them is no sentence
-_FUNCTION_WORDS = frozenset(
-    "a an the of in on at with and or to for by from into onto near under over behind "
-    "is are was were be being has have had this that these those his her their its my our "
-    "your some two three four while who which".split()
-)
+_FUNCTION_WORDS = words("phrase_function_words")
 _KEYWORD_RUN = re.compile(r"^\s*[A-Za-z]+(?:[ ]+[A-Za-z]+){4,}\s*$")
 
 
