@@ -256,7 +256,8 @@ _HANDLE = r"(?:\b(?:via|by|from|follow|credit|cc)\s+)?(?<![\w@])@[A-Za-z0-9_][\w
 #: stock site's label ("Premium Photo", "Free Vector", "Download this free picture about")
 _LABEL = (
     r"(?:^|(?<=[|;,.(]))\s*(?:photo|image|picture|pic|source|credit|via)s?\s*:"
-    r"|\b(?:premium|free)\s+(?:photo|vector|image|psd|picture)s?\b(?!\s+of\b)"
+    r"|\b(?:royalty[- ]free\s+|premium\s+|free\s+)+(?:stock\s+)?(?:photo|vector|image|psd|picture)s?\b"
+    r"(?!\s+of\b)"
     r"|\bdownload\s+(?:(?:this|the)\s*)?(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
     r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
     r"|^\s*(?:photo|image|picture|illustration)\s+about\b|\s[-|]\s*\d{6,}\s*$"
@@ -327,12 +328,25 @@ _EDGE_EMOJI = re.compile(
 #: four seven): no phrase's word, and spaCy's tokenizer splits such a run one character at a
 #: time, in time that grows with the square of its length (990 flags: 0.75 s)
 _EMOJI_RUN = re.compile(rf"{_EMOJI}{{16,}}")
+#: a stock site's or an image host's name, credited in alt text ("... | Shutterstock",
+#: "- 123RF", "via Pinterest"), with the word that credits it and its domain ending
+STOCK_SITES = words("stock_sites")
+_STOCK_SITE = (
+    r"(?:\b(?:via|by|from|on|credit|source)\s*:?\s+)?\b(?:"
+    + "|".join(
+        re.escape(w).replace(r"\ ", r"\s*") for w in sorted(STOCK_SITES, key=len, reverse=True)
+    )
+    + r")(?:\.com)?\b"
+)
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
 _WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
-_WEB_MAYBE_WORD = re.compile(r"xl\b|filter|sale|concept|premium|free|download|only|visit|library")
+_WEB_MAYBE_WORD = re.compile(
+    r"xl\b|filter|sale|concept|premium|free|download|only|visit|library|"
+    + "|".join(re.escape(w.split()[0]) for w in sorted(STOCK_SITES))
+)
 _WEB_NOISE = re.compile(
-    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]),
+    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT, _STOCK_SITE]),
     re.IGNORECASE,
 )
 _SHOP_CODE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d[A-Z0-9]*\d)[A-Z0-9]{7,}\b")
