@@ -34,7 +34,8 @@ Decisions worth knowing:
   as ``truncated`` and logged once per batch;
 - a repair whose heads would be no tree (a cycle, or trees that interleave) is not applied:
   the doc keeps its heads, and ``stats()`` counts it as ``repair_refused/<repair>``;
-- an empty or blank caption is a :class:`ParseError` (``reason="empty_caption"``); a caption
+- an empty or blank caption is a :class:`ParseError` (``reason="empty_caption"``), and so is
+  one in another language (``reason="other_language"``, family ``other_language``); a caption
   with no nouns gives a graph with no entities; a rule failure on one caption is a
   ``ParseError(reason="rule_error")`` for that caption only;
 - entity ``text`` is the noun with its pre-modifiers as written, without articles or
@@ -382,6 +383,7 @@ class RuleParser(Parser):
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
         texts, where = [], []
         cleaners = hooks(self.families, "clean")
+        refusers = hooks(self.families, "refuse")
         for i, caption in enumerate(captions):
             if not isinstance(caption, str) or not caption.strip():
                 results[i] = ParseError("empty_caption", "the caption is empty or blank")
@@ -389,6 +391,11 @@ class RuleParser(Parser):
             text = truncate(caption, self.max_chars)
             for clean in cleaners:  # web_noise, then noise
                 text = clean(text)
+            refused = next((why for refuse in refusers if (why := refuse(text))), None)
+            if refused is not None:  # family other_language
+                results[i] = ParseError(*refused)
+                self._counts[f"refused/{refused[0]}"] += 1
+                continue
             texts.append(text)
             where.append(i)
         truncated = sum(len(t) < len(captions[i]) for t, i in zip(texts, where))

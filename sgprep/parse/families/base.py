@@ -3,6 +3,7 @@
 A family (:class:`Family`) is declared in one module of :mod:`sgprep.parse.families`, with
 the code it adds. Today's hook points:
 - ``clean``: the caption's text cleaned before parsing, in place (it keeps its length);
+- ``refuse``: the cleaned text refused before parsing, as a failure with a reason;
 - ``write_out``: the text rewritten before parsing, with a map of its characters to the
   text's before;
 - ``speller``: a speller of the parser's spaCy pipeline, whose mended texts are parsed again;
@@ -55,6 +56,9 @@ class Family:
 
     name: str
     about: str
+    #: the cleaned text -> (reason, message) where the caption is not parsed at all (it
+    #: fails as parse/<reason>), or None
+    refuse: Callable[[str], tuple[str, str] | None] | None = None
     #: text -> the text cleaned, of the same length (offsets still index the caption)
     clean: Callable[[str], str] | None = None
     #: text -> (the text rewritten, each of its characters' offset in the text before), or

@@ -1,5 +1,5 @@
 """Rule families: clean-up of the caption's text before it is parsed: web markup and shop text,
-alt-text noise, written shorthand, misspelt words.
+alt-text noise, captions in another language, written shorthand, misspelt words.
 
 Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in: see
 :mod:`sgprep.parse.families.base`), the code it adds above it.
@@ -8,6 +8,7 @@ Each family is declared in :data:`FAMILIES` (what it does, and where it hooks in
 from __future__ import annotations
 
 from sgprep.parse.families.base import Family
+from sgprep.parse.rules_language import other_language
 from sgprep.parse.rules_noise import clean_alt_text, clean_web_noise, expand_shorthand
 from sgprep.parse.rules_spell import Speller
 
@@ -25,6 +26,14 @@ FAMILIES = (
         about="""Alt-text clean-up before parsing (URLs, ``<PERSON>`` placeholders, camera
         metadata, all-caps words, keyword lists).""",
         clean=clean_alt_text,
+    ),
+    Family(
+        "other_language",
+        about="""A caption whose words are more often French, Spanish, German, Italian,
+        Portuguese or Dutch function words (spaCy's stop-word lists) than English ones is
+        refused before parsing as ``parse/other_language`` ("La tour Eiffel sous la pluie"
+        gave "eiffel -sous la-> pluie").""",
+        refuse=other_language,
     ),
     Family(
         "shorthand",
