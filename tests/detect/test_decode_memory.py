@@ -122,3 +122,19 @@ def test_decoding_makes_no_other_full_size_image(monkeypatch, mode):
     assert made and all(h <= band for _, h in made), made  # bands of rows only
     decoded = width * height * 3
     assert peak < 1.25 * decoded, peak / decoded
+
+
+def test_what_the_header_check_lets_through_fails_here_by_name(monkeypatch):
+    """A truncated progressive JPEG above FULL_CHECK_PIXELS passes intake's header check (its
+    decoder would hold every DCT coefficient); decoding it for the detector names the damage,
+    which the stage writes as a failure row."""
+    from sgprep.io import images
+
+    monkeypatch.setattr(images, "FULL_CHECK_PIXELS", 100)
+    arr = np.random.default_rng(3).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(arr).save(buf, format="JPEG", quality=90, progressive=True)
+    truncated = buf.getvalue()[: len(buf.getvalue()) // 2]
+    assert images.inspect_image(truncated).width == 400
+    got = decode_image(truncated)
+    assert isinstance(got, decode.DecodeError) and got.reason == "image_truncated", got
