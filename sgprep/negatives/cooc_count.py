@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
+from sgprep.lexicon import words
 from sgprep.negatives import grammar
 from sgprep.negatives.words import relation_type
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -41,43 +42,19 @@ DEFAULT_RELATED = Path(__file__).resolve().parent / "data" / "related.json"
 TABLES = ("obj", "attr", "sp", "po", "spo", "agent", "scene")
 SEP = "|"
 #: Words before a head that are not part of its name (numbers, determiners, quantities).
-_NOT_NAME = frozenset(
-    "a an the this that these those his her their its my our your some each every one two three "
-    "four five six seven eight nine ten many several few lots lot of group bunch pair couple "
-    "other another".split()
-)
+_NOT_NAME = words("determiners") | {"another", "one"} | words("name_quantity_words")
 #: A scene with more objects than this adds no object pairs (bounded work per graph).
 MAX_SCENE_OBJECTS = 12
 #: Words before a head that are no noun modifiers ("laced up boots").
-_PARTICLES = frozenset("up down off out in on over under with and or to for at by".split())
-_COPULA = frozenset({"is", "are", "be", "was", "were", "being", "been"})
+_PARTICLES = words("head_particles")
+_COPULA = words("copula_forms")
 #: Nouns that are plural in form and meaning ("scissors", "jeans"): kept as they are.
-PLURALIA = frozenset(
-    "scissors pants jeans glasses shorts trousers sunglasses goggles clothes "
-    "stairs tongs binoculars headphones earphones overalls pajamas tights "
-    "leggings skis".split()
-)
+PLURALIA = words("plural_only_nouns") | words("plural_only_gear") | {"tights", "leggings", "skis"}
 #: Fixed expressions a parser may split into an attribute and a head ("hot" + "dog"): the
 #: attribute is part of the object's name, never changed or moved on its own.
-FIXED_EXPRESSIONS = frozenset(
-    "hot dog,double decker,living room,old fashioned,high chair,stop sign,teddy bear,"
-    "fire hydrant,ice cream,cell phone,traffic light,red light,green light,french fries,"
-    "french fry,french toast,hot tub,hot air balloon,first base,second base,third base,"
-    "home plate,grand piano,white house,black board,green house,tennis racket,tennis court,"
-    "baseball bat,big top,little league,short sleeve,long sleeve,wet suit,dining room,"
-    "dining table,coffee table,police officer,stuffed animal,sliced bread,open sign,"
-    "high heels,high heel,dress shirt,polo shirt,tank top,flat screen,brown bear,"
-    "polar bear,black bear,grizzly bear,sea gull,light pole,light post,street light,"
-    # hats of one kind (blind review round 6: "hard hats" -> "hard helmets" is no lie)
-    "hard hat,top hat,cowboy hat,sun hat,bowler hat,party hat,chef hat,straw hat".split(",")
-)
+FIXED_EXPRESSIONS = words("fixed_expressions")
 #: Words a relation may end on that name no object ("on the left"): never connected.
-NOT_OBJECTS = frozenset(
-    "left right top side front back middle edge part bottom background "
-    "distance corner center end view area piece air day foreground drawing picture photo image "
-    "reflection shadow word words letter letters number numbers writing text logo design pattern "
-    "spot stripe line tennis baseball soccer game sport".split()
-)
+NOT_OBJECTS = words("not_object_words")
 
 
 class BoundedCounter(dict):

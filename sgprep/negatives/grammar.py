@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sgprep.lexicon import words
+
 #: Words spelt with a vowel but said with a consonant ("a unicorn", "a one-way sign") and
 #: words spelt with a consonant but said with a vowel ("an hour").
 _CONSONANT_SOUND = re.compile(r"^(uni|use|usu|uti|ure|uku|eu|ewe|one|once|ufo|u-)")
@@ -53,7 +55,7 @@ _IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
 _THIRD_PERSON = {"be": "is", "have": "has", "do": "does", "go": "goes"}
 #: Verbs that double their last consonant before -ing ("sitting"); the rule below covers
 #: regular one-syllable consonant-vowel-consonant verbs, this adds the rest we meet.
-_DOUBLING = frozenset("begin refer occur admit permit prefer control patrol".split())
+_DOUBLING = words("doubling_verbs")
 #: Agreeing auxiliaries: singular -> plural.
 AUX_PLURAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
 AUX_SINGULAR = {v: k for k, v in AUX_PLURAL.items()}
@@ -71,11 +73,7 @@ def indefinite_article(word: str) -> str:
 
 
 #: Mass nouns: no plural form ("grass", not "grasses").
-UNCOUNTABLE = frozenset(
-    "grass water milk snow sand hair food rice bread meat dirt mud smoke fog rain sky furniture "
-    "luggage traffic foliage clothing equipment broccoli lettuce cheese juice coffee tea wine "
-    "beer soup sauce butter ice gravel hay straw wood".split()
-)
+UNCOUNTABLE = words("uncountable_nouns")
 
 
 @lru_cache(maxsize=4096)
@@ -105,10 +103,7 @@ def noun_forms(lemma: str) -> frozenset[str]:
 
 
 #: Nouns that are plural as they stand ("people are", "glasses are").
-ALWAYS_PLURAL = frozenset(
-    "people police cattle scissors pants jeans glasses shorts trousers "
-    "sunglasses goggles clothes stairs tongs".split()
-)
+ALWAYS_PLURAL = frozenset({"people", "police", "cattle"}) | words("plural_only_nouns")
 
 
 def is_plural_form(surface: str, lemma: str) -> bool:

@@ -13,65 +13,37 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from sgprep.lexicon import rows, words
 from sgprep.negatives.cooc import PAINTED, YOUNG, object_class, singular
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.vocab import attribute_type
 from sgprep.negatives.words import attribute_kind
 
 #: Made things of no class in :data:`cooc.OBJECT_CLASSES` that come in any colour.
-MADE = frozenset(
-    "kayak canoe helicopter taxi tram trolley wagon cart stroller sled skateboard surfboard "
-    "snowboard ski teddy doll toy handbag wallet suitcase luggage bucket jar pan kettle "
-    "thermos mailbox hydrant toilet sink bathtub refrigerator fridge stove oven microwave "
-    "television tv monitor computer laptop phone cellphone door window wall roof balloon "
-    "raincoat mitten glove collar leash kite frisbee tent car boat bus truck bridge".split()
-)
+MADE = words("made_things")
 #: Materials by what is made of them (heads, singular).
-_MADE_OF = {
-    "wooden wood metal plastic wicker rattan bamboo iron steel glass marble stone leather "
-    "velvet": "chair table bench stool desk shelf cabinet dresser bed couch sofa armchair",
-    "wooden wood metal plastic glass ceramic porcelain clay paper tin steel aluminum "
-    "aluminium copper": "cup mug bowl plate vase pot jar bucket tray bottle can pan box basket",
-    "leather canvas plastic cloth straw wicker paper": "bag backpack purse handbag wallet suitcase "
-    "basket hat",
-    "wooden wood metal iron steel wire stone brick concrete plastic chain": "fence gate "
-    "pole post railing",
-    "wooden wood metal glass steel": "door window",
-    "wooden wood metal glass brick stone concrete steel": "wall building house tower barn shed",
-    "cotton wool silk lace velvet": "shirt dress sweater scarf skirt blouse",
-    "denim": "jacket shirt skirt pants jeans dress vest",
-    "leather fur wool": "jacket coat boot glove hat cap vest",
-    "leather canvas": "shoe sneaker",
-    "wooden wood metal plastic steel": "boat canoe spoon fork knife bat toy",
-}
 MADE_OF: dict[str, frozenset[str]] = {}
-for _materials, _things in _MADE_OF.items():
-    for _thing in _things.split():
-        MADE_OF[_thing] = MADE_OF.get(_thing, frozenset()) | frozenset(_materials.split())
+for _row in rows("made_of"):
+    for _thing in _row["things"]:
+        MADE_OF[_thing] = MADE_OF.get(_thing, frozenset()) | frozenset(_row["materials"])
 
 #: Size words and the classes of things they measure.
 _SIZES = {
-    "small little big large huge tiny": frozenset(
+    words("generic_sizes"): frozenset(
         {"person", "animal", "vehicle", "furniture", "small object", "building", "plant", "food"}
     ),
-    "tall short": frozenset({"person", "animal", "building", "plant"}),
+    frozenset({"tall", "short"}): frozenset({"person", "animal", "building", "plant"}),
 }
-SIZE_FITS = {w: classes for ws, classes in _SIZES.items() for w in ws.split()}
+SIZE_FITS = {w: classes for ws, classes in _SIZES.items() for w in ws}
 #: Patterns: of textiles and clothes, and of the animals whose own they are ("a striped cat").
-PATTERNS = frozenset(
-    "striped plaid spotted checkered checked dotted floral patterned plain".split()
-)
-TEXTILES = frozenset(
-    "towel blanket pillow cushion curtain umbrella bag tablecloth sheet rug quilt".split()
-)
+PATTERNS = words("pattern_words")
+TEXTILES = words("textile_things")
 #: Age words: of the living, and of made things.
 LIVING_AGES = frozenset({"old", "young", "elderly"})
 MADE_AGES = frozenset({"old", "new"})
 LIVING = frozenset({"person", "animal"})
 #: Young ones by name: never "old" ("an old boy", "an old puppy").
-YOUNG_BY_NAME = frozenset(
-    "child kid baby toddler infant puppy kitten calf lamb cub foal chick".split()
-)
+YOUNG_BY_NAME = words("young_nouns")
 
 
 def _head(obj: str) -> str:

@@ -16,6 +16,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate, repeat
 from typing import NamedTuple
 
+from sgprep.lexicon import keyed, words
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import PLURALIA, singular
 from sgprep.negatives.perturbation import (
@@ -29,17 +30,13 @@ from sgprep.negatives.perturbation import (
 )
 from sgprep.negatives.vocab import relation_type
 from sgprep.negatives.words import LIST_SEAMS, SEAM_WORDS, attribute_type
-from sgprep.parse.rules_lexicon import PREP_SYNONYMS, QUANTITY_NOUNS
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
 #: _WORD as one group: ``split`` gives what lies between the words and the words, in turn.
 _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 #: Words that may open a noun phrase before the entity's own span and move with it.
-DETERMINERS = frozenset(
-    "a an the this that these those his her their its my our your some each every many several "
-    "few two three four five six seven eight nine ten".split()
-)
+DETERMINERS = words("determiners")
 NUMBER_WORDS = {
     2: "two",
     3: "three",
@@ -54,25 +51,21 @@ NUMBER_WORDS = {
     12: "twelve",
 }
 #: Words before a noun phrase that make it plural whatever its noun's form ("other sheep").
-PLURAL_DETERMINERS = frozenset(
-    "other these those many several few both two three four five six seven eight nine ten".split()
-)
+PLURAL_DETERMINERS = words("plural_determiners")
 #: First words that are capitalised only because they start the caption.
 LOWERABLE = DETERMINERS | set(NUMBER_WORDS.values()) | {"one", "several", "many", "some"}
 
 
+#: Nouns of quantity: "a row of" before an entity (the parser's list).
+QUANTITY_NOUNS = words("quantity_nouns")
 #: Other spellings of a normalised preposition, to find it in the caption ("underneath").
-SPELLINGS: dict[str, list[str]] = {}
-for _surface, _normal in PREP_SYNONYMS.items():
-    SPELLINGS.setdefault(_normal, []).append(_surface)
+SPELLINGS: dict[str, list[str]] = {
+    normal: list(spellings) for normal, spellings in keyed("preposition_spellings").items()
+}
 
 
 #: Places a scene has one of: "the" ("in the sky", "on the ground").
-UNIQUE_PLACES = frozenset(
-    "sky ground floor street road sidewalk beach ocean sea sun moon field "
-    "background distance kitchen bathroom park city air water shore lake "
-    "river ceiling horizon sand dirt snow grass runway court".split()
-)
+UNIQUE_PLACES = words("the_places")
 
 
 class NoSpanEdit(Exception):
@@ -88,10 +81,7 @@ class Disfluent(Exception):
 
 
 #: Prepositions and particles: one right before an edited preposition doubles it.
-PREPOSITIONS = frozenset(
-    "on in at under over above below behind beside near by inside outside into onto against "
-    "across from to of off out up down through along around underneath beneath".split()
-)
+PREPOSITIONS = words("prepositions")
 
 
 class Word(NamedTuple):

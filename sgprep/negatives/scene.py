@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 
+from sgprep.lexicon import words
 from sgprep.negatives import addable, grammar, kinds
 from sgprep.negatives.cooc import (
     NEARBY,
@@ -57,39 +58,23 @@ ANTONYMS = dict(
 #: Object classes of beings: they do things, and things may be put near them.
 ANIMATE = frozenset({"person", "animal"})
 #: Words that open a noun phrase.
-DETERMINERS = frozenset(
-    "a an the another this that these those his her their its my our your some each every many "
-    "several few one two three four five six seven eight nine ten".split()
-)
+DETERMINERS = words("determiners") | {"another", "one"}
 #: Verbs that say where a thing is: their locative phrase may become another ("sitting on a
 #: bench" -> "sitting next to a bicycle"); not "attached to", "wrapped in", "surfing in" or
 #: "riding on", whose phrase belongs to the verb, nor "hanging on", "leaning against", which
 #: need a support ("leaning by a bicycle")
-LOCATING_VERBS = frozenset(
-    "sit stand lie lay rest park wait walk sleep stop graze play eat perch stay "
-    "drive pose gather kneel crouch be "
-    # moving about a place, which stays peripheral: "dogs running | along a beach" ->
-    # "dogs running near a suitcase" (blind review round 5: the verb must stay)
-    "run jog swim wander roam".split()
-)
+LOCATING_VERBS = words("locating_verbs")
 #: Verbs that fix a thing on a wall or a ceiling: it, and what it is fixed to, is put near
 #: nothing ("a television mounted on the wall in front of a bicycle": high up, never by a
 #: thing on the floor).
-FIXING_VERBS = frozenset("mount hang attach fix nail post affix bolt hook".split())
+FIXING_VERBS = words("fixing_verbs")
 #: Spots only a small thing fits: at someone's feet, on a lap, in arms, a hand, a pocket.
-SMALL_SPOTS = frozenset(
-    "foot feet lap arm arms hand hands shoulder shoulders pocket purse basket bag "
-    "backpack cup bowl".split()
-)
-SMALL_SPOT_PREPOSITIONS = frozenset("at on in into onto inside atop upon".split())
+SMALL_SPOTS = words("small_spots")
+SMALL_SPOT_PREPOSITIONS = words("small_spot_prepositions")
 #: Large animals and things: never at one's feet or in a lap.
-LARGE = frozenset(
-    "horse horses pony cow cows bull ox elephant elephants giraffe giraffes zebra zebras "
-    "bear bears camel camels moose deer donkey sheep goat goats car truck bus motorcycle "
-    "boat train van tractor".split()
-)
+LARGE = words("large_things")
 #: Relations whose object is a part or the contents of their subject.
-CONTAINING = frozenset({"have", "with", "of", "contain", "include", "hold", "wear", "carry"})
+CONTAINING = words("containing_relations")
 #: A word of a lower-cased caption (letters only).
 WORD = re.compile(r"[a-z]+")
 #: Entries a memo table holds at most (it is emptied when full: bounded memory).

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sgprep.lexicon import words
 from sgprep.negatives import scenes
 
 #: Settings a member may be in where that matters (scenes' names: street lawn farm wild beach
@@ -72,9 +73,9 @@ def _group(
 #: a stove" -> "a microwave", "a bathroom with a toilet" -> "a bathtub": likely there too);
 #: containers, whose word depends on what they hold and how ("a bowl of soup", "on a plate").
 GROUPS: tuple[Group, ...] = (
-    # people: who, not what they do (a "player" may be a woman); gender cues checked apart
-    _group("man/guy/gentleman woman/lady"),
-    _group("boy girl"),
+    # people: who, not what they do (a "player" may be a woman); only a change of gender is
+    # surely false (a girl may be called a woman), which replace checks, with gender cues
+    _group("man/guy/gentleman woman/lady boy girl"),
     # animals
     _group(
         "dog/puppy cat/kitten",
@@ -306,19 +307,11 @@ ANIMAL_PLACES: dict[str, frozenset[str]] = {
 }
 
 #: Liquids, and what may hold one ("a bucket of milk" -> "a basket of milk" spills).
-LIQUIDS = frozenset(
-    "milk water juice coffee tea beer wine soup soda lemonade liquid paint oil".split()
-)
-VESSELS = frozenset(
-    "bucket pail cup mug glass bottle jug pitcher bowl pot kettle can jar carton thermos "
-    "tank vase tub pan".split()
-)
+LIQUIDS = words("liquids")
+VESSELS = words("vessels")
 
 #: Words that say a person's gender whatever the noun ("a man with a beard" -> "a woman").
-GENDER_CUES = frozenset(
-    "beard bearded mustache moustache goatee dress skirt bikini gown purse handbag pregnant "
-    "bra lipstick makeup ponytail tuxedo".split()
-)
+GENDER_CUES = words("gender_cues")
 
 #: The colours of animals, fruit and flowers: another colour ("a gray elephant" -> "a gray giraffe",
 #: "a black bear" -> "a black lion", "a red apple" -> "a red banana") only where the
@@ -372,17 +365,14 @@ COLOURS: dict[str, frozenset[str]] = {
 }
 #: Attributes that name what a food or drink is made of or tastes of ("orange juice",
 #: "chocolate cake"): part of its name, which a sibling does not take ("orange milk").
-FLAVOURS = frozenset(
-    "orange lemon apple chocolate vanilla strawberry cherry grape lime banana cheese "
-    "pepperoni mushroom veggie vegetable chicken beef pork fish egg tomato cream".split()
-)
+FLAVOURS = words("flavours")
 #: Drinks named by a colour ("red wine", "black coffee", "green tea"): the colour is part
 #: of the name ("red beer").
-DRINKS = frozenset("coffee tea milk juice wine beer".split())
+DRINKS = words("coloured_drinks")
 #: Things one person sits or stands on: never under several ("a couple sits on a chair").
-ONE_SEAT = frozenset("chair stool armchair skateboard surfboard snowboard".split())
+ONE_SEAT = words("one_seat_things")
 #: Words for several people, whatever the noun's number.
-SEVERAL = frozenset("couple pair family group crowd team people".split())
+SEVERAL = words("several_people_words")
 
 #: name (drawn or alias, lower case) -> (group index, member's drawn name)
 _INDEX: dict[str, tuple[int, str]] = {

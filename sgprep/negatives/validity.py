@@ -37,53 +37,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sgprep.lexicon import words
 from sgprep.schema import SceneGraph
 
 #: Relations whose two ends can be exchanged without changing the meaning. "with" is here on
 #: purpose: "a man with a dog" / "a dog with a man" is too close to call, so it is never
 #: shuffled (METHOD.md: better lose a negative than emit a true one).
-SYMMETRIC = frozenset(
-    {
-        "next to",
-        "near",
-        "beside",
-        "by",
-        "with",
-        "across from",
-        "opposite",
-        "alongside",
-        "close to",
-        "adjacent to",
-        "near to",
-        "together with",
-        "and",
-        "touching",
-        "meet",
-        "facing each other",
-        "beside of",
-        "by side of",
-        "next",
-        "among",
-        "between",
-        # likeness: "a scarf matching the hat" says the same as "a hat matching the scarf"
-        "match",
-        "matching",
-        "resemble",
-        "resembling",
-        "look like",
-        "looking like",
-        "similar to",
-        "identical to",
-        "same as",
-        "different from",
-        "shake hands with",
-        "shaking hands with",
-    }
-)
+SYMMETRIC = words("symmetric_relations")
 #: Verbs of position that keep a symmetric preposition symmetric ("sitting next to").
-STANCE_VERBS = frozenset(
-    {"be", "sit", "stand", "lie", "lay", "stay", "rest", "park", "wait", "walk", "stand up"}
-)
+STANCE_VERBS = words("symmetric_stance_verbs")
 
 #: Spatial relations and their opposites (each pair both ways; 'under' answers 'on' first).
 OPPOSITE_PAIRS = (

@@ -7,30 +7,22 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.parse.rules_lexicon import COLOURS, MATERIALS
+from sgprep.lexicon import words
 
+COLOURS = words("colours")
+MATERIALS = words("materials")
 #: Groups of states a thing shows one of at a time ("snowy"/"grassy", "grilled"/"fried"),
 #: with their source: :func:`attribute_group`.
 ATTRIBUTE_GROUPS = Path(__file__).resolve().parent / "data" / "attribute_groups.json"
 #: Words that make a two-word colour ("navy blue", "light blue", "bright orange"): one colour,
 #: whose colour word is never edited alone ("navy blue" -> "navy black").
-COLOUR_MODIFIERS = frozenset(
-    "light dark bright pale deep navy royal sky baby hot neon pastel forest lime olive".split()
-)
+COLOUR_MODIFIERS = words("colour_modifiers")
 
 ATTRIBUTE_TYPES = ("colour", "material", "size", "other")
-SIZES = frozenset(
-    "big small large tiny huge little tall short long wide narrow thick thin giant massive "
-    "miniature enormous".split()
-)
+SIZES = words("size_words")
 #: Prepositions and spatial phrases: a predicate made only of these is spatial (or a bare
 #: preposition such as "with", "of"), else an action.
-SPATIAL_WORDS = frozenset(
-    "on in at under over above below behind beside near by inside outside into onto against "
-    "across from next to front of top left right the between along alongside among around "
-    "beneath underneath within through toward towards off out up down with of for from to "
-    "without like".split()
-)
+SPATIAL_WORDS = words("spatial_words")
 
 
 @lru_cache(maxsize=65536)
@@ -91,7 +83,7 @@ def relation_type(predicate: str) -> str:
 #: Words that may follow a noun phrase that connect joins a second item to ("holding an
 #: umbrella | and a cup | in the rain"): a preposition, or a clause that goes on; not "of" or
 #: "with", which the second item would take for its own ("a glass and a cup | of water").
-LIST_SEAMS = (SPATIAL_WORDS - {"of", "with", "the", "front", "top", "left", "right"}) | {
+LIST_SEAMS = (SPATIAL_WORDS - words("not_list_seams")) | {
     "while",
     "as",
     "during",
@@ -100,6 +92,4 @@ LIST_SEAMS = (SPATIAL_WORDS - {"of", "with", "the", "front", "top", "left", "rig
 #: | near a suitcase | sits in the window"). Not a preposition, which would take the new
 #: object for its own ("shoes | on her feet" -> "shoes near a bed on her feet"), nor "and",
 #: which may join it to another noun ("table | and chair").
-SEAM_WORDS = frozenset(
-    "is are was were has have who that which while sits stands lies sit stand".split()
-)
+SEAM_WORDS = words("seam_words")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from sgprep.lexicon import words
 from sgprep.parse.families import families_on, format_hooks
 from sgprep.schema import Entity, Relation, SceneGraph
 
@@ -35,10 +36,7 @@ NUMBER_WORDS = {
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "dozen": 12,
 }  # fmt: skip
-DETERMINERS = {
-    "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every", "another",
-    "his", "her", "its", "their", "our", "my", "your", "no",
-}  # fmt: skip
+DETERMINERS = words("factual_determiners")  # fmt: skip
 _PREDICATE_MARKER = re.compile(r"^(?:pv|v|p)\s*:\s*", re.IGNORECASE)
 #: "man:1": the name and its instance. The name ends where no blank is before it: tried after
 #: each character, a run of blanks (model output may hold any) was read again from each of its

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from sgprep.lexicon import words
 from sgprep.parse.base import (
     EndpointNeverAnswered,
     EngineUnavailable,
@@ -264,9 +265,7 @@ def find_span(caption: str, text: str, start: int = 0) -> tuple[int, int] | None
     return (match.start(), match.end()) if match else None
 
 
-_CUT_WORDS = frozenset(
-    "in on with of at by near under behind wearing holding which that who from for to".split()
-)
+_CUT_WORDS = words("cut_words")
 
 
 class HeadFinder:

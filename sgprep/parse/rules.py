@@ -80,6 +80,7 @@ from types import SimpleNamespace
 from pydantic import ValidationError
 
 from sgprep.config import DEFAULT_MAX_CAPTION_CHARS
+from sgprep.lexicon import words
 from sgprep.parse.base import (
     ParseError,
     Parser,
@@ -247,10 +248,7 @@ def _pipeline_path(spacy, name: str):
 #: prefix's own tokens never become entities and its character offsets are taken off spans.
 FRAGMENT_PREFIX = "a photo of "
 #: Nouns whose lemma is the plural form ("scissors", not spaCy's "scissor").
-PLURALIA_TANTUM = frozenset(
-    "scissors pants trousers jeans shorts glasses sunglasses goggles tongs pliers binoculars "
-    "clothes headphones earphones overalls pajamas stairs eyeglasses".split()
-)
+PLURALIA_TANTUM = words("plural_only_nouns") | words("plural_only_gear") | {"pliers", "eyeglasses"}
 
 
 def verb_initial_fragment(doc) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse.rules_lexicon import (
     ANAPHORA,
     CLOTHING,
@@ -42,7 +43,7 @@ def _move_phrases(doc: Doc, heads: list[int], noun, anchor) -> None:
 
 
 #: Nouns that stand for a part of a group named before ("some reading books and others typing").
-PRONOUN_NOUNS = frozenset({"others", "other", "some", "one", "ones", "another", "rest"})
+PRONOUN_NOUNS = words("pronoun_nouns")
 
 
 def _animate(tok) -> bool:
@@ -96,12 +97,7 @@ def participle_doers(verb) -> list:
 #: are faded; dull, soft, muted, dusty, rich, vivid), nor "royal" (written apart in the read
 #: parts) and "dark" (mixed there: 2 joined, 1 apart; with it, one graph of the test split
 #: scored worse under ``sgprep eval``, counted, not read).
-SHADE_WORDS = frozenset(
-    """
-    light pale bright deep pastel neon navy lime sky baby olive forest hot mint powder
-    jet midnight charcoal emerald kelly sea lemon blood cherry
-    """.split()
-)
+SHADE_WORDS = words("joined_shades")
 
 
 def shade_of(word):
@@ -177,12 +173,7 @@ def part_adjective(tok) -> tuple[str, list] | None:
 
 #: Parts a thing or an animal has, beside ``BODY_PARTS`` and ``OWNED_PARTS``: "preening its
 #: feathers" keeps pigeon have feathers.
-OWN_PARTS = frozenset(
-    """
-    feather feathers torso hand hands arm arms finger fingers hair skin roof door doors wheel
-    wheels window windows handle lid screen
-    """.split()
-)
+OWN_PARTS = words("own_parts")
 
 
 def redundant_possession(owner_tok, owned_tok) -> bool:
@@ -202,7 +193,7 @@ def redundant_possession(owner_tok, owned_tok) -> bool:
 
 #: Verbs whose participle a colour completes: the colour is the result on the thing ("the
 #: boat is painted white", "a structure painted yellow").
-COLOURING_VERBS = frozenset({"paint", "repaint", "dye", "tint", "colour", "color", "stain"})
+COLOURING_VERBS = words("colouring_verbs")
 
 
 def colour_result(verb):

@@ -33,11 +33,10 @@ from __future__ import annotations
 import html
 import re
 
+from sgprep.lexicon import ordered, words
+
 #: Camera makers whose name starts a model code in camera metadata.
-CAMERA_MAKERS = (
-    "canon nikon sony fujifilm fuji olympus panasonic lumix leica pentax ricoh hasselblad "
-    "sigma samsung gopro dji kodak minolta"
-).split()
+CAMERA_MAKERS = ordered("camera_makers")
 
 #: A domain's labels and a file's name are bounded (63 characters is a label's most, 255 a file
 #: name's): unbounded, a long run of "a-a-a-..." or "a.a.a..." was read to its end again from
@@ -257,7 +256,8 @@ _HANDLE = r"(?:\b(?:via|by|from|follow|credit|cc)\s+)?(?<![\w@])@[A-Za-z0-9_][\w
 #: stock site's label ("Premium Photo", "Free Vector", "Download this free picture about")
 _LABEL = (
     r"(?:^|(?<=[|;,.(]))\s*(?:photo|image|picture|pic|source|credit|via)s?\s*:"
-    r"|\b(?:premium|free)\s+(?:photo|vector|image|psd|picture)s?\b(?!\s+of\b)"
+    r"|\b(?:royalty[- ]free\s+|premium\s+|free\s+)+(?:stock\s+)?(?:photo|vector|image|psd|picture)s?\b"
+    r"(?!\s+of\b)"
     r"|\bdownload\s+(?:(?:this|the)\s*)?(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
     r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
     r"|^\s*(?:photo|image|picture|illustration)\s+about\b|\s[-|]\s*\d{6,}\s*$"
@@ -303,13 +303,7 @@ _NUMBER_DATE = (
 _SHOUT = r"^\s*[A-Z]{2,}(?:\s+[A-Z]{2,}){0,2}\s*(?:!+|:)"
 #: stock keywords that name no thing: "... summer vacation travel concept" at a caption's end,
 #: a list's keyword for an idea ("success", "concept", "holiday")
-ABSTRACT_KEYWORDS = frozenset(
-    "concept concepts success business technology vacation holiday holidays travel tourism "
-    "celebration background texture design vector seamless abstract outdoor outdoors indoor "
-    "lifestyle idea ideas happiness love fun freedom teamwork education health fashion beauty "
-    "summer winter spring autumn season copyspace copy-space closeup destination paradise "
-    "diet healthy wellness nutrition".split()
-)
+ABSTRACT_KEYWORDS = words("abstract_keywords")
 _IDEAS = "|".join(sorted(ABSTRACT_KEYWORDS, key=len, reverse=True))
 #: (twelve ideas before "concept" at most: a run of them with no "concept" after was read to
 #: its end again from each of its words, a time quadratic in its length)
@@ -334,12 +328,25 @@ _EDGE_EMOJI = re.compile(
 #: four seven): no phrase's word, and spaCy's tokenizer splits such a run one character at a
 #: time, in time that grows with the square of its length (990 flags: 0.75 s)
 _EMOJI_RUN = re.compile(rf"{_EMOJI}{{16,}}")
+#: a stock site's or an image host's name, credited in alt text ("... | Shutterstock",
+#: "- 123RF", "via Pinterest"), with the word that credits it and its domain ending
+STOCK_SITES = words("stock_sites")
+_STOCK_SITE = (
+    r"(?:\b(?:via|by|from|on|credit|source)\s*:?\s+)?\b(?:"
+    + "|".join(
+        re.escape(w).replace(r"\ ", r"\s*") for w in sorted(STOCK_SITES, key=len, reverse=True)
+    )
+    + r")(?:\.com)?\b"
+)
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
 _WEB_MAYBE = re.compile(r"[&<@:$£€¥%\"!#\d\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]")
-_WEB_MAYBE_WORD = re.compile(r"xl\b|filter|sale|concept|premium|free|download|only|visit|library")
+_WEB_MAYBE_WORD = re.compile(
+    r"xl\b|filter|sale|concept|premium|free|download|only|visit|library|"
+    + "|".join(re.escape(w.split()[0]) for w in sorted(STOCK_SITES))
+)
 _WEB_NOISE = re.compile(
-    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT]),
+    "|".join([_HTML_TAG, _HANDLE, _LABEL, _EXIF, _SHOP, _NUMBER_DATE, _CONCEPT, _STOCK_SITE]),
     re.IGNORECASE,
 )
 _SHOP_CODE = re.compile(r"\b(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d[A-Z0-9]*\d)[A-Z0-9]{7,}\b")
@@ -382,11 +389,7 @@ def _abstract_list_items(text: str) -> str:
 
 
 #: words that join a phrase: a run of words with none of them is no sentence
-_FUNCTION_WORDS = frozenset(
-    "a an the of in on at with and or to for by from into onto near under over behind "
-    "is are was were be being has have had this that these those his her their its my our "
-    "your some two three four while who which".split()
-)
+_FUNCTION_WORDS = words("phrase_function_words")
 _KEYWORD_RUN = re.compile(r"^\s*[A-Za-z]+(?:[ ]+[A-Za-z]+){4,}\s*$")
 
 

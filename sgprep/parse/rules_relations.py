@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
+
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Token
 
@@ -20,7 +22,7 @@ from sgprep.parse.rules_repair import ANIMALS, BODY_PARTS, LEMMA_FIXES
 from sgprep.parse.rules_view import DocView, subtree
 
 #: Parts of a person's or an animal's body that it "has" ("a man with brown hair").
-OWN_BODY = BODY_PARTS | frozenset("hair beard mustache moustache hand hands arm arms".split())
+OWN_BODY = BODY_PARTS | words("human_body_parts")
 
 
 class RelationRules:

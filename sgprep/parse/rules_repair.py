@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy
 
+from sgprep.lexicon import words
+
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Doc
 
@@ -48,10 +50,10 @@ def word_index(nlp) -> tuple[frozenset[str], frozenset[str]]:
     except (KeyError, ValueError, AttributeError):
         return frozenset(), frozenset()
 
-    def words(pos: str) -> set[str]:
+    def of_pos(pos: str) -> set[str]:
         return set(table.get(pos, []))  # a Table hashes string keys itself
 
-    return frozenset(words("noun")), frozenset(words("adj") | words("adv"))
+    return frozenset(of_pos("noun")), frozenset(of_pos("adj") | of_pos("adv"))
 
 
 def _trailing_noun(v: DocView, nouns: frozenset[str], modifiers: frozenset[str]) -> bool:
@@ -273,12 +275,7 @@ def repair_participle_after_noun(doc: Doc, verb_lemma) -> Doc:
 
 
 #: Parts of a person that a "with" phrase names ("a man with brown hair standing ...").
-PERSON_PARTS = frozenset(
-    """
-    hair beard mustache moustache hand hands arm arms leg legs head face eyes glasses
-    sunglasses eyeglasses backpack bag tattoo tattoos
-    """.split()
-)
+PERSON_PARTS = words("human_body_parts") | words("person_parts_more")
 
 
 _QUOTE_PAIRS = {"'": {"'", "’"}, '"': {'"'}, "“": {"”"}, "‘": {"’", "'"}, "`": {"'"}}
@@ -427,26 +424,11 @@ def repair_with_list(doc: Doc) -> Doc:
 
 
 #: Parts that an owner written without its apostrophe has ("elephants tail", "persons head").
-OWNED_PARTS = PERSON_PARTS | frozenset(
-    """
-    tail mouth nose ear ears eye neck back foot feet paw paws wing wings trunk horn horns
-    mane body fur beak coat shirt jacket hat tongue teeth knee knees shoulder shoulders
-    """.split()
-)
+OWNED_PARTS = PERSON_PARTS | words("owned_parts")
 #: Parts of an animal's body ("a dog nose" is the dog's).
-BODY_PARTS = frozenset(
-    """
-    head heads nose mouth ear ears eye eyes tail neck face leg legs paw paws wing wings horn
-    horns mane beak fur trunk tusk tusks hoof hooves back body tongue teeth
-    """.split()
-)
+BODY_PARTS = words("body_parts")
 #: Owners of parts other than people.
-ANIMALS = frozenset(
-    """
-    animal elephant giraffe zebra dog cat horse cow sheep bird bear lamb calf goat pig duck
-    puppy kitten monkey lion tiger deer camel
-    """.split()
-)
+ANIMALS = words("animals")
 
 
 #: Prepositions whose coordinated objects the model hangs on the phrase's owner.

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
+
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Doc, Token
 
@@ -157,7 +159,7 @@ def landmark_without_of(tok: Token) -> Token | None:
 
 
 #: Position nouns of multi-word prepositions ("on top of", "in front of")
-_POSITIONS = frozenset({"top", "front", "side", "back", "middle", "edge", "bottom", "end"})
+_POSITIONS = words("short_position_nouns")
 
 
 #: A subject pronoun with nothing before it to point to is the person it says ("she is
@@ -290,12 +292,7 @@ COMPOUND_NAMES = frozenset(
 
 #: Parts and worn things that come in left and right ones: "his left hand" names the hand
 #: ("left hand"), it does not describe it.
-SIDED_THINGS = frozenset(
-    """
-    hand arm leg foot eye ear shoe boot glove sock wing knee shoulder wrist elbow ankle
-    cheek thigh hip paw hoof headlight taillight
-    """.split()
-)
+SIDED_THINGS = words("sided_things")
 
 #: Predicates of an adjective and its preposition that FACTUAL's gold writes as a verb.
 ADJECTIVE_PREDICATES = {"full of": "fill with"}
@@ -323,12 +320,7 @@ _LIKENESS_MODIFIERS = frozenset({"toy"})
 
 #: Common adjectives of size and shape that the small model reads as nouns at the start of a
 #: fragment ("small/PROPN hill", "round/NOUN mouse pad"): never part of a name
-PLAIN_ADJECTIVES = frozenset(
-    """
-    big small large little tall short long round square shallow deep wide narrow tiny huge
-    lone old new empty flat thick thin giant
-    """.split()
-)
+PLAIN_ADJECTIVES = words("plain_adjectives")
 _AGE_MODIFIERS = frozenset({"baby", "adult", "juvenile"})
 
 
@@ -351,7 +343,7 @@ def covering_agent(verb: Token, prep: Token) -> bool:
 
 #: Prepositions of place after a verb's object that say where the subject is ("a man riding a
 #: motorcycle on the street" -> man on street; FACTUAL's gold drops the verb)
-PLACE_OF_DOING = frozenset({"on", "in", "at", "through", "along", "across", "near", "inside"})
+PLACE_OF_DOING = words("place_of_doing_prepositions")
 #: Verbs whose object is a game, no thing with a place: the phrase says where the game is played
 #: ("a boy playing soccer on the grass" -> play on grass; FACTUAL's gold, 3 of 4 in the read parts)
 GAME_VERBS = frozenset({"play"})
@@ -369,4 +361,4 @@ def state_in_place(adjective: Token) -> bool:
 
 
 #: adjectives that make a relation with their preposition ("similar to", "full of")
-_RELATION_ADJECTIVES = frozenset("full similar close adjacent next near opposite parallel".split())
+_RELATION_ADJECTIVES = words("relation_adjectives")

@@ -44,6 +44,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from sgprep.lexicon import words
+
 #: how many times more frequent the mending must be than the next word one edit away
 CLEAR = 5
 #: shortest word that is mended: a word of five letters is one edit from many others
@@ -54,7 +56,7 @@ WEB_WORD = 1.5
 #: the word file of ``symspellpy``: one "word count" a line
 WORDS = "frequency_dictionary_en_82_765.txt"
 #: articles and prepositions a word may be run together with ("grounda brown")
-GLUED = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "with", "and"})
+GLUED = words("glued_words")
 #: tags of a word that may be mended
 _TAGS = frozenset({"NOUN", "ADJ", "PROPN"})
 #: characters that join a word to the next or the one before ("sea-doo", "'kipf'", "a/b")

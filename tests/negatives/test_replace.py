@@ -1,6 +1,8 @@
 """replace (replace_attribute, replace_object, replace_relation) on hand-written graphs,
 with the rules only (no statistics)."""
 
+from collections import Counter
+
 from neg_helpers import build_all, graph
 
 
@@ -55,3 +57,96 @@ def test_replace_object_uses_the_same_category_and_a_new_head():
 
             cats = load_vocab().categories
             assert {cats[h] for h in heads} == {"animal"}
+
+
+def test_a_person_changes_gender_and_a_grown_up_becomes_a_child_only_without_an_age():
+    """replace_object on people (bundled statistics, written captions): the new person is of
+    the other gender ("a woman" -> "a man" or "a boy"; never "a girl": she may be one), and a
+    grown-up becomes a child, or a child a grown-up, only where no age word is said ("an old
+    man" -> "an old woman", never "an old girl"; "a little girl" -> "a little boy")."""
+    from neg_helpers import texts_over_seeds
+
+    def heads(caption, entities, relations=()):
+        texts, rejected = texts_over_seeds(caption, entities, relations, "replace_object", 40)
+        return {t.split()[1] for t in texts if t.split()[0] == "a"}, rejected
+
+    got, rejected = heads(
+        "a woman riding a horse on the beach",
+        [("a woman", "woman", []), ("a horse", "horse", []), ("the beach", "beach", [])],
+        [(0, "riding", 1), (1, "on", 2)],
+    )
+    assert {"man", "boy"} <= got and "girl" not in got and rejected["same_gender"] > 0
+    texts, rejected = texts_over_seeds(
+        "an old man sitting on a bench",
+        [("an old man", "man", ["old"]), ("a bench", "bench", [])],
+        [(0, "sitting on", 1)],
+        "replace_object",
+        40,
+    )
+    people = {t.split()[2] for t in texts if t.startswith("an old ")} - {"man"}
+    assert people == {"woman"} and rejected["age_word"] > 0
+    texts, _ = texts_over_seeds(
+        "a little girl holding a kite",
+        [("a little girl", "girl", ["little"]), ("a kite", "kite", [])],
+        [(0, "holding", 1)],
+        "replace_object",
+        40,
+    )
+    people = {t.split()[2] for t in texts if t.startswith("a little ")} - {"girl"}
+    assert people == {"boy"}
+
+
+def _new_verbs(caption, entities, relations):
+    import random
+
+    from neg_helpers import graph as hand_graph
+
+    from sgprep.negatives.scene import Scene
+    from sgprep.negatives.strategies.replace_relation import ReplaceRelation
+    from sgprep.negatives.vocab import load_vocab
+
+    vocab = load_vocab()
+    g = hand_graph(caption, entities, relations)
+    found = set()
+    for seed in range(30):
+        made = Scene(g, vocab, random.Random(seed), Counter(), vocab.cooc, caption)
+        for build in ReplaceRelation(made).candidates("replace_relation"):
+            p = build()
+            if p is not None:
+                found.add(p.graph.relations[0].predicate)
+    return found - {relations[0][1]}
+
+
+def test_a_new_verb_must_fit_the_phrase_after_its_object():
+    """replace_relation: where the verb's object is followed by a phrase of the verb's own
+    ("a man carrying a surfboard | toward the water"), the new verb must be plausible with
+    that phrase too (the bundled statistics' judge): "waxing a surfboard" alone, never
+    "waxing a surfboard toward the water"; an "of" phrase belongs to the object and is passed
+    over ("a cup | of tea | on a tray"); where the phrase places the whole scene ("on the
+    beach"), any verb fits it."""
+    from sgprep.negatives.vocab import load_vocab
+
+    man, board = ("a man", "man", []), ("a surfboard", "surfboard", [])
+    assert _new_verbs("a man carrying a surfboard", [man, board], [(0, "carrying", 1)])
+    toward = _new_verbs(
+        "a man carrying a surfboard toward the water",
+        [man, board, ("the water", "water", [])],
+        [(0, "carrying", 1), (1, "toward", 2)],
+    )
+    cooc = load_vocab().cooc
+    assert all(cooc.judge("man", f"{v} toward", "water") is None for v in toward), toward
+    assert "wax" not in toward
+    kite = ("a kite", "kite", [])
+    alone = _new_verbs("a man carrying a kite", [man, kite], [(0, "carrying", 1)])
+    beach = _new_verbs(
+        "a man carrying a kite on the beach",
+        [man, kite, ("the beach", "beach", [])],
+        [(0, "carrying", 1), (1, "on", 2)],
+    )
+    assert alone and beach == alone
+    tea = _new_verbs(
+        "a man carrying a cup of tea to a woman",
+        [man, ("a cup", "cup", []), ("tea", "tea", []), ("a woman", "woman", [])],
+        [(0, "carrying", 1), (1, "of", 2), (1, "to", 3)],
+    )
+    assert all(cooc.judge("man", f"{v} to", "woman") is None for v in tea), tea

@@ -5,6 +5,7 @@ on" -> "stand on"), in the same form."""
 
 from __future__ import annotations
 
+from sgprep.lexicon import keyed, words
 from sgprep.negatives.cooc import (
     FAR_AWAY,
     NOT_OBJECTS,
@@ -18,6 +19,7 @@ from sgprep.negatives.cooc import (
 )
 from sgprep.negatives.perturbation import Candidate, Perturbation, SetPredicate
 from sgprep.negatives.scene import MAX_MEMO, WORD, Strategy, with_entities
+from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.validity import OPPOSITES
 from sgprep.negatives.vocab import relation_type
 from sgprep.negatives.words import SPATIAL_WORDS
@@ -28,30 +30,20 @@ from sgprep.schema import Relation, SceneGraph
 IMPLICIT_VERBS = frozenset({"have", "be"})
 #: Verbs whose place is tied to them: one hides behind or under a thing, never in front of
 #: it (blind review round 6: "a boy hides behind a tree" -> "hides in front of a tree").
-TIED_POSITIONS = {
-    **dict.fromkeys("hide hiding hides hid hidden".split(), frozenset({"behind", "under"})),
-    **dict.fromkeys("peek peeking peeks peer peering peers".split(), frozenset({"behind"})),
-    **dict.fromkeys(
-        "shelter sheltering shelters crawl crawling crawls duck ducking ducks".split(),
-        frozenset({"under"}),
-    ),
+_TIED = {
+    "hide": frozenset({"behind", "under"}),
+    "peek": frozenset({"behind"}),
+    "shelter": frozenset({"under"}),
 }
+TIED_POSITIONS = {w: _TIED[g] for g, verbs in keyed("tied_position_verbs").items() for w in verbs}
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
 #: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
-UNSPECIFIC_VERBS = frozenset("look watch see face hold touch use have".split())
+UNSPECIFIC_VERBS = words("unspecific_verbs")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
-AGAINST_WALL = frozenset(
-    "fireplace mirror painting picture poster window wall tv television door bookshelf "
-    "bookcase whiteboard chalkboard dresser oven stove refrigerator fridge dishwasher "
-    "microwave sink toilet bathtub".split()
-)
+AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
 #: pitcher in front of a packed stadium" says nothing a photo could show).
-ENCLOSING = frozenset(
-    "stadium arena court field room gym hall ballpark ballfield pitch rink classroom "
-    "bedroom kitchen bathroom office restaurant store shop auditorium theater theatre "
-    "diamond track bleacher bleachers stands".split()
-)
+ENCLOSING = words("enclosing_places")
 #: Roles a sport places around its marks, and what each stands in a fixed order with: the
 #: catcher and the umpire behind home plate, the goalkeeper in front of the goal.
 FIXED_ROLES = {
@@ -64,6 +56,11 @@ FIXED_ROLES = {
     )
     for role in roles.split()
 }
+
+
+#: Prepositions that place the whole scene where their object is a setting's word ("on the
+#: beach", "in the park"): what happens there, whatever the verb.
+SCENE_PLACES = [["in"], ["on"], ["at"], ["near"], ["by"]]
 
 
 class ReplaceRelation(Strategy):
@@ -227,6 +224,11 @@ class ReplaceRelation(Strategy):
             and relation_type(x.predicate) == "action"
             and lemma(x.predicate.split()[0]) == verb
         ]
+        # the verb's object may be followed by a phrase of the verb's own ("chops carrots |
+        # on a cutting board", "delivers a pizza | to a woman"): the new verb must be
+        # plausible with it too (:meth:`Cooc.judge`), else "feeds carrots on a cutting
+        # board", "eats a pizza to a woman" (blind review round 13)
+        adjunct = self._adjunct(r)
         return [
             v
             for v in plausible
@@ -235,7 +237,38 @@ class ReplaceRelation(Strategy):
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others
             )
+            and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
         ]
+
+    def _adjunct(self, r: Relation) -> tuple[str, list[str]] | None:
+        """(the thing, [its preposition]) of a phrase right after the object of an action
+        relation in the caption ("carries a surfboard | toward the ocean"), where there is
+        one: a preposition (not "of", which belongs to the object) and the next thing named."""
+        ents = self.g.entities
+        span = ents[r.object].span
+        if not self.text or span is None:
+            return None
+        later = sorted(
+            (e.span[0], e.span[1], k)
+            for k, e in enumerate(ents)
+            if e.span is not None and e.span[0] >= span[1] and k != r.subject
+        )
+        end = span[1]
+        words = WORD.findall(self.text[end : end + 40].lower())
+        if words[:1] == ["of"] and later:  # "loaves of bread | in a shop window"
+            end = later.pop(0)[1]
+            words = WORD.findall(self.text[end : end + 40].lower())
+        if not words or words[0] not in SPATIAL_WORDS or words[0] in ("of", "and", "the"):
+            return None
+        if not later:
+            return None
+        start, _, k = later[0]
+        thing = self.scene.names[k]
+        between = WORD.findall(self.text[end:start].lower())
+        prep = [w for w in between if w in SPATIAL_WORDS and w not in ("the", "a", "an")]
+        if prep in SCENE_PLACES and thing.split()[-1] in SETTING_WORDS:
+            return None  # where the whole scene is: "flying a kite | on the beach"
+        return (thing, prep) if prep else None
 
     def _plausible_verbs(
         self, s: str, o: str, verb: str, rest: list[str], vocab_verbs: list[str]

@@ -6,6 +6,7 @@ phrases change places."""
 
 from __future__ import annotations
 
+from sgprep.lexicon import words
 from sgprep.negatives.cooc import lemma, predicate_key
 from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
 from sgprep.negatives.scene import Strategy, same_class, with_entities
@@ -15,20 +16,18 @@ from sgprep.schema import Relation
 
 #: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
 #: around the table", redrawn "a woman crowds around the table"); one thing may surround.
-COLLECTIVE_VERBS = frozenset("crowd gather surround huddle swarm flock cluster mill".split())
+COLLECTIVE_VERBS = words("collective_verbs")
 #: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
 #: climb"): exchanged, a small doer and a grown one done to reads as absurd.
-STRENGTH_VERBS = frozenset("help lift carry hold push pull raise boost pick".split())
+STRENGTH_VERBS = words("strength_verbs")
 SMALL_WORDS = frozenset("small little young tiny baby".split())
-CHILDREN = frozenset("child children kid kids baby babies toddler toddlers infant".split())
-GROWN_WORDS = frozenset("tall big large old adult elderly grown".split())
-GROWN_UPS = frozenset(
-    "man men woman women adult adults person gentleman lady father mother dad mom".split()
-)
+CHILDREN = words("child_nouns")
+GROWN_WORDS = words("grown_words")
+GROWN_UPS = words("grown_up_nouns")
 #: What may stand between two items of one list: "a hat, a white shirt and a tie".
-LIST_WORDS = frozenset({",", "and", "or", "&", "a", "an", "the", "some", "plus", "also", "on"})
+LIST_WORDS = words("list_words")
 #: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
-HAD = frozenset({"in", "with", "wear", "have", "dress in", "wear with", "carry", "hold"})
+HAD = words("had_relations")
 
 
 class Shuffle(Strategy):

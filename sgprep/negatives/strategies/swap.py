@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from sgprep.lexicon import words
 from sgprep.negatives import kinds
 from sgprep.negatives.cooc import (
     FREE_STANDING,
@@ -56,9 +57,7 @@ from sgprep.negatives.words import same_state
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
 #: on top of a green sphere" -> "a red sphere on top of a green cube"), nothing else does.
-STACKING = frozenset(
-    "on,on top of,atop,above,below,under,over,beneath,underneath,be on,sit on".split(",")
-)
+STACKING = words("stacking_relations")
 #: Text that joins two items of one list ("a blue hat and apron", "a red cube and a blue
 #: sphere", "men, women and children"). Used with fullmatch; it starts only where a run of
 #: blanks starts, so a search over a long run of them stays linear.
@@ -136,8 +135,8 @@ def thing_kind(obj: str) -> str | None:
     if cls is not None or head in OWN_COLOURS or head in NATURAL:
         return None
     k = knowledge()
-    for kind, words in (("made", k.made), ("person", k.person), ("animal", k.animal)):
-        if head in words:
+    for kind, names in (("made", k.made), ("person", k.person), ("animal", k.animal)):
+        if head in names:
             return kind
     return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import CLOTHING, NOUNS, PERSON_ACTIONS, VERBS
 from sgprep.parse.rules_long import _animate, _move, participle_doers
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 SMALL_CLAUSE_DEPS = frozenset({"ccomp"})
 
 #: Verbs whose subject a framing noun can be ("the view of the city is stunning").
-_COPULAS = frozenset("be have seem appear look become remain".split())
+_COPULAS = words("framing_copulas")
 
 
 #: Framing nouns that name no object: a "photo" or a "painting" of something can hang on a

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import (
     CLOTHING,
@@ -297,9 +298,7 @@ def repair_colour_noun(doc: Doc) -> Doc:
 
 #: Prepositions of place before which an "-ing" word and a bare noun are a noun phrase
 #: ("on folding chairs"), not a gerund clause ("by holding hands" is left).
-_GERUND_PLACES = SUPPORT_PREPOSITIONS | frozenset(
-    "into onto under over above below behind beside near underneath beneath against".split()
-)
+_GERUND_PLACES = SUPPORT_PREPOSITIONS | words("gerund_place_prepositions")
 
 
 def _gerund_modifiers(v) -> list[tuple[int, int, int, int]]:

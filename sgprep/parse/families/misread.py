@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import ING_NOUNS, NOUNS, PERSON_NOUNS, QUANTITY_NOUNS, is_colour
 from sgprep.parse.rules_repair import _set_tree
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 #: Determiners that say a noun phrase is singular: one on a plural head is a misread verb's.
-SINGULAR_DETERMINERS = frozenset({"a", "an", "one", "each", "every", "this", "that"})
+SINGULAR_DETERMINERS = words("singular_determiners")
 
 
 #: Finite verb tags: a caption that has one has its verb already.
@@ -196,13 +197,7 @@ def _verb_read_as_noun(doc: Doc, candidates: list, verb_lemma, verbs: frozenset[
 #: Verbs whose participle says how a thing is put or kept ("mounted on the wall", "lined up on
 #: the sill", "gathered to see"): the small model reads such a participle after a noun phrase
 #: as the past tense of a sentence whose subject is the phrase's first noun.
-STATE_VERBS = frozenset(
-    """
-    mount hang line place stack pile gather arrange attach park display scatter cover fill
-    surround decorate paint write print set position locate situate perch prop lean tie wrap
-    string pin stick glue nail fix frame load pack crowd cluster spread store
-    """.split()
-)
+STATE_VERBS = words("state_verbs")
 
 
 def repair_participle_read_as_past(doc: Doc, tag: str = "VBD") -> Doc:
@@ -259,7 +254,7 @@ _BASE_VERB_TAGS = frozenset({"VB", "VBP"})
 
 
 #: Nouns of writing: the word after one is what is written ("the word stop on a sign").
-_MENTION_NOUNS = frozenset("word words letter letters text phrase name label writing".split())
+_MENTION_NOUNS = words("mention_nouns")
 
 
 def _noun_read_as_verb(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_draft import EntityDraft
@@ -32,12 +33,7 @@ if TYPE_CHECKING:
 VERBS_POS = frozenset({"VERB"})
 #: Adverbs of degree: they grade a participle ("partly eaten"), they do not say how it was
 #: done, so they are no part of its attribute (family ``manner``).
-DEGREE_ADVERBS = frozenset(
-    """
-    partly partially fully completely mostly nearly slightly largely mainly totally entirely
-    barely hardly highly really truly extremely relatively fairly newly recently only
-    """.split()
-)
+DEGREE_ADVERBS = words("degree_adverbs")
 #: Words that deny what a verb or a determiner says (family ``negation``).
 NEGATIONS = frozenset({"no", "not", "n't", "never"})
 

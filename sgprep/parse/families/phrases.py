@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sgprep.lexicon import words
 from sgprep.parse import rules_lexicon as lex
 from sgprep.parse.families.base import Family, Repair
 from sgprep.parse.rules_lexicon import (
@@ -46,12 +47,7 @@ if TYPE_CHECKING:
 
 #: Places that hold what they are "with": "a kitchen with a cat on the counter" is the cat's
 #: counter, so a phrase after their "with" object stays with that object.
-SCENES = frozenset(
-    """
-    room kitchen bathroom bedroom office street road field yard park beach area scene lot
-    city town parking garden lawn water ocean sea lake river sky valley landscape
-    """.split()
-)
+SCENES = words("scene_places")
 
 
 #: Prepositions of a place phrase that can move from a "with" object to its owner: support
@@ -209,7 +205,7 @@ def repair_phrase_after_air(doc: Doc) -> Doc:
 
 
 #: Prepositions of place before a position with no article ("on back of boat").
-_POSITION_PREPOSITIONS = frozenset({"on", "in", "at", "to", "down", "along", "near", "by"})
+_POSITION_PREPOSITIONS = words("position_prepositions")
 
 
 def _stray_positions(v) -> list[int]:
