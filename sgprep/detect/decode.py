@@ -12,6 +12,12 @@ the upright image), and CMYK, 16-bit, grayscale, alpha and palette images become
 
 A JPEG much larger than the detector's input is decoded at a reduced DCT scale (Pillow's
 ``draft``), never below the size the letterbox needs; boxes are scaled back to full pixels.
+
+Memory: an image costs its decoded pixels (Pillow's, 4 bytes a pixel for RGB) and the upright
+RGB array made of them a band of rows at a time (:func:`upright_rgb`), no other full-size copy:
+about 2.3 times the RGB array at the peak, and the letterbox keeps only the model's input. A
+progressive JPEG also holds its DCT coefficients while it is decoded (libjpeg's, about 2 bytes
+a sample at full size, whatever the draft scale). Each decoding thread holds one such image.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from sgprep.io.images import DEFAULT_MAX_PIXELS, size_problem
 
@@ -65,21 +71,102 @@ class DecodeError:
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:
-    """8-bit RGB from any mode Pillow opens (CMYK, I;16, I, F, L, LA, P, RGBA, 1 ...)."""
+    """8-bit RGB from any mode Pillow opens (CMYK, I;16, I, L, LA, P, RGBA, 1 ...), pixel by
+    pixel, so that a band of rows converts as it would in the whole image (``F``, scaled by the
+    whole image's range, is :func:`_float_to_rgb`'s)."""
     if img.mode in ("RGB",):
         return img
     if img.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I"):
         # 16/32-bit integer greyscale: keep the top 8 bits of the 16-bit range
         arr = np.asarray(img, dtype=np.uint32 if img.mode == "I" else np.uint16).astype(np.uint32)
         return Image.fromarray((np.clip(arr, 0, 65535) >> 8).astype(np.uint8)).convert("RGB")
-    if img.mode == "F":
-        arr = np.nan_to_num(np.asarray(img, dtype=np.float32))
-        lo, hi = float(arr.min()), float(arr.max())
-        norm = (arr - lo) / (hi - lo) * 255.0 if hi > lo else np.zeros_like(arr)
-        return Image.fromarray(norm.astype(np.uint8)).convert("RGB")
     if img.mode == "P" and "transparency" in img.info:
         img = img.convert("RGBA")  # Pillow warns when a palette with transparency goes to RGB
     return img.convert("RGB")
+
+
+def _float_to_rgb(img: Image.Image) -> np.ndarray:
+    """A 32-bit float image (mode ``F``) as RGB, its range stretched to 0-255."""
+    arr = np.nan_to_num(np.asarray(img, dtype=np.float32))
+    lo, hi = float(arr.min()), float(arr.max())
+    norm = (arr - lo) / (hi - lo) * 255.0 if hi > lo else np.zeros_like(arr)
+    return np.asarray(Image.fromarray(norm.astype(np.uint8)).convert("RGB"))
+
+
+#: Bytes of decoded pixels converted to RGB at a time (a band of rows).
+BAND_BYTES = 1 << 22
+
+
+def upright_rgb(img: Image.Image, orientation: object = None) -> np.ndarray:
+    """A decoded image as an upright 8-bit RGB array, the EXIF ``orientation`` (2-8) applied as
+    ``ImageOps.exif_transpose`` applies it: the same pixels as
+    ``np.asarray(_to_rgb(ImageOps.exif_transpose(img)))``, without their copies.
+
+    That chain holds the image three to five times over (the transposed copy, or a plain copy
+    where there is no orientation, a converted one, and ``np.asarray``'s bytes and their join);
+    here each band of rows is converted and written, turned, into the one array that is
+    returned, so the decoded image and that array are all there is."""
+    method = TRANSPOSES.get(orientation)  # type: ignore[call-overload]
+    if img.mode == "F":  # scaled by the whole image's range: converted whole (it is rare)
+        rgb = _float_to_rgb(img)
+        return rgb if method is None else np.ascontiguousarray(_turn(rgb, method))
+    width, height = img.size
+    turned = method in (Image.Transpose.TRANSPOSE, Image.Transpose.TRANSVERSE,
+                        Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270)  # fmt: skip
+    out = np.empty((width, height, 3) if turned else (height, width, 3), np.uint8)
+    rows = max(1, BAND_BYTES // (4 * width))
+    for top in range(0, height, rows):
+        bottom = min(height, top + rows)
+        band = np.asarray(_to_rgb(img.crop((0, top, width, bottom))))
+        _place(out, band, top, bottom, height, method)
+    return out
+
+
+#: EXIF orientation -> the transposition that makes the image upright (``exif_transpose``'s).
+TRANSPOSES = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+
+
+def _turn(arr: np.ndarray, method) -> np.ndarray:
+    """``arr`` (rows, columns, channels) transposed as Pillow's ``transpose(method)``: a view."""
+    T = Image.Transpose
+    if method == T.FLIP_LEFT_RIGHT:
+        return arr[:, ::-1]
+    if method == T.ROTATE_180:
+        return arr[::-1, ::-1]
+    if method == T.FLIP_TOP_BOTTOM:
+        return arr[::-1]
+    if method == T.TRANSPOSE:
+        return arr.transpose(1, 0, 2)
+    if method == T.ROTATE_270:  # a quarter turn clockwise
+        return arr.transpose(1, 0, 2)[:, ::-1]
+    if method == T.TRANSVERSE:
+        return arr.transpose(1, 0, 2)[::-1, ::-1]
+    if method == T.ROTATE_90:  # a quarter turn anticlockwise
+        return arr.transpose(1, 0, 2)[::-1]
+    return arr
+
+
+def _place(out: np.ndarray, band: np.ndarray, top: int, bottom: int, height: int, method) -> None:
+    """Write rows ``top:bottom`` of an image ``height`` rows high, turned by ``method``, where
+    they go in the upright ``out``."""
+    T = Image.Transpose
+    turned = _turn(band, method)
+    if method in (None, T.FLIP_LEFT_RIGHT):
+        out[top:bottom] = turned
+    elif method in (T.ROTATE_180, T.FLIP_TOP_BOTTOM):
+        out[height - bottom : height - top] = turned
+    elif method in (T.TRANSPOSE, T.ROTATE_90):
+        out[:, top:bottom] = turned
+    else:  # ROTATE_270, TRANSVERSE: stored rows become columns from the right
+        out[:, height - bottom : height - top] = turned
 
 
 def pillow_open(fp) -> Image.Image:
@@ -115,8 +202,7 @@ def decode_image(
                     if need < 0.5:
                         img.draft(img.mode, (math.ceil(full_w * need), math.ceil(full_h * need)))
                 img.load()  # truncated data fails here
-                upright = ImageOps.exif_transpose(img)
-                rgb = np.ascontiguousarray(np.asarray(_to_rgb(upright)))
+                rgb = upright_rgb(img, img.getexif().get(_ORIENTATION, 1))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         return DecodeError("image_too_large", f"decompression bomb: {exc}")
     except UnidentifiedImageError:

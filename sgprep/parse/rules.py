@@ -32,6 +32,14 @@ Decisions worth knowing:
 - captions longer than ``max_chars`` (default 2,000) are cut at the last space before the limit
   and parsed as cut; entity spans still index the original caption. Counted in ``stats()``
   as ``truncated`` and logged once per batch;
+- a caption longer than :data:`PIECE_CHARS` (2,000, the default caption limit: only a run that
+  raises ``--max-caption-chars`` has one) is parsed in pieces of at most that many characters,
+  cut after a sentence where one ends in a piece's second half (:func:`pieces`), a few pieces
+  at a time, and its graph is theirs joined (entities and relations in order, spans in the
+  caption). spaCy's memory grows with a text's length (about 4 kB a character, 3.8 GB for a
+  1 MB caption in one piece); in pieces a long caption costs its graph, a small multiple of
+  its length. Nothing joins entities across pieces; a piece that fails fails the caption.
+  Counted in ``stats()`` as ``split`` (captions) and ``pieces``;
 - a repair whose heads would be no tree (a cycle, or trees that interleave) is not applied:
   the doc keeps its heads, and ``stats()`` counts it as ``repair_refused/<repair>``;
 - an empty or blank caption is a :class:`ParseError` (``reason="empty_caption"``), and so is
@@ -72,6 +80,7 @@ from types import SimpleNamespace
 
 from pydantic import ValidationError
 
+from sgprep.config import DEFAULT_MAX_CAPTION_CHARS
 from sgprep.lexicon import words
 from sgprep.parse.base import (
     ParseError,
@@ -304,6 +313,17 @@ def _caption_spans(
     return graph.model_copy(update={"entities": entities, "relations": relations})
 
 
+def _moved(span: tuple[int, int], by: int) -> tuple[int, int]:
+    return (span[0] + by, span[1] + by)
+
+
+def _shifted(entity: Entity, by: int) -> Entity:
+    """``entity`` of a piece starting ``by`` characters into its caption, spanning there."""
+    if entity.span is None or not by:
+        return entity
+    return entity.model_copy(update={"span": _moved(entity.span, by)})
+
+
 def _lower_in_caption(caption: str, start: int, end: int, where: list[int] | None) -> bool:
     """Whether the caption writes the parsed text's ``[start, end)`` in lower case (through
     the shorthand's map ``where``, if any)."""
@@ -317,6 +337,42 @@ def truncate(caption: str, max_chars: int) -> str:
         return caption
     cut = caption.rfind(" ", 0, max_chars)
     return caption[: cut if cut > 0 else max_chars]
+
+
+#: Longer captions are parsed in pieces of at most this many characters (see the module's
+#: docstring): the default caption limit, so that no caption a run accepts by default is cut.
+PIECE_CHARS = DEFAULT_MAX_CAPTION_CHARS
+#: Pieces of one long caption parsed together (in one ``nlp.pipe``): their docs and spaCy's
+#: activations for them are all a long caption holds at once, besides its graph.
+PIECES_AT_ONCE = 2
+#: Where a piece prefers to end: after a sentence, else at a space.
+SENTENCE_ENDS = (". ", "! ", "? ", "\n")
+
+
+def pieces(text: str, size: int = PIECE_CHARS) -> list[tuple[int, int]]:
+    """[start, end) of the pieces ``text`` is parsed in, each at most ``size`` characters and
+    without whitespace at its ends: cut after the last sentence end in the second half of the
+    piece, else at the last space there, else (a word of ``size // 2`` characters) at
+    ``size``. Blank stretches are no piece. A text of ``size`` characters or fewer is one."""
+    spans: list[tuple[int, int]] = []
+    start, n = 0, len(text)
+    while start < n:
+        end = min(n, start + size)
+        if end < n:
+            half = start + size // 2
+            cut = max(text.rfind(mark, half, end) for mark in SENTENCE_ENDS)
+            if cut >= 0:
+                end = cut + 1
+            else:
+                cut = max(text.rfind(space, half, end) for space in (" ", "\t", "\r"))
+                end = cut if cut > half else end
+        piece = text[start:end]
+        stripped = piece.strip()
+        if stripped:
+            first = start + len(piece) - len(piece.lstrip())
+            spans.append((first, first + len(stripped)))
+        start = end
+    return spans
 
 
 class RuleParser(Parser):
@@ -380,6 +436,66 @@ class RuleParser(Parser):
 
     def parse_batch(self, captions: list[str]) -> list[SceneGraph | ParseError]:
         self.setup()
+        cut = [
+            truncate(c, self.max_chars) if isinstance(c, str) and len(c) > PIECE_CHARS else None
+            for c in captions
+        ]
+        long = [
+            i for i, text in enumerate(cut) if text and len(text) > PIECE_CHARS and text.strip()
+        ]
+        if not long:  # every batch a run accepts by default
+            results = self._parse_texts(captions)
+        else:
+            short = sorted(set(range(len(captions))) - set(long))
+            results = [None] * len(captions)  # type: ignore[list-item]
+            for i, got in zip(short, self._parse_texts([captions[i] for i in short])):
+                results[i] = got
+            truncated = sum(len(cut[i]) < len(captions[i]) for i in long)  # type: ignore[arg-type]
+            self._counts["truncated"] += truncated
+            if truncated:
+                log.warning(
+                    "%d caption(s) longer than %d characters were cut before parsing",
+                    truncated,
+                    self.max_chars,
+                )
+            for i in long:
+                results[i] = self._parse_long(cut[i])  # type: ignore[arg-type]
+        self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
+        self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
+        return results
+
+    def _parse_long(self, text: str) -> SceneGraph | ParseError:
+        """The graph of a caption longer than :data:`PIECE_CHARS`: its :func:`pieces` parsed
+        :data:`PIECES_AT_ONCE` at a time, their graphs joined in order with the spans moved to
+        the caption's characters. The first piece that fails is the caption's failure."""
+        spans = pieces(text)
+        self._counts["split"] += 1
+        self._counts["pieces"] += len(spans)
+        entities: list[Entity] = []
+        relations: list[Relation] = []
+        for k in range(0, len(spans), PIECES_AT_ONCE):
+            group = spans[k : k + PIECES_AT_ONCE]
+            for (start, end), got in zip(group, self._parse_texts([text[a:b] for a, b in group])):
+                if isinstance(got, ParseError):
+                    return ParseError(
+                        got.reason, f"characters {start}-{end} of the caption: {got.message}"
+                    )
+                first = len(entities)
+                entities.extend(_shifted(e, start) for e in got.entities)
+                relations.extend(
+                    r.model_copy(
+                        update={
+                            "subject": r.subject + first,
+                            "object": r.object + first,
+                            "span": None if r.span is None else _moved(r.span, start),
+                        }
+                    )
+                    for r in got.relations
+                )
+        return SceneGraph(entities=entities, relations=relations, parser=self.name)
+
+    def _parse_texts(self, captions: list[str]) -> list[SceneGraph | ParseError]:
+        """The graphs of ``captions``, each parsed whole (cut at the caption limit)."""
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
         texts, where = [], []
         cleaners = hooks(self.families, "clean")
@@ -428,8 +544,6 @@ class RuleParser(Parser):
             )
             if k in written and isinstance(results[i], SceneGraph):
                 results[i] = _caption_spans(results[i], captions[i], written[k], mended.get(k, ()))
-        self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
-        self._counts["errors"] += sum(isinstance(r, ParseError) for r in results)
         return results  # type: ignore[return-value]
 
     def _write_out(
