@@ -133,7 +133,7 @@ def generate(root: Path, rows: int, per_shard: int = 10_000, seed: int = 0) -> N
     import pyarrow.parquet as pq
 
     from sgprep.io.records import INDEX_COLUMNS
-    from sgprep.io.writers import INDEX_SCHEMA
+    from sgprep.io.tables import INDEX_SCHEMA
 
     rng = random.Random(seed)
     sgs = [_sg(rng) for _ in range(4000)]

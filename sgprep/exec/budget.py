@@ -38,7 +38,7 @@ from pathlib import Path
 from statistics import median
 from typing import TYPE_CHECKING
 
-from sgprep.io.writers import BUDGET_DIR
+from sgprep.io.writer_base import BUDGET_DIR
 
 if TYPE_CHECKING:
     from sgprep.schema import Sample

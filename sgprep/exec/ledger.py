@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sgprep.errors import ModelUnavailable
 from sgprep.exec.stage import StopRun
-from sgprep.io.writers import RunEnded
+from sgprep.io.writer_base import RunEnded
 from sgprep.schema import OutputDir
 
 log = logging.getLogger(__name__)

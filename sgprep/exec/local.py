@@ -60,7 +60,8 @@ from sgprep.exec.workers import (
     wants_redo,
 )
 from sgprep.io.readers import resolve_inputs
-from sgprep.io.writers import Writer, check_apart, make_writer
+from sgprep.io.writer_base import Writer
+from sgprep.io.writers import check_apart, make_writer
 from sgprep.pipeline import (
     STAGES,
     build_stages,

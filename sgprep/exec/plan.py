@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 from sgprep.io.intake import base_key
 from sgprep.io.readers import InputError, input_format, reader
 from sgprep.io.safefs import atomic_write, read_bytes
-from sgprep.io.writers import OutputConflict, Writer
+from sgprep.io.writer_base import OutputConflict, Writer
 from sgprep.schema import OutputDir
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from sgprep.exec.plan import Plan, ShardTask, read_task
 from sgprep.exec.stage import Stage
 from sgprep.exec.timing import StageClock, write_timing
 from sgprep.io.intake import Intake, assign_key
-from sgprep.io.writers import Writer
+from sgprep.io.writer_base import Writer
 from sgprep.schema import Sample, ShardStats
 
 DEFAULT_CHUNK = 256

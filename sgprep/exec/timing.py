@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
-from sgprep.io.writers import TIMING_DIR
+from sgprep.io.writer_base import TIMING_DIR
 
 
 class StageClock:

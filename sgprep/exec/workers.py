@@ -20,7 +20,8 @@ from sgprep.exec.progress import ShardTally
 from sgprep.exec.shard import run_shard
 from sgprep.exec.stage import Stage
 from sgprep.io.intake import Intake
-from sgprep.io.writers import Writer, make_writer
+from sgprep.io.writer_base import Writer
+from sgprep.io.writers import make_writer
 from sgprep.pipeline import STAGES, build_stages
 from sgprep.schema import ShardStats
 

@@ -29,7 +29,6 @@ from pathlib import Path
 from sgprep.negatives.cooc_count import NOT_OBJECTS, SEP
 from sgprep.negatives.cooc_lexicon import object_class
 from sgprep.negatives.scenes import SETTING_WORDS
-from sgprep.negatives.words import attribute_type
 
 DATA = Path(__file__).resolve().parent / "data"
 #: A thing counted fewer times is not added: a rare word is a typo or a parse error as often.
@@ -61,7 +60,8 @@ class Addable:
 def lexicon() -> dict:
     """``data/object_kinds.json`` (kinds by WordNet) and ``data/addable.json`` (what else is
     addable, what never is, and which settings are indoors or wild)."""
-    kinds = json.loads((DATA / "object_kinds.json").read_text())["kinds"]
+    wordnet = json.loads((DATA / "object_kinds.json").read_text())
+    kinds = wordnet["kinds"]
     extra = json.loads((DATA / "addable.json").read_text())
     return {
         "kinds": {
@@ -69,6 +69,7 @@ def lexicon() -> dict:
             **{w: (k, size == "big") for w, (k, size) in extra["things"].items()},
         },
         "craft": frozenset(w for w, (_, _, sub) in kinds.items() if sub == "craft"),
+        "parents": wordnet.get("parents", {}),
         "never": frozenset(extra["never"]),
         "indoor": frozenset(extra["indoor_settings"]),
         "outdoor_only": frozenset(extra["outdoor_kinds"]),
@@ -136,12 +137,37 @@ def addable_table(cooc) -> tuple[Addable, ...]:
         )
     # a compound is typical where its head is ("a commuter train" at a station: a train)
     typical = {a.word: a.typical for a in out}
-    return tuple(
+    out = [
         a
         if " " not in a.word or a.word.split()[-1] not in typical
         else replace(a, typical=a.typical | typical[a.word.split()[-1]])
         for a in out
-    )
+    ]
+    return tuple(_placed_by_parent(out, lex["parents"]))
+
+
+#: How far up its WordNet parents a thing looks for one the statistics place somewhere.
+PARENT_STEPS = 4
+
+
+def _placed_by_parent(table: list[Addable], parents: dict[str, str]) -> list[Addable]:
+    """A thing the statistics saw in no setting is possible where its nearest parent of the
+    table that they did see somewhere is possible, and typical where it is typical
+    (``object_kinds.json``'s ``parents``: "a dachshund" goes where "a dog" goes, and may be
+    in the photo where a dog may be); the statistics alone are too few to place each
+    breed."""
+    by_word = {a.word: a for a in table}
+    out = []
+    for a in table:
+        parent, steps = parents.get(a.word), 0
+        while not a.possible and parent is not None and steps < PARENT_STEPS:
+            found = by_word.get(parent)
+            if found is not None and found.possible:
+                a = replace(a, possible=found.possible, typical=a.typical | found.typical)
+                break
+            parent, steps = parents.get(parent), steps + 1
+        out.append(a)
+    return out
 
 
 def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tuple[Addable, int]]:
@@ -298,14 +324,11 @@ def predicates(cooc, said: str, person: bool) -> tuple[list[str], list[float]]:
 
 @lru_cache(maxsize=8)
 def attribute_share(cooc) -> float:
-    """The share of the things the captions name that carry a colour (how often connect
+    """The share of the things the captions name that carry an attribute (how often connect
     gives its new thing one), at most a half."""
     objects = sum(cooc.tables["obj"].values()) or 1
-    coloured = 0
-    for k, n in cooc.tables["attr"].items():
-        if attribute_type(k.partition(SEP)[0]) == "colour":
-            coloured += n
-    return min(0.5, coloured / objects)
+    described = sum(cooc.tables["attr"].values())
+    return min(0.5, described / objects)
 
 
 #: The exponent of a thing's count in connect's draw: 1 would follow the captions' own

@@ -73,9 +73,9 @@ def _group(
 #: a stove" -> "a microwave", "a bathroom with a toilet" -> "a bathtub": likely there too);
 #: containers, whose word depends on what they hold and how ("a bowl of soup", "on a plate").
 GROUPS: tuple[Group, ...] = (
-    # people: who, not what they do (a "player" may be a woman); gender cues checked apart
-    _group("man/guy/gentleman woman/lady"),
-    _group("boy girl"),
+    # people: who, not what they do (a "player" may be a woman); only a change of gender is
+    # surely false (a girl may be called a woman), which replace checks, with gender cues
+    _group("man/guy/gentleman woman/lady boy girl"),
     # animals
     _group(
         "dog/puppy cat/kitten",

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from sgprep import api
-from sgprep.io.writers import RunEnded, make_writer
+from sgprep.io.writer_base import RunEnded
+from sgprep.io.writers import make_writer
 from sgprep.schema import Sample
 from tests.exec.toy import toy_config
 

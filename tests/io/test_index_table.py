@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 
 from sgprep.io.records import INDEX_COLUMNS, index_row, index_values, tar_members
-from sgprep.io.writers import INDEX_SCHEMA, index_table
+from sgprep.io.tables import INDEX_SCHEMA, index_table
 from sgprep.schema import Negatives, Sample, SceneGraph
 
 

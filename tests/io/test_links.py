@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from sgprep.io import writers
+from sgprep.io import writer_base, writers
 from tests.conftest import run_cli
 from tests.tree_hash import tree_hash
 
@@ -60,7 +60,7 @@ def test_links_planted_inside_meta_are_replaced_or_refused(tmp_path, table, vict
     folder, before = victim
     out = tmp_path / "o"
     (out / "_meta").mkdir(parents=True)
-    for name in writers.META_FILES:
+    for name in writer_base.META_FILES:
         (out / "_meta" / name).symlink_to(folder / "run.json")
         (out / "_meta" / f".{name}.tmp").symlink_to(folder / "important.txt")
     _parse(table, out, ok=True)
@@ -160,7 +160,7 @@ def test_a_run_refused_for_the_lock_deletes_nothing_of_the_run_that_holds_it(
     out = tmp_path / name
     root = out.with_name(name + ".parts") if name.endswith(".jsonl") else out
     held = []
-    take_lock = writers.Writer._lock
+    take_lock = writer_base.Writer._lock
 
     def other_run_first(self):
         (root / "_meta").mkdir(parents=True, exist_ok=True)
@@ -171,7 +171,7 @@ def test_a_run_refused_for_the_lock_deletes_nothing_of_the_run_that_holds_it(
         held.append(fd)
         take_lock(self)
 
-    monkeypatch.setattr(writers.Writer, "_lock", other_run_first)
+    monkeypatch.setattr(writer_base.Writer, "_lock", other_run_first)
     result = _parse(table, out)
     assert result.exit_code == 2 and "pid 4242" in result.output, result.output
     assert sorted(p.name for p in (root / "_meta").iterdir()) == ["lock", "plan.json"]
@@ -230,7 +230,7 @@ def test_an_interrupted_run_leaves_no_tar_without_its_stats_and_resumes(
     reference = tmp_path / "reference"
     _parse(table, reference, "--shard-size", "5", ok=True)
     out = tmp_path / "o"
-    write = writers.atomic_write
+    write = writer_base.atomic_write
     for stop_at in ("00001_stats.json", "publish"):
 
         def interrupt(path, data, stop_at=stop_at):
@@ -246,7 +246,7 @@ def test_an_interrupted_run_leaves_no_tar_without_its_stats_and_resumes(
         if stop_at == "publish":
             monkeypatch.setattr(writers._TarSink, "_publish", interrupt_publish)
         else:
-            monkeypatch.setattr(writers, "atomic_write", interrupt)
+            monkeypatch.setattr(writer_base, "atomic_write", interrupt)
         result = _parse(table, out, "--shard-size", "5")
         assert result.exit_code == 130, result.output
         for tar in out.glob("*.tar"):  # every tar under its final name is a finished shard

@@ -372,3 +372,60 @@ def test_connect_adds_one_vocabulary_entity_and_edge():
         r = p.graph.relations[0]
         assert (r.subject, r.object) == (i, 2)
         assert p.graph.entities[2].head not in {"cube", "sphere"}
+
+
+def test_an_added_thing_is_described_as_the_captions_describe_it():
+    """connect's attribute for the thing it adds: a colour, a size, a material of a thing, or
+    a general word the statistics saw with it; never a material of a being ("a wooden
+    horse" is a toy), the first word of a name ("an arctic fox", "a prairie dog": words the
+    statistics saw with too few things) nor a noun ("a toy car")."""
+    from sgprep.negatives.strategies.connect import describing
+
+    cooc = VOCAB.cooc
+    dog = set(describing(cooc, "dog")[0])
+    assert {"brown", "small", "wet"} <= dog  # a colour, a size, a general word
+    assert not {"prairie", "stuffed", "toy"} & dog
+    horse = set(describing(cooc, "horse")[0])
+    assert "brown" in horse and "wooden" not in horse
+    assert "wooden" in describing(cooc, "bench")[0]  # a material of a thing
+    car = set(describing(cooc, "car")[0])
+    assert "red" in car and "toy" not in car
+    for thing in ("dog", "car", "bench", "umbrella"):
+        words, cum = describing(cooc, thing)
+        assert list(words) == sorted(words) and len(cum) == len(words)
+        assert all(b > a for a, b in zip((0, *cum), cum))  # each seen (twice or more)
+
+
+def test_connect_describes_what_it_adds_beyond_colours():
+    texts, _ = connected(
+        "a man sitting on a bench in the park reading a newspaper",
+        [
+            ("a man", "man", []),
+            ("a bench", "bench", []),
+            ("the park", "park", []),
+            ("a newspaper", "newspaper", []),
+        ],
+        [(0, "sitting on", 1), (1, "in", 2), (0, "reading", 3)],
+        seeds=200,
+    )
+    from sgprep.negatives.words import attribute_type
+
+    added = [t.split(" a ")[-1].split(" an ")[-1].split() for t in texts]
+    described = {words[0] for words in added if len(words) > 1}
+    assert any(attribute_type(w) != "colour" for w in described), described
+
+
+def test_a_breed_the_statistics_saw_nowhere_goes_where_its_parent_goes():
+    """object_kinds.json's WordNet parents place a thing the statistics saw in no setting
+    where its nearest placed parent goes: "a dachshund" where "a dog" goes (and is typical
+    where a dog is: it may be in the photo there); a wild animal is never a pet's child
+    ("cheetah" is a "cat" in WordNet), and a thing the statistics place keeps its own."""
+    parents = addable.lexicon()["parents"]
+    assert parents["dachshund"] == "dog" and "cheetah" not in parents
+    table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
+    dog, dachshund = table["dog"], table["dachshund"]
+    assert dog.possible and dachshund.possible == dog.possible
+    assert dog.typical <= dachshund.typical
+    assert not table["cheetah"].possible  # placed by no parent: never added by a pet
+    anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
+    assert {"dachshund", "dog"} <= anywhere and "cheetah" not in anywhere

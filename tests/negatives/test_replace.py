@@ -55,3 +55,40 @@ def test_replace_object_uses_the_same_category_and_a_new_head():
 
             cats = load_vocab().categories
             assert {cats[h] for h in heads} == {"animal"}
+
+
+def test_a_person_changes_gender_and_a_grown_up_becomes_a_child_only_without_an_age():
+    """replace_object on people (bundled statistics, written captions): the new person is of
+    the other gender ("a woman" -> "a man" or "a boy"; never "a girl": she may be one), and a
+    grown-up becomes a child, or a child a grown-up, only where no age word is said ("an old
+    man" -> "an old woman", never "an old girl"; "a little girl" -> "a little boy")."""
+    from neg_helpers import texts_over_seeds
+
+    def heads(caption, entities, relations=()):
+        texts, rejected = texts_over_seeds(caption, entities, relations, "replace_object", 40)
+        return {t.split()[1] for t in texts if t.split()[0] == "a"}, rejected
+
+    got, rejected = heads(
+        "a woman riding a horse on the beach",
+        [("a woman", "woman", []), ("a horse", "horse", []), ("the beach", "beach", [])],
+        [(0, "riding", 1), (1, "on", 2)],
+    )
+    assert {"man", "boy"} <= got and "girl" not in got and rejected["same_gender"] > 0
+    texts, rejected = texts_over_seeds(
+        "an old man sitting on a bench",
+        [("an old man", "man", ["old"]), ("a bench", "bench", [])],
+        [(0, "sitting on", 1)],
+        "replace_object",
+        40,
+    )
+    people = {t.split()[2] for t in texts if t.startswith("an old ")} - {"man"}
+    assert people == {"woman"} and rejected["age_word"] > 0
+    texts, _ = texts_over_seeds(
+        "a little girl holding a kite",
+        [("a little girl", "girl", ["little"]), ("a kite", "kite", [])],
+        [(0, "holding", 1)],
+        "replace_object",
+        40,
+    )
+    people = {t.split()[2] for t in texts if t.startswith("a little ")} - {"girl"}
+    assert people == {"boy"}

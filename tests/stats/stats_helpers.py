@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 from PIL import Image
 
 from sgprep.io.records import index_row
-from sgprep.io.writers import INDEX_SCHEMA, ShardWriter
+from sgprep.io.tables import INDEX_SCHEMA
+from sgprep.io.writers import ShardWriter
 from sgprep.schema import Box, Detections, Entity, Sample, SceneGraph
 
 

@@ -23,6 +23,7 @@ from sgprep.negatives.scene import (
     WORD,
     Scene,
     Strategy,
+    plain_attribute,
     with_entities,
 )
 from sgprep.negatives.strategies.connect_words import (
@@ -43,7 +44,7 @@ from sgprep.negatives.strategies.connect_words import (
     STRUCTURES,
     VAST,
 )
-from sgprep.negatives.words import SEAM_WORDS
+from sgprep.negatives.words import SEAM_WORDS, SPATIAL_WORDS, attribute_kind
 from sgprep.schema import Entity, Relation, SceneGraph
 from sgprep.stats.properties import head_label_pairs, synonym_table
 
@@ -70,6 +71,41 @@ def detector_label(obj: str) -> str | None:
 def _fresh_dict(key) -> dict:
     """A new table of a :meth:`Memos.memo` entry (``key`` unused): filled by its caller."""
     return {}
+
+
+#: The attribute kinds (:func:`sgprep.negatives.words.attribute_kind`) that describe any thing
+#: connect adds; a material only a thing that is no being ("a wooden horse" is a toy).
+DESCRIBING_KINDS = frozenset({"colour", "size"})
+#: Another attribute describes an added thing where the statistics saw it with this many
+#: different things or more: a general word ("old", "rusty", "wet"), not the first word of
+#: a name ("an arctic fox", "a semi truck", "a basset hound").
+GENERAL_ATTRIBUTE = 10
+
+
+def describing(cooc, obj: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The attributes connect may give an added ``obj``, each with its cumulative count: those
+    the statistics saw with it twice or more that describe it without changing what it is. A
+    colour or a size; a material, where ``obj`` is no being; another attribute where it is one
+    plain word ("rusty", "fluffy", "parked", "open"), never a noun that makes a compound ("a
+    toy car", "a laundry basket", "a prairie dog"), a name's own word (:data:`GENERAL_ATTRIBUTE`)
+    nor a participle ("a rocking horse")."""
+    being = object_class(obj) in ANIMATE
+    options = {}
+    for w, n in cooc.neighbours("attr", 1, obj).items():
+        kind = attribute_kind(w)
+        if n < 2 or not plain_attribute(w):
+            continue
+        other = (
+            kind != "material"
+            and w.isalpha()
+            and w not in SPATIAL_WORDS
+            and not cooc.n("obj", w)
+            and len(cooc.neighbours("attr", 0, w)) >= GENERAL_ATTRIBUTE
+        )
+        if kind in DESCRIBING_KINDS or (kind == "material" and not being) or other:
+            options[w] = n
+    words = tuple(sorted(options))
+    return words, tuple(accumulate(options[w] for w in words))
 
 
 @lru_cache(maxsize=4096)
@@ -367,10 +403,13 @@ class Connect(Strategy):
     def _attribute(self, obj: str) -> list[str]:
         """An attribute for the new thing, as often as the captions give their things one
         (:func:`addable.attribute_share`), drawn from those the statistics saw with it by
-        count; none where the caption leaves no room for a word more."""
+        count (:func:`describing`: a colour, a size, a state, a material of a
+        thing); none where the caption leaves no room for a word more."""
         if self.extra_words < 4 or self.rng.random() >= addable.attribute_share(self.cooc):
             return []
-        words, cum = self.cooc.pool("attrs_of", obj, "colour")
+        words, cum = self.scene.memos.memo(
+            ("connect_attributes", obj), lambda key: describing(self.cooc, key[1])
+        )
         if not words:
             return []
         return [words[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)]]

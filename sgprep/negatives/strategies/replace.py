@@ -11,6 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 
+from sgprep.lexicon import words
 from sgprep.negatives import grammar, siblings
 from sgprep.negatives.cooc import (
     NON_EXCLUSIVE,
@@ -69,6 +70,10 @@ from sgprep.schema import Entity, Relation
 #: scenes of the rarer of the two, at least LIKELY_MIN times (tuned on the dev captions:
 #: 0.2 also refused "a man on a surfboard" -> "on a skateboard"; 0.35 kept "sheets on the
 #: bed" -> "blankets"). People, seen with nearly everything, are left out.
+#: Grown-ups' nouns, and the age words a person's noun may carry: a grown-up becomes a child
+#: ("a woman" -> "a boy") only where no age word is said.
+GROWN_UPS = words("grown_up_nouns")
+AGES = words("grown_words") | words("young_words")
 #: Attribute types whose replacement is drawn by count, never its antonym first (issue 32).
 DRAWN_TYPES = frozenset({"colour", "material"})
 #: The exponent of a word's count in a replacement's draw (1: the captions' own distribution;
@@ -365,6 +370,12 @@ class Replace(Strategy):
                 continue
             if gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]:
                 self.rejected["gender_cue"] += 1  # "a woman with his hat"
+                continue
+            if old in GENDERED and GENDERED.get(new) == GENDERED[old]:
+                self.rejected["same_gender"] += 1  # "a woman" -> "a girl": she may be both
+                continue
+            if old in GENDERED and (old in GROWN_UPS) != (new in GROWN_UPS) and attrs & AGES:
+                self.rejected["age_word"] += 1  # "an old man" -> "an old girl"
                 continue
             verdict = memo.get((new, context))
             if verdict is None:
