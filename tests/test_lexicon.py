@@ -1,7 +1,9 @@
 """One lexicon, as data: sgprep's word lists live in ``sgprep/lexicon/*.json``, each written once.
 
-(a) No module of sgprep holds a literal word table: a ``"...".split()`` of 6 words or more, or
-a set, list, tuple or frozenset of 6 string literals or more (an AST scan). Tables that are no
+(a) No module of sgprep holds a literal word table: a ``"...".split()`` of 6 words or more, a
+set, list, tuple or frozenset of 6 string literals or more, or a string of 6 lower-case words or
+more that is a table's key or value, an item, or the value of an assignment or a sum
+(``"sit stand lie lay rest sleep"``, split later); an AST scan. Tables that are no
 English words are let through: spaCy's labels, names in ``__all__`` and ``__slots__``, the
 values of a ``Literal[...]``, the group names of a lexicon list, punctuation, and the short
 :data:`NOT_WORDS` (file extensions, setting, column and family names).
@@ -53,6 +55,9 @@ NOT_WORDS: dict[str, set[str]] = {
     "parse/rules_language.py": {"LANGUAGES"},
     # the rule parser's family (repair) names, in the order they run
     "parse/families/__init__.py": {"REPAIR_ORDER"},
+    # sentences: the plausibility judge's worked examples, the columns' descriptions
+    "negatives/llm_judge.py": {"EXAMPLES"},
+    "stats/properties.py": {"COLUMNS"},
 }
 
 #: Modules whose word tables are still to be moved into the lexicon.
@@ -69,6 +74,25 @@ def _spacy_labels() -> frozenset[str]:
 
 def _group_names() -> frozenset[str]:
     return frozenset(k for v in lexicon.lists().values() if isinstance(v, dict) for k in v)
+
+
+#: A word of a string of words: lower-case letters, with hyphens, apostrophes, slashes (aliases)
+#: or underscores (spaces) inside.
+_WORD = re.compile(r"[a-z][a-z'/_-]*")
+
+
+def _word_string(node: ast.AST, parent: ast.AST | None) -> list[str] | None:
+    """The words of a string of words held as data (a table's key or value, an item, the value
+    of an assignment or of a sum: split later), or None."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return None
+    held = isinstance(parent, (ast.Dict, ast.Tuple, ast.List, ast.Set, ast.BinOp)) or (
+        isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is node
+    )
+    strings = node.value.replace(",", " ").split()
+    if held and strings and all(_WORD.fullmatch(w) for w in strings):
+        return strings
+    return None
 
 
 def _strings(node: ast.AST) -> list[str] | None:
@@ -114,11 +138,13 @@ def tables_in(code: str) -> list[tuple[int, str, list[str]]]:
     labels, group_names = _spacy_labels(), _group_names()
     found = []
     for node in ast.walk(tree):
+        parent = parents.get(id(node))
         strings = _strings(node)
+        if strings is None:
+            strings = _word_string(node, parent)
         if strings is None or len(strings) < MIN_WORDS:
             continue
         where = _where(node, parents)
-        parent = parents.get(id(node))
         if where in ("__all__", "__slots__") or where.endswith(".__slots__"):
             continue
         if isinstance(parent, ast.Subscript) and ast.unparse(parent.value) == "Literal":
@@ -167,9 +193,11 @@ def test_the_scan_finds_tables():
         'B = ("a", "b", "c", "d", "e")\n'
         'C = frozenset({"amod", "compound", "nummod", "nmod", "advmod", "npadvmod"})\n'
         '__all__ = ["a", "b", "c", "d", "e", "f"]\n'
+        'D = {"x": "sit stand lie lay rest sleep", "y": "sit stand"}\n'
+        'raise ValueError("the caption is empty or blank, say")\n'
     )
-    found = [(line, where) for line, where, _ in tables_in(code)]
-    assert found == [(1, "A"), (3, "f")]
+    found = sorted((line, where) for line, where, _ in tables_in(code))
+    assert found == [(1, "A"), (3, "f"), (7, "D")]
 
 
 def _word_lists() -> list[tuple[str, frozenset[str]]]:
@@ -192,9 +220,13 @@ def _word_lists() -> list[tuple[str, frozenset[str]]]:
 
 
 def test_no_two_lists_are_the_same():
-    # groups of a list may be small ("finger": ring); two of three words or more are compared
+    # groups of a list may be small ("finger": ring): those of three words or more are compared
     lists = [(n, w) for n, w in _word_lists() if len(w) >= 3 or "[" not in n]
-    same = [(a, b) for (a, x), (b, y) in combinations(lists, 2) if x == y]
+    same = [
+        (a, b)
+        for (a, x), (b, y) in combinations(lists, 2)
+        if x == y and a.split("[")[0] != b.split("[")[0]  # a mapping's values may be alike
+    ]
     assert not same, f"lists written twice: {same}"
 
 

@@ -14,6 +14,16 @@ its words come from (``"source"``) and holds ``"lists"``, by a name unique acros
 A file may add ``"notes"``: for a list, why it is kept apart from one that looks alike, or
 what reads it. A "word" may be several words ("next to", "hot dog"): an entry is one string.
 
+Not here: what is counted or derived rather than written (``negatives/data/default_cooc.json``,
+``related.json``, ``object_kin.json``, ``object_kinds.json`` and the WordNet parts of
+``binding_kinds.json``, from corpora and WordNet, rebuilt by ``tools/build_negative_stats.py``), the default vocabulary
+(``default_vocab.json``, in the format ``sgprep vocab`` writes), and the hand-written tables of
+the negatives that are more than lists (``addable.json``: what connect may add, where and how;
+``attribute_groups.json``: groups of states; ``binding_kinds.json``'s shades, shapes and
+materials), which are data already, each naming its source; ``tests/test_lexicon.py`` checks
+that none of them repeats a list of this package. Nor grammar's inflection tables
+(``negatives/grammar.py``: irregular plurals, participles), which are its logic.
+
 Each list is read once per process (cached); the results are immutable (a frozenset, a tuple,
 a mapping of tuples), so no caller can change another's words. ``tests/test_lexicon.py``
 checks that no module of sgprep holds a word table of its own, that no two lists are the

@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate, repeat
 from typing import NamedTuple
 
-from sgprep.lexicon import keyed, words
+from sgprep.lexicon import keyed, ordered, words
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import PLURALIA, singular
 from sgprep.negatives.perturbation import (
@@ -37,19 +37,7 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
 _WORD_SPLIT = re.compile(f"({_WORD.pattern})")
 #: Words that may open a noun phrase before the entity's own span and move with it.
 DETERMINERS = words("determiners")
-NUMBER_WORDS = {
-    2: "two",
-    3: "three",
-    4: "four",
-    5: "five",
-    6: "six",
-    7: "seven",
-    8: "eight",
-    9: "nine",
-    10: "ten",
-    11: "eleven",
-    12: "twelve",
-}
+NUMBER_WORDS = {n: w for n, w in enumerate(ordered("number_words")) if 2 <= n <= 12}
 #: Words before a noun phrase that make it plural whatever its noun's form ("other sheep").
 PLURAL_DETERMINERS = words("plural_determiners")
 #: First words that are capitalised only because they start the caption.

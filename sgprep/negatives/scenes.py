@@ -19,48 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sgprep.lexicon import keyed
+
 #: Words that place a caption in a setting. A word of two settings ("park" is a street's and
 #: a lawn's) names both: an added object must fit every setting the caption names.
 SETTING_WORDS: dict[str, frozenset[str]] = {
     word: frozenset(settings.split("+"))
-    for settings, words in {
-        "street": "street road sidewalk city car cars bus buses truck trucks taxi cab van "
-        "traffic intersection crosswalk curb parking lot motorcycle motorcycles motorbike "
-        "scooter skyscraper storefront store shop building buildings downtown highway "
-        "lamppost streetlight hydrant skateboarder skateboard tower steeple church house "
-        "houses",
-        "lawn": "park lawn grass grassy meadow frisbee kite picnic playground garden",
-        "farm": "farm pasture barn cow cows sheep lamb lambs goat goats hay cattle calf "
-        "herd tractor ranch pen corral horse horses pony",
-        "wild": "zoo savanna giraffe giraffes zebra zebras elephant elephants bear bears "
-        "enclosure safari jungle rhino lion",
-        "beach": "beach shore sand ocean sea surf surfer surfers surfboard surfboards wave "
-        "waves seashore coast sandcastle sandcastles",
-        "water": "lake river harbor harbour dock pier boat boats ship canal pond marina",
-        "home": "room bedroom livingroom couch sofa bed beds pillow pillows blanket "
-        "comforter lamp rug carpet curtain curtains fireplace bookshelf shelf tv "
-        "television dresser desk laptop computer keyboard remote radiator mousepad mouse "
-        "monitor printer outlet switch vent heater wallpaper ceiling closet bookcase books",
-        "kitchen": "kitchen refrigerator fridge oven stove microwave sink counter "
-        "countertop cabinet cabinets dishwasher",
-        "dining": "plate plates pizza sandwich bowl cake donut donuts meal dinner lunch "
-        "breakfast food restaurant fork knife spoon napkin dish dishes tray "
-        "broccoli salad hotdog burger",
-        "bathroom": "bathroom toilet bathtub tub shower towel",
-        "snow": "snow snowy ski skis skier skiers skiing snowboard snowboarder snowboarding "
-        "slope slopes",
-        "sport": "tennis court racket baseball bat batter pitcher catcher umpire "
-        "bleachers stadium field player players soccer",
-        "airport": "airport runway tarmac airplane airplanes plane planes jet jets",
-        "rail": "train trains railway railroad tracks track platform station",
-        # indoors, public (blind review round 6: "a man sleeping on a bench in an airport
-        # terminal, near a van"; round 9: "... in a hospital room ..., next to a bicycle");
-        # not "gate", "store", "shop": as often outdoors
-        "indoor": "terminal terminals lobby hallway corridor concourse lounge museum mall "
-        "classroom office cafeteria library gym auditorium hall indoors arrival arrivals "
-        "departure departures conveyor carousel hospital clinic ward",
-    }.items()
-    for word in words.split()
+    for settings, words in keyed("setting_words").items()
+    for word in words
 }
 
 

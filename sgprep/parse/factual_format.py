@@ -25,17 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from sgprep.lexicon import words
+from sgprep.lexicon import ordered, words
 from sgprep.parse.families import families_on, format_hooks
 from sgprep.schema import Entity, Relation, SceneGraph
 
 ATTRIBUTE_PREDICATES = {"is", "has_attribute", "has attribute", "have attribute"}
-NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "dozen": 12,
-}  # fmt: skip
+NUMBER_WORDS = {**{w: n for n, w in enumerate(ordered("number_words"))}, "dozen": 12}
 DETERMINERS = words("factual_determiners")  # fmt: skip
 _PREDICATE_MARKER = re.compile(r"^(?:pv|v|p)\s*:\s*", re.IGNORECASE)
 #: "man:1": the name and its instance. The name ends where no blank is before it: tried after

@@ -6,7 +6,7 @@ is tuned to a benchmark caption. Keep them small, lower-case and commented.
 
 from __future__ import annotations
 
-from sgprep.lexicon import keyed, words
+from sgprep.lexicon import keyed, ordered, words
 
 NOUNS = frozenset({"NOUN", "PROPN"})
 VERBS = frozenset({"VERB", "AUX"})
@@ -131,34 +131,8 @@ SCENERY = frozenset({"background", "foreground", "distance"})
 NON_ATTRIBUTE_POS = frozenset({"ADP", "DET", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX"})
 
 NUMBER_WORDS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
+    **{w: n for n, w in enumerate(ordered("number_words"))},
+    **{w: 30 + 10 * n for n, w in enumerate(ordered("tens_words"))},
     "dozen": 12,
     "single": 1,
     "couple": 2,

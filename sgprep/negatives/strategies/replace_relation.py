@@ -5,7 +5,7 @@ on" -> "stand on"), in the same form."""
 
 from __future__ import annotations
 
-from sgprep.lexicon import keyed, words
+from sgprep.lexicon import keyed, rows, words
 from sgprep.negatives.cooc import (
     FAR_AWAY,
     NOT_OBJECTS,
@@ -47,14 +47,7 @@ ENCLOSING = words("enclosing_places")
 #: Roles a sport places around its marks, and what each stands in a fixed order with: the
 #: catcher and the umpire behind home plate, the goalkeeper in front of the goal.
 FIXED_ROLES = {
-    role: frozenset(others.split())
-    for roles, others in (
-        ("catcher umpire", "plate batter catcher umpire hitter pitcher mound"),
-        ("batter hitter", "plate catcher umpire"),
-        ("goalkeeper goalie keeper", "goal net post"),
-        ("pitcher", "mound catcher umpire"),
-    )
-    for role in roles.split()
+    role: frozenset(row["others"]) for row in rows("fixed_roles") for role in row["roles"]
 }
 
 
