@@ -1,7 +1,14 @@
-"""Small English inflection rules for edited captions: a/an, noun plurals, verb forms.
+"""English inflection for edited captions: a/an, noun plurals, verb forms.
 
-Rules plus short exception lists, enough for the words scene graphs name; when a form cannot be
-found in the caption the realiser falls back to a template rather than guess.
+Each form is the commonest in English (``wordfreq``) of ``lemminflect``'s forms (its tables of
+English words, irregular ones included: "broken", "bought", "emitted", "controlling",
+"businessmen", "bookshelves") and the rules' regular one (:func:`_library`): the rules alone
+made words that do not exist ("breaked", "emiting", "glasseses"), and the library lists
+British spellings and misspellings too ("leant", "controling"). A few exception lists come
+first: mass nouns, plurals
+that captions write otherwise than the library's first ("fish", "cacti"), and participles of
+the sense captions mean ("lain", not "lied"). When a form cannot be found in the caption the
+realiser falls back to a template rather than guess.
 """
 
 from __future__ import annotations
@@ -53,9 +60,6 @@ _IRREGULAR_PLURALS = {
 }
 _IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
 _THIRD_PERSON = {"be": "is", "have": "has", "do": "does", "go": "goes"}
-#: Verbs that double their last consonant before -ing ("sitting"); the rule below covers
-#: regular one-syllable consonant-vowel-consonant verbs, this adds the rest we meet.
-_DOUBLING = words("doubling_verbs")
 #: Agreeing auxiliaries: singular -> plural.
 AUX_PLURAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
 AUX_SINGULAR = {v: k for k, v in AUX_PLURAL.items()}
@@ -76,6 +80,25 @@ def indefinite_article(word: str) -> str:
 UNCOUNTABLE = words("uncountable_nouns")
 
 
+def _library(word: str, tag: str, ruled: str) -> str:
+    """Of ``lemminflect``'s forms of ``word`` for ``tag`` and the rule's form ``ruled``, the
+    one English writes most often (``wordfreq``; the library's order breaks a tie), in
+    ``word``'s case: "broken" over "breaked", "controlling" over "controling", "chiseling"
+    over "chiselling", "leaned" over "leant"."""
+    from lemminflect import getInflection
+    from wordfreq import zipf_frequency
+
+    w = word.lower()
+    listed = getInflection(w, tag, inflect_oov=True)
+    # the word itself only where the library gives it first ("sheep", "cut"): as a variant
+    # ("zebra" of "zebras") it is the commoner word, in its other use
+    # and one word stays one ("bookshelves", not the listed "book shelves")
+    forms = [f for f in listed if (f != w or f == listed[0]) and " " not in f]
+    forms.append(ruled.lower())
+    best = max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))
+    return ruled if best == ruled.lower() else _match_case(word, best)
+
+
 @lru_cache(maxsize=4096)
 def plural(noun: str) -> str:
     n = noun.lower()
@@ -83,7 +106,10 @@ def plural(noun: str) -> str:
         return noun
     if n in _IRREGULAR_PLURALS:
         return _match_case(noun, _IRREGULAR_PLURALS[n])
-    return _regular_plural(noun)
+    if " " in n:  # "teddy bear": the last word takes the plural
+        head, _, last = noun.rpartition(" ")
+        return f"{head} {plural(last)}"
+    return _library(noun, "NNS", _regular_plural(noun))
 
 
 @lru_cache(maxsize=4096)
@@ -121,10 +147,12 @@ def third_person(verb: str) -> str:
     if v in _THIRD_PERSON:
         return _THIRD_PERSON[v]
     if re.search(r"(s|x|z|ch|sh|o)$", v):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", v):
-        return verb[:-1] + "ies"
-    return verb + "s"
+        ruled = verb + "es"
+    elif re.search(r"[^aeiou]y$", v):
+        ruled = verb[:-1] + "ies"
+    else:
+        ruled = verb + "s"
+    return _library(verb, "VBZ", ruled)
 
 
 @lru_cache(maxsize=4096)
@@ -133,12 +161,14 @@ def gerund(verb: str) -> str:
     if v == "be":
         return "being"
     if v.endswith("ie"):
-        return verb[:-2] + "ying"
-    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
-        return verb[:-1] + "ing"
-    if v in _DOUBLING or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
-        return verb + verb[-1] + "ing"
-    return verb + "ing"
+        ruled = verb[:-2] + "ying"
+    elif v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        ruled = verb[:-1] + "ing"
+    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        ruled = verb + verb[-1] + "ing"
+    else:
+        ruled = verb + "ing"
+    return _library(verb, "VBG", ruled)
 
 
 _PARTICIPLES = {
@@ -184,12 +214,14 @@ def participle(verb: str) -> str:
     if v in _PARTICIPLES:
         return _PARTICIPLES[v]
     if v.endswith("e"):
-        return verb + "d"
-    if re.search(r"[^aeiou]y$", v):
-        return verb[:-1] + "ied"
-    if v in _DOUBLING or re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
-        return verb + verb[-1] + "ed"
-    return verb + "ed"
+        ruled = verb + "d"
+    elif re.search(r"[^aeiou]y$", v):
+        ruled = verb[:-1] + "ied"
+    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        ruled = verb + verb[-1] + "ed"
+    else:
+        ruled = verb + "ed"
+    return _library(verb, "VBN", ruled)
 
 
 _FORMS = (("gerund", gerund), ("third", third_person), ("participle", participle), ("base", str))
