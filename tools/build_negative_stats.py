@@ -297,6 +297,89 @@ def write_kinds(universe: set[str], folder: Path, out: Path) -> int:
     return len(kinds)
 
 
+def choose_form(word: str, tag: str, ruled: str) -> str:
+    """Of lemminflect's forms of ``word`` for ``tag`` and the rules' form ``ruled``, the one
+    English writes most often (wordfreq; the library's order breaks a tie): "broken" over
+    "breaked", "controlling" over the listed "controling", "chiseling" over "chiselling",
+    "leaned" over "leant". The word itself only where the library gives it first ("sheep",
+    "cut": as a variant, "zebra" of "zebras", it is the commoner word in its other use), and
+    one word stays one ("bookshelves", not the listed "book shelves"; "cameramen", not
+    "camera-men")."""
+    from lemminflect import getInflection
+    from wordfreq import zipf_frequency
+
+    w = word.lower()
+    listed = getInflection(w, tag, inflect_oov=True)
+    forms = [
+        f
+        for f in listed
+        if (f != w or f == listed[0]) and " " not in f and ("-" not in f or "-" in w)
+    ]
+    forms.append(ruled.lower())
+    return max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))
+
+
+def _lexicon_verbs() -> set[str]:
+    """Every one-word entry of the lexicon's verbs.json and of the default vocabulary's action
+    relations' first words: verbs the negatives may inflect though the counts lack them."""
+    from sgprep.negatives.vocab import load_vocab
+
+    text = (ROOT / "sgprep" / "lexicon" / "verbs.json").read_text()
+    found: set[str] = set()
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            found.update(w for w in value.split() if w.isalpha())
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(json.loads(text)["lists"])
+    found |= {r.split()[0] for r in load_vocab().relations.get("action", {})}
+    return found
+
+
+def word_forms(tables: dict[str, dict[str, int]]) -> dict[str, dict[str, str]]:
+    """By tag, the words of the counts (objects' last words for NNS; the verbs of predicates
+    and agents for the verb tags) whose chosen form (:func:`choose_form`) is not the rules'."""
+    from sgprep.negatives.grammar import ruled_forms
+
+    nouns = {k.split()[-1] for k in tables["obj"] if k.split() and k.split()[-1].isalpha()}
+    verbs = {k.split("|")[1].split()[0] for k in tables["sp"] if "|" in k}
+    verbs |= {k.split("|")[1] for k in tables["agent"] if "|" in k}
+    verbs |= _lexicon_verbs()
+    verbs = {v for v in verbs if v.isalpha()}
+    out: dict[str, dict[str, str]] = {"NNS": {}, "VBZ": {}, "VBG": {}, "VBN": {}}
+    for tag, words_of in (("NNS", nouns), ("VBZ", verbs), ("VBG", verbs), ("VBN", verbs)):
+        for w in sorted(words_of):
+            ruled = ruled_forms(w)[tag]
+            best = choose_form(w, tag, ruled)
+            if best != ruled.lower():
+                out[tag][w] = best
+    return out
+
+
+def write_word_forms(tables: dict[str, dict[str, int]], out: Path) -> int:
+    forms = word_forms(tables)
+    (out / "word_forms.json").write_text(
+        json.dumps(
+            {
+                "source": "word forms of lemminflect 0.2.3 (MIT), the commonest by wordfreq "
+                "3.1's English counts, for the words of the bundled counts where the rules of "
+                "sgprep/negatives/grammar.py make another form",
+                "forms": forms,
+            },
+            sort_keys=True,
+            indent=0,
+        )
+        + "\n"
+    )
+    return sum(map(len, forms.values()))
+
+
 def main(argv=None) -> int:
     from sgprep.negatives.cooc import build_cooc
     from sgprep.negatives.vocab import load_vocab
@@ -321,6 +404,8 @@ def main(argv=None) -> int:
         counts = json.loads((out / "default_cooc.json").read_text())["tables"]["obj"]
         print(f"{write_kinds(set(counts), args.wordnet, out)} kinds")
         print(f"{write_kin(counts, args.wordnet, out)} kin groups")
+        tables = json.loads((out / "default_cooc.json").read_text())["tables"]
+        print(f"{write_word_forms(tables, out)} word forms")
         return 0
     from itertools import chain
 
@@ -352,6 +437,7 @@ def main(argv=None) -> int:
     verbs, _ = read_wordnet(args.wordnet, "verb")
     write_kinds(set(data["tables"]["obj"]), args.wordnet, out)
     write_kin(data["tables"]["obj"], args.wordnet, out)
+    write_word_forms(data["tables"], out)
     (out / "related.json").write_text(
         json.dumps(
             {

@@ -1,11 +1,13 @@
 """English inflection for edited captions: a/an, noun plurals, verb forms.
 
-Each form is the commonest in English (``wordfreq``) of ``lemminflect``'s forms (its tables of
-English words, irregular ones included: "broken", "bought", "emitted", "controlling",
-"businessmen", "bookshelves") and the rules' regular one (:func:`_library`): the rules alone
-made words that do not exist ("breaked", "emiting", "glasseses"), and the library lists
-British spellings and misspellings too ("leant", "controling"). A few exception lists come
-first: mass nouns, plurals
+Regular forms by rule; for the words of the bundled statistics whose form is not the rules',
+the form ``data/word_forms.json`` holds (:func:`_library`): the commonest in English
+(``wordfreq``) of ``lemminflect``'s forms (irregular ones included: "broken", "bought",
+"emitted", "controlling", "businessmen", "bookshelves") and the rules' one, chosen when the
+statistics are built (``tools/build_negative_stats.py``), so that neither library loads in a
+run. The rules alone made words that do not exist ("breaked", "emiting", "glasseses"), and
+the library lists British spellings and misspellings too ("leant", "controling"). A few
+exception lists come first: mass nouns, plurals
 that captions write otherwise than the library's first ("fish", "cacti"), and participles of
 the sense captions mean ("lain", not "lied"). When a form cannot be found in the caption the
 realiser falls back to a template rather than guess.
@@ -80,23 +82,32 @@ def indefinite_article(word: str) -> str:
 UNCOUNTABLE = words("uncountable_nouns")
 
 
-def _library(word: str, tag: str, ruled: str) -> str:
-    """Of ``lemminflect``'s forms of ``word`` for ``tag`` and the rule's form ``ruled``, the
-    one English writes most often (``wordfreq``; the library's order breaks a tie), in
-    ``word``'s case: "broken" over "breaked", "controlling" over "controling", "chiseling"
-    over "chiselling", "leaned" over "leant"."""
-    from lemminflect import getInflection
-    from wordfreq import zipf_frequency
+@lru_cache(maxsize=1)
+def _word_forms() -> dict[str, dict[str, str]]:
+    """``data/word_forms.json``: by tag (NNS, VBZ, VBG, VBN), the words whose form is not the
+    rules' (built by ``tools/build_negative_stats.py`` from lemminflect and wordfreq)."""
+    import json
+    from pathlib import Path
 
-    w = word.lower()
-    listed = getInflection(w, tag, inflect_oov=True)
-    # the word itself only where the library gives it first ("sheep", "cut"): as a variant
-    # ("zebra" of "zebras") it is the commoner word, in its other use
-    # and one word stays one ("bookshelves", not the listed "book shelves")
-    forms = [f for f in listed if (f != w or f == listed[0]) and " " not in f]
-    forms.append(ruled.lower())
-    best = max(forms, key=lambda f: (zipf_frequency(f, "en"), -forms.index(f)))
-    return ruled if best == ruled.lower() else _match_case(word, best)
+    path = Path(__file__).resolve().parent / "data" / "word_forms.json"
+    return json.loads(path.read_text(encoding="utf-8"))["forms"]
+
+
+def _library(word: str, tag: str, ruled: str) -> str:
+    """The form of ``word`` for ``tag``: the table's where it has one (the word's form is
+    not the rules'), in ``word``'s case; else ``ruled``."""
+    found = _word_forms()[tag].get(word.lower())
+    return ruled if found is None else _match_case(word, found)
+
+
+def ruled_forms(word: str) -> dict[str, str]:
+    """What the rules alone make of ``word``, by tag (what the table is built against)."""
+    return {
+        "NNS": _regular_plural(word),
+        "VBZ": _ruled_third(word),
+        "VBG": _ruled_gerund(word),
+        "VBN": _ruled_participle(word),
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -146,13 +157,16 @@ def third_person(verb: str) -> str:
     v = verb.lower()
     if v in _THIRD_PERSON:
         return _THIRD_PERSON[v]
+    return _library(verb, "VBZ", _ruled_third(verb))
+
+
+def _ruled_third(verb: str) -> str:
+    v = verb.lower()
     if re.search(r"(s|x|z|ch|sh|o)$", v):
-        ruled = verb + "es"
-    elif re.search(r"[^aeiou]y$", v):
-        ruled = verb[:-1] + "ies"
-    else:
-        ruled = verb + "s"
-    return _library(verb, "VBZ", ruled)
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", v):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 @lru_cache(maxsize=4096)
@@ -160,15 +174,18 @@ def gerund(verb: str) -> str:
     v = verb.lower()
     if v == "be":
         return "being"
+    return _library(verb, "VBG", _ruled_gerund(verb))
+
+
+def _ruled_gerund(verb: str) -> str:
+    v = verb.lower()
     if v.endswith("ie"):
-        ruled = verb[:-2] + "ying"
-    elif v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
-        ruled = verb[:-1] + "ing"
-    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
-        ruled = verb + verb[-1] + "ing"
-    else:
-        ruled = verb + "ing"
-    return _library(verb, "VBG", ruled)
+        return verb[:-2] + "ying"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")) and len(v) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
 
 
 _PARTICIPLES = {
@@ -213,15 +230,18 @@ def participle(verb: str) -> str:
     v = verb.lower()
     if v in _PARTICIPLES:
         return _PARTICIPLES[v]
+    return _library(verb, "VBN", _ruled_participle(verb))
+
+
+def _ruled_participle(verb: str) -> str:
+    v = verb.lower()
     if v.endswith("e"):
-        ruled = verb + "d"
-    elif re.search(r"[^aeiou]y$", v):
-        ruled = verb[:-1] + "ied"
-    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
-        ruled = verb + verb[-1] + "ed"
-    else:
-        ruled = verb + "ed"
-    return _library(verb, "VBN", ruled)
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", v):
+        return verb[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", v):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
 
 
 _FORMS = (("gerund", gerund), ("third", third_person), ("participle", participle), ("base", str))
