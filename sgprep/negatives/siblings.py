@@ -222,8 +222,8 @@ GROUPS: tuple[Group, ...] = (
     ),
 )
 
-#: The groups of people: a gender cue in the caption keeps them.
-PEOPLE = GROUPS[:2]
+#: The group of people (the first): a gender cue in the caption keeps it.
+PEOPLE = GROUPS[:1]
 
 #: Caption words that name a sport: a member of another sport contradicts them.
 SPORT_WORDS: dict[str, frozenset[str]] = {

@@ -150,3 +150,14 @@ def test_a_new_verb_must_fit_the_phrase_after_its_object():
         [(0, "carrying", 1), (1, "of", 2), (1, "to", 3)],
     )
     assert all(cooc.judge("man", f"{v} to", "woman") is None for v in tea), tea
+
+
+def test_a_gender_cue_keeps_the_person_and_only_the_person():
+    """ "a woman in a dress walking a dog": the gender cue ("dress") keeps the woman (no "a man
+    in a dress"), never the dog, which may still become a cat."""
+    from sgprep.negatives import siblings
+
+    context = siblings.caption_context(("a", "woman", "in", "a", "dress", "walking", "a"))
+    assert context.gender_cue
+    assert siblings.contradiction("man", "woman", context) == "gender_cue"
+    assert siblings.contradiction("cat", "dog", context) is None
