@@ -256,7 +256,7 @@ _HANDLE = r"(?:\b(?:via|by|from|follow|credit|cc)\s+)?(?<![\w@])@[A-Za-z0-9_][\w
 #: stock site's label ("Premium Photo", "Free Vector", "Download this free picture about")
 _LABEL = (
     r"(?:^|(?<=[|;,.(]))\s*(?:photo|image|picture|pic|source|credit|via)s?\s*:"
-    r"|\b(?:royalty[- ]free\s+|premium\s+|free\s+)+(?:stock\s+)?(?:photo|vector|image|psd|picture)s?\b"
+    r"|\b(?:royalty[- ]free|premium|free)\s+(?:stock\s+)?(?:photo|vector|image|psd|picture)s?\b"
     r"(?!\s+of\b)"
     r"|\bdownload\s+(?:(?:this|the)\s*)?(?:free\s+)?(?:photo|picture|image|vector)\s+(?:about|of)\b"
     r"|\bfrom\s+[A-Z]\w+'s\s+(?:\w+\s+)?library\b"
@@ -332,11 +332,11 @@ _EMOJI_RUN = re.compile(rf"{_EMOJI}{{16,}}")
 #: "- 123RF", "via Pinterest"), with the word that credits it and its domain ending
 STOCK_SITES = words("stock_sites")
 _STOCK_SITE = (
-    r"(?:\b(?:via|by|from|on|credit|source)\s*:?\s+)?\b(?:"
+    r"(?:\b(?:via|by|from|on|credit|source)[ :]{1,3})?\b(?:"
     + "|".join(
         re.escape(w).replace(r"\ ", r"\s*") for w in sorted(STOCK_SITES, key=len, reverse=True)
     )
-    + r")(?:\.com)?\b"
+    + r")(?:\.com)?\b(?!\.?\w|/)"  # not inside a domain or a URL ("flickr.com/photos/...")
 )
 #: cheap first test of the regular expressions: most captions have none of these characters
 #: and, lower-cased, none of these words
