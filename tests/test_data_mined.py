@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from tests.train_helpers import BLUE_BOX, RED_BOX, write_cola_output
+from tests.train_helpers import BLUE_BOX, RED_BOX, to_tensor, write_cola_output
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("webdataset")
@@ -76,12 +76,7 @@ def test_fewer_than_there_are_are_drawn_again_each_epoch(output):
 
 
 def test_the_batch_stacks_transformed_distractors_with_a_mask(output):
-    import numpy
-
-    def preprocess(image):
-        return torch.from_numpy(numpy.asarray(image, dtype="float32") / 255).permute(2, 0, 1)
-
-    samples = _samples(output, distractors=2, transform=preprocess)
+    samples = _samples(output, distractors=2, transform=to_tensor)
     samples[1] = {**samples[1], "distractors": samples[1]["distractors"][:1]}
     batch = sd.Collate(extras=["distractors"])(samples[:3])
     assert batch["distractor_images"].shape == (3, 2, 3, 60, 40)

@@ -15,6 +15,7 @@ from tests.train_helpers import (
     HEIGHT,
     RED_BOX,
     WIDTH,
+    to_tensor,
     write_cola_output,
     write_seed_output,
 )
@@ -72,12 +73,6 @@ class TinyModel(torch.nn.Module):
         return self.region(colour.squeeze(-1).transpose(1, 2))
 
 
-def preprocess(image):
-    import numpy
-
-    return torch.from_numpy(numpy.asarray(image, dtype="float32") / 255).permute(2, 0, 1)
-
-
 @pytest.mark.parametrize("method", ["negclip", "oc-clip", "comalign", "mosaiclip", "cola"])
 def test_each_seed_method_trains_from_the_batch_as_it_is(output, cola_output, method):
     from torch.nn import functional
@@ -88,7 +83,7 @@ def test_each_seed_method_trains_from_the_batch_as_it_is(output, cola_output, me
     before = [p.detach().clone() for p in model.parameters()]
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     scope = {"torch": torch, "F": functional, "sd": sd, "DataLoader": DataLoader,
-             "OUT": cola_output if method == "cola" else output, "BATCH": 4, "preprocess": preprocess, "model": model, "opt": opt}  # fmt: skip
+             "OUT": cola_output if method == "cola" else output, "BATCH": 4, "preprocess": to_tensor, "model": model, "opt": opt}  # fmt: skip
     exec(compile(BLOCKS[method], f"docs/training.md:{method}", "exec"), scope)
     assert torch.isfinite(scope["loss"]), method
     if method == "cola":  # the distractor term ran: every caption here has distractors

@@ -29,6 +29,14 @@ RED_BOX = (4.0, 6.0, 16.0, 30.0)
 FORMATS = {"jpg": "JPEG", "png": "PNG", "gif": "GIF", "bmp": "BMP"}
 
 
+def to_tensor(image):
+    """A PIL image -> a (3, H, W) float tensor in [0, 1]: the tests' ``transform``."""
+    import numpy
+    import torch
+
+    return torch.from_numpy(numpy.asarray(image, dtype="float32") / 255).permute(2, 0, 1)
+
+
 def upright() -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), (20, 120, 220))
     image.paste((230, 10, 10), tuple(int(v) for v in RED_BOX))

@@ -1,7 +1,7 @@
 """English inflection for edited captions: a/an, noun plurals, verb forms.
 
 Regular forms by rule; for the words of the bundled statistics whose form is not the rules',
-the form ``data/word_forms.json`` holds (:func:`_library`): the commonest in English
+the form ``data/word_forms.json`` holds (:func:`_tabled_form`): the commonest in English
 (``wordfreq``) of ``lemminflect``'s forms (irregular ones included: "broken", "bought",
 "emitted", "controlling", "businessmen", "bookshelves") and the rules' one, chosen when the
 statistics are built (``tools/build_negative_stats.py``), so that neither library loads in a
@@ -93,7 +93,7 @@ def _word_forms() -> dict[str, dict[str, str]]:
     return json.loads(path.read_text(encoding="utf-8"))["forms"]
 
 
-def _library(word: str, tag: str, ruled: str) -> str:
+def _tabled_form(word: str, tag: str, ruled: str) -> str:
     """The form of ``word`` for ``tag``: the table's where it has one (the word's form is
     not the rules'), in ``word``'s case; else ``ruled``."""
     found = _word_forms()[tag].get(word.lower())
@@ -120,7 +120,7 @@ def plural(noun: str) -> str:
     if " " in n:  # "teddy bear": the last word takes the plural
         head, _, last = noun.rpartition(" ")
         return f"{head} {plural(last)}"
-    return _library(noun, "NNS", _regular_plural(noun))
+    return _tabled_form(noun, "NNS", _regular_plural(noun))
 
 
 @lru_cache(maxsize=4096)
@@ -157,7 +157,7 @@ def third_person(verb: str) -> str:
     v = verb.lower()
     if v in _THIRD_PERSON:
         return _THIRD_PERSON[v]
-    return _library(verb, "VBZ", _ruled_third(verb))
+    return _tabled_form(verb, "VBZ", _ruled_third(verb))
 
 
 def _ruled_third(verb: str) -> str:
@@ -174,7 +174,7 @@ def gerund(verb: str) -> str:
     v = verb.lower()
     if v == "be":
         return "being"
-    return _library(verb, "VBG", _ruled_gerund(verb))
+    return _tabled_form(verb, "VBG", _ruled_gerund(verb))
 
 
 def _ruled_gerund(verb: str) -> str:
@@ -230,7 +230,7 @@ def participle(verb: str) -> str:
     v = verb.lower()
     if v in _PARTICIPLES:
         return _PARTICIPLES[v]
-    return _library(verb, "VBN", _ruled_participle(verb))
+    return _tabled_form(verb, "VBN", _ruled_participle(verb))
 
 
 def _ruled_participle(verb: str) -> str:

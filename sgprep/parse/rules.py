@@ -450,14 +450,7 @@ class RuleParser(Parser):
             results = [None] * len(captions)  # type: ignore[list-item]
             for i, got in zip(short, self._parse_texts([captions[i] for i in short])):
                 results[i] = got
-            truncated = sum(len(cut[i]) < len(captions[i]) for i in long)  # type: ignore[arg-type]
-            self._counts["truncated"] += truncated
-            if truncated:
-                log.warning(
-                    "%d caption(s) longer than %d characters were cut before parsing",
-                    truncated,
-                    self.max_chars,
-                )
+            self._count_cut(sum(len(cut[i]) < len(captions[i]) for i in long))  # type: ignore[arg-type]
             for i in long:
                 results[i] = self._parse_long(cut[i])  # type: ignore[arg-type]
         self._counts["graphs"] += sum(isinstance(r, SceneGraph) for r in results)
@@ -494,6 +487,16 @@ class RuleParser(Parser):
                 )
         return SceneGraph(entities=entities, relations=relations, parser=self.name)
 
+    def _count_cut(self, truncated: int) -> None:
+        """Count the captions cut at the caption limit, and say so once per batch."""
+        self._counts["truncated"] += truncated
+        if truncated:
+            log.warning(
+                "%d caption(s) longer than %d characters were cut before parsing",
+                truncated,
+                self.max_chars,
+            )
+
     def _parse_texts(self, captions: list[str]) -> list[SceneGraph | ParseError]:
         """The graphs of ``captions``, each parsed whole (cut at the caption limit)."""
         results: list[SceneGraph | ParseError | None] = [None] * len(captions)
@@ -518,13 +521,7 @@ class RuleParser(Parser):
         self._counts["noise_cleaned"] += sum(
             t != captions[i][: len(t)] for t, i in zip(texts, where))  # fmt: skip
         written = self._write_out(texts, hooks(self.families, "write_out"))
-        self._counts["truncated"] += truncated
-        if truncated:
-            log.warning(
-                "%d caption(s) longer than %d characters were cut before parsing",
-                truncated,
-                self.max_chars,
-            )
+        self._count_cut(truncated)
         docs = self._pipe(texts)
         spellers = hooks(self.families, "speller")  # family spell
         mended = (

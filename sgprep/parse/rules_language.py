@@ -35,15 +35,15 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 @lru_cache(maxsize=1)
-def _stop_words() -> tuple[frozenset[str], frozenset[str]]:
-    """(English stop words, the other languages' less English's): the first look."""
+def _foreign_stop_words() -> frozenset[str]:
+    """The other languages' stop words less English's: the first look."""
     from importlib import import_module
 
     english = frozenset(import_module("spacy.lang.en.stop_words").STOP_WORDS)
     foreign: set[str] = set()
     for lang in LANGUAGES:
         foreign |= import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
-    return english, frozenset(w.lower() for w in foreign) - english
+    return frozenset(w.lower() for w in foreign) - english
 
 
 def _leaning(word: str) -> int:
@@ -59,7 +59,7 @@ def _leaning(word: str) -> int:
 
 def other_language(text: str) -> tuple[str, str] | None:
     """``("other_language", message)`` where ``text`` reads as another language, else None."""
-    _, foreign = _stop_words()
+    foreign = _foreign_stop_words()
     words = _WORD.findall(text.lower())
     if sum(w in foreign for w in words) < MIN_FOREIGN:
         return None  # the first look: most English captions stop here
