@@ -122,9 +122,14 @@ def related_words(universe: set[str], folder: Path) -> dict[str, dict[str, list[
 #: Salient kinds connect may add, by a lemma their first senses' hypernyms hold (the first
 #: that matches, in this order), and the lemmas that make one of them big.
 SALIENT = (
-    ("animal", ("mammal", "reptile")),
+    ("animal", ("mammal", "reptile", "bird")),
     ("vehicle", ("vehicle", "conveyance", "craft")),
     ("furniture", ("furniture",)),
+    # things one plays, plays with or carries things in, that stand on their own in a photo
+    # (a guitar, a kite, a soccer ball, a basket): a caption names them where the photo shows
+    # them; added only in the settings the statistics saw them in (addable.json's
+    # setting_bound_kinds), never by a small thing or food
+    ("plaything", ("musical instrument", "toy", "ball", "bag", "luggage", "basket", "bucket")),
 )
 BIG = (
     "ungulate",
@@ -137,6 +142,8 @@ BIG = (
     "public transport",
     "train",
 )
+#: Two-wheelers are motor vehicles too, yet no bigger than a horse: never put by a ship.
+NOT_BIG = frozenset({"motorcycle", "bicycle"})
 #: Senses read: a word whose first sense is a person ("tiger": a fierce person first;
 #: "pitcher", "batter") or a human is no thing to add, since a reader may take it so.
 KIND_SENSES, PERSON_SENSES = 2, 1
@@ -173,7 +180,7 @@ def object_kinds(universe: set[str], folder: Path) -> dict[str, list[str]]:
             if kind:
                 out[w] = [
                     kind,
-                    "big" if any(b in s for b in BIG) else "any",
+                    "big" if any(b in s for b in BIG) and not NOT_BIG & s else "any",
                     "craft" if "craft" in s else "",
                 ]
                 break
