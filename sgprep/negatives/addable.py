@@ -2,7 +2,7 @@
 
 A blind reader calls an added thing false only when the caption makes them expect it to be
 absent, so connect adds a *salient* thing, one a caption would name if the photo showed it:
-an animal, a vehicle, a piece of furniture (the kind comes from WordNet,
+an animal, a vehicle, a piece of furniture, a plaything (the kind comes from WordNet,
 ``data/object_kinds.json``), or one of a few other big things (``data/addable.json``). Which
 of those, and where, comes from the co-occurrence statistics in use (the bundled ones, or the
 user's corpus through ``sgprep vocab``), not from a list:
