@@ -429,3 +429,32 @@ def test_a_breed_the_statistics_saw_nowhere_goes_where_its_parent_goes():
     assert not table["cheetah"].possible  # placed by no parent: never added by a pet
     anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
     assert {"dachshund", "dog"} <= anywhere and "cheetah" not in anywhere
+
+
+def test_a_plaything_goes_only_where_a_caption_names_a_setting_the_statistics_saw_it_in():
+    """Playthings (WordNet's instruments, toys, balls, bags, baskets) are added only in a
+    setting the statistics saw them in, never to a caption that names none ("a person
+    paragliding over a valley, near a soccer ball") and never by a small thing or food ("a
+    plate of dumplings next to a harp"); small balls never ("near a golf ball")."""
+    table = addable.addable_table(VOCAB.cooc)
+    play = {a.word for a in table if a.kind == "plaything"}
+    assert {"guitar", "soccer ball", "basket"} <= play and not {"golf ball", "tennis ball"} & play
+    anywhere = {a.word for a, _ in addable.addable_in(table, frozenset())}
+    assert anywhere and not anywhere & play
+    at_home = {a.word for a, _ in addable.addable_in(table, frozenset({"home"}))}
+    assert "guitar" in at_home  # seen at home
+    assert not any(addable.fits_small(w) for w in play)
+    cap = "a man reading a newspaper"
+    texts, _ = connected(
+        cap, [("a man", "man", []), ("a newspaper", "newspaper", [])], [(0, "read", 1)], seeds=30
+    )
+    assert texts and not added(texts, cap) & play, texts
+
+
+def test_a_thing_seen_in_several_settings_is_possible_in_each_it_is_common_in():
+    """Possible in a setting by its share of the thing's scenes that name a setting: most
+    captions name none, so a share of all its scenes left a horse (on a farm in a tenth of
+    its scenes, at a show in a tenth) possible nowhere; a setting seen once stays out."""
+    table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
+    assert {"farm", "lawn"} <= table["horse"].possible
+    assert "kitchen" not in table["horse"].possible and "bathroom" not in table["horse"].possible
