@@ -101,3 +101,22 @@ def test_an_action_is_replaced_only_by_one_seen_between_the_two_ends():
     ents = [("boy", "boy", []), ("sandwich", "sandwich", []), ("grass", "grass", [])]
     texts, _ = texts_over_seeds(cap, ents, [(0, "eat", 1), (0, "on", 2)], "replace_relation", 12)
     assert not any("sharing" in t for t in texts), texts
+
+
+def test_no_join_after_a_mass_noun_or_a_bare_plural():
+    """A second item joins one countable thing ("her cat", "a basket"), never a mass noun or a
+    bare plural: "eating ice cream and a noodle", "throwing snowballs and a dart" read wrong."""
+    for cap, obj, pred in (
+        ("A couple eating ice cream on a boardwalk.", "ice cream", "eat"),
+        ("Two boys throwing snowballs at each other.", "snowballs", "throw"),
+        ("A train carrying coal through a desert.", "coal", "carry"),
+    ):
+        ents = [(cap.split()[1], cap.split()[1], []), (obj, obj, [])]
+        texts, rejected = texts_over_seeds(cap, ents, [(0, pred, 1)], "connect", 8)
+        assert not any(f"{obj} and " in t for t in texts), texts
+        assert rejected["connect_join_mass"], rejected
+    cap = "A woman playing with her cat."
+    texts, _ = texts_over_seeds(
+        cap, [("woman", "woman", []), ("cat", "cat", [])], [(0, "play with", 1)], "connect", 20
+    )
+    assert any(" cat and " in t for t in texts), texts

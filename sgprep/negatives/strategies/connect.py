@@ -13,6 +13,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import accumulate
 
+from sgprep.lexicon import words as lexicon_words
 from sgprep.negatives import addable, grammar, scenes
 from sgprep.negatives.cooc import NOT_OBJECTS, object_class, predicate_key, singular
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
@@ -58,6 +59,10 @@ _SIZE_FITS = {
     "small": addable.fits_small,
     "any": lambda obj: True,
 }
+
+
+#: Determiners of one thing: a second item may join a thing they open in a list.
+ONE_DETERMINERS = lexicon_words("determiners") - lexicon_words("plural_determiners") - {"some"}
 
 
 def detector_label(obj: str) -> str | None:
@@ -223,6 +228,10 @@ class Connect(Strategy):
             # the object is placed or does something itself: the second item would share
             # it ("holds an umbrella and a goat | over a woman")
             return self._refuse("connect_join_placed")
+        if not self._one_thing(rel.object):
+            # a second item after a mass noun or a bare plural reads wrong ("eating ice cream
+            # and a noodle", "throwing snowballs and a dart": blind review round 14 draft)
+            return self._refuse("connect_join_mass")
         names = self.scene.names
         words, weights = addable.joinable(
             self.cooc, predicate_key(rel.predicate), names[rel.subject]
@@ -251,6 +260,20 @@ class Connect(Strategy):
         phrase = _with_article(" ".join([*attrs, obj]))
         chars = len(self.text) + len(phrase) + 5
         return chars, (rel.object, rel.predicate, obj, attrs, False, False, False, rel.subject)
+
+    def _one_thing(self, i: int) -> bool:
+        """Entity i is one countable thing in the caption: a determiner of one thing right
+        before its words ("an umbrella", "her cat", "the ball"; :data:`ONE_DETERMINERS`), no
+        count above one, and a head that is no mass noun."""
+        e = self.g.entities[i]
+        if e.span is None or not self.text or (e.count or 1) > 1:
+            return False
+        before = WORD.findall(self.text[: e.span[0]].lower())[-1:]
+        return (
+            bool(before)
+            and before[0] in ONE_DETERMINERS
+            and singular(self.scene.names[i].split()[-1]) not in grammar.UNCOUNTABLE
+        )
 
     def _expected_with(self, obj: str, other: str) -> bool:
         """:meth:`_expected`, once per process and pair of words."""
