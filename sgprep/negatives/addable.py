@@ -226,8 +226,10 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
 
 
 def is_pet(a: Addable) -> bool:
-    """An animal the statistics saw where pets are (``pet_settings``: at home)."""
-    return bool(a.possible & lexicon()["pet_settings"])
+    """An animal the statistics saw where pets are (``pet_settings``: at home), and no big
+    one ("bear" is counted at home from teddy bears: never "a rainy street beside a bear",
+    blind review round 14)."""
+    return not a.big and bool(a.possible & lexicon()["pet_settings"])
 
 
 def is_big(word: str) -> bool:
@@ -246,9 +248,11 @@ def fits_huge(word: str) -> bool:
 
 
 def is_small(word: str) -> bool:
-    """A small thing (things one carries or sits on, a cat): never put near a building, a
-    vehicle or a tree ("a steeple next to a chair")."""
-    return word in lexicon()["small"]
+    """A small thing (things one carries or sits on, a cat, a plaything): never put near a
+    building, a vehicle, a tree or a place ("a steeple next to a chair", "a line of taxis
+    outside a hotel, in front of a bucket": blind review round 14)."""
+    hit = lexicon()["kinds"].get(word)
+    return word in lexicon()["small"] or bool(hit and hit[0] in lexicon()["setting_bound_kinds"])
 
 
 def fits_small(word: str) -> bool:

@@ -458,3 +458,35 @@ def test_a_thing_seen_in_several_settings_is_possible_in_each_it_is_common_in():
     table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
     assert {"farm", "lawn"} <= table["horse"].possible
     assert "kitchen" not in table["horse"].possible and "bathroom" not in table["horse"].possible
+
+
+def test_nothing_is_put_next_to_a_room_and_nothing_small_by_a_place_or_a_street():
+    """A room or a place that holds the scene takes nothing next to it ("a bathroom with a
+    shower curtain pulled closed, next to a puppy"); a street, a market, a lake take nothing
+    small, and a plaything is small ("a crowded market ..., next to a skateboard", "a lake
+    with ducks ..., in front of a frisbee": blind review round 14)."""
+    cap = "a bathroom with a shower curtain pulled closed"
+    texts, _ = connected(
+        cap,
+        [("bathroom", "bathroom", []), ("shower curtain", "shower curtain", [])],
+        [(0, "with", 1)],
+    )
+    assert not any(t.startswith(cap + ",") for t in texts), texts
+    small = {a.word for a in addable.addable_table(VOCAB.cooc) if addable.is_small(a.word)}
+    assert {"frisbee", "basket", "puppy"} <= small
+    for cap, place in (
+        ("a crowded market with stalls", "market"),
+        ("a snowy street with parked cars", "street"),
+    ):
+        ents = [(place, place, []), ("stalls" if place == "market" else "parked cars", "x", [])]
+        texts, _ = connected(cap, ents, [(0, "with", 1)], seeds=20)
+        assert not added(texts, cap) & small, texts
+
+
+def test_a_big_animal_is_no_pet_wherever_the_statistics_count_it():
+    """ "bear" is counted at home (teddy bears): a big animal is still no pet, so never added
+    by a street ("a double decker bus driving down a rainy street beside a bear")."""
+    table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
+    assert not addable.is_pet(table["bear"]) and addable.is_pet(table["dog"])
+    anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
+    assert "bear" not in anywhere

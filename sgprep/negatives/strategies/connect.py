@@ -42,6 +42,7 @@ from sgprep.negatives.strategies.connect_words import (
     NOT_ANCHORS,
     OPENING_WORDS,
     PLACES,
+    ROOMS,
     STRUCTURES,
     VAST,
 )
@@ -476,7 +477,7 @@ class Connect(Strategy):
         obj = self.scene.names[i]
         cls = object_class(obj)
         head = obj.split()[-1]
-        if head in VAST:
+        if head in VAST or singular(head) in ROOMS:
             return "vast"
         if head in HUGE:
             return "huge"

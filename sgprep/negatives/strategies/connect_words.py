@@ -40,6 +40,9 @@ HUGE_PLACES = words("huge_places")
 #: Places a whole view or crowd fills: nothing added fits them ("a plane flying over the
 #: city skyline near a horse", "fans filling the stands near a truck").
 VAST = words("vast_places")
+#: Rooms: nothing is put next to one ("a bathroom with the curtain closed, next to a puppy":
+#: blind review round 14).
+ROOMS = words("rooms")
 #: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
 #: (:func:`sgprep.negatives.addable.fits_huge`) is of a size to be put near one (blind review round 6: "a lighthouse
 #: beside a cat", "a large ship docked in a busy harbour, near a dog", "planes landing by an
