@@ -1,6 +1,6 @@
 """swap (swap_attribute, swap_object) on hand-written graphs."""
 
-from neg_helpers import CUBES, build_all, graph
+from neg_helpers import CUBES, build_all, graph, texts_over_seeds
 
 
 def test_swap_attribute_exchanges_bindings():
@@ -56,3 +56,28 @@ def test_swap_of_identical_objects_is_refused():
     )
     built, rejected = build_all(g, "swap_object")
     assert built == [] and rejected["identical_objects"] == 1
+
+
+def test_no_attribute_swap_between_two_of_one_kind_side_by_side_whatever_they_do():
+    """Two things of one name side by side ("next to", "beside") are not told apart by the
+    verb: the swap shows the same scene (blind review round 14)."""
+    cases = (
+        (
+            "a yellow flower growing next to a purple flower",
+            [("yellow flower", "flower", ["yellow"]), ("purple flower", "flower", ["purple"])],
+            "grow next to",
+        ),
+        (
+            "a white horse grazing next to a black horse",
+            [("white horse", "horse", ["white"]), ("black horse", "horse", ["black"])],
+            "graze next to",
+        ),
+    )
+    for cap, ents, verb in cases:
+        texts, rejected = texts_over_seeds(cap, ents, [(0, verb, 1)], "swap_attribute", 4)
+        assert not texts and rejected["may_be_true"], (texts, rejected)
+    # told apart by where one is: a swap that is false
+    cap = "a white horse standing behind a black horse"
+    ents = [("white horse", "horse", ["white"]), ("black horse", "horse", ["black"])]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "stand behind", 1)], "swap_attribute", 4)
+    assert texts, texts
