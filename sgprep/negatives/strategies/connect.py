@@ -231,7 +231,7 @@ class Connect(Strategy):
             return self._refuse("connect_join_placed")
         if not self._one_thing(rel.object):
             # a second item after a mass noun or a bare plural reads wrong ("eating ice cream
-            # and a noodle", "throwing snowballs and a dart": blind review round 14 draft)
+            # and a noodle", "throwing snowballs and a dart": read in the fresh set's output)
             return self._refuse("connect_join_mass")
         names = self.scene.names
         words, weights = addable.joinable(
