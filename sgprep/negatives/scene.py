@@ -388,6 +388,16 @@ class Strategy:
         self.rejected[reason] += 1
         return None
 
+    def article(self, i: int) -> str | None:
+        """The word before entity i's span in the caption if it is an article or a
+        determiner, "" if the entity has none, None where the caption does not say."""
+        span = self.g.entities[i].span
+        if not self.text or span is None or span[0] > len(self.text):
+            return None
+        before = self.text[: span[0]].split()
+        word = before[-1].lower() if before else ""
+        return word if word in DETERMINERS else ""
+
     def paired(self) -> int:
         """How many of the graph's entities a family that pairs them considers (the first
         :data:`MAX_PAIRED`; counted as ``entities_capped`` where that leaves some out)."""

@@ -474,11 +474,11 @@ def test_nothing_is_put_next_to_a_room_and_nothing_small_by_a_place_or_a_street(
     assert not any(t.startswith(cap + ",") for t in texts), texts
     small = {a.word for a in addable.addable_table(VOCAB.cooc) if addable.is_small(a.word)}
     assert {"frisbee", "basket", "puppy"} <= small
-    for cap, place in (
-        ("a crowded market with stalls", "market"),
-        ("a snowy street with parked cars", "street"),
+    for cap, place, things in (
+        ("a crowded market with stalls", "market", ("stalls", "stall")),
+        ("a snowy street with parked cars", "street", ("parked cars", "car")),
     ):
-        ents = [(place, place, []), ("stalls" if place == "market" else "parked cars", "x", [])]
+        ents = [(place, place, []), (*things, [])]
         texts, _ = connected(cap, ents, [(0, "with", 1)], seeds=20)
         assert not added(texts, cap) & small, texts
 

@@ -266,13 +266,9 @@ class Connect(Strategy):
         """Entity i is one countable thing in the caption: a determiner of one thing right
         before its words ("an umbrella", "her cat", "the ball"; :data:`ONE_DETERMINERS`), no
         count above one, and a head that is no mass noun."""
-        e = self.g.entities[i]
-        if e.span is None or not self.text or (e.count or 1) > 1:
-            return False
-        before = WORD.findall(self.text[: e.span[0]].lower())[-1:]
         return (
-            bool(before)
-            and before[0] in ONE_DETERMINERS
+            (self.g.entities[i].count or 1) == 1
+            and self.article(i) in ONE_DETERMINERS
             and singular(self.scene.names[i].split()[-1]) not in grammar.UNCOUNTABLE
         )
 

@@ -324,7 +324,7 @@ class Replace(Strategy):
             return self._refuse("compound")  # "orange juice" -> "orange milk"
         if old in siblings.DRINKS and any(attribute_type(a) == "colour" for a in attrs):
             return self._refuse("compound")  # "red wine" -> "red beer"
-        article = self._article(i)
+        article = self.article(i)
         if old in siblings.DRINKS and article in ("a", "an"):
             return self._refuse("article_needed")  # "drinking a beer" -> "a wine", "a milk"
         if article in ("another", "other") or before == ["other"]:
@@ -634,16 +634,6 @@ class Replace(Strategy):
         ):
             return "article_needed"  # "grass on a ground"; "sitting in snow" -> "in booth"
         return False
-
-    def _article(self, i: int) -> str | None:
-        """The word before entity i's span in the caption if it is an article or a
-        determiner, "" if the entity has none, None where the caption does not say."""
-        span = self.g.entities[i].span
-        if not self.text or span is None or span[0] > len(self.text):
-            return None
-        before = self.text[: span[0]].split()
-        word = before[-1].lower() if before else ""
-        return word if word in DETERMINERS else ""
 
     def _may_be_true(self, old: str, new: str, category: str | None) -> str | None:
         """Why a replacement may still be true of the photo: one of the two names says
