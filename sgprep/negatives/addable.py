@@ -87,6 +87,7 @@ def lexicon() -> dict:
         "predicates": tuple(extra["predicates"]),
         "person_only": frozenset(extra["person_only_predicates"]),
         "join": frozenset(extra["join_predicates"]),
+        "placed_classes": frozenset(extra["placed_classes"]),
     }
 
 

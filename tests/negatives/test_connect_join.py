@@ -120,3 +120,22 @@ def test_no_join_after_a_mass_noun_or_a_bare_plural():
         cap, [("woman", "woman", []), ("cat", "cat", [])], [(0, "play with", 1)], "connect", 20
     )
     assert any(" cat and " in t for t in texts), texts
+
+
+def test_no_join_after_a_plural_and_none_of_a_thing_out_of_its_setting():
+    """A possessive opens one thing or many: "hugging their families and a calf" joins a list
+    of many (``connect_join_mass``). A thing connect may add joins only where the statistics
+    place it: people hug calves, but not at an airport gate."""
+    cap = "Soldiers hugging their families at an airport arrival gate."
+    gate = ("airport arrival gate", "airport arrival gate", [])
+    ents = [("Soldiers", "soldier", []), ("families", "family", []), gate]
+    texts, rejected = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 12)
+    assert not any("families and " in t for t in texts), texts
+    assert rejected["connect_join_mass"], rejected
+    assert "calf" in addable.joinable(COOC, "hug", "soldier")[0]
+    cap = "A soldier hugging his wife at an airport arrival gate."
+    ents = [("soldier", "soldier", []), ("wife", "wife", []), gate]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 40)
+    joined = [t for t in texts if " wife and " in t]
+    assert joined, texts
+    assert not any(re.search(r" wife and an? (\w+ )?(calf|pony)\b", t) for t in joined), joined

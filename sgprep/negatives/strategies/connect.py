@@ -243,10 +243,16 @@ class Connect(Strategy):
             return self._refuse("too_long")
         said = set(self.scene.words) | set(names)
         classes = {object_class(x) for x in names} - {None}
+        things, here = self._addable_things(), self._possible_here()
+        placed = addable.lexicon()["placed_classes"]
         options = [
             (w, n)
             for w, n in zip(words, weights)
             if w not in said
+            # a thing connect may add, an animal or a vehicle joins only where it may be
+            # added, in a setting the statistics place it ("a soldier hugging his wife at an
+            # airport gate" takes no calf, though people hug calves)
+            and (w in here or (w not in things and object_class(w) not in placed))
             and singular(w) not in said
             and object_class(w) not in classes
             and len(w.split()) + 2 <= self.extra_words
@@ -265,11 +271,16 @@ class Connect(Strategy):
     def _one_thing(self, i: int) -> bool:
         """Entity i is one countable thing in the caption: a determiner of one thing right
         before its words ("an umbrella", "her cat", "the ball"; :data:`ONE_DETERMINERS`), no
-        count above one, and a head that is no mass noun."""
+        count above one, a head written in the singular (not "their families") and no mass
+        noun."""
+        e = self.g.entities[i]
+        head = self.scene.names[i].split()[-1]
+        written = (e.text or head).split()[-1]
         return (
-            (self.g.entities[i].count or 1) == 1
+            (e.count or 1) == 1
             and self.article(i) in ONE_DETERMINERS
-            and singular(self.scene.names[i].split()[-1]) not in grammar.UNCOUNTABLE
+            and not grammar.is_plural_form(written, singular(head))
+            and singular(head) not in grammar.UNCOUNTABLE
         )
 
     def _expected_with(self, obj: str, other: str) -> bool:
@@ -592,6 +603,14 @@ class Connect(Strategy):
         # every thing possible there, by weight: keeping only those of the most settings
         # made the few seen everywhere ("a dog") most of all additions
         return [o for o, _, _ in out], [w for _, _, w in out]
+
+    def _possible_here(self) -> frozenset[str]:
+        """The addable things possible in the settings the caption names (once per setting)."""
+        setting = scenes.settings_of(self.scene.words + self.scene.names)
+        return self.scene.memos.memo(
+            ("possible_here", setting),
+            lambda key: frozenset(obj for obj, *_ in self._known_addable(key[1])),
+        )
 
     def _addable_things(self) -> dict[str, addable.Addable]:
         """The statistics' addable things by word (once per process and statistics)."""
