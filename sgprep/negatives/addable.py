@@ -57,6 +57,9 @@ class Addable:
     count: int
     possible: frozenset[str]
     typical: frozenset[str]
+    #: the statistics saw it most often where pets are (``pet_settings``: at home), of all the
+    #: settings they saw it in
+    home_first: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -138,6 +141,7 @@ def addable_table(cooc) -> tuple[Addable, ...]:
                 ),
                 frozenset(s for s, n in row.items() if n >= TYPICAL_SHARE * totals[s] and n >= 2)
                 | lex["typical"].get(w, frozenset()),
+                bool(row) and max(row.values()) == max(row.get(s, 0) for s in lex["pet_settings"]),
             )
         )
     # a compound is typical where its head is ("a commuter train" at a station: a train)
@@ -168,7 +172,12 @@ def _placed_by_parent(table: list[Addable], parents: dict[str, str]) -> list[Add
         while not a.possible and parent is not None and steps < PARENT_STEPS:
             found = by_word.get(parent)
             if found is not None and found.possible:
-                a = replace(a, possible=found.possible, typical=a.typical | found.typical)
+                a = replace(
+                    a,
+                    possible=found.possible,
+                    typical=a.typical | found.typical,
+                    home_first=found.home_first,
+                )
                 break
             parent, steps = parents.get(parent), steps + 1
         out.append(a)
@@ -227,10 +236,11 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
 
 
 def is_pet(a: Addable) -> bool:
-    """An animal the statistics saw where pets are (``pet_settings``: at home), and no big
-    one ("bear" is counted at home from teddy bears: never "a rainy street beside a bear",
-    blind review round 14)."""
-    return not a.big and bool(a.possible & lexicon()["pet_settings"])
+    """An animal the statistics saw most often where pets are (``pet_settings``: at home;
+    a hawk or a sea turtle seen in a garden now and then is none: blind review round 16,
+    "a kitchen counter cluttered with pots, next to a hawk"), and no big one ("bear" is
+    counted at home from teddy bears: never "a rainy street beside a bear", round 14)."""
+    return not a.big and a.home_first and bool(a.possible & lexicon()["pet_settings"])
 
 
 def is_big(word: str) -> bool:

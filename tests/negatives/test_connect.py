@@ -490,3 +490,25 @@ def test_a_big_animal_is_no_pet_wherever_the_statistics_count_it():
     assert not addable.is_pet(table["bear"]) and addable.is_pet(table["dog"])
     anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
     assert "bear" not in anywhere
+
+
+def test_a_pet_is_an_animal_the_statistics_saw_most_often_at_home():
+    """Blind review round 16: "a kitchen counter cluttered with pots, pans, and dishes, next to
+    a hawk", "a subway car with passengers ..., beside a hawk": the statistics saw a hawk in
+    a garden now and then, which made it a pet; a pet is an animal seen most often at home."""
+    table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
+    assert "home" in table["hawk"].possible and "home" in table["sea turtle"].possible
+    assert not addable.is_pet(table["hawk"]) and not addable.is_pet(table["sea turtle"])
+    assert all(addable.is_pet(table[w]) for w in ("dog", "cat", "puppy", "spaniel"))
+    for cap, ents in (
+        (
+            "A kitchen counter cluttered with pots, pans, and dishes.",
+            [("kitchen counter", "kitchen counter", []), ("pots", "pot", []), ("pans", "pan", [])],
+        ),
+        (
+            "A subway car with passengers sitting and standing.",
+            [("subway car", "subway car", []), ("passengers", "passenger", [])],
+        ),
+    ):
+        texts, _ = connected(cap, ents, seeds=40)
+        assert texts and not added(texts, cap) & {"hawk", "sea turtle", "owl"}, texts

@@ -81,3 +81,27 @@ def test_no_attribute_swap_between_two_of_one_kind_side_by_side_whatever_they_do
     ents = [("white horse", "horse", ["white"]), ("black horse", "horse", ["black"])]
     texts, _ = texts_over_seeds(cap, ents, [(0, "stand behind", 1)], "swap_attribute", 4)
     assert texts, texts
+
+
+def test_no_object_swap_across_a_possessive_or_a_pronoun():
+    """Blind review round 16: "a couple walking their dog" -> "a dog walking their couple" (the
+    possessive stays in its slot), "a woman helps a young boy tie his shoes" -> "a boy helps a
+    young woman tie his shoes" (the pronoun points at whom it did)."""
+    cap = "A couple walking their dog on a quiet beach."
+    ents = [("couple", "couple", []), ("dog", "dog", []), ("quiet beach", "beach", ["quiet"])]
+    texts, rejected = texts_over_seeds(
+        cap, ents, [(0, "walking", 1), (0, "on", 2)], "swap_object", 4
+    )
+    assert not any(t.startswith("A dog") for t in texts), texts
+    assert rejected["pronoun_reference"], rejected
+    cap = "A woman helps a young boy tie his shoes."
+    ents = [("woman", "woman", []), ("young boy", "boy", ["young"]), ("shoes", "shoe", [])]
+    rels = [(0, "helps", 1), (1, "tie", 2)]
+    texts, rejected = texts_over_seeds(cap, ents, rels, "swap_object", 4)
+    assert not any(t.startswith("A boy") for t in texts), texts
+    assert rejected["pronoun_reference"], rejected
+    # without the pronoun, the same two swap
+    cap = "A woman helps a young boy tie a shoe."
+    ents[2] = ("shoe", "shoe", [])
+    texts, _ = texts_over_seeds(cap, ents, rels, "swap_object", 4)
+    assert "A boy helps a young woman tie a shoe." in texts, texts

@@ -67,6 +67,8 @@ class ReplaceRelation(Strategy):
 
     def _replace_rel(self, k: int) -> Perturbation | None:
         r = self.g.relations[k]
+        if self._shared(k):
+            return self._refuse("shared_predicate")
         words = r.predicate.lower().split()
         if words and relation_type(r.predicate) == "action":
             words[0] = lemma(words[0])  # "riding on" from a surface-form parse: "ride on"
@@ -159,6 +161,22 @@ class ReplaceRelation(Strategy):
             if before[k] == first:
                 return tail in TIED_POSITIONS.get(before[k - 1], ())
         return False
+
+    def _shared(self, k: int) -> bool:
+        """Relation k's words serve another relation too: the same predicate to the same
+        object, from a list of subjects ("white cabinets and a window over the sink": both
+        over it, one "over" in the text). Changing the word changes both, and the other may
+        not hold ("a window under the sink": blind review rounds 15 and 16)."""
+        r = self.g.relations[k]
+        end = r.span[1] if r.span else None
+        return any(
+            x.object == r.object
+            and x.subject != r.subject
+            and x.predicate == r.predicate
+            and (end is None or x.span is None or x.span[1] == end)
+            for j, x in enumerate(self.g.relations)
+            if j != k
+        )
 
     def _point_of_view(self, r: Relation, tail: str) -> bool:
         """The relation says where one thing stands from the camera (:data:`VIEW_RELATIVE`:

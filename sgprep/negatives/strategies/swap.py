@@ -38,6 +38,7 @@ from sgprep.negatives.cooc import (
 )
 from sgprep.negatives.perturbation import Candidate, Perturbation, SetAttribute, SetHead
 from sgprep.negatives.scene import (
+    ANIMATE,
     ANTONYMS,
     DETERMINERS,
     MAX_MEMO,
@@ -53,6 +54,8 @@ from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import same_state
 
+#: Pronouns and possessives that point back at a being ("his", "their").
+REFERENCE_WORDS = words("reference_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
@@ -507,6 +510,16 @@ class Swap(Strategy):
             # "a toilet next to a sink in a small bathroom" -> "a sink next to a toilet": the
             # same, whatever the rest of the caption is attached to
             return self._refuse("symmetric_relation")
+        if {self.article(i), self.article(j)} & REFERENCE_WORDS or (
+            object_class(ni) in ANIMATE
+            and object_class(nj) in ANIMATE
+            and not REFERENCE_WORDS.isdisjoint(self.scene.words)
+        ):
+            # a possessive stays in its slot, and a pronoun points at whom it did: "a couple
+            # walking their dog" -> "a dog walking their couple", "a woman helps a young boy
+            # tie his shoes" -> "a boy helps a young woman tie his shoes" (blind review
+            # round 16)
+            return self._refuse("pronoun_reference")
         if {ni.split()[-1], nj.split()[-1]} <= FIXED_ROLES.keys():
             # the roles of a game are where the game puts them: "the batter throws a fast ball
             # toward the pitcher" (blind review round 10)
