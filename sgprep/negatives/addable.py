@@ -203,7 +203,11 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and a.word not in lex["setting_bound"]
             and a.kind not in lex["setting_bound_kinds"]
             and a.kind != "furniture"  # a table, a chair: anywhere, so perhaps there (round 10)
-            and (a.kind != "animal" or is_pet(a))
+            # a pet seen only at home stays there ("a hot air balloon above a field, beside a
+            # gecko", "a boy on a bike, near a gecko": read in the fresh set's output)
+            # a pet seen only at home stays there ("a hot air balloon above a field, beside a
+            # gecko", "a boy on a bike, near a gecko": read in the fresh set's output)
+            and (a.kind != "animal" or (is_pet(a) and a.possible - lex["pet_settings"]))
         ]
 
     need = max(1, len(settings) - 1)

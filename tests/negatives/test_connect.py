@@ -512,3 +512,16 @@ def test_a_pet_is_an_animal_the_statistics_saw_most_often_at_home():
     ):
         texts, _ = connected(cap, ents, seeds=40)
         assert texts and not added(texts, cap) & {"hawk", "sea turtle", "owl"}, texts
+
+
+def test_a_pet_seen_only_at_home_is_added_only_where_a_caption_names_home():
+    """ "A young boy on a bike wearing knee pads, near a gecko" (read in the fresh set's
+    output): a gecko or a hamster, seen only at home, is no pet one meets anywhere."""
+    table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
+    assert table["gecko"].possible == {"home"} and addable.is_pet(table["gecko"])
+    anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
+    assert "dog" in anywhere and not anywhere & {"gecko", "hamster"}
+    cap = "A young boy on a bike wearing knee pads."
+    ents = [("young boy", "boy", ["young"]), ("bike", "bike", []), ("knee pads", "knee pad", [])]
+    texts, _ = connected(cap, ents, [(0, "on", 1), (0, "wearing", 2)], seeds=40)
+    assert texts and not added(texts, cap) & {"gecko", "hamster"}, texts

@@ -40,6 +40,9 @@ def test_a_join_draws_from_what_that_kind_of_subject_does():
     held = set(addable.joinable(COOC, "hold", "man")[0])
     assert held and not held & {"hand", "shirt", "baby", "lunch"}, held
     assert addable.joinable(COOC, "wear", "man") == ((), ())
+    # what a parse made an object: "throwing a punch", "pulling up", "feeding the meter"
+    for pred, junk in (("throw", "punch"), ("pull", "up"), ("push", "up"), ("feed", "meter")):
+        assert junk not in addable.joinable(COOC, pred, "man")[0], (pred, junk)
 
 
 def test_no_join_where_the_object_is_placed_itself_or_in_a_list():
