@@ -609,7 +609,9 @@ class Connect(Strategy):
         setting = scenes.settings_of(self.scene.words + self.scene.names)
         return self.scene.memos.memo(
             ("possible_here", setting),
-            lambda key: frozenset(obj for obj, *_ in self._known_addable(key[1])),
+            lambda key: frozenset(
+                obj for obj, *_ in self.scene.memos.memo(("setting", key[1]), self._known_addable)
+            ),
         )
 
     def _addable_things(self) -> dict[str, addable.Addable]:
