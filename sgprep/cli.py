@@ -163,9 +163,9 @@ def _print_summary(config, summary) -> None:
         rate = totals.samples / summary.seconds if summary.seconds else 0.0
         table.add_row(
             "this run",
-            f"{totals.samples:,} samples in {summary.seconds:,.1f} s "
-            f"({rate:,.0f} samples/s, {summary.workers} worker(s))",
+            f"{totals.samples:,} samples in {summary.seconds:,.1f} s ({rate:,.0f} samples/s)",
         )
+        table.add_row("workers", f"{summary.workers}")
     table.add_row("output: samples", f"{output.samples:,}")
     table.add_row("output: ok", f"{output.ok:,}")
     table.add_row("output: failed", f"{output.failed:,}")
