@@ -81,8 +81,9 @@ AGES = words("grown_words") | words("young_words")
 ANTONYM_SEEN = 2
 #: Attribute types whose replacement is drawn by count, never its antonym first (issue 32).
 DRAWN_TYPES = frozenset({"colour", "material"})
-#: The exponent of a word's count in a replacement's draw (1: the captions' own distribution;
-#: 0: every word alike).
+#: The exponent of a word's count in an attribute's draw (1: the captions' own distribution;
+#: 0: every word alike). An object's replacement is proposed evenly and kept by
+#: :meth:`~sgprep.negatives.scene.Strategy.balanced` instead.
 FLATTEN = 0.5
 LIKELY_SHARE = 0.25
 LIKELY_MIN = 3
@@ -260,7 +261,7 @@ class Replace(Strategy):
     def replace_object(self) -> list[Candidate]:
         out = []
         for i in range(len(self.g.entities)):
-            if self.cooc is not None and not self._sibling_pool(self.scene.names[i])[0]:
+            if self.cooc is not None and not self._sibling_pool(self.scene.names[i]):
                 self.rejected["no_sibling"] += 1  # "a street" -> "a sidewalk": no fine category
                 continue
             out.append(lambda i=i: self._replace_obj(i))
@@ -300,8 +301,8 @@ class Replace(Strategy):
 
     def _attested_object(self, i: int) -> str | None:
         """A sibling of the entity's name in a fine category (:mod:`sgprep.negatives.siblings`:
-        "a man eating a hot dog" -> "a hamburger", "a bus" -> "a truck"), drawn by how often
-        the statistics name it, that nothing else in the caption contradicts (its setting, its
+        "a man eating a hot dog" -> "a hamburger", "a bus" -> "a truck"), proposed evenly and
+        kept by word balance (:meth:`balanced`), that nothing else in the caption contradicts (its setting, its
         sport, a word tied to one thing, what the entity does or undergoes), not a synonym,
         hypernym or hyponym of a name in the caption, nor likely in the photo too. A name of
         no fine category is not replaced: what the statistics would draw for it is too often
@@ -361,13 +362,9 @@ class Replace(Strategy):
         context = (old, plural, shared, article, worn, one_wearer)
         own = set((e.text or old).lower().split())
         scene = None  # the rest of the caption: its settings, sports and tied words (lazily)
-        words, cum = options
-        tried: set[str] = set()
-        for _ in range(2 * len(words)):  # siblings are few: each drawn by count, once
-            new = words[bisect_right(cum, self.rng.random() * cum[-1])]
-            if new in tried:
-                continue
-            tried.add(new)
+        # the siblings in an even random order, the first that fits proposed: the statistics'
+        # counts judge it only after (:meth:`balanced`)
+        for new in self.rng.sample(options, len(options)):
             if len(new) > len(old) and self.rng.random() >= LONGER_KEEP:
                 self.rejected["length_balance"] += 1  # "man" -> "woman", half the time
                 continue
@@ -407,6 +404,8 @@ class Replace(Strategy):
             if kin and not self._seen_in_context(i, new, rels):
                 self.rejected["unattested_kin"] += 1  # "a canoe on the lake": "a rowboat"
                 continue
+            if not self.balanced(1 + c.n("obj", old), 1 + c.n("obj", new)):
+                return self._refuse("word_balance")  # "a bicycle" -> "a scooter": now and then
             return new
         return self._refuse("no_attested_replacement")
 
@@ -424,18 +423,13 @@ class Replace(Strategy):
         others = {n for k, n in enumerate(names) if k != i and n != new}
         return not others or any(c.n("scene", *sorted((new, n))) for n in others)
 
-    def _sibling_pool(self, old: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """``old``'s siblings (:mod:`sgprep.negatives.siblings`), weighted by how often the
-        statistics name them, plus one (made once per process and statistics object)."""
-        c = self.cooc
+    def _sibling_pool(self, old: str) -> tuple[str, ...]:
+        """``old``'s siblings (:mod:`sgprep.negatives.siblings`; made once per process and
+        statistics object)."""
         pools = self.scene.memos.table("sibling_pools")
         hit = pools.get(old)
         if hit is None:
-            words = siblings.siblings(old) or siblings.kin(old)
-            hit = pools[old] = (
-                words,
-                tuple(accumulate((1 + c.n("obj", w)) ** FLATTEN for w in words)),
-            )
+            hit = pools[old] = tuple(siblings.siblings(old) or siblings.kin(old))
         return hit
 
     def _undoable(self, i: int, new: str, rels: list[Relation]) -> str | None:
