@@ -57,6 +57,7 @@ from sgprep.negatives.cooc_lexicon import (  # noqa: F401
     FAR_AWAY,
     FREE_STANDING,
     GENERIC_SIZES,
+    LEADING_VERBS,
     LOOK_VERBS,
     MANY_COLOURS,
     NATURAL,
@@ -290,6 +291,8 @@ class Cooc(CoocTables):
             # cow laying on a man"
             return "implausible_relation"
         head = s.split()[-1]
+        if not rest and verb in LEADING_VERBS and cs != "person":
+            return "implausible_agent"  # "a man walking a dog": "a dog walking a man"
         if self.n("agent", s, verb) >= 2 or self.n("agent", head, verb) >= 2:
             return None
         if head in YOUNG and verb not in LOOK_VERBS:

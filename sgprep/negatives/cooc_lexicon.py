@@ -97,6 +97,8 @@ STANCE_VERBS = words("stance_verbs")
 RECIPROCAL_VERBS = words("reciprocal_verbs")
 #: ... of which an animal does not do these ("a dog talking to a man").
 PEOPLE_ONLY_VERBS = words("people_only_verbs")
+#: Verbs whose object, said with none after it, is led ("walking a dog"): people's only.
+LEADING_VERBS = words("leading_verbs")
 #: Young ones who only look at others ("a baby feeding a mother": never).
 YOUNG = frozenset("baby infant toddler newborn".split())
 LOOK_VERBS = words("look_verbs")

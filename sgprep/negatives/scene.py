@@ -29,7 +29,7 @@ from sgprep.negatives.cooc import (
     predicate_key,
 )
 from sgprep.negatives.perturbation import Candidate
-from sgprep.negatives.vocab import Vocabulary
+from sgprep.negatives.vocab import Vocabulary, relation_type
 from sgprep.negatives.words import attribute_kind
 from sgprep.schema import Entity, Relation, SceneGraph
 
@@ -281,9 +281,12 @@ class Scene:
         attr_by_class: bool = False,
         check_attributes: bool = True,
         exchanged: bool = False,
+        animate_places: bool = False,
     ) -> str | None:
         """Why the graph with these entity names (and attributes, relations) describes a
-        scene the statistics never saw, looking only at what touches ``changed``."""
+        scene the statistics never saw, looking only at what touches ``changed``. With
+        ``animate_places`` (two animate beings exchanged), where one of them is, is judged
+        by :meth:`_animate_place`."""
         c = self.cooc
         if c is None:
             return None
@@ -318,6 +321,8 @@ class Scene:
                 if why:
                     return why
             elif r.subject in changed or r.object in changed:
+                if animate_places and self._animate_place(names, r, changed):
+                    continue
                 why = (c.judge_by_class if by_class else c.judge)(
                     names[r.subject],
                     r.predicate,
@@ -327,6 +332,33 @@ class Scene:
                 if why:
                     return why
         return None
+
+    def _animate_place(self, names: list[str], r: Relation, changed: set[int]) -> bool:
+        """Relation r puts a being that took another's place (a person or an animal, where
+        one was) somewhere, or doing there what the two now do to each other: where a being
+        is, or the way it looks, says where the scene is, and the text keeps it ("a cat
+        watching a bird through a window" -> "a bird watching a cat through a window", "a
+        goose chasing a child across a park" -> "a child chasing a goose ..."). Plausible
+        for a being of the class that was there (an animal where an animal was), or as the
+        statistics judge a new triple (not only those seen: "a child across a park")."""
+        if r.subject not in changed or r.object in changed:
+            return False
+        k = r.subject
+        new, old = object_class(names[k]), object_class(self.names[k])
+        if new not in ANIMATE or old not in ANIMATE or object_class(names[r.object]) in ANIMATE:
+            return False
+        p = predicate_key(r.predicate)
+        if relation_type(p) != "spatial" and not self._verb_between(p.split()[0], changed):
+            return False
+        return new == old or self.cooc.judge(names[k], r.predicate, names[r.object]) is None
+
+    def _verb_between(self, verb: str, changed: set[int]) -> bool:
+        """The two beings of ``changed`` are related by ``verb`` ("staring at" a bird
+        "through" a window: one act, its place)."""
+        return any(
+            {x.subject, x.object} == changed and predicate_key(x.predicate).split()[0] == verb
+            for x in self.g.relations
+        )
 
     def plural(self, i: int) -> bool:
         """Entity i is several: a count above one, or a plural noun."""

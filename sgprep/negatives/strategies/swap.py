@@ -52,7 +52,7 @@ from sgprep.negatives.scene import (
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric
-from sgprep.negatives.words import same_state
+from sgprep.negatives.words import relation_type, same_state
 
 #: Pronouns and possessives that point back at a being ("his", "their").
 REFERENCE_WORDS = words("reference_words")
@@ -502,18 +502,19 @@ class Swap(Strategy):
     def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
         ni, nj = self.scene.names[i], self.scene.names[j]
-        if any(
-            {r.subject, r.object} == {i, j} and is_symmetric(r.predicate) for r in self.g.relations
-        ) and not (
+        animate = object_class(ni) in ANIMATE and object_class(nj) in ANIMATE
+        symmetric = any(
+            {r.subject, r.object} == {i, j} and self._symmetric(r.predicate, animate)
+            for r in self.g.relations
+        )
+        if symmetric and not (
             set(ei.attributes) - self.scene.fixed(i) or set(ej.attributes) - self.scene.fixed(j)
         ):
             # "a toilet next to a sink in a small bathroom" -> "a sink next to a toilet": the
             # same, whatever the rest of the caption is attached to
             return self._refuse("symmetric_relation")
         if {self.article(i), self.article(j)} & REFERENCE_WORDS or (
-            object_class(ni) in ANIMATE
-            and object_class(nj) in ANIMATE
-            and not REFERENCE_WORDS.isdisjoint(self.scene.words)
+            animate and not REFERENCE_WORDS.isdisjoint(self.scene.words)
         ):
             # a possessive stays in its slot, and a pronoun points at whom it did: "a couple
             # walking their dog" -> "a dog walking their couple", "a woman helps a young boy
@@ -539,6 +540,17 @@ class Swap(Strategy):
                 # and a farmhouse sink" -> "green farmhouse sinks and a cabinet" (blind review
                 # round 10: several sinks, one cabinet)
                 return self._refuse("number_mismatch")
+        if (
+            symmetric
+            and self._same_number(i, j)
+            and self._could_be(self._own(i), j)
+            and self._could_be(self._own(j), i)
+        ):
+            # an attribute moved across a symmetric relation to a thing the caption says
+            # nothing against may be its too ("a young girl playing with a puppy" -> "a young
+            # puppy playing with a girl"); attributes that contradict change hands ("a red
+            # bus and a black cab side by side"), and a number tells two things apart
+            return self._refuse("may_be_true")
         # two things in the same place exchange only attributes; else they change places
         why = self._binding_swap(i, j) if self._same_place(i, j) else self._scene_swap(i, j)
         if why:
@@ -556,6 +568,18 @@ class Swap(Strategy):
             bare_relations=self.scene.bare_relations,
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
+
+    @staticmethod
+    def _symmetric(predicate: str, animate: bool) -> bool:
+        """The relation reads the same both ways: symmetric as said or as its lemmas are
+        ("standing next to"), or, between two beings, what one does *with* the other ("a girl
+        playing with a puppy", "holding hands with a friend": they do it together)."""
+        key = predicate_key(predicate)
+        return (
+            is_symmetric(predicate)
+            or is_symmetric(key)
+            or (animate and key.endswith(" with") and relation_type(key) == "action")
+        )
 
     def _hidden_modifier(self, k: int) -> bool:
         """Entity k's text has a word before its head that is neither one of its attributes
@@ -666,6 +690,7 @@ class Swap(Strategy):
             by_class=by_class,
             attr_by_class=by_class,
             exchanged=True,
+            animate_places=object_class(ni) in ANIMATE and object_class(nj) in ANIMATE,
         )
         if why:
             return why
