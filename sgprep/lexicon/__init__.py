@@ -19,8 +19,8 @@ Not here: what is counted or derived rather than written (``negatives/data/defau
 ``binding_kinds.json``, from corpora and WordNet, rebuilt by ``tools/build_negative_stats.py``), the default vocabulary
 (``default_vocab.json``, in the format ``sgprep vocab`` writes), and the hand-written tables of
 the negatives that are more than lists (``addable.json``: what connect may add, where and how;
-``attribute_groups.json``: groups of states; ``binding_kinds.json``'s shades, shapes and
-materials), which are data already, each naming its source; ``tests/test_lexicon.py`` checks
+``attribute_groups.json``: groups of states; ``sibling_groups.json``: replace_object's fine
+categories; ``binding_kinds.json``'s shades, shapes and materials), which are data already, each naming its source; ``tests/test_lexicon.py`` checks
 that none of them repeats a list of this package. Nor grammar's inflection tables
 (``negatives/grammar.py``: irregular plurals, participles), which are its logic.
 
