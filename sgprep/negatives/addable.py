@@ -205,8 +205,6 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and a.kind != "furniture"  # a table, a chair: anywhere, so perhaps there (round 10)
             # a pet seen only at home stays there ("a hot air balloon above a field, beside a
             # gecko", "a boy on a bike, near a gecko": read in the fresh set's output)
-            # a pet seen only at home stays there ("a hot air balloon above a field, beside a
-            # gecko", "a boy on a bike, near a gecko": read in the fresh set's output)
             and (a.kind != "animal" or (is_pet(a) and a.possible - lex["pet_settings"]))
         ]
 
