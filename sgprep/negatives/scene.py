@@ -29,6 +29,7 @@ from sgprep.negatives.cooc import (
     predicate_key,
 )
 from sgprep.negatives.perturbation import Candidate
+from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.vocab import Vocabulary, relation_type
 from sgprep.negatives.words import attribute_kind
 from sgprep.schema import Entity, Relation, SceneGraph
@@ -82,6 +83,27 @@ MAX_MEMO = 200_000
 #: The families that pair entities (swaps, redraws) pair the first this many of a graph: a
 #: graph of 500 entities would list 125,000 pairs (issue 36); no caption names so many.
 MAX_PAIRED = 48
+
+
+#: Acts two beings do to each other at once ("hugging", "kissing"): either is the doer.
+MUTUAL_VERBS = words("mutual_verbs")
+
+
+def is_mutual(predicate: str, subject: str, obj: str) -> bool:
+    """The relation reads the same both ways: symmetric as said or as its lemmas are
+    ("standing next to"), or, between two beings (``subject`` and ``obj`` are names), what
+    one does *with* the other ("a girl playing with a puppy", "holding hands with a friend")
+    or an act of :data:`MUTUAL_VERBS` ("a boy hugging his mother": blind review round 17)."""
+    if is_symmetric(predicate):
+        return True
+    key = predicate_key(predicate)
+    if is_symmetric(key):
+        return True
+    if object_class(subject) not in ANIMATE or object_class(obj) not in ANIMATE:
+        return False
+    return key.split()[0] in MUTUAL_VERBS or (
+        key.endswith(" with") and relation_type(key) == "action"
+    )
 
 
 @lru_cache(maxsize=1024)

@@ -18,7 +18,7 @@ from sgprep.negatives.cooc import (
     singular,
 )
 from sgprep.negatives.perturbation import Candidate, Perturbation, SetPredicate
-from sgprep.negatives.scene import MAX_MEMO, WORD, Strategy, with_entities
+from sgprep.negatives.scene import DETERMINERS, MAX_MEMO, WORD, Strategy, with_entities
 from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.validity import OPPOSITES
 from sgprep.negatives.vocab import relation_type
@@ -104,6 +104,10 @@ class ReplaceRelation(Strategy):
             # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
             # does the new thing may well do the old one too
             return self._refuse("may_be_true")
+        if self._second_complement(r):
+            # "teaching her dog | a new trick" -> "hugging her dog a new trick"; "helping a
+            # boy | climb onto a bench" -> "teaching a boy climb" (blind review round 17)
+            return self._refuse("verb_complement")
         options = [v for v in self.vocab.verbs(tuple(rest)) if v != verb]
         if self.cooc is not None:
             options = self._attested_verbs(k, verb, rest, options)
@@ -250,6 +254,29 @@ class ReplaceRelation(Strategy):
             )
             and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
         ]
+
+    def _second_complement(self, r: Relation) -> bool:
+        """The verb's object is followed in the caption, with no comma, by a second noun
+        phrase (a determiner: "teaching her dog a new trick") or by a bare verb that the
+        subject is parsed doing ("helping a boy climb onto a bench"): the verb's own frame,
+        which another verb may not take."""
+        span = self.g.entities[r.object].span
+        if not self.text or span is None:
+            return False
+        after = self.text[span[1] :].lstrip()
+        words = WORD.findall(after[:30].lower())
+        if not after or not after[0].isalpha() or not words:
+            return False
+        first = words[0]
+        if first in DETERMINERS:
+            return True
+        return any(
+            x.subject == r.subject
+            and x is not r
+            and relation_type(x.predicate) == "action"
+            and lemma(x.predicate.split()[0]) == first
+            for x in self.g.relations
+        )
 
     def _adjunct(self, r: Relation) -> tuple[str, list[str]] | None:
         """(the thing, [its preposition]) of a phrase right after the object of an action

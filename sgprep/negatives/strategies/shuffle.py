@@ -9,9 +9,9 @@ from __future__ import annotations
 from sgprep.lexicon import words
 from sgprep.negatives.cooc import lemma, predicate_key
 from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
-from sgprep.negatives.scene import Strategy, same_class, with_entities
+from sgprep.negatives.scene import Strategy, is_mutual, same_class, with_entities
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
-from sgprep.negatives.validity import is_symmetric, same_entity
+from sgprep.negatives.validity import same_entity
 from sgprep.schema import Relation
 
 #: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
@@ -38,9 +38,10 @@ class Shuffle(Strategy):
 
     def shuffle_relation(self) -> list[Candidate]:
         out = []
+        names = self.scene.names
         for r in self.g.relations:
-            if is_symmetric(r.predicate):
-                self.rejected["symmetric_relation"] += 1
+            if is_mutual(r.predicate, names[r.subject], names[r.object]):
+                self.rejected["symmetric_relation"] += 1  # "a boy hugging his mother"
             elif same_entity(self.g, r.subject, r.object):
                 self.rejected["identical_objects"] += 1
             else:

@@ -30,8 +30,10 @@ from sgprep.negatives.cooc import (
     NEARBY,
     PAINTED,
     PLURALIA,
+    SUPPORT,
     VIEW_RELATIVE,
     YOUNG,
+    lemma,
     object_class,
     predicate_key,
     singular,
@@ -42,8 +44,10 @@ from sgprep.negatives.scene import (
     ANTONYMS,
     DETERMINERS,
     MAX_MEMO,
+    WORD,
     Strategy,
     changed_entity,
+    is_mutual,
     plain_attribute,
     same_class,
     size_misfit,
@@ -51,6 +55,13 @@ from sgprep.negatives.scene import (
 )
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
+from sgprep.negatives.strategies.shuffle import (
+    CHILDREN,
+    GROWN_UPS,
+    GROWN_WORDS,
+    SMALL_WORDS,
+    STRENGTH_VERBS,
+)
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import relation_type, same_state
 
@@ -394,6 +405,11 @@ class Swap(Strategy):
         why = self._attr_may_be_true(i, j, a, b)
         if why:
             return self._refuse(why)
+        if swap_type(a) == "size" and self._bears(i, j):
+            # which one bears the other follows from their sizes: "a small dog riding on the
+            # back of a large dog" -> "a large dog riding on the back of a small dog", "a
+            # large dog carrying a small puppy" (blind review round 17)
+            return self._refuse("size_misfit")
         new = {
             i: [b if x == a else x for x in ei.attributes],
             j: [a if x == b else x for x in ej.attributes],
@@ -416,6 +432,15 @@ class Swap(Strategy):
         )
         return Perturbation(
             "swap_attribute", "swap", graph, (SetAttribute(i, a, b), SetAttribute(j, b, a))
+        )
+
+    def _bears(self, i: int, j: int) -> bool:
+        """A relation between entities i and j says one holds, carries or bears the other
+        (a word of :data:`SUPPORT` in it: "ride on back of", "carry", "sit in")."""
+        return any(
+            {r.subject, r.object} == {i, j}
+            and not SUPPORT.isdisjoint(predicate_key(r.predicate).split())
+            for r in self.g.relations
         )
 
     def _attr_may_be_true(self, i: int, j: int, a: str, b: str) -> str | None:
@@ -504,7 +529,8 @@ class Swap(Strategy):
         ni, nj = self.scene.names[i], self.scene.names[j]
         animate = object_class(ni) in ANIMATE and object_class(nj) in ANIMATE
         symmetric = any(
-            {r.subject, r.object} == {i, j} and self._symmetric(r.predicate, animate)
+            {r.subject, r.object} == {i, j}
+            and is_mutual(r.predicate, ni, nj)  # either order: both are beings or not
             for r in self.g.relations
         )
         if symmetric and not (
@@ -540,6 +566,15 @@ class Swap(Strategy):
                 # and a farmhouse sink" -> "green farmhouse sinks and a cabinet" (blind review
                 # round 10: several sinks, one cabinet)
                 return self._refuse("number_mismatch")
+        if self._clause_verb(i, j) or self._clause_verb(j, i):
+            # "a dog watching a man mow the lawn", parsed "dog | mow | lawn": the verb after
+            # the other one is the other one's; the swap reads "a man watching a dog mow the
+            # lawn" (blind review round 17)
+            return self._refuse("parsed_backwards")
+        if self._role_size(i, j):
+            return self._refuse("role_size")  # "a child pushing a man in a wheelbarrow"
+        if self._name_clash(i, nj) or self._name_clash(j, ni):
+            return self._refuse("fixed_expression")  # "a large green white house"
         if (
             symmetric
             and self._same_number(i, j)
@@ -569,17 +604,54 @@ class Swap(Strategy):
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
 
-    @staticmethod
-    def _symmetric(predicate: str, animate: bool) -> bool:
-        """The relation reads the same both ways: symmetric as said or as its lemmas are
-        ("standing next to"), or, between two beings, what one does *with* the other ("a girl
-        playing with a puppy", "holding hands with a friend": they do it together)."""
-        key = predicate_key(predicate)
-        return (
-            is_symmetric(predicate)
-            or is_symmetric(key)
-            or (animate and key.endswith(" with") and relation_type(key) == "action")
-        )
+    def _clause_verb(self, i: int, j: int) -> bool:
+        """Entity i is the subject of an action whose verb the caption says after entity j,
+        which i acts on: "a dog watching a man | mow the lawn", "a man helping a boy | climb
+        onto a bench" (the parse gives the verb to the first): the verb is j's."""
+        spans, text = [e.span for e in self.g.entities], (self.text or "").lower()
+        if not text or spans[i] is None or spans[j] is None or spans[j][0] < spans[i][1]:
+            return False
+        acts = {
+            predicate_key(r.predicate).split()[0]
+            for r in self.g.relations
+            if {r.subject, r.object} == {i, j} and predicate_key(r.predicate)
+        }
+        for r in self.g.relations:
+            key = predicate_key(r.predicate)
+            o = spans[r.object] if r.subject == i and r.object not in (i, j) else None
+            if o is None or o[0] < spans[j][1] or relation_type(key) != "action":
+                continue
+            verb = key.split()[0]
+            if verb not in acts and verb in {
+                lemma(w) for w in WORD.findall(text[spans[j][1] : o[0]])
+            }:
+                return True
+        return False
+
+    def _role_size(self, i: int, j: int) -> bool:
+        """After the swap a child or a small one lifts, pushes, carries or helps a grown-up
+        (:data:`STRENGTH_VERBS`): "a man pushing a child in a wheelbarrow" -> "a child
+        pushing a man" (blind review round 17). Names change slots; attributes stay."""
+        ents = self.g.entities
+        head = {i: ents[j].head.lower(), j: ents[i].head.lower()}
+        for r in self.g.relations:
+            key = predicate_key(r.predicate)
+            if {r.subject, r.object} != {i, j} or not key or key.split()[0] not in STRENGTH_VERBS:
+                continue
+            doer = {a.lower() for a in ents[r.subject].attributes}
+            done = {a.lower() for a in ents[r.object].attributes}
+            if (head[r.subject] in CHILDREN or doer & SMALL_WORDS) and (
+                head[r.object] in GROWN_UPS or done & GROWN_WORDS
+            ):
+                return True
+        return False
+
+    def _name_clash(self, k: int, new: str) -> bool:
+        """A name moved whole into entity k's slot holds a word of a type that the slot's
+        own attributes have too: "a large green tree next to a small white house", "white
+        house" a name of its own -> "a large green white house" (blind review round 17)."""
+        kept = {swap_type(a) for a in self._own(k)} - {"other"}
+        return any(swap_type(w) in kept for w in new.split()[:-1])
 
     def _hidden_modifier(self, k: int) -> bool:
         """Entity k's text has a word before its head that is neither one of its attributes
