@@ -116,3 +116,27 @@ def test_a_verb_with_a_second_complement_is_not_replaced():
         changed = {t for t in texts if "teaching her dog" not in t and "helping a small" not in t}
         assert not any(" trick" in t or "boy climb" in t for t in changed), texts
         assert rejected["verb_complement"]
+
+
+def test_a_material_said_with_what_it_is_like_does_not_move():
+    for caption, entities, relations in [
+        (
+            "A clear glass vase sitting on a dark wooden table.",
+            [
+                ("clear glass vase", "vase", ["clear", "glass"]),
+                ("dark wooden table", "table", ["dark", "wooden"]),
+            ],
+            [(0, "sit on", 1)],
+        ),
+        (
+            "A kitchen with stainless steel appliances and wooden cabinets.",
+            [
+                ("kitchen", "kitchen", []),
+                ("stainless steel appliances", "appliance", ["stainless", "steel"]),
+                ("wooden cabinets", "cabinet", ["wooden"]),
+            ],
+            [(0, "with", 1), (0, "with", 2)],
+        ),
+    ]:
+        texts, rejected = _made(caption, entities, relations, "swap_attribute")
+        assert not texts and rejected["compound"], (caption, texts)

@@ -405,6 +405,11 @@ class Swap(Strategy):
         why = self._attr_may_be_true(i, j, a, b)
         if why:
             return self._refuse(why)
+        if self._bound_material(i, a) or self._bound_material(j, b):
+            # "clear glass", "stainless steel": the word before says what the material is
+            # like, and goes with no other ("a clear wooden vase", "stainless wooden
+            # appliances": blind review round 17)
+            return self._refuse("compound")
         if swap_type(a) == "size" and self._bears(i, j):
             # which one bears the other follows from their sizes: "a small dog riding on the
             # back of a large dog" -> "a large dog riding on the back of a small dog", "a
@@ -433,6 +438,17 @@ class Swap(Strategy):
         return Perturbation(
             "swap_attribute", "swap", graph, (SetAttribute(i, a, b), SetAttribute(j, b, a))
         )
+
+    def _bound_material(self, k: int, a: str) -> bool:
+        """Attribute ``a`` of entity k is a material said right after another of k's
+        attributes that is no colour, size or material ("clear glass", "stainless steel")."""
+        if swap_type(a) != "material":
+            return False
+        words = (self.g.entities[k].text or "").lower().split()
+        at = words.index(a.lower()) if a.lower() in words else 0
+        before = words[at - 1] if at else ""
+        own = {x.lower() for x in self.g.entities[k].attributes}
+        return before in own and swap_type(before) not in ("colour", "size", "material")
 
     def _bears(self, i: int, j: int) -> bool:
         """A relation between entities i and j says one holds, carries or bears the other
