@@ -140,3 +140,21 @@ def test_a_material_said_with_what_it_is_like_does_not_move():
     ]:
         texts, rejected = _made(caption, entities, relations, "swap_attribute")
         assert not texts and rejected["compound"], (caption, texts)
+
+
+def test_nothing_joins_what_is_fed():
+    # "feeding a seal and a small cake": the object of "feed" is the fed or the food, and a
+    # list would mix them ("feed" is no join predicate of addable.json)
+    caption = "A man feeding a seal at a marine park."
+    entities = [("man", "man", []), ("seal", "seal", []), ("marine park", "park", ["marine"])]
+    texts, _ = _made(caption, entities, [(0, "feed", 1), (0, "at", 2)], "connect", 12)
+    assert texts and not any("seal and" in t for t in texts), texts
+    # a thing joins a thing ("a man holding an umbrella and a cup")
+    texts, _ = _made(
+        "A man holding an umbrella on a street.",
+        [("man", "man", []), ("umbrella", "umbrella", []), ("street", "street", [])],
+        [(0, "hold", 1), (0, "on", 2)],
+        "connect",
+        12,
+    )
+    assert any("umbrella and" in t for t in texts), texts
