@@ -100,8 +100,10 @@ def test_no_object_swap_across_a_possessive_or_a_pronoun():
     texts, rejected = texts_over_seeds(cap, ents, rels, "swap_object", 4)
     assert not any(t.startswith("A boy") for t in texts), texts
     assert rejected["pronoun_reference"], rejected
-    # without the pronoun, the same two swap
-    cap = "A woman helps a young boy tie a shoe."
+    # without the pronoun, the same two swap (with a verb one does to the other: helping
+    # reads the same either way round, blind review round 18)
+    cap = "A woman teaches a young boy to tie a shoe."
     ents[2] = ("shoe", "shoe", [])
+    rels = [(0, "teaches", 1), (1, "tie", 2)]
     texts, _ = texts_over_seeds(cap, ents, rels, "swap_object", 4)
-    assert "A boy helps a young woman tie a shoe." in texts, texts
+    assert "A boy teaches a young woman to tie a shoe." in texts, texts

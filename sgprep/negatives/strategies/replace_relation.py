@@ -28,6 +28,8 @@ from sgprep.schema import Relation, SceneGraph
 #: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
 #: swapping in an action verb ("a zebra catching a head") says nothing plausible.
 IMPLICIT_VERBS = frozenset({"have", "be"})
+#: Words that open a verb's second complement after its object ("teaching her how to ...").
+COMPLEMENT_WORDS = words("complement_openers")
 #: Verbs whose place is tied to them: one hides behind or under a thing, never in front of
 #: it (blind review round 6: "a boy hides behind a tree" -> "hides in front of a tree").
 _TIED = {
@@ -257,9 +259,10 @@ class ReplaceRelation(Strategy):
 
     def _second_complement(self, r: Relation) -> bool:
         """The verb's object is followed in the caption, with no comma, by a second noun
-        phrase (a determiner: "teaching her dog a new trick") or by a bare verb that the
-        subject is parsed doing ("helping a boy climb onto a bench"): the verb's own frame,
-        which another verb may not take."""
+        phrase (a determiner: "teaching her dog a new trick"), a question word or "to"
+        ("teaching his daughter how to ride"), or a bare verb that the caption is parsed
+        with ("helping a boy climb onto a bench", "helping his father wash the car"): the
+        verb's own frame, which another verb may not take."""
         span = self.g.entities[r.object].span
         if not self.text or span is None:
             return False
@@ -268,11 +271,10 @@ class ReplaceRelation(Strategy):
         if not after or not after[0].isalpha() or not words:
             return False
         first = words[0]
-        if first in DETERMINERS:
-            return True
+        if first in DETERMINERS or first in COMPLEMENT_WORDS:
+            return True  # "teaching her dog a new trick", "teaching his daughter how to"
         return any(
-            x.subject == r.subject
-            and x is not r
+            x is not r
             and relation_type(x.predicate) == "action"
             and lemma(x.predicate.split()[0]) == first
             for x in self.g.relations
