@@ -635,7 +635,7 @@ class Swap(Strategy):
         for r in self.g.relations:
             key = predicate_key(r.predicate)
             o = spans[r.object] if r.subject == i and r.object not in (i, j) else None
-            if o is None or o[0] < spans[j][1] or relation_type(key) != "action":
+            if o is None or not key or o[0] < spans[j][1] or relation_type(key) != "action":
                 continue
             verb = key.split()[0]
             if verb not in acts and verb in {
