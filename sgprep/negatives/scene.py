@@ -370,17 +370,18 @@ class Scene:
             return False
         p = predicate_key(r.predicate)
         if not p or (
-            relation_type(p) != "spatial" and not self._verb_between(p.split()[0], changed)
+            relation_type(p) != "spatial" and p.split()[0] not in self.verbs_between(*changed)
         ):
             return False
         return new == old or self.cooc.judge(names[k], r.predicate, names[r.object]) is None
 
-    def _verb_between(self, verb: str, changed: set[int]) -> bool:
-        """The two beings of ``changed`` are related by ``verb`` ("staring at" a bird
-        "through" a window: one act, its place)."""
-        return any(
-            {x.subject, x.object} == changed and predicate_key(x.predicate).split()[:1] == [verb]
+    def verbs_between(self, i: int, j: int) -> frozenset[str]:
+        """The first words (verbs, or prepositions) of the predicates relating entities i and
+        j, either way round ("staring at" a bird "through" a window: one act, its place)."""
+        return frozenset(
+            key.split()[0]
             for x in self.g.relations
+            if {x.subject, x.object} == {i, j} and (key := predicate_key(x.predicate))
         )
 
     def plural(self, i: int) -> bool:

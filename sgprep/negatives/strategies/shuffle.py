@@ -30,6 +30,16 @@ LIST_WORDS = words("list_words")
 HAD = words("had_relations")
 
 
+def small_one(head: str, attributes: list[str]) -> bool:
+    """A child's noun, or a word of smallness or youth among the attributes."""
+    return head.lower() in CHILDREN or not SMALL_WORDS.isdisjoint(a.lower() for a in attributes)
+
+
+def grown_up(head: str, attributes: list[str]) -> bool:
+    """A grown-up's noun, or a word of age among the attributes."""
+    return head.lower() in GROWN_UPS or not GROWN_WORDS.isdisjoint(a.lower() for a in attributes)
+
+
 class Shuffle(Strategy):
     """shuffle's candidates for one scene."""
 
@@ -121,11 +131,11 @@ class Shuffle(Strategy):
 
     def _small(self, i: int) -> bool:
         e = self.g.entities[i]
-        return bool(SMALL_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in CHILDREN
+        return small_one(e.head, e.attributes)
 
     def _grown(self, i: int) -> bool:
         e = self.g.entities[i]
-        return bool(GROWN_WORDS & {a.lower() for a in e.attributes}) or e.head.lower() in GROWN_UPS
+        return grown_up(e.head, e.attributes)
 
     def _listed_together(self, x: int, y: int) -> bool:
         """The two noun phrases are items of one list in the caption (between them only

@@ -55,13 +55,7 @@ from sgprep.negatives.scene import (
 )
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
-from sgprep.negatives.strategies.shuffle import (
-    CHILDREN,
-    GROWN_UPS,
-    GROWN_WORDS,
-    SMALL_WORDS,
-    STRENGTH_VERBS,
-)
+from sgprep.negatives.strategies.shuffle import STRENGTH_VERBS, grown_up, small_one
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import relation_type, same_state
 
@@ -627,11 +621,7 @@ class Swap(Strategy):
         spans, text = [e.span for e in self.g.entities], (self.text or "").lower()
         if not text or spans[i] is None or spans[j] is None or spans[j][0] < spans[i][1]:
             return False
-        acts = {
-            predicate_key(r.predicate).split()[0]
-            for r in self.g.relations
-            if {r.subject, r.object} == {i, j} and predicate_key(r.predicate)
-        }
+        acts = self.scene.verbs_between(i, j)
         for r in self.g.relations:
             key = predicate_key(r.predicate)
             o = spans[r.object] if r.subject == i and r.object not in (i, j) else None
@@ -654,10 +644,8 @@ class Swap(Strategy):
             key = predicate_key(r.predicate)
             if {r.subject, r.object} != {i, j} or not key or key.split()[0] not in STRENGTH_VERBS:
                 continue
-            doer = {a.lower() for a in ents[r.subject].attributes}
-            done = {a.lower() for a in ents[r.object].attributes}
-            if (head[r.subject] in CHILDREN or doer & SMALL_WORDS) and (
-                head[r.object] in GROWN_UPS or done & GROWN_WORDS
+            if small_one(head[r.subject], ents[r.subject].attributes) and grown_up(
+                head[r.object], ents[r.object].attributes
             ):
                 return True
         return False
