@@ -61,6 +61,9 @@ class Attach:
     #: the new entity joins entity ``entity`` in a list, right after it ("holding an
     #: umbrella | and a cup"): it takes the same relation, from the same subject
     join: bool = False
+    #: the join is a second subject ("a zebra | and an elephant | standing next to a
+    #: giraffe"): a participle or a preposition may follow
+    cosubject: bool = False
 
 
 Edit = SetAttribute | SetHead | MoveNPs | SetPredicate | Attach

@@ -376,7 +376,14 @@ class Realiser:
         start, end = self.np_span(e.entity)
         tail = len(self.text.rstrip().rstrip(".!").rstrip())
         if e.join:
-            self._list_seam(start, end, tail)
+            self._list_seam(start, end, tail, e.cosubject)
+            after = self.next_word(end)
+            if e.cosubject and after is not None and after.lower in grammar.PLURAL_VERBS:
+                # "a dog | is running" -> "a dog and a cat are running"
+                verb = _same_case(
+                    self.text[after.start : after.end], grammar.PLURAL_VERBS[after.lower]
+                )
+                return [(end, end, f" and {phrase}"), (after.start, after.end, verb)]
             return [(end, end, f" and {phrase}")]
         if e.clause and end < tail:
             # at the end after a comma, which makes it the whole scene's: "fans wearing
@@ -398,11 +405,12 @@ class Realiser:
             end = tail
         return [(end, end, f" {predicate_text(e.predicate)} {phrase}")]
 
-    def _list_seam(self, start: int, end: int, tail: int) -> None:
+    def _list_seam(self, start: int, end: int, tail: int, cosubject: bool = False) -> None:
         """A noun phrase at [start, end) that a second item may join ("an umbrella | and a
         cup"): at the caption's end, or before a preposition or "while"/"as" (:data:`LIST_SEAMS`),
-        and no item of a list already ("a cup and | a plate", "a glass | of water", "the
-        horse | 's mane")."""
+        or, for a second subject, before a word ending in "ing" or "ed" (its participle:
+        "a zebra | and an elephant | standing"), and no item of a list already ("a cup and |
+        a plate", "a glass | of water", "the horse | 's mane")."""
         before = self.word_before(start)
         if before is not None and before.lower in ("and", "or"):
             raise Disfluent("join_in_list")
@@ -410,7 +418,9 @@ class Realiser:
             raise Disfluent("join_in_list")
         if end < tail:
             after = self.next_word(end)
-            if after is None or after.lower not in LIST_SEAMS:
+            participle = cosubject and after is not None and after.lower.endswith(("ing", "ed"))
+            agrees = cosubject and after is not None and after.lower in grammar.PLURAL_VERBS
+            if after is None or not (participle or agrees or after.lower in LIST_SEAMS):
                 raise Disfluent("no_seam")
 
     def _articles(self, changes: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -46,7 +46,7 @@ from sgprep.negatives.strategies.connect_words import (
     STRUCTURES,
     VAST,
 )
-from sgprep.negatives.words import SEAM_WORDS, SPATIAL_WORDS, attribute_kind
+from sgprep.negatives.words import SEAM_WORDS, SPATIAL_WORDS, attribute_kind, relation_type
 from sgprep.schema import Entity, Relation, SceneGraph
 from sgprep.stats.properties import head_label_pairs, synonym_table
 
@@ -64,6 +64,25 @@ _SIZE_FITS = {
 
 #: Determiners of one thing: a second item may join a thing they open in a list.
 ONE_DETERMINERS = lexicon_words("determiners") - lexicon_words("plural_determiners") - {"some"}
+#: Pronouns of one thing: with a second subject they may name either ("a cat on a windowsill
+#: with plants around it").
+PRONOUNS_OF_ONE = lexicon_words("pronouns_of_one")
+#: Words that say a subject is alone: it takes no second one.
+ALONE_WORDS = lexicon_words("alone_words")
+#: Finite verbs of one subject: one after a second subject would have to agree ("a dog and a
+#: cat | is ...").
+FINITE_VERBS = lexicon_words("finite_verbs_of_one")
+#: What connect adds as a second subject, beside a thing of a salient kind (WordNet's:
+#: ``addable.lexicon()["kinds"]``): a thing of these coarse classes. Never a person (two
+#: people together are often both in the photo, and "his" or "her" may change whom it
+#: names), a garment, a part, a building or a place.
+#: A subject seen with a predicate this many times or more may be a second subject where
+#: the statistics saw no subject of the caption's triple but judge it plausible
+#: (:meth:`Connect._cosubject`).
+COSUBJECT_SEEN = 2
+COSUBJECT_CLASSES = frozenset(
+    {"animal", "vehicle", "furniture", "small object", "food", "plant", "fixture"}
+)
 
 
 def detector_label(obj: str) -> str | None:
@@ -204,13 +223,16 @@ class Connect(Strategy):
             return None
         if self._additions is None:
             # a thing put near an entity, or (a relation's index + the entities') a second
-            # object joined to a relation's in a list (:meth:`_joined`)
+            # object joined to a relation's in a list (:meth:`_joined`); first, where the
+            # caption opens with a subject that does something, a second subject
+            # (:meth:`_cosubject`, -1): the phrasing captions use most to name two things
             self._additions = list(range(len(self.g.entities) + len(self.g.relations)))
             self.rng.shuffle(self._additions)
+            self._additions.append(-1)
         n = len(self.g.entities)
         while self._additions:
             k = self._additions.pop()
-            made = self._added(k) if k < n else self._joined(k - n)
+            made = self._cosubject() if k < 0 else self._added(k) if k < n else self._joined(k - n)
             if made is not None and self._within(made[0]):
                 return self._attach(*made[1])
         return None
@@ -267,6 +289,138 @@ class Connect(Strategy):
         phrase = _with_article(" ".join([*attrs, obj]))
         chars = len(self.text) + len(phrase) + 5
         return chars, (rel.object, rel.predicate, obj, attrs, False, False, False, rel.subject)
+
+    def _cosubject(self) -> tuple[int, tuple] | None:
+        """(characters, :meth:`_attach` arguments) of a second subject joined to the one the
+        caption opens with, doing what it does ("a zebra standing next to a giraffe" -> "a
+        zebra and an elephant standing next to a giraffe"; "a cat on a windowsill" -> "a cat
+        and a vase on a windowsill"). The subject's noun phrase opens the caption and is
+        followed right away by one of its relations (a participle of its verb, or its
+        preposition), no finite verb comes later (which would have to agree), and no
+        pronoun of one thing ("... around it") would change whom it names. The new thing is
+        one the statistics saw as the subject of that relation with that object
+        (:meth:`Cooc.pool` "end"; where they saw none, of that predicate
+        :data:`COSUBJECT_SEEN` times, the triple plausible by :meth:`Cooc.judge`), a being
+        beside a being (an animal only where the setting the caption names allows it) and a
+        thing beside a thing, drawn by how often (flattened as :data:`addable.FLATTEN`:
+        the added word follows the corpus's own for the role), and every other relation of
+        the subject must be plausible for it (:meth:`Cooc.judge`). Never a person, a thing
+        that is no object, a part, a thing worn, a mass noun, a thing the caption names or
+        one the statistics see with the caption's objects (it may be in the photo)."""
+        first = self._first_entity()
+        if first is None:
+            return self._refuse("connect_no_cosubject")
+        i, rel, agrees = first
+        names = self.scene.names
+        if not PRONOUNS_OF_ONE.isdisjoint(self.scene.words):
+            return self._refuse("connect_cosubject_pronoun")
+        if not ALONE_WORDS.isdisjoint(self.scene.words):
+            return self._refuse("connect_cosubject_alone")  # "a man and a dog walking alone"
+        tail = WORD.findall(self.text[self.g.entities[i].span[1] :].lower())[agrees:]
+        if not FINITE_VERBS.isdisjoint(tail):
+            return self._refuse("connect_cosubject_verb")
+        if self.extra_words < 3:
+            return self._refuse("too_long")
+        p = predicate_key(rel.predicate)
+        obj = names[rel.object]
+        words, cum = self.cooc.pool("end", obj, p, True)
+        if not words and " " in obj:
+            words, cum = self.cooc.pool("end", obj.split()[-1], p, True)
+        seen = dict(zip(words, (b - a for a, b in zip((0, *cum), cum))))
+        if not seen:  # backed off: a subject of the predicate, the triple plausible
+            seen = {
+                w: n
+                for w, n in self.cooc.neighbours("sp", 1, p).items()
+                if n >= COSUBJECT_SEEN and self.cooc.judge(w, p, obj) is None
+            }
+        if not seen:
+            return self._refuse("connect_cosubject_unseen")
+        animate = self._being(names[i])
+        # an animal only where the caption's setting allows it (:meth:`_possible_here`): no
+        # elephant walking down a street, no camel at a ski lift
+        things = self._addable_things()
+        here = self._possible_here() if scenes.settings_of(self.scene.words + names) else None
+        said = set(self.scene.words) | set(names)
+        lex = addable.lexicon()
+        others = [r for r in self.g.relations if r.subject == i and r is not rel]
+        options = []
+        for w, n in sorted(seen.items()):
+            if (
+                self._being(w) != animate  # "a woman and a table holding a bowl"
+                or (animate and here is not None and w in things and w not in here)
+                or w in said
+                or singular(w) in said
+                or w in NOT_OBJECTS
+                or w in lex["never"]
+                or w in grammar.UNCOUNTABLE
+                or not (w in lex["kinds"] or object_class(w) in COSUBJECT_CLASSES)
+                or singular(w) != w
+                or len(w.split()) + 2 > self.extra_words
+                or self.cooc.part_or_worn(w)
+                or (self.detected is not None and not self._absent(w))
+                or any(self.cooc.judge(w, r.predicate, names[r.object]) for r in others)
+                or any(self._expected_with(w, x) for x in set(names))
+            ):
+                continue
+            options.append((w, n**addable.FLATTEN))
+        if not options:
+            return self._refuse("connect_nothing_absent")
+        new = self._draw_three(options, 1)[0]
+        attrs = self._attribute(new) if self.extra_words >= 5 else []
+        phrase = _with_article(" ".join([*attrs, new]))
+        chars = len(self.text) + len(phrase) + 5
+        return chars, (i, rel.predicate, new, attrs, False, False, False, None, True)
+
+    @staticmethod
+    def _being(name: str) -> bool:
+        """A person or an animal, by the coarse classes or WordNet's kinds."""
+        kind = addable.lexicon()["kinds"].get(name)
+        return object_class(name) in ANIMATE or (kind is not None and kind[0] == "animal")
+
+    def _first_entity(self) -> tuple[int, Relation, int] | None:
+        """The entity whose noun phrase opens the caption (:meth:`_opens`; one thing or
+        several, not a group: "a group | of cows"), with its relation whose words follow
+        that noun phrase right away: a participle or gerund of its verb ("a zebra |
+        standing next to"), after "is" or "was" where the entity is one (then 1: the
+        realiser makes it agree with two, :data:`grammar.PLURAL_VERBS`), or its preposition
+        ("a cat | on a windowsill"; not "in" or "with", which may say what it wears or has:
+        "a man | in a red shirt")."""
+        spans = [(e.span[0], k) for k, e in enumerate(self.g.entities) if e.span is not None]
+        if not spans:
+            return None
+        i = min(spans)[1]
+        head = self.scene.names[i].split()[-1]
+        if (
+            not self._opens(i)
+            or head in GROUPS
+            or head in NOT_OBJECTS
+            or head in NOT_ANCHORS
+            or head.endswith("ing")  # "a cyclist riding" parsed as one name
+            or object_class(self.scene.names[i]) in ("body part", "clothing")  # "a hand holding"
+            or self._size(i) == "vast"  # a room, a city: "a kitchen | and a cupboard"
+            or head in PLACES
+            or head in LANDSCAPES
+        ):
+            return None
+        after = WORD.findall(self.text[self.g.entities[i].span[1] :].lower())[:2]
+        if not after:
+            return None
+        agrees = 0
+        if after[0] in grammar.PLURAL_VERBS and len(after) == 2:
+            if self.scene.plural(i):
+                return None
+            agrees, after = 1, after[1:]
+        for r in self.g.relations:
+            if r.subject != i or r.object == i:
+                continue
+            p = predicate_key(r.predicate)
+            first = p.split()[0]
+            if relation_type(p) == "action":
+                if grammar.verb_form(after[0], first) in ("gerund", "participle"):
+                    return i, r, agrees
+            elif first == after[0] and first not in ("in", "with", "of") and not agrees:
+                return i, r, agrees
+        return None
 
     def _one_thing(self, i: int) -> bool:
         """Entity i is one countable thing in the caption: a determiner of one thing right
@@ -666,10 +820,12 @@ class Connect(Strategy):
         bare_plural: bool = False,
         clause: bool = False,
         subject: int | None = None,
+        cosubject: bool = False,
     ) -> Perturbation:
         """Entity i joined to a new entity ``obj`` by ``pred``; or, where ``subject`` is
         given, the new entity joined to entity i in a list, the object of ``subject``'s
-        ``pred`` too."""
+        ``pred`` too; or, ``cosubject``, the new entity joined to entity i in a list, the
+        subject of each of its relations too."""
         # built unvalidated: the words come from the vocabulary, the indices from the graph
         written = grammar.plural(obj) if bare_plural else obj
         new = Entity.model_construct(
@@ -679,14 +835,23 @@ class Connect(Strategy):
 
         def made() -> SceneGraph:
             relations = [*self.g.relations]
-            relations.append(
-                Relation.model_construct(
-                    subject=i if subject is None else subject, predicate=pred, object=n
+            if cosubject:
+                relations += [
+                    Relation.model_construct(subject=n, predicate=r.predicate, object=r.object)
+                    for r in self.g.relations
+                    if r.subject == i
+                ]
+            else:
+                relations.append(
+                    Relation.model_construct(
+                        subject=i if subject is None else subject, predicate=pred, object=n
+                    )
                 )
-            )
             return with_entities(
                 self.g, self.scene.bare, {}, relations, [new], self.scene.bare_relations
             )
 
-        edit = Attach(i, pred, n, near_only, bare_plural, clause, subject is not None)
+        edit = Attach(
+            i, pred, n, near_only, bare_plural, clause, subject is not None or cosubject, cosubject
+        )
         return Perturbation("connect", "connect", made, (edit,), new)
