@@ -16,6 +16,7 @@ from itertools import accumulate
 from sgprep.lexicon import words as lexicon_words
 from sgprep.negatives import addable, grammar, scenes
 from sgprep.negatives.cooc import NOT_OBJECTS, object_class, predicate_key, singular
+from sgprep.negatives.cooc_lexicon import FIXED_EXPRESSIONS
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
 from sgprep.negatives.scene import (
     ANIMATE,
@@ -76,9 +77,9 @@ FINITE_VERBS = lexicon_words("finite_verbs_of_one")
 #: ``addable.lexicon()["kinds"]``): a thing of these coarse classes. Never a person (two
 #: people together are often both in the photo, and "his" or "her" may change whom it
 #: names), a garment, a part, a building or a place.
-#: A subject seen with a predicate this many times or more may be a second subject where
-#: the statistics saw no subject of the caption's triple but judge it plausible
-#: (:meth:`Connect._cosubject`).
+#: A being seen with a predicate this many times or more, and with the caption's object in
+#: as many scenes, may be a second subject where the statistics did not see that triple but
+#: judge it plausible (:meth:`Connect._cosubject`).
 COSUBJECT_SEEN = 2
 COSUBJECT_CLASSES = frozenset(
     {"animal", "vehicle", "furniture", "small object", "food", "plant", "fixture"}
@@ -292,21 +293,25 @@ class Connect(Strategy):
 
     def _cosubject(self) -> tuple[int, tuple] | None:
         """(characters, :meth:`_attach` arguments) of a second subject joined to the one the
-        caption opens with, doing what it does ("a zebra standing next to a giraffe" -> "a
-        zebra and an elephant standing next to a giraffe"; "a cat on a windowsill" -> "a cat
-        and a vase on a windowsill"). The subject's noun phrase opens the caption and is
-        followed right away by one of its relations (a participle of its verb, or its
-        preposition), no finite verb comes later (which would have to agree), and no
-        pronoun of one thing ("... around it") would change whom it names. The new thing is
-        one the statistics saw as the subject of that relation with that object
-        (:meth:`Cooc.pool` "end"; where they saw none, of that predicate
-        :data:`COSUBJECT_SEEN` times, the triple plausible by :meth:`Cooc.judge`), a being
-        beside a being (an animal only where the setting the caption names allows it) and a
-        thing beside a thing, drawn by how often (flattened as :data:`addable.FLATTEN`:
-        the added word follows the corpus's own for the role), and every other relation of
-        the subject must be plausible for it (:meth:`Cooc.judge`). Never a person, a thing
-        that is no object, a part, a thing worn, a mass noun, a thing the caption names or
-        one the statistics see with the caption's objects (it may be in the photo)."""
+        caption opens with, doing what it does ("a horse standing in the doorway of a stable"
+        -> "a horse and a goat standing ..."; "a cat is sitting on a fence" -> "a cat and an
+        owl are sitting on a fence"). The subject's noun phrase opens the caption and is
+        followed right away by one of its relations (:meth:`_first_entity`); no finite verb
+        comes later (it would have to agree), no "it" (whom would it name?), no "alone", and
+        no relation of the subject ends on a body part ("sleeping on a dog's back").
+
+        The new thing is one the statistics saw as the subject of that relation with that
+        object (:meth:`Cooc.pool` "end"). For a being doing something (an action), also a
+        being seen doing it :data:`COSUBJECT_SEEN` times and seen with its object in as many
+        scenes, the triple plausible (:meth:`Cooc.judge`) and the subject's other relations
+        seen with it, where nothing the subject does is done to a being or a garment
+        (:meth:`_may_back_off`). A being beside a being, never a person, an animal only where
+        the caption's setting allows it (:meth:`_possible_here`); a thing beside a thing of
+        its kind (:meth:`_kind`: "a bus and a van", never "a sandwich and a flower pot").
+        Drawn by how often (flattened as :data:`addable.FLATTEN`: the added word follows the
+        corpus's own for the role). Never a thing that is no object, a part, a thing worn, a
+        mass noun, a thing the caption names or one the statistics see with the caption's
+        objects (it may be in the photo)."""
         first = self._first_entity()
         if first is None:
             return self._refuse("connect_no_cosubject")
@@ -314,6 +319,8 @@ class Connect(Strategy):
         names = self.scene.names
         if not PRONOUNS_OF_ONE.isdisjoint(self.scene.words):
             return self._refuse("connect_cosubject_pronoun")
+        if any(r.subject == i and self._part_of_someone(r.object) for r in self.g.relations):
+            return self._refuse("connect_cosubject_part")  # "a kitten sleeping on a dog's back"
         if not ALONE_WORDS.isdisjoint(self.scene.words):
             return self._refuse("connect_cosubject_alone")  # "a man and a dog walking alone"
         tail = WORD.findall(self.text[self.g.entities[i].span[1] :].lower())[agrees:]
@@ -327,27 +334,42 @@ class Connect(Strategy):
         if not words and " " in obj:
             words, cum = self.cooc.pool("end", obj.split()[-1], p, True)
         seen = dict(zip(words, (b - a for a, b in zip((0, *cum), cum))))
-        if not seen:  # backed off: a subject of the predicate, the triple plausible
-            seen = {
-                w: n
-                for w, n in self.cooc.neighbours("sp", 1, p).items()
-                if n >= COSUBJECT_SEEN and self.cooc.judge(w, p, obj) is None
-            }
+        backed: set[str] = set()
+        if relation_type(p) == "action" and self._being(names[i]) and self._may_back_off(i):
+            # a subject of the predicate, seen with its object in a scene twice or more (no
+            # dog on a power line), the triple plausible, every other relation of the subject
+            # seen with it (strictly)
+            c, head = self.cooc, obj.split()[-1]
+            for w, n in c.neighbours("sp", 1, p).items():
+                if (
+                    w not in seen
+                    and n >= COSUBJECT_SEEN
+                    and max(c.n("scene", *sorted((w, o))) for o in {obj, head}) >= COSUBJECT_SEEN
+                    and c.judge(w, p, obj) is None
+                ):
+                    seen[w] = n
+                    backed.add(w)
         if not seen:
             return self._refuse("connect_cosubject_unseen")
         animate = self._being(names[i])
-        # an animal only where the caption's setting allows it (:meth:`_possible_here`): no
-        # elephant walking down a street, no camel at a ski lift
+        kind = None if animate else self._kind(names[i])
+        if not animate and kind is None:
+            return self._refuse("connect_cosubject_unseen")
+        # an animal only where the caption's setting allows it (:meth:`_possible_here`; with
+        # none named, one met anywhere): no elephant walking down a street, no camel at a ski
+        # lift, no penguin on a rock
         things = self._addable_things()
-        here = self._possible_here() if scenes.settings_of(self.scene.words + names) else None
+        here = self._possible_here()
         said = set(self.scene.words) | set(names)
         lex = addable.lexicon()
         others = [r for r in self.g.relations if r.subject == i and r is not rel]
         options = []
         for w, n in sorted(seen.items()):
             if (
-                self._being(w) != animate  # "a woman and a table holding a bowl"
-                or (animate and here is not None and w in things and w not in here)
+                # a being beside a being ("a woman and a table holding a bowl"), a thing
+                # beside a thing of its kind ("a sandwich and a flower pot on a plate")
+                (not self._being(w) if animate else self._kind(w) != kind)
+                or (animate and w in things and w not in here)
                 or w in said
                 or singular(w) in said
                 or w in NOT_OBJECTS
@@ -358,7 +380,10 @@ class Connect(Strategy):
                 or len(w.split()) + 2 > self.extra_words
                 or self.cooc.part_or_worn(w)
                 or (self.detected is not None and not self._absent(w))
-                or any(self.cooc.judge(w, r.predicate, names[r.object]) for r in others)
+                or any(
+                    self.cooc.judge(w, r.predicate, names[r.object], strict=w in backed)
+                    for r in others
+                )
                 or any(self._expected_with(w, x) for x in set(names))
             ):
                 continue
@@ -371,11 +396,53 @@ class Connect(Strategy):
         chars = len(self.text) + len(phrase) + 5
         return chars, (i, rel.predicate, new, attrs, False, False, False, None, True)
 
+    def _part_of_someone(self, j: int) -> bool:
+        """Entity j is a part of a body (by its class, or someone's: "a man's shoulder")."""
+        span = self.g.entities[j].span
+        before = self.text[: span[0]].lower().split()[-2:] if span else []
+        owned = any(w.endswith(("'s", "’s")) for w in before)
+        return owned or object_class(self.scene.names[j]) == "body part"
+
+    def _may_back_off(self, i: int) -> bool:
+        """A second subject of entity i, a being doing something, may be one the statistics saw
+        with the predicate only (not with its object): no relation of entity i has a being or
+        a garment for its object ("a woman and a camel carrying a child", "a woman and a
+        kitten wearing knee pads")."""
+        return not any(
+            r.subject == i
+            and (
+                self._being(self.scene.names[r.object])
+                or object_class(self.scene.names[r.object]) == "clothing"
+            )
+            for r in self.g.relations
+        )
+
     @staticmethod
     def _being(name: str) -> bool:
-        """A person or an animal, by the coarse classes or WordNet's kinds."""
-        kind = addable.lexicon()["kinds"].get(name)
-        return object_class(name) in ANIMATE or (kind is not None and kind[0] == "animal")
+        """A person or an animal, by the coarse classes or WordNet's kinds, of the name, its
+        head, or the word before a head they do not know ("a brown bear cub")."""
+        kinds = addable.lexicon()["kinds"]
+        words = name.split()
+        # the word before the head where the head says nothing ("bear | cub"), never a
+        # modifier of a known head ("a hot dog", "a baby shower table")
+        if name in kinds or name in FIXED_EXPRESSIONS:  # a teddy bear, a hot dog
+            tried: tuple[str, ...] = (name,)
+        elif object_class(name) or words[-1] in kinds or len(words) < 2:
+            tried = (name, words[-1])
+        else:
+            tried = (name, words[-1], words[-2])
+        return any(object_class(w) in ANIMATE or kinds.get(w, ("",))[0] == "animal" for w in tried)
+
+    @staticmethod
+    def _kind(name: str) -> str | None:
+        """What a thing is, for a second subject of its kind: its WordNet kind (a vehicle, a
+        piece of furniture, a plaything), else its coarse class (food, a small object), of
+        the name or its head; None where neither says."""
+        kinds = addable.lexicon()["kinds"]
+        for w in (name, name.split()[-1]):
+            if w in kinds:
+                return kinds[w][0]
+        return object_class(name)
 
     def _first_entity(self) -> tuple[int, Relation, int] | None:
         """The entity whose noun phrase opens the caption (:meth:`_opens`; one thing or
