@@ -386,6 +386,11 @@ class Realiser:
                 return [(end, end, f" and {phrase}"), (after.start, after.end, verb)]
             return [(end, end, f" and {phrase}")]
         if e.clause and end < tail:
+            after = self.next_word(end)
+            if e.predicate == "with" and after is not None and after.lower.endswith("ing"):
+                # what a person has with them goes right after them, before what they do,
+                # as captions say it: "a man | with a dog | walking on the beach"
+                return [(end, end, f" with {phrase}")]
             # at the end after a comma, which makes it the whole scene's: "fans wearing
             # orange shirts, beside a truck"
             return [(tail, tail, f", {predicate_text(e.predicate)} {phrase}")]
