@@ -80,9 +80,6 @@ def indefinite_article(word: str) -> str:
 
 #: Mass nouns: no plural form ("grass", not "grasses").
 UNCOUNTABLE = words("uncountable_nouns")
-#: The verbs of one thing that a second subject makes plural ("a dog | is | running" -> "a
-#: dog and a cat are running").
-PLURAL_VERBS = {"is": "are", "was": "were"}
 
 
 @lru_cache(maxsize=1)
@@ -225,6 +222,10 @@ _PARTICIPLES = {
     "grow": "grown",
     "shake": "shaken",
 }
+
+
+#: The irregular participles (:data:`_PARTICIPLES`), as words.
+IRREGULAR_PARTICIPLES = frozenset(_PARTICIPLES.values())
 
 
 @lru_cache(maxsize=4096)

@@ -347,6 +347,9 @@ class Realiser:
                 if form is None and _lemma(w.lower) == e.old:  # a form the rules miss
                     form = _form_of(w.lower)
                 if form is not None:
+                    before = self.word_before(w.start)
+                    if before is not None and before.lower == "to" and form == "participle":
+                        form = "base"  # "to cut": a base form, though "cut" reads as both
                     new = grammar.inflect_verb(e.new, form)
                     return [(w.start, w.end, _same_case(self.text[w.start : w.end], new))]
             raise NoSpanEdit(f"verb {e.old!r} not found")
@@ -378,10 +381,10 @@ class Realiser:
         if e.join:
             self._list_seam(start, end, tail, e.cosubject)
             after = self.next_word(end)
-            if e.cosubject and after is not None and after.lower in grammar.PLURAL_VERBS:
+            if e.cosubject and after is not None and after.lower in grammar.AUX_PLURAL:
                 # "a dog | is running" -> "a dog and a cat are running"
                 verb = _same_case(
-                    self.text[after.start : after.end], grammar.PLURAL_VERBS[after.lower]
+                    self.text[after.start : after.end], grammar.AUX_PLURAL[after.lower]
                 )
                 return [(end, end, f" and {phrase}"), (after.start, after.end, verb)]
             return [(end, end, f" and {phrase}")]
@@ -424,7 +427,7 @@ class Realiser:
         if end < tail:
             after = self.next_word(end)
             participle = cosubject and after is not None and after.lower.endswith(("ing", "ed"))
-            agrees = cosubject and after is not None and after.lower in grammar.PLURAL_VERBS
+            agrees = cosubject and after is not None and after.lower in grammar.AUX_PLURAL
             if after is None or not (participle or agrees or after.lower in LIST_SEAMS):
                 raise Disfluent("no_seam")
 

@@ -449,7 +449,7 @@ class Connect(Strategy):
         several, not a group: "a group | of cows"), with its relation whose words follow
         that noun phrase right away: a participle or gerund of its verb ("a zebra |
         standing next to"), after "is" or "was" where the entity is one (then 1: the
-        realiser makes it agree with two, :data:`grammar.PLURAL_VERBS`), or its preposition
+        realiser makes it agree with two, :data:`grammar.AUX_PLURAL`), or its preposition
         ("a cat | on a windowsill"; not "in" or "with", which may say what it wears or has:
         "a man | in a red shirt")."""
         spans = [(e.span[0], k) for k, e in enumerate(self.g.entities) if e.span is not None]
@@ -473,7 +473,7 @@ class Connect(Strategy):
         if not after:
             return None
         agrees = 0
-        if after[0] in grammar.PLURAL_VERBS and len(after) == 2:
+        if after[0] in grammar.AUX_PLURAL and len(after) == 2:
             if self.scene.plural(i):
                 return None
             agrees, after = 1, after[1:]

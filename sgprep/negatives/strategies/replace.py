@@ -62,7 +62,12 @@ from sgprep.negatives.strategies.replace_words import (
     worn_slot,
 )
 from sgprep.negatives.vocab import attribute_type, relation_type
-from sgprep.negatives.words import COLOUR_MODIFIERS, attribute_kind, same_state
+from sgprep.negatives.words import (
+    COLOUR_MODIFIERS,
+    attribute_group,
+    attribute_kind,
+    same_state,
+)
 from sgprep.schema import Entity, Relation
 
 #: Scene co-occurrence at which a replacement is likely in the photo too ("a mug beside the
@@ -113,6 +118,15 @@ def mostly_attribute(memos: Memos, word: str) -> bool:
         counts = memos.memo(("attribute_counts",), lambda _key: _attribute_counts(cooc))
         hit = table[word] = counts.get(word, 0) > cooc.n("obj", word)
     return hit
+
+
+def _made_state(word: str) -> bool:
+    """A participle that says what was done to a thing ("made", "stuffed", "painted"), not a
+    colour ("red") nor a state of a group that any sibling may be in ("grilled",
+    ``data/attribute_groups.json``): what it says fits the thing it was said of (blind review
+    round 19: "a neatly made bed" -> "a neatly made armchair")."""
+    participle = word in grammar.IRREGULAR_PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+    return participle and attribute_type(word) == "other" and attribute_group(word) is None
 
 
 class Replace(Strategy):
@@ -325,6 +339,13 @@ class Replace(Strategy):
         before = (e.text or "").lower().split()[-2:-1]
         if group.does is None and before and before[0].endswith("ing"):
             return self._refuse("compound")  # "a rocking chair" -> "a rocking bench"
+        if (
+            group.does is None
+            and before
+            and object_class(old) not in ANIMATE  # "a bearded man": no state done to him
+            and _made_state(before[0])
+        ):
+            return self._refuse("compound")  # "a neatly made bed" -> "a neatly made armchair"
         attrs = {a.lower() for a in e.attributes}
         if group.takes is None and siblings.FLAVOURS & attrs:
             return self._refuse("compound")  # "orange juice" -> "orange milk"
