@@ -57,3 +57,27 @@ def test_two_things_exchange_states_and_two_word_colours():
     ents = [("busy street", "street", ["busy"]), ("crowded market", "market", ["crowded"])]
     texts, rejected = texts_over_seeds(cap, ents, [(0, "beside", 1)], "swap_attribute", 4)
     assert not texts and rejected["related_word"], texts
+
+
+def test_patterns_and_shapes_change_within_their_group_never_to_a_like_pattern():
+    cap = "A man in a plaid shirt chopping wood behind a cabin."
+    ents = [
+        ("man", "man", []),
+        ("plaid shirt", "shirt", ["plaid"]),
+        ("wood", "wood", []),
+        ("cabin", "cabin", []),
+    ]
+    rels = [(0, "in", 1), (0, "chop", 2), (0, "chop behind", 3)]
+    texts, _ = texts_over_seeds(cap, ents, rels, "replace_attribute", 16)
+    assert "A man in a striped shirt chopping wood behind a cabin." in texts, texts
+    assert not any("checkered shirt" in t or "tartan shirt" in t for t in texts), texts
+    cap = "A kitchen with wooden chairs around a round table."
+    ents = [
+        ("kitchen", "kitchen", []),
+        ("wooden chairs", "chair", ["wooden"]),
+        ("round table", "table", ["round"]),
+    ]
+    rels = [(0, "with", 1), (1, "around", 2)]
+    texts, _ = texts_over_seeds(cap, ents, rels, "replace_attribute", 16)
+    assert "A kitchen with wooden chairs around a square table." in texts, texts
+    assert not any("circular table" in t for t in texts), texts
