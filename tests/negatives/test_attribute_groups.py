@@ -81,3 +81,22 @@ def test_patterns_and_shapes_change_within_their_group_never_to_a_like_pattern()
     texts, _ = texts_over_seeds(cap, ents, rels, "replace_attribute", 16)
     assert "A kitchen with wooden chairs around a square table." in texts, texts
     assert not any("circular table" in t for t in texts), texts
+
+
+def test_calm_water_becomes_choppy_and_indoors_outdoors():
+    cap = "A man standing on a paddleboard in calm water."
+    ents = [
+        ("man", "man", []),
+        ("paddleboard", "paddleboard", []),
+        ("calm water", "water", ["calm"]),
+    ]
+    rels = [(0, "stand on", 1), (0, "in", 2)]
+    texts, _ = texts_over_seeds(cap, ents, rels, "replace_attribute", 16)
+    assert "A man standing on a paddleboard in choppy water." in texts, texts
+    assert not any("still water" in t for t in texts), texts
+    cap = "A man swimming laps in an outdoor pool."
+    ents = [("man", "man", []), ("laps", "lap", []), ("outdoor pool", "pool", ["outdoor"])]
+    texts, _ = texts_over_seeds(
+        cap, ents, [(0, "swim", 1), (0, "swim in", 2)], "replace_attribute", 16
+    )
+    assert "A man swimming laps in an indoor pool." in texts, texts
