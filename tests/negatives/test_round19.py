@@ -84,3 +84,15 @@ def test_what_was_done_to_a_thing_keeps_its_sibling_out():
     )
     assert not any("made couch" in t or "made armchair" in t for t in texts), texts
     assert rejected["compound"]
+
+
+def test_a_beach_chair_is_never_added_to_a_shore():
+    # round 19: "walking hand in hand along the shore near a beach chair" may be true
+    texts, _ = texts_over_seeds(
+        "An older couple walking hand in hand along the shore.",
+        [("older couple", "couple", ["older"]), ("hand", "hand", []), ("shore", "shore", [])],
+        [(0, "walk along", 2)],
+        "connect",
+        24,
+    )
+    assert not any("beach chair" in t for t in texts), texts
