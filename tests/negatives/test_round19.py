@@ -96,3 +96,16 @@ def test_a_beach_chair_is_never_added_to_a_shore():
         24,
     )
     assert not any("beach chair" in t for t in texts), texts
+
+
+def test_a_verb_used_with_its_preposition_alone_takes_no_verb_that_wants_an_object():
+    texts, _ = texts_over_seeds(
+        "A man holding a baby while talking to a friend.",
+        [("man", "man", []), ("baby", "baby", []), ("friend", "friend", [])],
+        [(0, "hold", 1), (0, "talk to", 2)],
+        "replace_relation",
+        24,
+    )
+    assert not any(
+        re.search(r"\b(throwing|handing|passing|giving) to a friend", t) for t in texts
+    ), texts

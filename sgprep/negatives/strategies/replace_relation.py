@@ -58,6 +58,11 @@ FIXED_ROLES = {
 SCENE_PLACES = [["in"], ["on"], ["at"], ["near"], ["by"]]
 
 
+#: A verb seen with a direct object more than this many times as often as with a preposition
+#: does not replace a verb used with that preposition alone (:meth:`ReplaceRelation._takes_an_object`).
+TRANSITIVE_RATIO = 2
+
+
 class ReplaceRelation(Strategy):
     """replace's relation family for one scene (:class:`.replace.Replace` lists it)."""
 
@@ -250,12 +255,28 @@ class ReplaceRelation(Strategy):
             v
             for v in plausible
             if v not in said
+            # the caption's verb takes no object here ("talking | to a friend"): nor may the
+            # new one, which the statistics must see with the preposition at least as often
+            # as with an object ("throwing to a friend": round 19)
+            and not (rest and self._takes_an_object(v, rest))
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others
             )
             and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
         ]
+
+    def _takes_an_object(self, verb: str, rest: list[str]) -> bool:
+        """The statistics see ``verb`` with a direct object more than twice as often as with
+        the preposition ``rest`` (throw: a ball, seldom "to" someone); once per process."""
+
+        def count(pred: str) -> int:
+            return sum(self.cooc.neighbours("po", 0, pred).values())
+
+        return self.scene.memos.memo(
+            ("takes_an_object", verb, tuple(rest)),
+            lambda key: count(verb) > TRANSITIVE_RATIO * count(" ".join([verb, *rest])),
+        )
 
     def _second_complement(self, r: Relation) -> bool:
         """The verb's object is followed in the caption, with no comma, by a second noun
