@@ -24,6 +24,7 @@ from sgprep.negatives.cooc import (
     SWAPPABLE,
     Cooc,
     fixed_attributes,
+    lemma,
     name,
     object_class,
     predicate_key,
@@ -383,6 +384,28 @@ class Scene:
             for x in self.g.relations
             if {x.subject, x.object} == {i, j} and (key := predicate_key(x.predicate))
         )
+
+    def clause_verb(self, i: int, j: int) -> bool:
+        """Entity i is the subject of an action whose verb the caption says after entity j,
+        which i acts on: "a dog watching a man | mow the lawn", "a man helping a boy | climb
+        onto a bench" (the parse gives the verb to the first): the verb is j's, and an
+        exchange of the two would give it to i ("a man watching a dog mow the lawn": blind
+        review rounds 17 and 19)."""
+        spans, text = [e.span for e in self.g.entities], (self.text or "").lower()
+        if not text or spans[i] is None or spans[j] is None or spans[j][0] < spans[i][1]:
+            return False
+        acts = self.verbs_between(i, j)
+        for r in self.g.relations:
+            key = predicate_key(r.predicate)
+            o = spans[r.object] if r.subject == i and r.object not in (i, j) else None
+            if o is None or not key or o[0] < spans[j][1] or relation_type(key) != "action":
+                continue
+            verb = key.split()[0]
+            if verb not in acts and verb in {
+                lemma(w) for w in WORD.findall(text[spans[j][1] : o[0]])
+            }:
+                return True
+        return False
 
     def plural(self, i: int) -> bool:
         """Entity i is several: a count above one, or a plural noun."""

@@ -109,3 +109,16 @@ def test_a_verb_used_with_its_preposition_alone_takes_no_verb_that_wants_an_obje
     assert not any(
         re.search(r"\b(throwing|handing|passing|giving) to a friend", t) for t in texts
     ), texts
+
+
+def test_a_shuffle_never_gives_the_second_one_s_verb_to_the_first():
+    # "a dog watching a man mow the lawn", parsed "dog | mow | lawn": exchanged, the dog mows
+    texts, rejected = texts_over_seeds(
+        "A dog watching a man mow the lawn.",
+        [("dog", "dog", []), ("man", "man", []), ("lawn", "lawn", [])],
+        [(0, "watch", 1), (0, "mow", 2)],
+        "shuffle_relation",
+        12,
+    )
+    assert not any("dog mow" in t for t in texts), texts
+    assert rejected["parsed_backwards"]

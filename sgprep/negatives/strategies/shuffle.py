@@ -90,6 +90,8 @@ class Shuffle(Strategy):
                 return self._refuse(why)
             if self.scene.parsed_backwards(s, o):
                 return self._refuse("parsed_backwards")
+        if self.scene.clause_verb(s, o) or self.scene.clause_verb(o, s):
+            return self._refuse("parsed_backwards")  # "a man watching a dog mow the lawn"
         if self._listed_together(s, o) or self._had_by_one(s, o):
             return self._refuse("list_reorder")
         graph = with_entities(

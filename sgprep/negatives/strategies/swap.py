@@ -33,7 +33,6 @@ from sgprep.negatives.cooc import (
     SUPPORT,
     VIEW_RELATIVE,
     YOUNG,
-    lemma,
     object_class,
     predicate_key,
     singular,
@@ -44,7 +43,6 @@ from sgprep.negatives.scene import (
     ANTONYMS,
     DETERMINERS,
     MAX_MEMO,
-    WORD,
     Strategy,
     changed_entity,
     is_mutual,
@@ -57,7 +55,7 @@ from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.strategies.shuffle import STRENGTH_VERBS, grown_up, small_one
 from sgprep.negatives.validity import is_symmetric
-from sgprep.negatives.words import relation_type, same_state
+from sgprep.negatives.words import same_state
 
 #: Pronouns and possessives that point back at a being ("his", "their").
 REFERENCE_WORDS = words("reference_words")
@@ -576,7 +574,7 @@ class Swap(Strategy):
                 # and a farmhouse sink" -> "green farmhouse sinks and a cabinet" (blind review
                 # round 10: several sinks, one cabinet)
                 return self._refuse("number_mismatch")
-        if self._clause_verb(i, j) or self._clause_verb(j, i):
+        if self.scene.clause_verb(i, j) or self.scene.clause_verb(j, i):
             # "a dog watching a man mow the lawn", parsed "dog | mow | lawn": the verb after
             # the other one is the other one's; the swap reads "a man watching a dog mow the
             # lawn" (blind review round 17)
@@ -613,26 +611,6 @@ class Swap(Strategy):
             bare_relations=self.scene.bare_relations,
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
-
-    def _clause_verb(self, i: int, j: int) -> bool:
-        """Entity i is the subject of an action whose verb the caption says after entity j,
-        which i acts on: "a dog watching a man | mow the lawn", "a man helping a boy | climb
-        onto a bench" (the parse gives the verb to the first): the verb is j's."""
-        spans, text = [e.span for e in self.g.entities], (self.text or "").lower()
-        if not text or spans[i] is None or spans[j] is None or spans[j][0] < spans[i][1]:
-            return False
-        acts = self.scene.verbs_between(i, j)
-        for r in self.g.relations:
-            key = predicate_key(r.predicate)
-            o = spans[r.object] if r.subject == i and r.object not in (i, j) else None
-            if o is None or not key or o[0] < spans[j][1] or relation_type(key) != "action":
-                continue
-            verb = key.split()[0]
-            if verb not in acts and verb in {
-                lemma(w) for w in WORD.findall(text[spans[j][1] : o[0]])
-            }:
-                return True
-        return False
 
     def _role_size(self, i: int, j: int) -> bool:
         """After the swap a child or a small one lifts, pushes, carries or helps a grown-up
