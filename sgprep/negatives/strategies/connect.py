@@ -344,6 +344,7 @@ class Connect(Strategy):
                 if (
                     w not in seen
                     and n >= COSUBJECT_SEEN
+                    and self._being(w)  # a being beside a being: the rest is judged below
                     and max(c.n("scene", *sorted((w, o))) for o in {obj, head}) >= COSUBJECT_SEEN
                     and c.judge(w, p, obj) is None
                 ):
