@@ -155,6 +155,34 @@ class Cooc(CoocTables):
         out = {p for p, n in idx.get((s, o), {}).items() if n >= seen}
         return frozenset(out | {p for p, n in idx.get((hs, ho), {}).items() if n >= seen})
 
+    def subjects_of(self, predicate: str, o: str) -> dict[str, int]:
+        """The subjects seen with ``predicate`` and object ``o``, with their counts (those
+        seen more than once, where any was: seen once may be a parse's slip). Indexed per
+        predicate on first use, from the predicate's own triples (no index of every object)."""
+        return self._predicate_index(predicate)[0].get(o, {})
+
+    def subjects(self, predicate: str) -> dict[str, int]:
+        """The subjects seen with ``predicate``, whatever its object, with their counts (the
+        triples' sums; as the "sp" table where nothing was pruned)."""
+        return self._predicate_index(predicate)[1]
+
+    def _predicate_index(self, predicate: str) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+        """(object -> subjects, subject -> count) of one predicate, once per process."""
+        hit = self._by_context.get(("subjects_of", predicate))
+        if hit is None:
+            by_object: dict[str, dict[str, int]] = {}
+            totals: dict[str, int] = {}
+            for rest, n in self.neighbours("spo", 1, predicate).items():
+                subject, _, obj = rest.partition(SEP)
+                row = by_object.setdefault(obj, {})
+                row[subject] = row.get(subject, 0) + n
+                totals[subject] = totals.get(subject, 0) + n
+            for obj, row in by_object.items():
+                if any(n > 1 for n in row.values()):
+                    by_object[obj] = {w: n for w, n in row.items() if n > 1}
+            hit = self._by_context["subjects_of", predicate] = (by_object, totals)
+        return hit
+
     def by_class(self, s: str, o: str) -> dict[str, int]:
         """The predicates subjects of ``s``'s class were seen with ``o`` (or, if none, with
         its head), with their counts; empty for a subject of no class. Indexed once per

@@ -301,7 +301,7 @@ class Connect(Strategy):
         no relation of the subject ends on a body part ("sleeping on a dog's back").
 
         The new thing is one the statistics saw as the subject of that relation with that
-        object (:meth:`Cooc.pool` "end"). For a being doing something (an action), also a
+        object (:meth:`Cooc.subjects_of`). For a being doing something (an action), also a
         being seen doing it :data:`COSUBJECT_SEEN` times and seen with its object in as many
         scenes, the triple plausible (:meth:`Cooc.judge`) and the subject's other relations
         seen with it, where nothing the subject does is done to a being or a garment
@@ -330,17 +330,16 @@ class Connect(Strategy):
             return self._refuse("too_long")
         p = predicate_key(rel.predicate)
         obj = names[rel.object]
-        words, cum = self.cooc.pool("end", obj, p, True)
-        if not words and " " in obj:
-            words, cum = self.cooc.pool("end", obj.split()[-1], p, True)
-        seen = dict(zip(words, (b - a for a, b in zip((0, *cum), cum))))
+        seen = dict(self.cooc.subjects_of(p, obj))
+        if not seen and " " in obj:
+            seen = dict(self.cooc.subjects_of(p, obj.split()[-1]))
         backed: set[str] = set()
         if relation_type(p) == "action" and self._being(names[i]) and self._may_back_off(i):
             # a subject of the predicate, seen with its object in a scene twice or more (no
             # dog on a power line), the triple plausible, every other relation of the subject
             # seen with it (strictly)
             c, head = self.cooc, obj.split()[-1]
-            for w, n in c.neighbours("sp", 1, p).items():
+            for w, n in c.subjects(p).items():
                 if (
                     w not in seen
                     and n >= COSUBJECT_SEEN
