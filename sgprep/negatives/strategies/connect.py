@@ -285,10 +285,7 @@ class Connect(Strategy):
         ]
         if not options:
             return self._refuse("connect_nothing_absent")
-        obj = self._draw_three(options, 1)[0]
-        attrs = self._attribute(obj) if self.extra_words >= 5 else []
-        phrase = _with_article(" ".join([*attrs, obj]))
-        chars = len(self.text) + len(phrase) + 5
+        obj, attrs, chars = self._draw_joined(options)
         return chars, (rel.object, rel.predicate, obj, attrs, False, False, False, rel.subject)
 
     def _cosubject(self) -> tuple[int, tuple] | None:
@@ -390,10 +387,7 @@ class Connect(Strategy):
             options.append((w, n**addable.FLATTEN))
         if not options:
             return self._refuse("connect_nothing_absent")
-        new = self._draw_three(options, 1)[0]
-        attrs = self._attribute(new) if self.extra_words >= 5 else []
-        phrase = _with_article(" ".join([*attrs, new]))
-        chars = len(self.text) + len(phrase) + 5
+        new, attrs, chars = self._draw_joined(options)
         return chars, (i, rel.predicate, new, attrs, False, False, False, None, True)
 
     def _part_of_someone(self, j: int) -> bool:
@@ -488,6 +482,14 @@ class Connect(Strategy):
             elif first == after[0] and first not in ("in", "with", "of") and not agrees:
                 return i, r, agrees
         return None
+
+    def _draw_joined(self, options: list[tuple[str, float]]) -> tuple[str, list[str], int]:
+        """A thing joined in a list (:meth:`_joined`, :meth:`_cosubject`): one of ``options``
+        drawn by weight, an attribute where the caption leaves room for one, and the
+        characters of the negative that says " and a red cup"."""
+        obj = self._draw_three(options, 1)[0]
+        attrs = self._attribute(obj) if self.extra_words >= 5 else []
+        return obj, attrs, len(self.text) + len(_with_article(" ".join([*attrs, obj]))) + 5
 
     def _one_thing(self, i: int) -> bool:
         """Entity i is one countable thing in the caption: a determiner of one thing right
