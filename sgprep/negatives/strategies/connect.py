@@ -73,14 +73,14 @@ ALONE_WORDS = lexicon_words("alone_words")
 #: Finite verbs of one subject: one after a second subject would have to agree ("a dog and a
 #: cat | is ...").
 FINITE_VERBS = lexicon_words("finite_verbs_of_one")
-#: What connect adds as a second subject, beside a thing of a salient kind (WordNet's:
-#: ``addable.lexicon()["kinds"]``): a thing of these coarse classes. Never a person (two
-#: people together are often both in the photo, and "his" or "her" may change whom it
-#: names), a garment, a part, a building or a place.
 #: A being seen with a predicate this many times or more, and with the caption's object in
 #: as many scenes, may be a second subject where the statistics did not see that triple but
 #: judge it plausible (:meth:`Connect._cosubject`).
 COSUBJECT_SEEN = 2
+#: What connect adds as a second subject, beside a thing of a salient kind (WordNet's:
+#: ``addable.lexicon()["kinds"]``): a thing of these coarse classes. Never a person (two
+#: people together are often both in the photo, and "his" or "her" may change whom it
+#: names), a garment, a part, a building or a place.
 COSUBJECT_CLASSES = frozenset(
     {"animal", "vehicle", "furniture", "small object", "food", "plant", "fixture"}
 )
@@ -330,8 +330,9 @@ class Connect(Strategy):
         seen = dict(self.cooc.subjects_of(p, obj))
         if not seen and " " in obj:
             seen = dict(self.cooc.subjects_of(p, obj.split()[-1]))
+        animate = self._being(names[i])
         backed: set[str] = set()
-        if relation_type(p) == "action" and self._being(names[i]) and self._may_back_off(i):
+        if relation_type(p) == "action" and animate and self._may_back_off(i):
             # a subject of the predicate, seen with its object in a scene twice or more (no
             # dog on a power line), the triple plausible, every other relation of the subject
             # seen with it (strictly)
@@ -348,7 +349,6 @@ class Connect(Strategy):
                     backed.add(w)
         if not seen:
             return self._refuse("connect_cosubject_unseen")
-        animate = self._being(names[i])
         kind = None if animate else self._kind(names[i])
         if not animate and kind is None:
             return self._refuse("connect_cosubject_unseen")
