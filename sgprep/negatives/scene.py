@@ -10,12 +10,14 @@ candidates from it. Judgments that depend on the statistics alone are kept acros
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 
 from sgprep.lexicon import words
 from sgprep.negatives import addable, grammar, kinds
@@ -36,27 +38,16 @@ from sgprep.negatives.words import attribute_kind
 from sgprep.schema import Entity, Relation, SceneGraph
 
 # --- tables more than one strategy reads ----------------------------------------------------
-#: Replacements that read as the natural opposite; other words draw from the vocabulary.
-ANTONYMS = dict(
-    pair
-    for a, b in [
-        ("old", "young"),
-        ("big", "small"),
-        ("large", "small"),
-        ("tall", "short"),
-        ("long", "short"),
-        ("wet", "dry"),
-        ("open", "closed"),
-        ("empty", "full"),
-        ("clean", "dirty"),
-        ("wide", "narrow"),
-        ("thick", "thin"),
-        ("black", "white"),
-        ("dark", "light"),
-        ("hot", "cold"),
-    ]
-    for pair in ((a, b), (b, a))
-)
+#: Replacements that read as the natural opposite, in order of their senses ("old": "young",
+#: "new"): WordNet's direct antonyms among the bundled counts' attributes
+#: (``data/antonyms.json``, built by ``tools/build_negative_stats.py``); other words draw from
+#: the vocabulary.
+ANTONYMS: dict[str, tuple[str, ...]] = {
+    w: tuple(ws)
+    for w, ws in json.loads(
+        (Path(__file__).resolve().parent / "data" / "antonyms.json").read_text(encoding="utf-8")
+    )["antonyms"].items()
+}
 #: Object classes of beings: they do things, and things may be put near them.
 ANIMATE = frozenset({"person", "animal"})
 #: Words that open a noun phrase.

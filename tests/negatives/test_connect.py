@@ -112,7 +112,11 @@ def test_nothing_is_put_near_the_sky_a_part_or_a_thing_in_the_air():
     ]:
         texts, rejected = connected(cap, ents, rels)
         # a valley is a whole view: refused before any anchor is looked at
-        assert not texts and (rejected["connect_no_anchor"] or rejected["connect_landscape"]), (
+        assert not texts and (
+            rejected["connect_no_anchor"]
+            or rejected["connect_landscape"]
+            or rejected["connect_swift"]  # kites flying: nothing beside a thing in mid-air
+        ), (
             cap,
             texts,
         )
@@ -304,9 +308,9 @@ def test_nothing_smaller_than_a_horse_is_put_by_a_huge_thing():
     assert added(texts, "a ship at the port") <= {"car", "truck", "bus", "van", "boat"}, texts
     # a city or a stadium takes nothing at all: "a plane flying over the city skyline near a
     # horse"
-    cap = "a plane flying over the city skyline"
+    cap = "a plane over the city skyline"
     texts, rejected = connected(
-        cap, [("plane", "plane", []), ("city skyline", "skyline", [])], [(0, "fly over", 1)]
+        cap, [("plane", "plane", []), ("city skyline", "skyline", [])], [(0, "over", 1)]
     )
     assert not texts and rejected["connect_scale"], texts
 

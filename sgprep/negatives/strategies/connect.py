@@ -73,6 +73,13 @@ ALONE_WORDS = lexicon_words("alone_words")
 #: Finite verbs of one subject: one after a second subject would have to agree ("a dog and a
 #: cat | is ...").
 FINITE_VERBS = lexicon_words("finite_verbs_of_one")
+#: Verbs of a subject moving fast or in mid-air: nothing is put beside a caption that has one
+#: ("a convertible driving along a coastal road, beside a puppy").
+SWIFT_VERBS = lexicon_words("swift_verbs")
+#: ... and their forms a caption may write ("diving", "dives").
+SWIFT_FORMS = frozenset(
+    f for v in SWIFT_VERBS for f in (grammar.gerund(v), grammar.third_person(v))
+)
 #: A being seen with a predicate this many times or more, and with the caption's object in
 #: as many scenes, may be a second subject where the statistics did not see that triple but
 #: judge it plausible (:meth:`Connect._cosubject`).
@@ -360,6 +367,9 @@ class Connect(Strategy):
         said = set(self.scene.words) | set(names)
         lex = addable.lexicon()
         others = [r for r in self.g.relations if r.subject == i and r is not rel]
+        # an animal joins an animal the statistics saw it with ("several sheep and a zebra
+        # crossing a country road": blind review round 20)
+        subject, animal = singular(names[i]), object_class(names[i]) == "animal"
         options = []
         for w, n in sorted(seen.items()):
             if (
@@ -367,6 +377,7 @@ class Connect(Strategy):
                 # beside a thing of its kind ("a sandwich and a flower pot on a plate")
                 (not self._being(w) if animate else self._kind(w) != kind)
                 or (animate and w in things and w not in here)
+                or (animal and not self.cooc.n("scene", *sorted((w, subject))))
                 or w in said
                 or singular(w) in said
                 or w in NOT_OBJECTS
@@ -562,6 +573,9 @@ class Connect(Strategy):
         added words are no text-only cue. Entity i must stand on its own
         (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`),
         or at the end after a comma. The predicate is the shortest not said already."""
+        if self._swift():
+            # "a pelican diving into the ocean, beside a bicycle": beside what, and when?
+            return self._refuse("connect_swift")
         if self._far_off():
             # "... with mountains visible in the distance, near a dog": what would it place?
             # (the far-off phrase itself may still be replaced: "a dish in front of a cat")
@@ -613,8 +627,13 @@ class Connect(Strategy):
         attrs = [] if bare else self._attribute(obj)
         phrase = grammar.plural(obj) if bare else _with_article(" ".join([*attrs, obj]))
         said = self._said
-        person = object_class(self.scene.names[i]) == "person" and addable.carried(
-            self._addable_things()[obj]
+        # "with" only right after the person, or after the person the caption opens with: at
+        # the end of another's phrase it reads as that one's ("a parrot eating seeds from a
+        # person's hand, with a backpack": blind review round 20)
+        person = (
+            object_class(self.scene.names[i]) == "person"
+            and (not clause or self._opens(i))
+            and addable.carried(self._addable_things()[obj])
         )
         pred = self._predicate(len(self.text) + len(phrase) + 2 + clause, person)
         if len(pred.split()) + len(phrase.split()) > self.extra_words:
@@ -667,6 +686,12 @@ class Connect(Strategy):
         if not words:
             return []
         return [words[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)]]
+
+    def _swift(self) -> bool:
+        """A thing of the caption moves fast or is in mid-air (:data:`SWIFT_VERBS`, as the
+        relation's verb or as a caption word's lemma: a parse may miss the relation)."""
+        verbs = {predicate_key(r.predicate).split()[0] for r in self.g.relations}
+        return not (SWIFT_VERBS.isdisjoint(verbs) and SWIFT_FORMS.isdisjoint(self.scene.words))
 
     def _far_off(self) -> bool:
         """The caption's last clause (after its last comma) puts a thing far off
@@ -807,6 +832,9 @@ class Connect(Strategy):
             object_class(n) or kinds.get(n, (None,))[0] for n in names if n.split()[-1] not in HUGE
         } - {None}
         said = set(words) | set(names)
+        # a name the parse missed is still a word of the caption ("a golden retriever ...,
+        # beside a golden retriever"): nothing of its kind is added either
+        classes |= {kinds[w][0] for w in map(singular, words) if w in kinds}
         out = []
         addable_here = self.scene.memos.memo(("setting", setting), self._known_addable)
         # of those, the ones expected with any of the caption's names: a set per setting and
@@ -817,6 +845,7 @@ class Connect(Strategy):
         for obj, fit, cls, weight in addable_here:
             if (
                 obj in said
+                or obj.split()[-1] in said
                 or cls in classes
                 or (self.detected is not None and not self._absent(obj))
                 or obj in expected

@@ -170,12 +170,14 @@ class Replace(Strategy):
         if self._verb_like(i):  # "as the old crowd watches": "old" of a verb
             return self._refuse("verb_as_noun")
         have = {x.lower() for x in e.attributes}
+        if self._made_by_noun(e, a):
+            return self._refuse("compound")  # "a graffiti covered wall" -> "graffiti bare"
         if self.cooc is not None:
             new = self._attested_attribute(i, a, self.all_attributes)
             if new is None:
                 return None
         else:
-            new = ANTONYMS.get(a.lower())
+            new = next(iter(ANTONYMS.get(a.lower(), ())), None)
             if new is None or new in have:
                 new = self.scene.draw(*self.vocab.pool("attributes", attribute_type(a)), have)
         if new is None:
@@ -197,6 +199,18 @@ class Replace(Strategy):
             ),
             (SetAttribute(i, a, new),),
         )
+
+    @staticmethod
+    def _made_by_noun(e: Entity, a: str) -> bool:
+        """``a`` is a participle whose noun comes before it in the entity's text ("snow
+        covered", "hand painted"): the two say one thing, and its antonym alone reads wrong."""
+        w = a.lower()
+        if not w.endswith(("ed", "ing")):
+            return False
+        words = (e.text or "").lower().split()
+        k = words.index(w) if w in words else 0
+        before = words[k - 1] if k else ""
+        return bool(before) and before not in DETERMINERS and not before.endswith("ly")
 
     def _in_colour_compound(self, e: Entity, a: str) -> bool:
         """``a`` is one word of a two-word colour in the entity's text ("navy blue", "light
@@ -233,15 +247,15 @@ class Replace(Strategy):
         c, obj, kind = self.cooc, self.scene.names[i], attribute_kind(a)
         if not c.known(obj) and " " in obj:
             obj = obj.split()[-1]
-        antonym = ANTONYMS.get(a.lower())
         fits = (size_fits(obj, a.lower()) if kind == "size" else None) or None
-        if (
-            antonym
-            and kind not in DRAWN_TYPES
-            and antonym not in have
-            and c.n("attr", antonym, obj) >= ANTONYM_SEEN
-            and (fits is None or antonym in fits)
-        ):
+        # of its antonyms ("old": "young", "new"), the one seen most with the object
+        seen = [
+            (c.n("attr", x, obj), x)
+            for x in ANTONYMS.get(a.lower(), ())
+            if x not in have and (fits is None or x in fits)
+        ]
+        n, antonym = max(seen, default=(0, None))
+        if kind not in DRAWN_TYPES and n >= ANTONYM_SEEN:
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
@@ -380,7 +394,10 @@ class Replace(Strategy):
         memo = self.scene.memos.table("replacement_verdicts")
         if len(memo) > 500_000:  # bounded: a corpus of many contexts
             memo.clear()
-        context = (old, plural, shared, article, worn, one_wearer)
+        # a singular noun with no determiner after other words: a mass use ("a plate of toast",
+        # "eating ice cream"), which only a mass noun may take ("a plate of bun")
+        bare = article == "" and not plural and bool(self.scene.text[: e.span[0]].strip())
+        context = (old, plural, shared, article, worn, one_wearer, bare)
         own = set((e.text or old).lower().split())
         scene = None  # the rest of the caption: its settings, sports and tied words (lazily)
         # the siblings in an even random order, the first that fits proposed: the statistics'
@@ -618,6 +635,7 @@ class Replace(Strategy):
         article: str | None,
         worn: bool = False,
         one_wearer: bool = False,
+        bare: bool = False,
     ) -> str | bool:
         """What is wrong with ``new`` for ``old`` whatever else the graph holds: a reason to
         count, True to skip it silently, False: nothing (the same in every graph with this
@@ -651,6 +669,7 @@ class Replace(Strategy):
         if not plural and (
             (last in UNIQUE_PLACES and article == "a")
             or (article == "" and o in grammar.UNCOUNTABLE and last not in grammar.UNCOUNTABLE)
+            or (bare and last not in grammar.UNCOUNTABLE)
         ):
             return "article_needed"  # "grass on a ground"; "sitting in snow" -> "in booth"
         return False

@@ -513,7 +513,7 @@ class Swap(Strategy):
         for x in attributes:
             tx = swap_type(x)
             if tx == "other":
-                if any(ANTONYMS.get(x.lower()) == y.lower() for y in own):
+                if any(y.lower() in ANTONYMS.get(x.lower(), ()) for y in own):
                     return False
                 continue
             same = [y for y in own if swap_type(y) == tx]
