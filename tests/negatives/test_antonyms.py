@@ -46,3 +46,26 @@ def test_a_participle_made_by_a_noun_is_kept():
         12,
     )
     assert rejected["compound"] and not any("bare" in t for t in texts), texts
+
+
+def test_a_thing_seen_in_many_colours_takes_any_a_thing_of_few_its_own():
+    # a car, seen in seven colours, may be purple or orange; never a shade of its own colour
+    texts, _ = texts_over_seeds(
+        "A red car parked on a quiet street.",
+        [("red car", "car", ["red"]), ("quiet street", "street", ["quiet"])],
+        [(0, "park on", 1)],
+        "replace_attribute",
+        60,
+    )
+    colours = {t.split()[1] for t in texts if t.endswith("car parked on a quiet street.")}
+    assert colours - {"black", "blue", "green", "silver", "white", "yellow"}, colours
+    assert not colours & {"maroon", "burgundy", "crimson", "scarlet"}, colours
+    # a stop sign, seen red or white: never green
+    texts, _ = texts_over_seeds(
+        "A red stop sign at a quiet corner.",
+        [("red stop sign", "stop sign", ["red"]), ("quiet corner", "corner", ["quiet"])],
+        [(0, "at", 1)],
+        "replace_attribute",
+        30,
+    )
+    assert all(" red stop sign" in t or " white stop sign" in t for t in texts), texts

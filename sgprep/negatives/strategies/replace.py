@@ -12,7 +12,7 @@ from collections import Counter
 from itertools import accumulate
 
 from sgprep.lexicon import words
-from sgprep.negatives import grammar, siblings
+from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
     NON_EXCLUSIVE,
     NOT_OBJECTS,
@@ -61,6 +61,7 @@ from sgprep.negatives.strategies.replace_words import (
     size_fits,
     worn_slot,
 )
+from sgprep.negatives.strategies.swap import knowledge
 from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
@@ -96,6 +97,10 @@ LIKELY_MIN = 3
 #: than their siblings ("woman" for "man", the commonest replacement) would otherwise make
 #: the longer text the negative (benchmarks/text_only.py's length judge on FACTUAL: 63 %).
 LONGER_KEEP = 0.5
+#: A made thing seen in this many colours or more may take any colour of made things
+#: (:func:`_all_colours`); one seen in fewer has its own ("a red stop sign", "a yellow school
+#: bus": never green).
+MANY_COLOURS = 4
 
 
 def _attribute_counts(cooc: Cooc) -> Counter:
@@ -104,6 +109,18 @@ def _attribute_counts(cooc: Cooc) -> Counter:
     for k, n in cooc.tables["attr"].items():
         out[k.split(SEP, 1)[0]] += n
     return out
+
+
+def _all_colours(cooc: Cooc) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Every colour the statistics saw twice or more on made things (:func:`kinds.made`), with
+    cumulative counts (once per statistics object)."""
+    counts: Counter = Counter()
+    for k, n in cooc.tables["attr"].items():
+        a, _, obj = k.partition(SEP)
+        if attribute_kind(a) == "colour" and " " not in a and kinds.made(obj):
+            counts[a] += n
+    words = tuple(sorted(w for w, n in counts.items() if n > 1))
+    return words, tuple(accumulate(counts[w] for w in words))
 
 
 def mostly_attribute(memos: Memos, word: str) -> bool:
@@ -259,14 +276,25 @@ class Replace(Strategy):
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
-        words, cum = self._flattened(c.pool("attrs_of", obj, kind))
+        pool = c.pool("attrs_of", obj, kind)
+        if kind == "colour" and len(pool[0]) >= MANY_COLOURS and kinds.made(obj):
+            # a made thing seen in many colours comes in any ("a white plate" -> "a teal
+            # plate"): the captions' colours of all things, so that the commonest colour of
+            # each thing ("white") is not the commonest replacement of all
+            pool = self.scene.memos.memo(("all_colours",), lambda _: _all_colours(c))
+        words, cum = self._flattened(pool)
         off_dimension = False
         for _ in range(8 if words else 0):
             new = words[bisect_right(cum, self.rng.random() * cum[-1])]
             if fits is not None and new not in fits:
                 off_dimension = True  # "tall dry grass" -> "small dry grass"
                 continue
-            if new not in have and not c.is_related(new, a, "adj") and not same_state(new, a):
+            if (
+                new not in have
+                and not c.is_related(new, a, "adj")
+                and not same_state(new, a)
+                and new not in knowledge().shades.get(a.lower(), ())  # "white" -> "cream"
+            ):
                 return new
         return self._refuse("size_dimension" if off_dimension else "no_attested_replacement")
 
