@@ -17,11 +17,14 @@
 - ``sgprep/negatives/data/object_kinds.json``: for each object the counts name, the kind of
   salient thing connect may add (an animal, a vehicle, a piece of furniture) and its size
   class, from the hypernyms of its first WordNet senses (``--wordnet`` as above); no gloss or other WordNet text is copied, only the kind.
-  ``--only kinds`` rewrites this file (and the next) alone.
+  ``--only kinds`` rewrites this file (and the next two, and the word forms) alone.
 - ``sgprep/negatives/data/object_kin.json``: groups of co-hyponyms among the counted objects
   (the same direct hypernym of the first sense that is a thing, :func:`thing_sense`: "canoe",
   "rowboat"; "table", "cabinet"; "pancake", "waffle"), replace_object's back-off for an object
   of no hand-written sibling group.
+- ``sgprep/negatives/data/antonyms.json``: the direct antonyms of the counted attributes
+  (:func:`adjective_antonyms`, from the same sdist's WordNet 3.0, whose senses are in order of
+  frequency), replace_attribute's opposites ("old" -> "young", "new").
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def gold_graphs(data: Path):
 
 def read_wordnet(folder: Path, pos: str):
     """lemma -> synset offsets (in sense order); offset -> (lemmas, hypernym offsets,
-    similar-to offsets)."""
+    similar-to offsets, antonyms: (word no., synset offset, its word no.))."""
     index: dict[str, list[str]] = {}
     for line in (folder / f"index.{pos}").read_text(encoding="latin-1").splitlines():
         f = line.split()
@@ -63,7 +66,7 @@ def read_wordnet(folder: Path, pos: str):
             continue
         n_ptr = int(f[3])
         index[f[0].replace("_", " ")] = f[6 + n_ptr :]
-    synsets: dict[str, tuple[list[str], list[str], list[str]]] = {}
+    synsets: dict[str, tuple[list[str], list[str], list[str], list[tuple[int, str, int]]]] = {}
     for line in (folder / f"data.{pos}").read_text(encoding="latin-1").splitlines():
         f = line.split(" | ")[0].split()
         if line.startswith(" ") or len(f) < 6:
@@ -72,14 +75,16 @@ def read_wordnet(folder: Path, pos: str):
         words = [f[4 + 2 * i].lower().replace("_", " ").split("(")[0] for i in range(n_words)]
         k = 4 + 2 * n_words
         n_ptr = int(f[k])
-        hyper, similar = [], []
+        hyper, similar, antonyms = [], [], []
         for i in range(n_ptr):
-            sym, off = f[k + 1 + 4 * i], f[k + 2 + 4 * i]
+            sym, off, st = f[k + 1 + 4 * i], f[k + 2 + 4 * i], f[k + 4 + 4 * i]
             if sym in ("@", "@i"):
                 hyper.append(off)
             elif sym == "&":
                 similar.append(off)
-        synsets[f[0]] = (words, hyper, similar)
+            elif sym == "!":  # between words: (source word no., target synset, its word no.)
+                antonyms.append((int(st[:2], 16), off, int(st[2:], 16)))
+        synsets[f[0]] = (words, hyper, similar, antonyms)
     return index, synsets
 
 
@@ -312,34 +317,16 @@ def adjective_antonyms(adjectives: set[str], folder: Path) -> dict[str, list[str
     order of frequency; 3.3's adjective senses do not ("small" first as "modest")."""
     older = folder.parent / "wordnet-3.0"
     folder = older if older.is_dir() else folder
-    index, _ = read_wordnet(folder, "adj")
-    antonyms: dict[tuple[str, int], list[tuple[str, int]]] = {}  # (synset, word no.) -> targets
-    words_of: dict[str, list[str]] = {}
-    for line in (folder / "data.adj").read_text(encoding="latin-1").splitlines():
-        f = line.split(" | ")[0].split()
-        if line.startswith(" ") or len(f) < 6:
-            continue
-        n_words = int(f[3], 16)
-        words_of[f[0]] = [
-            f[4 + 2 * i].lower().replace("_", " ").split("(")[0] for i in range(n_words)
-        ]
-        k = 4 + 2 * n_words
-        for i in range(int(f[k])):
-            sym, off, st = f[k + 1 + 4 * i], f[k + 2 + 4 * i], f[k + 4 + 4 * i]
-            if sym == "!":
-                source, target = int(st[:2], 16), int(st[2:], 16)
-                antonyms.setdefault((f[0], source), []).append((off, target))
+    index, synsets = read_wordnet(folder, "adj")
     out: dict[str, list[str]] = {}
     for w in sorted(adjectives):
         found: list[str] = []
         for off in index.get(w, [])[:SENSES]:
-            for no, word in enumerate(words_of[off], 1):
-                if word != w:
-                    continue
-                for t_off, t_no in antonyms.get((off, no), []):
-                    a = words_of[t_off][t_no - 1]
-                    if a in adjectives and a not in found and a != w:
-                        found.append(a)
+            words = synsets[off][0]
+            for no, t_off, t_no in synsets[off][3]:
+                a = synsets[t_off][0][t_no - 1]
+                if words[no - 1] == w and a in adjectives and a not in found and a != w:
+                    found.append(a)
         if found:
             out[w] = found
     return out
@@ -477,7 +464,9 @@ def main(argv=None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--wordnet", type=Path, required=True)
     ap.add_argument(
-        "--only", choices=["kinds"], help="rewrite object_kinds.json and object_kin.json alone"
+        "--only",
+        choices=["kinds"],
+        help="rewrite object_kinds.json, object_kin.json, antonyms.json and word_forms.json alone",
     )
     ap.add_argument(
         "--parsed",
