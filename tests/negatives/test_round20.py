@@ -85,3 +85,22 @@ def test_an_animal_joins_only_an_animal_seen_with_it():
     joined = {t for t in texts if t.startswith("Several sheep and ")}
     for w in ("zebra", "bear", "moose", "turtle"):
         assert not any(w in t for t in joined), joined
+
+
+def test_nothing_is_put_beside_a_close_up():
+    # read in the fresh set's output after round 20: a close-up frames its one thing
+    cap = "A close up of melted cheese on a piece of toast."
+    texts, rejected = connected(
+        cap,
+        [("melted cheese", "cheese", ["melted"]), ("piece", "piece", []), ("toast", "toast", [])],
+        [(0, "on", 1), (1, "of", 2)],
+    )
+    assert not texts and rejected["connect_close_up"], texts
+    # sliding into a base is moving fast: "a baseball player sliding into second base,
+    # beside a sleigh"
+    texts, rejected = connected(
+        "A baseball player sliding into second base.",
+        [("baseball player", "player", ["baseball"]), ("second base", "base", ["second"])],
+        [(0, "slide into", 1)],
+    )
+    assert not texts and rejected["connect_swift"], texts

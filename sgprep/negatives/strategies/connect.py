@@ -76,6 +76,8 @@ FINITE_VERBS = lexicon_words("finite_verbs_of_one")
 #: Verbs of a subject moving fast or in mid-air: nothing is put beside a caption that has one
 #: ("a convertible driving along a coastal road, beside a puppy").
 SWIFT_VERBS = lexicon_words("swift_verbs")
+#: Words of a photo framed close on its subject: nothing is put beside it.
+CLOSE_FRAMES = tuple(f"{w} " for w in sorted(lexicon_words("close_frames")))
 #: ... and their forms a caption may write ("diving", "dives").
 SWIFT_FORMS = frozenset(
     f for v in SWIFT_VERBS for f in (grammar.gerund(v), grammar.third_person(v))
@@ -576,6 +578,10 @@ class Connect(Strategy):
         if self._swift():
             # "a pelican diving into the ocean, beside a bicycle": beside what, and when?
             return self._refuse("connect_swift")
+        if any(f" {w}" in self._said for w in CLOSE_FRAMES):
+            # "a close up of melted cheese on a piece of toast beside a dog": the frame holds
+            # the one thing
+            return self._refuse("connect_close_up")
         if self._far_off():
             # "... with mountains visible in the distance, near a dog": what would it place?
             # (the far-off phrase itself may still be replaced: "a dish in front of a cat")
