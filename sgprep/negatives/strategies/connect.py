@@ -76,12 +76,12 @@ FINITE_VERBS = lexicon_words("finite_verbs_of_one")
 #: Verbs of a subject moving fast or in mid-air: nothing is put beside a caption that has one
 #: ("a convertible driving along a coastal road, beside a puppy").
 SWIFT_VERBS = lexicon_words("swift_verbs")
-#: Words of a photo framed close on its subject: nothing is put beside it.
-CLOSE_FRAMES = tuple(f"{w} " for w in sorted(lexicon_words("close_frames")))
 #: ... and their forms a caption may write ("diving", "dives").
 SWIFT_FORMS = frozenset(
     f for v in SWIFT_VERBS for f in (grammar.gerund(v), grammar.third_person(v))
 )
+#: Words of a photo framed close on its subject: nothing is put beside it.
+CLOSE_FRAMES = tuple(f"{w} " for w in sorted(lexicon_words("close_frames")))
 #: A being seen with a predicate this many times or more, and with the caption's object in
 #: as many scenes, may be a second subject where the statistics did not see that triple but
 #: judge it plausible (:meth:`Connect._cosubject`).
@@ -694,8 +694,9 @@ class Connect(Strategy):
         return [words[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)]]
 
     def _swift(self) -> bool:
-        """A thing of the caption moves fast or is in mid-air (:data:`SWIFT_VERBS`, as the
-        relation's verb or as a caption word's lemma: a parse may miss the relation)."""
+        """A thing of the caption moves fast or is in mid-air (:data:`SWIFT_VERBS`, as a
+        relation's verb, or a form of one as a word of the caption: a parse may miss the
+        relation)."""
         verbs = {predicate_key(r.predicate).split()[0] for r in self.g.relations}
         return not (SWIFT_VERBS.isdisjoint(verbs) and SWIFT_FORMS.isdisjoint(self.scene.words))
 
