@@ -36,6 +36,7 @@ _TIED = {
     "hide": frozenset({"behind", "under"}),
     "peek": frozenset({"behind"}),
     "shelter": frozenset({"under"}),
+    "tow": frozenset({"behind"}),
 }
 TIED_POSITIONS = {w: _TIED[g] for g, verbs in keyed("tied_position_verbs").items() for w in verbs}
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->

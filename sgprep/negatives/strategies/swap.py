@@ -53,7 +53,7 @@ from sgprep.negatives.scene import (
 )
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
-from sgprep.negatives.strategies.shuffle import STRENGTH_VERBS, grown_up, small_one
+from sgprep.negatives.strategies.shuffle import CHILDREN, STRENGTH_VERBS, grown_up, small_one
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import same_state
 
@@ -402,6 +402,10 @@ class Swap(Strategy):
             # like, and goes with no other ("a clear wooden vase", "stainless wooden
             # appliances": blind review round 17)
             return self._refuse("compound")
+        if swap_type(a) == "size" and self._young_and_grown(i, j):
+            # a young one's size is set by its age: "a tiny kitten beside a big dog" -> "a big
+            # kitten beside a tiny dog", "a small cub next to a large bear" (round 21)
+            return self._refuse("size_misfit")
         if swap_type(a) == "size" and self._bears(i, j):
             # which one bears the other follows from their sizes: "a small dog riding on the
             # back of a large dog" -> "a large dog riding on the back of a small dog", "a
@@ -441,6 +445,17 @@ class Swap(Strategy):
         before = words[at - 1] if at else ""
         own = {x.lower() for x in self.g.entities[k].attributes}
         return before in own and swap_type(before) not in ("colour", "size", "material")
+
+    def _young_and_grown(self, i: int, j: int) -> bool:
+        """Entities i and j are animals, one a young one by its name ("kitten", "cub") and
+        the other not: the young one is the smaller (a big boy may ride a small horse)."""
+        young = kinds.YOUNG_BY_NAME
+        heads = [_head(self.scene.names[k]) for k in (i, j)]
+        classes = [
+            object_class(h) or ("animal" if h in young and h not in CHILDREN else None)
+            for h in heads
+        ]
+        return classes == ["animal", "animal"] and (heads[0] in young) != (heads[1] in young)
 
     def _bears(self, i: int, j: int) -> bool:
         """A relation between entities i and j says one holds, carries or bears the other
@@ -581,6 +596,10 @@ class Swap(Strategy):
             return self._refuse("parsed_backwards")
         if self._role_size(i, j):
             return self._refuse("role_size")  # "a child pushing a man in a wheelbarrow"
+        if self._young_and_grown(i, j) and any(
+            swap_type(a) == "size" for a in (*self._own(i), *self._own(j))
+        ):
+            return self._refuse("size_misfit")  # "a tiny dog beside a big black kitten"
         if self._name_clash(i, nj) or self._name_clash(j, ni):
             return self._refuse("fixed_expression")  # "a large green white house"
         if (
