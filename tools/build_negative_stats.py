@@ -276,8 +276,9 @@ def thing_sense(senses: list[str], lemmas) -> str | None:
 
 def object_kin(counts: dict[str, int], folder: Path, min_count: int = 3) -> list[list[str]]:
     """Groups of co-hyponyms: the objects counted ``min_count`` times or more whose first
-    WordNet sense that is a thing (:func:`thing_sense`) has the same direct hypernym ("canoe", "rowboat": small boats), two or more
-    to a group; replace_object's back-off for an object of no hand-written group."""
+    WordNet sense that is a thing (:func:`thing_sense`) has the same direct hypernym ("canoe",
+    "rowboat": small boats), two or more to a group; replace_object's back-off for an object
+    of no hand-written group."""
     index, synsets = read_wordnet(folder, "noun")
 
     def lemmas(off: str) -> set[str]:
@@ -509,8 +510,7 @@ def main(argv=None) -> int:
     universe |= {r.split()[0] for r in vocab.relations.get("action", {})}
     for k in data["tables"]["obj"]:
         universe |= {k, k.split()[-1]}
-    for k in data["tables"]["attr"]:
-        universe.add(k.split("|")[0])
+    universe |= _attribute_words(data["tables"]["attr"])
     for k in data["tables"]["agent"]:
         universe.add(k.split("|")[1])
     related = related_words(universe, args.wordnet)

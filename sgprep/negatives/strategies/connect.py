@@ -81,7 +81,7 @@ SWIFT_FORMS = frozenset(
     f for v in SWIFT_VERBS for f in (grammar.gerund(v), grammar.third_person(v))
 )
 #: Words of a photo framed close on its subject: nothing is put beside it.
-CLOSE_FRAMES = tuple(f"{w} " for w in sorted(lexicon_words("close_frames")))
+CLOSE_FRAMES = tuple(f" {w} " for w in sorted(lexicon_words("close_frames")))
 #: A being seen with a predicate this many times or more, and with the caption's object in
 #: as many scenes, may be a second subject where the statistics did not see that triple but
 #: judge it plausible (:meth:`Connect._cosubject`).
@@ -169,6 +169,7 @@ class Connect(Strategy):
         self._addable_pool: tuple[list[str], list[float]] | None = None
         self._said_text: str | None = None
         self._unsaid: list[str] | None = None
+        self._beside: str | None = None  # _nothing_beside, once per graph
 
     def listings(self) -> dict:
         return {"connect": self.connect}
@@ -575,13 +576,9 @@ class Connect(Strategy):
         added words are no text-only cue. Entity i must stand on its own
         (:meth:`_anchor`), and the new phrase must go right after it (:meth:`_seam_after`),
         or at the end after a comma. The predicate is the shortest not said already."""
-        if self._swift():
-            # "a pelican diving into the ocean, beside a bicycle": beside what, and when?
-            return self._refuse("connect_swift")
-        if any(f" {w}" in self._said for w in CLOSE_FRAMES):
-            # "a close up of melted cheese on a piece of toast beside a dog": the frame holds
-            # the one thing
-            return self._refuse("connect_close_up")
+        why = self._nothing_beside()
+        if why:
+            return self._refuse(why)
         if self._far_off():
             # "... with mountains visible in the distance, near a dog": what would it place?
             # (the far-off phrase itself may still be replaced: "a dish in front of a cat")
@@ -692,6 +689,19 @@ class Connect(Strategy):
         if not words:
             return []
         return [words[min(bisect_right(cum, self.rng.random() * cum[-1]), len(cum) - 1)]]
+
+    def _nothing_beside(self) -> str:
+        """Why nothing may be put beside anything of this caption, "" if it may be (once per
+        graph): a thing moves fast or is in mid-air ("a pelican diving into the ocean, beside
+        a bicycle": beside what, and when?), or the photo is a close-up ("a close up of melted
+        cheese on a piece of toast beside a dog": the frame holds the one thing)."""
+        if self._beside is None:
+            self._beside = ""
+            if self._swift():
+                self._beside = "connect_swift"
+            elif any(w in self._said for w in CLOSE_FRAMES):
+                self._beside = "connect_close_up"
+        return self._beside
 
     def _swift(self) -> bool:
         """A thing of the caption moves fast or is in mid-air (:data:`SWIFT_VERBS`, as a
