@@ -65,3 +65,34 @@ def test_verbs_that_may_say_the_same_stay():
     ):
         texts, _ = texts_over_seeds(cap, ents, rels, "replace_relation", 12)
         assert not any(same in t and old not in t for t in texts), texts
+
+
+def test_nothing_is_put_beside_a_game_in_play():
+    from test_connect import connected
+
+    for cap, entities, relations in (
+        (
+            "A baseball catcher crouching behind home plate with his mitt raised.",
+            [("baseball catcher", "catcher", ["baseball"]), ("home plate", "plate", ["home"])],
+            [(0, "crouch behind", 1)],
+        ),
+        (
+            "A goalie blocking a shot during a water polo match.",
+            [("goalie", "goalie", []), ("shot", "shot", []), ("water polo match", "match", [])],
+            [(0, "block", 1)],
+        ),
+        (
+            "A boxer throwing a punch at his opponent in the ring.",
+            [("boxer", "boxer", []), ("opponent", "opponent", []), ("ring", "ring", [])],
+            [(0, "throw at", 1), (1, "in", 2)],
+        ),
+    ):
+        texts, rejected = connected(cap, entities, relations)
+        assert not texts and rejected["connect_game"], (cap, texts)
+    # a field with no game named still takes one: "a dog running across a field, near a bench"
+    texts, rejected = connected(
+        "A dog running across a grassy field.",
+        [("dog", "dog", []), ("grassy field", "field", ["grassy"])],
+        [(0, "run across", 1)],
+    )
+    assert not rejected["connect_game"]

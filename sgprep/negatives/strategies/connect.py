@@ -82,6 +82,8 @@ SWIFT_FORMS = frozenset(
 )
 #: Words of a photo framed close on its subject: nothing is put beside it.
 CLOSE_FRAMES = tuple(f" {w} " for w in sorted(lexicon_words("close_frames")))
+#: Words of a game in play (a catcher, a goalie, a boxer): nothing is put beside it.
+GAMES_IN_PLAY = lexicon_words("games_in_play")
 #: A being seen with a predicate this many times or more, and with the caption's object in
 #: as many scenes, may be a second subject where the statistics did not see that triple but
 #: judge it plausible (:meth:`Connect._cosubject`).
@@ -693,14 +695,18 @@ class Connect(Strategy):
     def _nothing_beside(self) -> str:
         """Why nothing may be put beside anything of this caption, "" if it may be (once per
         graph): a thing moves fast or is in mid-air ("a pelican diving into the ocean, beside
-        a bicycle": beside what, and when?), or the photo is a close-up ("a close up of melted
-        cheese on a piece of toast beside a dog": the frame holds the one thing)."""
+        a bicycle": beside what, and when?), the photo is a close-up ("a close up of melted
+        cheese on a piece of toast beside a dog": the frame holds the one thing), or it shows
+        a game in play (:data:`GAMES_IN_PLAY`: "a baseball catcher crouching behind home
+        plate, beside a green tractor": nothing stands on a field of play)."""
         if self._beside is None:
             self._beside = ""
             if self._swift():
                 self._beside = "connect_swift"
             elif any(w in self._said for w in CLOSE_FRAMES):
                 self._beside = "connect_close_up"
+            elif not GAMES_IN_PLAY.isdisjoint(self.scene.words):
+                self._beside = "connect_game"
         return self._beside
 
     def _swift(self) -> bool:
