@@ -287,8 +287,12 @@ def test_nothing_smaller_than_a_horse_is_put_by_a_huge_thing():
         # the noun phrase right before a phrase put in place: "fans filling the stands | in
         # front of a bicycle"
         (
-            "fans filling the stands at a baseball stadium",
-            [("fans", "fans", []), ("stands", "stands", []), ("baseball stadium", "stadium", [])],
+            "fans filling the stands at a packed stadium",
+            [
+                ("fans", "fans", []),
+                ("stands", "stands", []),
+                ("packed stadium", "stadium", ["packed"]),
+            ],
             [(0, "fill", 1), (0, "fill at", 2)],
         ),
         # the caption's first: "planes landing over the fence | by an umbrella"

@@ -257,7 +257,9 @@ class Replace(Strategy):
         drawn by how often the statistics saw it with the object (frequency matching: a
         colour's antonym first made "white" a quarter of all replacements, a word a
         text-only model learns); a size or an age takes its antonym first, where that was
-        seen ("a small dog" -> "a large dog"): "a white plate" -> "a blue plate", never "a
+        seen ("a small dog" -> "a large dog"), kept by word balance with the object
+        (:meth:`balanced`: "a young woman", said far more often than "an old woman", turns
+        old only now and then): "a white plate" -> "a blue plate", never "a
         green stop sign". A state of a group (``data/attribute_groups.json``: "grilled",
         "snowy") takes another of its group seen with the object ("grilled chicken" -> "fried
         chicken"); any other attribute changes only to its antonym."""
@@ -273,6 +275,8 @@ class Replace(Strategy):
         ]
         n, antonym = max(seen, default=(0, None))
         if kind not in DRAWN_TYPES and n >= ANTONYM_SEEN:
+            if not self.balanced(1 + c.n("attr", a.lower(), obj), 1 + n):
+                return self._refuse("word_balance")  # "a young woman" -> "an old woman"
             return antonym
         if kind == "other":
             return self._refuse("no_attested_replacement")
