@@ -349,11 +349,9 @@ class Connect(Strategy):
             # dog on a power line), the triple plausible, every other relation of the subject
             # seen with it (strictly)
             c, head = self.cooc, obj.split()[-1]
-            for w, n in c.subjects(p).items():
+            for w, n in self._beings_doing(p):
                 if (
                     w not in seen
-                    and n >= COSUBJECT_SEEN
-                    and self._being(w)  # a being beside a being: the rest is judged below
                     and max(c.n("scene", *sorted((w, o))) for o in {obj, head}) >= COSUBJECT_SEEN
                     and c.judge(w, p, obj) is None
                 ):
@@ -406,6 +404,19 @@ class Connect(Strategy):
         new, attrs, chars = self._draw_joined(options)
         return chars, (i, rel.predicate, new, attrs, False, False, False, None, True)
 
+    def _beings_doing(self, p: str) -> tuple[tuple[str, int], ...]:
+        """The beings (:meth:`_being`) the statistics saw doing ``p`` :data:`COSUBJECT_SEEN`
+        times or more, with their counts, in the statistics' order (once per predicate and
+        statistics object)."""
+        return self.scene.memos.memo(
+            ("beings_doing", p),
+            lambda key: tuple(
+                (w, n)
+                for w, n in self.cooc.subjects(key[1]).items()
+                if n >= COSUBJECT_SEEN and self._being(w)  # a being beside a being
+            ),
+        )
+
     def _part_of_someone(self, j: int) -> bool:
         """Entity j is a part of a body (by its class, or someone's: "a man's shoulder")."""
         span = self.g.entities[j].span
@@ -428,6 +439,7 @@ class Connect(Strategy):
         )
 
     @staticmethod
+    @lru_cache(maxsize=65_536)  # of the lexicon alone: once per word and process
     def _being(name: str) -> bool:
         """A person or an animal, by the coarse classes or WordNet's kinds, of the name, its
         head, or the word before a head they do not know ("a brown bear cub")."""
