@@ -188,8 +188,9 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
     """The things possible in every one of ``settings`` or all but one (a caption may name a
     setting in passing: "a pony walking near the ocean"; furniture in every one) and typical
     of none, each with how many it fits; indoors nothing big and no vehicle
-    (``outdoor_kinds``), no wild animal but on a farm or in the wild. With no setting named,
-    or too few things seen there (:data:`MIN_POOL`): the things one meets anywhere."""
+    (``outdoor_kinds``), no wild animal but on a farm or in the wild where it was seen. With
+    no setting named, or too few things seen there (:data:`MIN_POOL`): the things one meets
+    anywhere."""
     lex = lexicon()
     if not settings:
         # no setting named: a thing one carries, a bicycle, and an animal the statistics saw
@@ -216,8 +217,14 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
         if indoors and (a.kind in lex["outdoor_only"] or a.big):
             continue  # never a truck by a bed, whatever a parse error counted
-        if a.kind == "animal" and not is_pet(a) and not settings & lex["animal_settings"]:
-            continue  # a deer, a bear: by a farm or in the wild, never on a street
+        if (
+            a.kind == "animal"
+            and not is_pet(a)
+            and not settings & lex["animal_settings"] & a.possible
+        ):
+            # a deer, a bear: by a farm or in the wild, never on a street; and only where the
+            # statistics saw it ("parked beside a barn, behind a zebra": blind review round 22)
+            continue
         n = len(settings & a.possible)
         if n >= (len(settings) if a.kind == "furniture" else need):
             # furniture in every setting named: "the catcher signals the pitcher" names a

@@ -143,15 +143,16 @@ class Cooc(CoocTables):
 
     def seen_between(self, s: str, o: str, seen: int = 2) -> frozenset[str]:
         """The predicates seen ``seen`` times or more from ``s`` to ``o``, or from the head of
-        one to the head of the other: those :meth:`judge` (strict, ``seen``) passes for this
-        pair. Indexed once per process."""
+        one to the head of the other (a fixed expression is its own head: a hot dog is no dog,
+        "hugging a hot dog" is not "hugging a dog": blind review round 22): those
+        :meth:`judge` (strict, ``seen``) passes for this pair. Indexed once per process."""
         idx = self._by_context.get("spo_by_pair")
         if idx is None:
             idx = self._by_context["spo_by_pair"] = {}
             for k, n in self.tables["spo"].items():
                 subject, p, obj = k.split(SEP)
                 idx.setdefault((subject, obj), {})[p] = n
-        hs, ho = s.split()[-1], o.split()[-1]
+        hs, ho = (x if x in FIXED_EXPRESSIONS else x.split()[-1] for x in (s, o))
         out = {p for p, n in idx.get((s, o), {}).items() if n >= seen}
         return frozenset(out | {p for p, n in idx.get((hs, ho), {}).items() if n >= seen})
 

@@ -48,6 +48,8 @@ ANTONYMS: dict[str, tuple[str, ...]] = {
         (Path(__file__).resolve().parent / "data" / "antonyms.json").read_text(encoding="utf-8")
     )["antonyms"].items()
 }
+#: Nouns of a person that say how one stands to another, or nothing of who one is.
+RELATIVE_PERSONS = words("relative_person_nouns")
 #: Object classes of beings: they do things, and things may be put near them.
 ANIMATE = frozenset({"person", "animal"})
 #: Words that open a noun phrase.
@@ -403,6 +405,18 @@ class Scene:
         e = self.g.entities[i]
         return (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head
+        )
+
+    def either_person(self, i: int, j: int) -> bool:
+        """Entities i and j are people, one named by how it stands to the other or by nothing
+        of who it is (:data:`RELATIVE_PERSONS`: "a friend", "a partner"): it may be the other
+        kind of person too, and exchanging the two may say the same ("a man throwing a
+        frisbee to a friend" -> "a friend throwing a frisbee to a man": blind review round
+        22)."""
+        heads = [self.names[k].split()[-1] for k in (i, j)]
+        relative = [h in RELATIVE_PERSONS for h in heads]
+        return any(relative) and all(
+            r or object_class(h) == "person" for r, h in zip(relative, heads)
         )
 
     def parsed_backwards(self, s: int, o: int) -> bool:

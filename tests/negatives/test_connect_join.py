@@ -136,9 +136,19 @@ def test_no_join_after_a_plural_and_none_of_a_thing_out_of_its_setting():
     assert not any("families and " in t for t in texts), texts
     assert rejected["connect_join_mass"], rejected
     assert "calf" in addable.joinable(COOC, "hug", "soldier")[0]
+    # nothing joins a person (blind review round 22: "pushing her younger brother and a
+    # stroller on a playground swing")
     cap = "A soldier hugging his wife at an airport arrival gate."
     ents = [("soldier", "soldier", []), ("wife", "wife", []), gate]
-    texts, _ = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 40)
-    joined = [t for t in texts if " wife and " in t]
+    texts, rejected = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 40)
+    assert not any(" wife and " in t for t in texts), texts
+    assert rejected["connect_join_person"], rejected
+    # an animal joins a thing only where the statistics place it: no calf at an airport,
+    # and no person is the thing joined ("carrying a suitcase and a toddler")
+    cap = "A man carrying a suitcase at an airport arrival gate."
+    ents = [("man", "man", []), ("suitcase", "suitcase", []), gate]
+    texts, _ = texts_over_seeds(cap, ents, [(0, "carry", 1), (0, "at", 2)], "connect", 40)
+    joined = [t for t in texts if " suitcase and " in t]
     assert joined, texts
-    assert not any(re.search(r" wife and an? (\w+ )?(calf|pony)\b", t) for t in joined), joined
+    assert not any(re.search(r" and an? (\w+ )?(calf|pony|goat)\b", t) for t in joined), joined
+    assert not any(re.search(r" and an? (\w+ )?(toddler|child|baby|boy|girl)\b", t) for t in joined)

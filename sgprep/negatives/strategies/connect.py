@@ -47,6 +47,7 @@ from sgprep.negatives.strategies.connect_words import (
     STRUCTURES,
     VAST,
 )
+from sgprep.negatives.strategies.swap import thing_kind
 from sgprep.negatives.words import SEAM_WORDS, SPATIAL_WORDS, attribute_kind, relation_type
 from sgprep.schema import Entity, Relation, SceneGraph
 from sgprep.stats.properties import head_label_pairs, synonym_table
@@ -264,6 +265,11 @@ class Connect(Strategy):
             # the object is placed or does something itself: the second item would share
             # it ("holds an umbrella and a goat | over a woman")
             return self._refuse("connect_join_placed")
+        if thing_kind(self.scene.names[rel.object]) == "person":
+            # a thing joined to a person in a list reads as done to both ("a girl pushing
+            # her younger brother and a stroller on a playground swing": blind review round
+            # 22; "playing frisbee with his son and a controller")
+            return self._refuse("connect_join_person")
         if not self._one_thing(rel.object):
             # a second item after a mass noun or a bare plural reads wrong ("eating ice cream
             # and a noodle", "throwing snowballs and a dart": read in the fresh set's output)
@@ -290,6 +296,7 @@ class Connect(Strategy):
             and (w in here or (w not in things and object_class(w) not in placed))
             and singular(w) not in said
             and object_class(w) not in classes
+            and thing_kind(w) != "person"  # "carrying a suitcase and a toddler"
             and len(w.split()) + 2 <= self.extra_words
             and w not in grammar.UNCOUNTABLE  # "eating an apple and the hay"
             and (self.detected is None or self._absent(w))

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 
-from sgprep.lexicon import words
+from sgprep.lexicon import keyed, words
 from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
     NON_EXCLUSIVE,
@@ -101,6 +101,13 @@ LONGER_KEEP = 0.5
 #: (:func:`_all_colours`); one seen in fewer has its own ("a red stop sign", "a yellow school
 #: bus": never green).
 MANY_COLOURS = 4
+#: Attributes a caption word ties a thing to (the lexicon's ``attribute_ties``): caption word
+#: -> the attribute groups it ties; an attribute of such a group is replaced only by another
+#: of it ("a skier racing down a steep snowy slope" -> "muddy": blind review round 22).
+ATTRIBUTE_TIES: dict[str, tuple[frozenset[str], ...]] = {}
+for _group, _words in keyed("attribute_ties").items():
+    for _w in _words:
+        ATTRIBUTE_TIES[_w] = (*ATTRIBUTE_TIES.get(_w, ()), frozenset(_group.split(",")))
 
 
 def _attribute_counts(cooc: Cooc) -> Counter:
@@ -200,6 +207,12 @@ class Replace(Strategy):
         if new is None:
             self.rejected["no_vocabulary"] += 1
             return None
+        if any(
+            a.lower() in group and new.lower() not in group
+            for w in self.scene.words
+            for group in ATTRIBUTE_TIES.get(w, ())
+        ):
+            return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
         if self._in_colour_compound(e, a) and not (
             a.lower() in COLOUR_MODIFIERS and new.lower() in COLOUR_MODIFIERS
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
@@ -483,7 +496,9 @@ class Replace(Strategy):
         """A kin replacement (:func:`siblings.kin`, no hand-written group says where it goes or
         what it does) must be attested: every relation of entity i, with ``new`` in its place,
         plausible by the statistics, and ``new`` seen with one of the caption's other things
-        (or the caption has none)."""
+        (or the caption has none) and with each animal it names: an animal keeps to its
+        places ("a farmer milking a cow in a barn" -> "in a chicken coop": blind review round
+        22)."""
         c, names = self.cooc, self.scene.names
         for r in rels:
             s = new if r.subject == i else names[r.subject]
@@ -491,7 +506,9 @@ class Replace(Strategy):
             if c.judge(s, r.predicate, o) is not None:
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}
-        return not others or any(c.n("scene", *sorted((new, n))) for n in others)
+        seen = {n for n in others if c.n("scene", *sorted((new, n)))}
+        animals = {n for n in others if object_class(n) == "animal"}
+        return not others or (bool(seen) and animals <= seen)
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`; made once per process and

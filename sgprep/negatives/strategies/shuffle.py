@@ -74,6 +74,8 @@ class Shuffle(Strategy):
         why = self._exchange_misfit(relations, {s, o})
         if why:
             return self._refuse(why)
+        if self.scene.either_person(s, o):
+            return self._refuse("may_be_true")  # "a friend throwing a frisbee to a man"
         if self.cooc is not None:
             if self.cooc.is_related(self.scene.names[s], self.scene.names[o]):
                 return self._refuse("related_word")

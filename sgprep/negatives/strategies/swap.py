@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.lexicon import words
+from sgprep.lexicon import groups, keyed, words
 from sgprep.negatives import kinds
 from sgprep.negatives.cooc import (
     FREE_STANDING,
@@ -53,10 +53,24 @@ from sgprep.negatives.scene import (
 )
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
+from sgprep.negatives.strategies.replace_words import size_fits
 from sgprep.negatives.strategies.shuffle import CHILDREN, STRENGTH_VERBS, grown_up, small_one
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import same_state
 
+#: The two poles of size (the lexicon's near-synonym groups of "big" and of "small"): a
+#: being the statistics saw :data:`POLE_SEEN` times or more at one pole and never at the
+#: other takes no word of the other ("a huge mouse", "a short giraffe", "a huge girl": blind
+#: review round 22), whatever its kind allows.
+SIZE_POLES = tuple(
+    frozenset(g) for g in groups("near_synonym_adjectives") if not {"big", "small"}.isdisjoint(g)
+)
+POLE_SEEN = 3
+#: Sizes at an end of the scale: the only ones a person's pole refuses (a milder word may
+#: say an age: "a big boy").
+EXTREME_SIZES = words("extreme_sizes")
+#: Size words of height (the lexicon's ``size_dimensions``): an animal's is its kind's.
+HEIGHTS = frozenset(keyed("size_dimensions")["height"])
 #: Pronouns and possessives that point back at a being ("his", "their").
 REFERENCE_WORDS = words("reference_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
@@ -247,7 +261,9 @@ class Swap(Strategy):
         if hit is None:
             if len(table) > MAX_MEMO:
                 table.clear()
-            hit = table[key] = not never(attribute, name) and (
+            hit = table[key] = (
+                not never(attribute, name) and not self._off_pole(attribute, name)
+            ) and (
                 self.cooc.attribute_ok_by_class(attribute, name)
                 or fits_by_kind(attribute, name)
                 or (
@@ -256,6 +272,31 @@ class Swap(Strategy):
                 )
             )
         return hit
+
+    def _off_pole(self, attribute: str, name: str) -> bool:
+        """``name`` is a being (its kind sets its size; a made thing comes in sizes: "a small
+        car", "a large car") and ``attribute`` a size of one pole (:data:`SIZE_POLES`) that
+        the statistics never saw with it (or, where they saw no size of it, with its head),
+        though they saw it :data:`POLE_SEEN` times or more at the other pole, in the same
+        dimension (:func:`size_fits`): a tiny mouse is never huge, a tall giraffe never short.
+        Only an extreme size (:data:`EXTREME_SIZES`: "a huge girl", "a huge mouse") or, for
+        an animal, a height: a milder size may say an age ("a big boy", "a little boy") or a
+        breed ("a small horse"), which the statistics count too seldom to tell."""
+        a = attribute.lower()
+        pole = next((p for p in SIZE_POLES if a in p), None)
+        kind = thing_kind(name)
+        if pole is None or kind not in ("person", "animal"):
+            return False
+        if a not in EXTREME_SIZES and not (kind == "animal" and a in HEIGHTS):
+            return False
+        for n in dict.fromkeys((name, name.split()[-1])):
+            same = size_fits(n, a)  # the words of the new size's dimension
+            seen = self.cooc.neighbours("attr", 1, n)
+            here = sum(seen.get(w, 0) for w in pole & same)
+            there = sum(seen.get(w, 0) for p in SIZE_POLES if p is not pole for w in p & same)
+            if here or there:
+                return not here and there >= POLE_SEEN
+        return False
 
     def _own(self, k: int) -> list[str]:
         """Entity k's attributes that are not part of its name ("hot" of "hot dog")."""
@@ -411,6 +452,13 @@ class Swap(Strategy):
             # back of a large dog" -> "a large dog riding on the back of a small dog", "a
             # large dog carrying a small puppy" (blind review round 17)
             return self._refuse("size_misfit")
+        if swap_type(a) == "size" and (
+            b.lower() not in size_fits(self.scene.names[i], a.lower())
+            or a.lower() not in size_fits(self.scene.names[j], b.lower())
+        ):
+            # each size measures what the other did: "a small dog running through tall
+            # grass" -> "a tall dog running through small grass" (blind review round 22)
+            return self._refuse("size_dimension")
         new = {
             i: [b if x == a else x for x in ei.attributes],
             j: [a if x == b else x for x in ej.attributes],
@@ -570,6 +618,8 @@ class Swap(Strategy):
             # tie his shoes" -> "a boy helps a young woman tie his shoes" (blind review
             # round 16)
             return self._refuse("pronoun_reference")
+        if self.scene.either_person(i, j):
+            return self._refuse("may_be_true")  # "a friend throwing a frisbee to a man"
         if {ni.split()[-1], nj.split()[-1]} <= FIXED_ROLES.keys():
             # the roles of a game are where the game puts them: "the batter throws a fast ball
             # toward the pitcher" (blind review round 10)
@@ -767,6 +817,11 @@ class Swap(Strategy):
         )
         if why:
             return why
+        # the attributes stay in their slots: no size its kind never has ("a tall giraffe
+        # beside a short zebra" -> "a tall zebra beside a short giraffe": round 22)
+        for k, new in ((i, nj), (j, ni)):
+            if any(self._off_pole(a, new) for a in self._own(k)):
+                return "size_misfit"
         if self.scene.parsed_backwards(i, j):  # "a brown carriage pulling horse": the truth
             return "parsed_backwards"
         return None
