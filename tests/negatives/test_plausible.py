@@ -670,7 +670,7 @@ def test_exchanging_two_items_of_one_list_is_a_reorder():
             ("green shorts", "shorts", ["green"]),
             ("blue shirt", "shirt", ["blue"]),
         ],
-        [(0, "wear", 1)],
+        [(0, "wear", 1), (0, "wear", 2)],
         "redraw_relation",
         with_text=True,
     )

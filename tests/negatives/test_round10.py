@@ -56,7 +56,8 @@ def test_what_a_thing_holds_is_never_redrawn():
         ("spoon", "spoon", []),
         ("bread", "bread", ["slice"]),
     ]
-    texts, rejected = texts_over_seeds(cap, ents, [(1, "in", 0)], "redraw_relation", 4)
+    rels = [(1, "in", 0), (0, "with", 2)]
+    texts, rejected = texts_over_seeds(cap, ents, rels, "redraw_relation", 4)
     assert not texts and rejected["contents"], texts
 
 

@@ -263,3 +263,32 @@ def test_replace_relation_round_22():
         16,
     )
     assert not any("gathering" in t for t in texts), texts
+
+
+def test_no_redraw_of_a_thing_in_no_relation_and_no_horse_jumping_its_rider():
+    texts, rejected = texts_over_seeds(
+        "A woman hanging laundry on a line in the garden.",
+        [
+            ("woman", "woman", []),
+            ("laundry", "laundry", []),
+            ("line", "line", []),
+            ("garden", "garden", []),
+        ],
+        [(0, "hang on", 2), (2, "in", 3)],
+        "redraw_relation",
+        8,
+    )
+    assert not any(t.startswith("A laundry") for t in texts), texts
+    assert rejected["unchecked_swap"]
+    texts, _ = texts_over_seeds(
+        "A rider jumping a chestnut horse over a wooden fence.",
+        [
+            ("rider", "rider", []),
+            ("chestnut horse", "horse", ["chestnut"]),
+            ("wooden fence", "fence", ["wooden"]),
+        ],
+        [(0, "jump", 1), (0, "jump over", 2)],
+        "shuffle_relation",
+        8,
+    )
+    assert not any(t.startswith("A chestnut horse jumping a rider") for t in texts), texts

@@ -185,6 +185,12 @@ class Shuffle(Strategy):
             for y in range(x + 1, n):
                 if frozenset((x, y)) in ends or not {x, y} & touched:
                     continue
+                if not {x, y} <= touched:
+                    # one of the two is in no relation (the parse lost its verb: "a woman
+                    # hanging laundry on a line", no "hang laundry"): nothing says its new
+                    # place is plausible ("a laundry hanging a woman": blind review round 22)
+                    self.rejected["unchecked_swap"] += 1
+                    continue
                 if same_entity(self.g, x, y):
                     self.rejected["identical_objects"] += 1
                     continue
