@@ -322,13 +322,29 @@ class Cooc(CoocTables):
         head = s.split()[-1]
         if not rest and verb in LEADING_VERBS and cs != "person":
             return "implausible_agent"  # "a man walking a dog": "a dog walking a man"
-        if self.n("agent", s, verb) >= 2 or self.n("agent", head, verb) >= 2:
+        if any(self._does_to_beings(x, verb, not rest) for x in dict.fromkeys((s, head))):
             return None
         if head in YOUNG and verb not in LOOK_VERBS:
             return "implausible_agent"  # "a baby feeding a woman"
         if verb in RECIPROCAL_VERBS and (cs == "person" or verb not in PEOPLE_ONLY_VERBS):
             return None
         return "implausible_agent"
+
+    def _does_to_beings(self, s: str, verb: str, bare: bool) -> bool:
+        """The statistics saw ``s`` do ``verb`` twice or more, and, where the verb takes a
+        being as its bare object (``bare``: no preposition between: the being undergoes it),
+        at least once to a person or an animal: a sheep counted as the subject of "shear" (a
+        parse of "sheep shearing") never shears a man (blind review round 23), though a woman
+        throws a frisbee to a man."""
+        if self.n("agent", s, verb) < 2:
+            return False
+        if not bare:
+            return True
+        for rest in self.neighbours("spo", 0, s):
+            p, _, o = rest.partition(SEP)
+            if p.split()[0] == verb and object_class(o) in ANIMATE_CLASSES:
+                return True
+        return False
 
     def triple_ok(self, s: str, predicate: str, o: str) -> bool:
         return self.judge(s, predicate, o) is None

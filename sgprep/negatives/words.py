@@ -61,6 +61,19 @@ def attribute_group(word: str) -> str | None:
     return hit[0] if hit else None
 
 
+#: States that say a thing has aged: it is not "new" ("a rusty new bicycle").
+WORN_STATES = words("worn_states")
+#: Words that say a thing has not aged.
+NEW_WORDS = words("unaged_words")
+
+
+def contradicts(attribute: str, others) -> bool:
+    """``attribute`` says the opposite of one of ``others``, a thing's other attributes: "new"
+    of a thing rusty, weathered or faded (blind review round 22: "a rusty new bicycle")."""
+    a = attribute.lower()
+    return a in NEW_WORDS and not WORN_STATES.isdisjoint(x.lower() for x in others)
+
+
 def same_state(a: str, b: str) -> bool:
     """Two words of one group that say the same state ("busy", "crowded"): never a change."""
     x, y = _groups().get(a.lower()), _groups().get(b.lower())

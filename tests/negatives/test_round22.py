@@ -292,3 +292,15 @@ def test_no_redraw_of_a_thing_in_no_relation_and_no_horse_jumping_its_rider():
         8,
     )
     assert not any(t.startswith("A chestnut horse jumping a rider") for t in texts), texts
+
+
+def test_a_worn_thing_is_not_new():
+    cap = "A rusty old bicycle leaning against a new wooden fence."
+    ents = [
+        ("rusty old bicycle", "bicycle", ["rusty", "old"]),
+        ("new wooden fence", "fence", ["new", "wooden"]),
+    ]
+    rels = [(0, "lean against", 1)]
+    for kind in ("swap_attribute", "replace_attribute"):
+        texts, _ = texts_over_seeds(cap, ents, rels, kind, 12)
+        assert not any("rusty new" in t for t in texts), (kind, texts)

@@ -67,6 +67,7 @@ from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
     attribute_group,
     attribute_kind,
+    contradicts,
     same_state,
 )
 from sgprep.schema import Entity, Relation
@@ -101,6 +102,10 @@ LONGER_KEEP = 0.5
 #: (:func:`_all_colours`); one seen in fewer has its own ("a red stop sign", "a yellow school
 #: bus": never green).
 MANY_COLOURS = 4
+#: Attribute groups of what was done to a food or how hot it is (``data/attribute_groups.json``):
+#: a new name must be one the statistics saw so ("shredded cheese" -> "shredded butter",
+#: "iced tea" -> "iced milk": blind review round 23).
+FOOD_STATES = frozenset({"cut", "cooking", "temperature"})
 #: Attributes a caption word ties a thing to (the lexicon's ``attribute_ties``): caption word
 #: -> the attribute groups it ties; an attribute of such a group is replaced only by another
 #: of it ("a skier racing down a steep snowy slope" -> "muddy": blind review round 22).
@@ -213,6 +218,8 @@ class Replace(Strategy):
             for group in ATTRIBUTE_TIES.get(w, ())
         ):
             return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
+        if contradicts(new, [x for x in e.attributes if x != a]):
+            return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
         if self._in_colour_compound(e, a) and not (
             a.lower() in COLOUR_MODIFIERS and new.lower() in COLOUR_MODIFIERS
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
@@ -291,7 +298,9 @@ class Replace(Strategy):
             if not self.balanced(1 + c.n("attr", a.lower(), obj), 1 + n):
                 return self._refuse("word_balance")  # "a young woman" -> "an old woman"
             return antonym
-        if kind == "other":
+        if kind == "other" or (kind == "size" and fits is None):
+            # a size of no dimension the lexicon names ("narrow", "wide") takes its antonym
+            # only: "a narrow bathroom" -> "a tiny bathroom" may be true (round 23)
             return self._refuse("no_attested_replacement")
         pool = c.pool("attrs_of", obj, kind)
         if kind == "colour" and len(pool[0]) >= MANY_COLOURS and kinds.made(obj):
@@ -471,6 +480,12 @@ class Replace(Strategy):
                 continue
             if scene is None:
                 scene = siblings.caption_context(tuple(w for w in self.scene.words if w not in own))
+            if any(
+                attribute_kind(a) in FOOD_STATES and not c.attribute_ok(a, new)
+                for a in attrs - self.scene.fixed(i)  # "hot" of "a hot dog": its name
+            ):
+                self.rejected["implausible_attribute"] += 1  # "shredded cheese" -> "butter"
+                continue
             why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
             if why:
                 self.rejected[why] += 1  # "a tennis player swinging a baseball bat"

@@ -13,6 +13,7 @@ from sgprep.negatives.cooc import (
     WEAK_VERBS,
     known_verbs,
     lemma,
+    object_class,
     predicate_key,
     related_with,
     singular,
@@ -59,6 +60,10 @@ FIXED_ROLES = {
 SCENE_PLACES = [["in"], ["on"], ["at"], ["near"], ["by"]]
 
 
+#: Classes of things, not places: a phrase that names one after a verb's object says where
+#: the object is, not where the scene is ("changing a tire | on a car" -> "rolling a tire on
+#: a car": blind review rounds 22 and 23), though a setting's word may name it.
+THING_CLASSES = frozenset({"vehicle", "furniture", "small object", "food", "animal", "person"})
 #: A verb seen with a direct object more than this many times as often as with a preposition
 #: does not replace a verb used with that preposition alone (:meth:`ReplaceRelation._takes_an_object`).
 TRANSITIVE_RATIO = 2
@@ -328,7 +333,11 @@ class ReplaceRelation(Strategy):
         thing = self.scene.names[k]
         between = WORD.findall(self.text[end:start].lower())
         prep = [w for w in between if w in SPATIAL_WORDS and w not in ("the", "a", "an")]
-        if prep in SCENE_PLACES and thing.split()[-1] in SETTING_WORDS:
+        if (
+            prep in SCENE_PLACES
+            and thing.split()[-1] in SETTING_WORDS
+            and object_class(thing) not in THING_CLASSES
+        ):
             return None  # where the whole scene is: "flying a kite | on the beach"
         return (thing, prep) if prep else None
 

@@ -56,7 +56,7 @@ from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.strategies.replace_words import size_fits
 from sgprep.negatives.strategies.shuffle import CHILDREN, STRENGTH_VERBS, grown_up, small_one
 from sgprep.negatives.validity import is_symmetric
-from sgprep.negatives.words import same_state
+from sgprep.negatives.words import contradicts, same_state
 
 #: The two poles of size (the lexicon's near-synonym groups of "big" and of "small"): a
 #: being the statistics saw :data:`POLE_SEEN` times or more at one pole and never at the
@@ -463,6 +463,8 @@ class Swap(Strategy):
             i: [b if x == a else x for x in ei.attributes],
             j: [a if x == b else x for x in ej.attributes],
         }
+        if contradicts(b, new[i]) or contradicts(a, new[j]):
+            return self._refuse("implausible_attribute")  # "a rusty new bicycle"
         if self.cooc is not None:
             # the relations, and the attributes that stay, are as the caption has them, which
             # attests them; each object must take the attribute it gets, by the statistics or
