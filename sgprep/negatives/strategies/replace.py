@@ -61,7 +61,7 @@ from sgprep.negatives.strategies.replace_words import (
     size_fits,
     worn_slot,
 )
-from sgprep.negatives.strategies.swap import knowledge
+from sgprep.negatives.strategies.swap import bound_material, knowledge
 from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
@@ -199,8 +199,10 @@ class Replace(Strategy):
         if self._verb_like(i):  # "as the old crowd watches": "old" of a verb
             return self._refuse("verb_as_noun")
         have = {x.lower() for x in e.attributes}
-        if self._made_by_noun(e, a):
-            return self._refuse("compound")  # "a graffiti covered wall" -> "graffiti bare"
+        if self._made_by_noun(e, a) or bound_material(e, a):
+            # "a graffiti covered wall" -> "graffiti bare"; "stainless steel" -> "stainless
+            # chrome" (blind review round 24)
+            return self._refuse("compound")
         if self.cooc is not None:
             new = self._attested_attribute(i, a, self.all_attributes)
             if new is None:

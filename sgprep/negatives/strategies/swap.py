@@ -216,6 +216,20 @@ def never(attribute: str, obj: str) -> bool:
     return a in ("old", "elderly", "aged", "older") and head in k.young
 
 
+def bound_material(e, a: str) -> bool:
+    """Attribute ``a`` of entity ``e`` is a material said right after another of its
+    attributes that is no colour, size or material ("clear glass", "stainless steel"): the
+    two say one thing, and the material goes with no other word ("a clear wooden vase",
+    "stainless chrome")."""
+    if swap_type(a) != "material":
+        return False
+    words = (e.text or "").lower().split()
+    at = words.index(a.lower()) if a.lower() in words else 0
+    before = words[at - 1] if at else ""
+    own = {x.lower() for x in e.attributes}
+    return before in own and swap_type(before) not in ("colour", "size", "material")
+
+
 def _stands(obj: str) -> bool:
     """A thing that stands on its own, seen from the camera left or right of another, or in
     front of it (:data:`FREE_STANDING`; and shapes)."""
@@ -486,15 +500,7 @@ class Swap(Strategy):
         )
 
     def _bound_material(self, k: int, a: str) -> bool:
-        """Attribute ``a`` of entity k is a material said right after another of k's
-        attributes that is no colour, size or material ("clear glass", "stainless steel")."""
-        if swap_type(a) != "material":
-            return False
-        words = (self.g.entities[k].text or "").lower().split()
-        at = words.index(a.lower()) if a.lower() in words else 0
-        before = words[at - 1] if at else ""
-        own = {x.lower() for x in self.g.entities[k].attributes}
-        return before in own and swap_type(before) not in ("colour", "size", "material")
+        return bound_material(self.g.entities[k], a)
 
     def _young_and_grown(self, i: int, j: int) -> bool:
         """Entities i and j are animals, one a young one by its name ("kitten", "cub") and
@@ -518,22 +524,25 @@ class Swap(Strategy):
 
     def _attr_may_be_true(self, i: int, j: int, a: str, b: str) -> str | None:
         """``may_be_true`` where the swapped text may still describe the image:
-        - two things of one name, in the same place of the scene and in no relation that
-          tells them apart, each of which the other's new description may fit ("a young
+        - two things of one name in no relation that tells them apart that exchange their
+          whole descriptions ("a green apple beside a red apple"), or, in the same place of
+          the scene, each of which the other's new description may fit ("a young
           spotted giraffe near an adult giraffe" -> "an adult spotted giraffe near a young
           giraffe": the adult may be spotted);
         - an attribute moved onto a thing that an item of its list may have it already ("a
           girl in a blue hat and apron" -> "... a blue apron": her apron may be blue)."""
         heads, ents = self._heads(), self.g.entities
-        if (
-            heads[i] == heads[j]
-            and not self._between(i, j)[1]
-            and self._same_number(i, j)
-            and self._same_place(i, j)
-        ):
+        if heads[i] == heads[j] and not self._between(i, j)[1] and self._same_number(i, j):
             new_i = [b if x == a else x for x in self._own(i)]
             new_j = [a if x == b else x for x in self._own(j)]
-            if self._could_be(new_i, j) and self._could_be(new_j, i):
+            whole = sorted(new_i) == sorted(self._own(j)) and sorted(new_j) == sorted(self._own(i))
+            if whole and not self._held_by_beings(i, j):
+                # two things of one name change whole descriptions across nothing that tells
+                # them apart (no one wears or holds either): the same two things ("a green
+                # apple beside a red apple": round 24; "a woman in a purple jacket behind a
+                # man in a red jacket" swaps)
+                return "may_be_true"
+            if self._same_place(i, j) and self._could_be(new_i, j) and self._could_be(new_j, i):
                 return "may_be_true"
         lists = self._lists_of()
         for k, m, moved in ((i, j, a), (j, i, b)):
@@ -550,6 +559,16 @@ class Swap(Strategy):
                 ):
                     return "may_be_true"
         return None
+
+    def _held_by_beings(self, i: int, j: int) -> bool:
+        """Entity i or j is in a relation with a person or an animal other than the two (worn,
+        held, ridden): that tells two things of one name apart."""
+        names = self.scene.names
+        return any(
+            (r.subject in (i, j)) != (r.object in (i, j))
+            and object_class(names[r.object if r.subject in (i, j) else r.subject]) in ANIMATE
+            for r in self.g.relations
+        )
 
     def _heads(self) -> list[str]:
         """Each entity's head noun, singular and lower-case (found once per graph)."""
