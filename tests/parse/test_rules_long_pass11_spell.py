@@ -204,5 +204,7 @@ def test_the_word_frequencies_are_read_once_and_kept_out_of_the_collector():
     assert _web_frequency("giraffe") > 3 > _web_frequency("giraffee")
     frozen = gc.get_freeze_count()
     assert frozen > 10_000  # langcodes' tables among them
-    assert _web_frequency("macarons") > 1.5 and gc.get_freeze_count() == frozen  # read once
+    # read once: no second freeze (a new word may free a frozen entry of wordfreq's own
+    # cache, full after earlier tests, so the count may only shrink)
+    assert _web_frequency("macarons") > 1.5 and gc.get_freeze_count() <= frozen
     gc.unfreeze()
