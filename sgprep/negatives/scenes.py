@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sgprep.lexicon import keyed
+from sgprep.lexicon import keyed, words
 
 #: Words that place a caption in a setting. A word of two settings ("park" is a street's and
 #: a lawn's) names both: an added object must fit every setting the caption names.
@@ -30,13 +30,23 @@ SETTING_WORDS: dict[str, frozenset[str]] = {
 }
 
 
+#: Names whose words name no setting ("teddy bear", "jungle gym": lexicon
+#: ``not_setting_compounds``).
+NOT_SETTINGS = words("not_setting_compounds")
+
+
 def settings_of(words: Sequence[str]) -> frozenset[str]:
-    """The settings the caption's (lower-case) words name."""
+    """The settings the caption's (lower-case) words name, but for the words of a name of
+    :data:`NOT_SETTINGS` (a teddy bear is no wild animal, a jungle gym stands in no jungle)."""
     out: frozenset[str] = frozenset()
     get, before = SETTING_WORDS.get, ""
-    for w in words:
+    for k, w in enumerate(words):
         s = get(w)
-        if s and before != "teddy":  # a teddy bear is no wild animal
+        if (
+            s
+            and f"{before} {w}" not in NOT_SETTINGS
+            and (k + 1 == len(words) or f"{w} {words[k + 1]}" not in NOT_SETTINGS)
+        ):
             out |= s
         before = w
     return out

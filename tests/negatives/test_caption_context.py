@@ -21,7 +21,8 @@ from sgprep.negatives.siblings import (
 def _settings_written_out(words: list[str]) -> frozenset[str]:
     out: frozenset[str] = frozenset()
     for n, w in enumerate(words):
-        if n and words[n - 1] == "teddy":
+        pairs = {" ".join(words[k : k + 2]) for k in (n - 1, n) if k >= 0 and k + 1 < len(words)}
+        if pairs & scenes.NOT_SETTINGS:  # "teddy bear", "jungle gym"
             continue
         out |= scenes.SETTING_WORDS.get(w, frozenset())
     return out
@@ -55,6 +56,7 @@ def _vocabulary() -> list[str]:
     # sport words cut in two ("wet suit"), and words that name nothing
     words += [p for w in SPORT_WORDS for p in (w[:3], w[3:], w[: len(w) // 2], w[len(w) // 2 :])]
     words += "a the man woman dog sits on next to teddy bear with and of red big is".split()
+    words += [w for name in scenes.NOT_SETTINGS for w in name.split()]
     return sorted(set(words) - {""})
 
 

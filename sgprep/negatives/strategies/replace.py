@@ -61,7 +61,7 @@ from sgprep.negatives.strategies.replace_words import (
     size_fits,
     worn_slot,
 )
-from sgprep.negatives.strategies.swap import bound_material, knowledge
+from sgprep.negatives.strategies.swap import bound_material, knowledge, thing_kind
 from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
@@ -106,6 +106,10 @@ MANY_COLOURS = 4
 #: a new name must be one the statistics saw so ("shredded cheese" -> "shredded butter",
 #: "iced tea" -> "iced milk": blind review round 23).
 FOOD_STATES = frozenset({"cut", "cooking", "temperature"})
+#: Collective nouns -> what each gathers, in the singular (the lexicon's
+#: ``collective_members``): a thing after "a bunch of" is replaced only by another the
+#: collective gathers ("a bunch of bananas" -> "a bunch of pears": blind review round 25).
+COLLECTIVES = {k: frozenset(v) for k, v in keyed("collective_members").items()}
 #: Attributes a caption word ties a thing to (the lexicon's ``attribute_ties``): caption word
 #: -> the attribute groups it ties; an attribute of such a group is replaced only by another
 #: of it ("a skier racing down a steep snowy slope" -> "muddy": blind review round 22).
@@ -404,6 +408,15 @@ class Replace(Strategy):
             return self._refuse("compound")
         if self._verb_like(i):  # "as the crowd watches" -> "as the crowd bracelets"
             return self._refuse("verb_as_noun")
+        if thing_kind(old) == "animal" and any(
+            c.is_related(old, x) for j, x in enumerate(names) if j != i and x != old
+        ):
+            # its young or a kind of it is named too: "a duck and her ducklings" -> "a swan
+            # and her ducklings" (blind review round 25)
+            return self._refuse("kin_named")
+        gathered = self._gathered(i)
+        if gathered is not None and singular(o) not in gathered:
+            return self._refuse("collective")  # "a bunch of people": the lexicon does not say
         kin = siblings.group_of(old) is None  # WordNet's co-hyponyms: the statistics judge
         group, e = siblings.group_of(old) or siblings.KIN_GROUP, self.g.entities[i]
         before = (e.text or "").lower().split()[-2:-1]
@@ -464,6 +477,9 @@ class Replace(Strategy):
                 continue
             if new in taken:
                 continue
+            if gathered is not None and singular(new.split()[-1]) not in gathered:
+                self.rejected["collective"] += 1  # "a bunch of bananas" -> "a bunch of pears"
+                continue
             if gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]:
                 self.rejected["gender_cue"] += 1  # "a woman with his hat"
                 continue
@@ -508,6 +524,18 @@ class Replace(Strategy):
                 return self._refuse("word_balance")  # "a bicycle" -> "a scooter": now and then
             return new
         return self._refuse("no_attested_replacement")
+
+    def _gathered(self, i: int) -> frozenset[str] | None:
+        """What the collective noun before entity i gathers ("a bunch of | bananas": bananas,
+        grapes, flowers...; lexicon ``collective_members``), None where no collective of the
+        lexicon comes right before it."""
+        span = self.g.entities[i].span
+        if not self.text or span is None or span[0] > len(self.text):
+            return None
+        before = self.text[: span[0]].lower().split()[-2:]
+        if len(before) < 2 or before[1] != "of":
+            return None
+        return COLLECTIVES.get(before[0])
 
     def _seen_in_context(self, i: int, new: str, rels: list[Relation]) -> bool:
         """A kin replacement (:func:`siblings.kin`, no hand-written group says where it goes or

@@ -73,6 +73,13 @@ EXTREME_SIZES = words("extreme_sizes")
 HEIGHTS = frozenset(keyed("size_dimensions")["height"])
 #: Pronouns and possessives that point back at a being ("his", "their").
 REFERENCE_WORDS = words("reference_words")
+#: Verbs whose subject is the bigger of the two ("a large oak shading a small chapel"): a
+#: size swap across one turns the scene impossible (blind review round 25).
+OVERSHADOWING = words("overshadowing_verbs")
+#: How often the statistics must have seen a colour on a being to judge it alone: a colour
+#: seen once on a cat is a slip or a breed's name ("a russian blue"), never "a blue cat"
+#: (blind review round 25).
+BEING_COLOUR_SEEN = 2
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
@@ -278,7 +285,7 @@ class Swap(Strategy):
             hit = table[key] = (
                 not never(attribute, name) and not self._off_pole(attribute, name)
             ) and (
-                self.cooc.attribute_ok_by_class(attribute, name)
+                self._seen_on(attribute, name)
                 or fits_by_kind(attribute, name)
                 or (
                     swap_type(attribute) == "colour"
@@ -286,6 +293,16 @@ class Swap(Strategy):
                 )
             )
         return hit
+
+    def _seen_on(self, attribute: str, name: str) -> bool:
+        """:meth:`Cooc.attribute_ok_by_class`, but a colour of a being only where the
+        statistics saw it :data:`BEING_COLOUR_SEEN` times on the name or its head ("a blue
+        cat", once in the corpus, is no cat's colour: blind review round 25)."""
+        c = self.cooc
+        if swap_type(attribute) == "colour" and thing_kind(name) in ("person", "animal"):
+            a = attribute.lower()
+            return max(c.n("attr", a, n) for n in {name, _head(name)}) >= BEING_COLOUR_SEEN
+        return c.attribute_ok_by_class(attribute, name)
 
     def _off_pole(self, attribute: str, name: str) -> bool:
         """``name`` is a being (its kind sets its size; a made thing comes in sizes: "a small
@@ -515,10 +532,14 @@ class Swap(Strategy):
 
     def _bears(self, i: int, j: int) -> bool:
         """A relation between entities i and j says one holds, carries or bears the other
-        (a word of :data:`SUPPORT` in it: "ride on back of", "carry", "sit in")."""
+        (a word of :data:`SUPPORT` in it: "ride on back of", "carry", "sit in"), or towers
+        over it (its verb one of :data:`OVERSHADOWING`: "shade", "dwarf")."""
         return any(
             {r.subject, r.object} == {i, j}
-            and not SUPPORT.isdisjoint(predicate_key(r.predicate).split())
+            and (
+                not SUPPORT.isdisjoint(key := predicate_key(r.predicate).split())
+                or key[0] in OVERSHADOWING  # "a large oak shading a small chapel"
+            )
             for r in self.g.relations
         )
 
