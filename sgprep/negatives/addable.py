@@ -152,29 +152,37 @@ def addable_table(cooc) -> tuple[Addable, ...]:
         else replace(a, typical=a.typical | typical[a.word.split()[-1]])
         for a in out
     ]
-    return tuple(_placed_by_parent(out, lex["parents"]))
+    thin = {w for w in candidates if sum(seen[w].values()) < THIN_SEEN}
+    return tuple(_placed_by_parent(out, lex["parents"], thin))
 
 
 #: How far up its WordNet parents a thing looks for one the statistics place somewhere.
 PARENT_STEPS = 4
+#: A thing seen with settings' words fewer times than this is placed by its parent too: a
+#: few sightings place it by chance ("a spaniel" seen in a tub twice is still a dog, and may
+#: go where a dog goes).
+THIN_SEEN = 10
 
 
-def _placed_by_parent(table: list[Addable], parents: dict[str, str]) -> list[Addable]:
+def _placed_by_parent(
+    table: list[Addable], parents: dict[str, str], thin: set[str] = frozenset()
+) -> list[Addable]:
     """A thing the statistics saw in no setting is possible where its nearest parent of the
     table that they did see somewhere is possible, and typical where it is typical
     (``object_kinds.json``'s ``parents``: "a dachshund" goes where "a dog" goes, and may be
     in the photo where a dog may be); the statistics alone are too few to place each
-    breed."""
+    breed. A thing they saw in settings only now and then (``thin``) is possible where it
+    was seen and where its parent is, a pet if its parent is one."""
     by_word = {a.word: a for a in table}
     out = []
     for a in table:
         parent, steps = parents.get(a.word), 0
-        while not a.possible and parent is not None and steps < PARENT_STEPS:
+        while (not a.possible or a.word in thin) and parent is not None and steps < PARENT_STEPS:
             found = by_word.get(parent)
             if found is not None and found.possible:
                 a = replace(
                     a,
-                    possible=found.possible,
+                    possible=a.possible | found.possible,
                     typical=a.typical | found.typical,
                     home_first=found.home_first,
                 )

@@ -69,9 +69,14 @@ NEW_WORDS = words("unaged_words")
 
 def contradicts(attribute: str, others) -> bool:
     """``attribute`` says the opposite of one of ``others``, a thing's other attributes: "new"
-    of a thing rusty, weathered or faded (blind review round 22: "a rusty new bicycle")."""
-    a = attribute.lower()
-    return a in NEW_WORDS and not WORN_STATES.isdisjoint(x.lower() for x in others)
+    of a thing rusty, weathered or faded (blind review round 22: "a rusty new bicycle"), or
+    one of those of a thing new."""
+    a, others = attribute.lower(), {x.lower() for x in others}
+    if a in NEW_WORDS:
+        return not WORN_STATES.isdisjoint(others)
+    # and the other way round: "rusty" moved onto a thing that is new (blind review round 26:
+    # "an old shiny tractor and a rusty new pickup truck")
+    return a in WORN_STATES and not NEW_WORDS.isdisjoint(others)
 
 
 def same_state(a: str, b: str) -> bool:

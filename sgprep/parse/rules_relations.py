@@ -9,6 +9,7 @@ state attribute ("a man walking").
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from sgprep.lexicon import words
@@ -23,6 +24,19 @@ from sgprep.parse.rules_view import DocView, subtree
 
 #: Parts of a person's or an animal's body that it "has" ("a man with brown hair").
 OWN_BODY = BODY_PARTS | words("human_body_parts")
+
+
+#: A base that takes "-es" in the third person: it ends in a hiss or an "o".
+_TAKES_ES = re.compile(r"(?:s|x|z|ch|sh|o)$")
+
+
+def _es_lemma(word: str, lemma: str) -> str:
+    """The lemma of a third-person verb in "-es" whose lemma the rule lemmatizer cut to
+    another verb ("shines" -> "shin", "hopes" -> "hop", "stares" -> "star"): English adds
+    "-es" after a hiss or an "o" ("washes", "fixes", "goes"), else "-s" to a base in "e"."""
+    if word == lemma + "es" and not _TAKES_ES.search(lemma):
+        return word[:-1]
+    return lemma
 
 
 class RelationRules:
@@ -57,7 +71,7 @@ class RelationRules:
         )
 
     def _verb_predicate(self, verb: Token) -> str:
-        lemma = LEMMA_FIXES.get(verb.lower_, verb.lemma_.lower())
+        lemma = LEMMA_FIXES.get(verb.lower_) or _es_lemma(verb.lower_, verb.lemma_.lower())
         words = [verb.lower_ if lemma == verb.lower_ or not self.lemma else lemma]
         words += [
             c.lower_

@@ -221,7 +221,8 @@ def test_connect_round_22():
         [(0, "load with", 1), (0, "park beside", 2)],
         seeds=30,
     )
-    wild = {"zebra", "giraffe", "camel", "buffalo", "black bear", "moose", "coyote"}
+    # (the corpus has a camel fed hay at a farm park: the statistics may place one by hay)
+    wild = {"zebra", "giraffe", "buffalo", "black bear", "moose", "coyote", "lion", "tiger"}
     assert not added(texts, cap) & wild, texts
     # nothing beside a race at its finish
     texts, rejected = connected(

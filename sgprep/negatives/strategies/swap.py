@@ -80,6 +80,8 @@ OVERSHADOWING = words("overshadowing_verbs")
 #: seen once on a cat is a slip or a breed's name ("a russian blue"), never "a blue cat"
 #: (blind review round 25).
 BEING_COLOUR_SEEN = 2
+#: Attributes that say an animal is a young one ("a baby elephant"): it is the smaller.
+YOUNG_ATTRIBUTES = frozenset({"baby", "newborn"})
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
@@ -520,15 +522,22 @@ class Swap(Strategy):
         return bound_material(self.g.entities[k], a)
 
     def _young_and_grown(self, i: int, j: int) -> bool:
-        """Entities i and j are animals, one a young one by its name ("kitten", "cub") and
-        the other not: the young one is the smaller (a big boy may ride a small horse)."""
+        """Entities i and j are animals, one a young one by its name ("kitten", "cub") or
+        by a word of :data:`YOUNG_ATTRIBUTES` ("a baby elephant") and the other not: the young
+        one is the smaller (a big boy may ride a small horse)."""
         young = kinds.YOUNG_BY_NAME
         heads = [_head(self.scene.names[k]) for k in (i, j)]
         classes = [
             object_class(h) or ("animal" if h in young and h not in CHILDREN else None)
             for h in heads
         ]
-        return classes == ["animal", "animal"] and (heads[0] in young) != (heads[1] in young)
+        # or by a word that says so: "a small baby elephant" beside "a large gray elephant"
+        # (blind review round 26)
+        babies = [
+            heads[n] in young or any(a.lower() in YOUNG_ATTRIBUTES for a in self._own(k))
+            for n, k in enumerate((i, j))
+        ]
+        return classes == ["animal", "animal"] and babies[0] != babies[1]
 
     def _bears(self, i: int, j: int) -> bool:
         """A relation between entities i and j says one holds, carries or bears the other
@@ -673,6 +682,11 @@ class Swap(Strategy):
                 # a name with a modifier nobody wrote ("chartreuse shirt"): it moves whole and
                 # reads "a red chartreuse shirt, cap"
                 return self._refuse("unknown_object")
+            counted = [k for k, n in ((i, ni), (j, nj)) if n.split()[-1] not in PLURALIA]
+            if len(counted) == 1 and self.scene.plural(counted[0]):
+                # a plural-only name for a plural: "yellow shirts and white shorts" ->
+                # "yellow shortses and white shirt" (blind review round 26)
+                return self._refuse("number_mismatch")
             if self.scene.plural(i) != self.scene.plural(j) and not (
                 {ni.split()[-1], nj.split()[-1]} & PLURALIA
             ):
@@ -733,8 +747,12 @@ class Swap(Strategy):
             key = predicate_key(r.predicate)
             if {r.subject, r.object} != {i, j} or not key or key.split()[0] not in STRENGTH_VERBS:
                 continue
-            if small_one(head[r.subject], ents[r.subject].attributes) and grown_up(
-                head[r.object], ents[r.object].attributes
+            obj = head[r.object]
+            if small_one(head[r.subject], ents[r.subject].attributes) and (
+                grown_up(obj, ents[r.object].attributes)
+                # a person of no age said is no child: "a child pulls a skier on a sled"
+                # (blind review round 26)
+                or (object_class(obj) == "person" and not small_one(obj, ents[r.object].attributes))
             ):
                 return True
         return False
