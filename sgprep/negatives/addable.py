@@ -152,7 +152,7 @@ def addable_table(cooc) -> tuple[Addable, ...]:
         else replace(a, typical=a.typical | typical[a.word.split()[-1]])
         for a in out
     ]
-    thin = {w for w in candidates if sum(seen[w].values()) < THIN_SEEN}
+    thin = frozenset(w for w in candidates if sum(seen[w].values()) < THIN_SEEN)
     return tuple(_placed_by_parent(out, lex["parents"], thin))
 
 
@@ -165,7 +165,7 @@ THIN_SEEN = 10
 
 
 def _placed_by_parent(
-    table: list[Addable], parents: dict[str, str], thin: set[str] = frozenset()
+    table: list[Addable], parents: dict[str, str], thin: frozenset[str] = frozenset()
 ) -> list[Addable]:
     """A thing the statistics saw in no setting is possible where its nearest parent of the
     table that they did see somewhere is possible, and typical where it is typical
