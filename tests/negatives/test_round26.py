@@ -83,3 +83,20 @@ def test_a_worn_state_does_not_move_onto_a_new_thing():
         8,
     )
     assert not any("rusty new" in t for t in texts) and rejected["implausible_attribute"], texts
+
+
+def test_a_catcher_stays_behind_home_plate_though_the_parse_took_his_verb_for_a_noun():
+    texts, rejected = texts_over_seeds(
+        "A batter swings at a pitch while the catcher crouches behind home plate.",
+        [
+            ("batter", "batter", []),
+            ("pitch", "pitch", []),
+            ("catcher crouches", "crouch", ["catcher"]),
+            ("home plate", "plate", []),
+        ],
+        [(0, "swing at", 1), (2, "behind", 3)],
+        "replace_relation",
+        8,
+    )
+    assert not any("in front of home plate" in t for t in texts), texts
+    assert rejected["fixed_position"]

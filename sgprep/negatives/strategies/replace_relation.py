@@ -69,6 +69,12 @@ THING_CLASSES = frozenset({"vehicle", "furniture", "small object", "food", "anim
 TRANSITIVE_RATIO = 2
 
 
+def _roles_of(words: set[str], others: set[str]) -> bool:
+    """A word of ``words`` is a role whose sport puts one of ``others`` in a fixed place
+    from it (:data:`FIXED_ROLES`: a catcher and home plate)."""
+    return any(not FIXED_ROLES.get(w, frozenset()).isdisjoint(others) for w in words)
+
+
 class ReplaceRelation(Strategy):
     """replace's relation family for one scene (:class:`.replace.Replace` lists it)."""
 
@@ -157,10 +163,17 @@ class ReplaceRelation(Strategy):
         ends = [self.scene.names[r.subject].split()[-1], self.scene.names[r.object].split()[-1]]
         if any(singular(x) in ENCLOSING for x in ends):
             return "encloses_scene"
-        a, b = (singular(x) for x in ends)
-        if (a in FIXED_ROLES and b in FIXED_ROLES[a]) or (b in FIXED_ROLES and a in FIXED_ROLES[b]):
+        # the roles by any word of each end's text too: the parse may take the verb for the
+        # head ("the catcher crouches behind home plate" -> "catcher crouches": blind review
+        # round 26)
+        a, b = ({singular(w) for w in self._end_words(k)} for k in (r.subject, r.object))
+        if _roles_of(a, b) or _roles_of(b, a):
             return "fixed_position"
         return None
+
+    def _end_words(self, k: int) -> list[str]:
+        """The words of entity k's name and of its text in the caption."""
+        return [*self.scene.names[k].split(), *(self.g.entities[k].text or "").lower().split()]
 
     def _tied_position(self, r: Relation, tail: str) -> bool:
         """A verb of :data:`TIED_POSITIONS` holds the place ``tail`` names: in the relation
