@@ -489,14 +489,21 @@ class Strategy:
         ("bicycle" -> "scooter") made the rare ones that word (issue 32)."""
         return new >= old or self.rng.random() < (new / old) ** BALANCE
 
-    def article(self, i: int) -> str | None:
-        """The word before entity i's span in the caption if it is an article or a
-        determiner, "" if the entity has none, None where the caption does not say."""
+    def words_before(self, i: int, n: int) -> list[str] | None:
+        """The last ``n`` words of the caption before entity i's span, in lower case (fewer
+        where the caption has fewer), None where the caption does not say where it is."""
         span = self.g.entities[i].span
         if not self.text or span is None or span[0] > len(self.text):
             return None
-        before = self.text[: span[0]].split()
-        word = before[-1].lower() if before else ""
+        return self.text[: span[0]].lower().split()[-n:]
+
+    def article(self, i: int) -> str | None:
+        """The word before entity i's span in the caption if it is an article or a
+        determiner, "" if the entity has none, None where the caption does not say."""
+        before = self.words_before(i, 1)
+        if before is None:
+            return None
+        word = before[-1] if before else ""
         return word if word in DETERMINERS else ""
 
     def paired(self) -> int:

@@ -9,10 +9,10 @@ state attribute ("a man walking").
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from sgprep.lexicon import words
+from sgprep.negatives.grammar import third_person
 
 if TYPE_CHECKING:  # spaCy is imported by rules.load_spacy, the first time it is needed
     from spacy.tokens import Token
@@ -26,15 +26,12 @@ from sgprep.parse.rules_view import DocView, subtree
 OWN_BODY = BODY_PARTS | words("human_body_parts")
 
 
-#: A base that takes "-es" in the third person: it ends in a hiss or an "o".
-_TAKES_ES = re.compile(r"(?:s|x|z|ch|sh|o)$")
-
-
 def _es_lemma(word: str, lemma: str) -> str:
     """The lemma of a third-person verb in "-es" whose lemma the rule lemmatizer cut to
-    another verb ("shines" -> "shin", "hopes" -> "hop", "stares" -> "star"): English adds
-    "-es" after a hiss or an "o" ("washes", "fixes", "goes"), else "-s" to a base in "e"."""
-    if word == lemma + "es" and not _TAKES_ES.search(lemma):
+    another verb ("shines" -> "shin", "hopes" -> "hop", "stares" -> "star"): the base in
+    "e" whose third person it is (:func:`grammar.third_person`: "-es" only after a hiss or
+    an "o": "washes", "fixes", "goes" keep theirs)."""
+    if word == lemma + "es" and third_person(lemma) != word and third_person(word[:-1]) == word:
         return word[:-1]
     return lemma
 

@@ -529,11 +529,8 @@ class Replace(Strategy):
         """What the collective noun before entity i gathers ("a bunch of | bananas": bananas,
         grapes, flowers...; lexicon ``collective_members``), None where no collective of the
         lexicon comes right before it."""
-        span = self.g.entities[i].span
-        if not self.text or span is None or span[0] > len(self.text):
-            return None
-        before = self.text[: span[0]].lower().split()[-2:]
-        if len(before) < 2 or before[1] != "of":
+        before = self.words_before(i, 2)
+        if before is None or len(before) < 2 or before[1] != "of":
             return None
         return COLLECTIVES.get(before[0])
 
@@ -796,10 +793,7 @@ class Replace(Strategy):
     def _worn_by_text(self, i: int) -> bool:
         """The caption says entity i is worn where no relation does ("one in a purple hat",
         "she is wearing white gloves"): a word of :data:`WORN_WORDS` just before its span."""
-        span = self.g.entities[i].span
-        if not self.text or span is None or span[0] > len(self.text):
-            return False
-        before = [w for w in self.text[: span[0]].lower().split()[-2:] if w not in DETERMINERS]
+        before = [w for w in self.words_before(i, 2) or () if w not in DETERMINERS]
         return bool(before) and before[-1] in WORN_WORDS
 
     def _likely_present(self, new: str) -> bool:

@@ -81,7 +81,7 @@ OVERSHADOWING = words("overshadowing_verbs")
 #: (blind review round 25).
 BEING_COLOUR_SEEN = 2
 #: Attributes that say an animal is a young one ("a baby elephant"): it is the smaller.
-YOUNG_ATTRIBUTES = frozenset({"baby", "newborn"})
+YOUNG_ATTRIBUTES = words("young_animal_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
 BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
