@@ -432,8 +432,7 @@ class Connect(Strategy):
 
     def _part_of_someone(self, j: int) -> bool:
         """Entity j is a part of a body (by its class, or someone's: "a man's shoulder")."""
-        span = self.g.entities[j].span
-        before = self.text[: span[0]].lower().split()[-2:] if span else []
+        before = self.words_before(j, 2) or []
         owned = any(w.endswith(("'s", "’s")) for w in before)
         return owned or object_class(self.scene.names[j]) == "body part"
 
@@ -838,7 +837,7 @@ class Connect(Strategy):
             m = WORD.match(rest.lower())
             if span[0] != first or m is None or m.group() not in COPULA_SEAMS:
                 return False
-        before = self.text[: span[0]].lower().split()[-2:]
+        before = self.words_before(i, 2) or []
         # "table and | chair": one of a list
         return not (before and (before[-1] in ("and", "or", ",") or before[:1] == ["and"]))
 

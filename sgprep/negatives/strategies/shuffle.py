@@ -127,11 +127,7 @@ class Shuffle(Strategy):
 
     def _after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
-        span = self.g.entities[k].span
-        if span is None or not self.text:
-            return False
-        before = self.text[: span[0]].split()
-        return bool(before) and before[-1].lower() == "of"
+        return (self.words_before(k, 1) or [None])[-1] == "of"
 
     def _small(self, i: int) -> bool:
         e = self.g.entities[i]
