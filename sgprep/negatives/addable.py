@@ -90,6 +90,7 @@ def lexicon() -> dict:
         "predicates": tuple(extra["predicates"]),
         "person_only": frozenset(extra["person_only_predicates"]),
         "join": frozenset(extra["join_predicates"]),
+        "bulky": frozenset(extra["bulky_classes"]),
         "placed_classes": frozenset(extra["placed_classes"]),
     }
 
@@ -265,6 +266,16 @@ def is_big(word: str) -> bool:
     thing or food ("a plate of food next to a bus")."""
     hit = lexicon()["kinds"].get(word)
     return bool(hit and hit[1])
+
+
+def is_bulky(word: str) -> bool:
+    """A thing one carries only by itself (``addable.json``'s ``bulky_classes``: a couch, a
+    bicycle, or a big thing of :func:`is_big`): nothing is joined to it in a list, nor it
+    to another thing ("two men carry a heavy couch | and a stone statue")."""
+    hit = lexicon()["kinds"].get(word)
+    return bool(hit and (hit[1] or hit[0] in lexicon()["bulky"])) or (
+        object_class(word) in lexicon()["bulky"]
+    )
 
 
 def fits_huge(word: str) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.lexicon import words
+from sgprep.lexicon import keyed, words
 from sgprep.negatives import addable, grammar, kinds
 from sgprep.negatives.cooc import (
     NEARBY,
@@ -450,6 +450,12 @@ class Scene:
         return kept[bisect_right(kept_cum, self.rng.random() * total)]
 
 
+#: Collective nouns -> what each gathers, in the singular (the lexicon's
+#: ``collective_members``): a thing after "a bunch of" becomes only another the collective
+#: gathers ("a bunch of bananas" -> "a bunch of pears": blind review round 25; "a flock of
+#: pigeons" never takes children: round 27).
+COLLECTIVES = {k: frozenset(v) for k, v in keyed("collective_members").items()}
+
 #: The exponent of :meth:`Strategy.balanced` (1: exact balance; 0: none). Measured on the
 #: fresh COCO-style set (benchmarks/text_only.py, six seeds): replace_object's text-only
 #: detector 67.4 % without, 61.0 % at 0.5; the commonest word ("man") 10.2 and 11.0 % of
@@ -496,6 +502,15 @@ class Strategy:
         if not self.text or span is None or span[0] > len(self.text):
             return None
         return self.text[: span[0]].lower().split()[-n:]
+
+    def gathered(self, i: int) -> frozenset[str] | None:
+        """What the collective noun before entity i gathers ("a bunch of | bananas": bananas,
+        grapes, flowers...; :data:`COLLECTIVES`), None where no collective of the lexicon
+        comes right before it."""
+        before = self.words_before(i, 2)
+        if before is None or len(before) < 2 or before[1] != "of":
+            return None
+        return COLLECTIVES.get(before[0])
 
     def article(self, i: int) -> str | None:
         """The word before entity i's span in the caption if it is an article or a

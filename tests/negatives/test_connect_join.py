@@ -31,18 +31,20 @@ def test_a_second_object_joins_the_first_from_the_predicates_own_objects():
 
 
 def test_a_join_draws_from_what_that_kind_of_subject_does():
-    # a person eats no hay and no leaves: those are what the statistics saw animals eat
-    people = set(addable.joinable(COOC, "eat", "girl")[0])
-    animals = set(addable.joinable(COOC, "eat", "horse")[0])
-    assert animals & {"hay", "grass", "leaf"}
-    assert not people & {"hay", "grass", "leaf"}, people
+    # a dog carries what the statistics saw animals carry, a woman what people carry
+    people = set(addable.joinable(COOC, "carry", "woman")[0])
+    animals = set(addable.joinable(COOC, "carry", "dog")[0])
+    assert animals and people and animals != people
+    assert "stick" in animals and "suitcase" in people and "suitcase" not in animals
     # no worn thing, no part, no person, no meal; and only the predicates of addable.json
     held = set(addable.joinable(COOC, "hold", "man")[0])
     assert held and not held & {"hand", "shirt", "baby", "lunch"}, held
     assert addable.joinable(COOC, "wear", "man") == ((), ())
-    # what a parse made an object: "throwing a punch", "pulling up", "feeding the meter"
-    for pred, junk in (("throw", "punch"), ("pull", "up"), ("push", "up"), ("feed", "meter")):
-        assert junk not in addable.joinable(COOC, pred, "man")[0], (pred, junk)
+    # only holding, carrying and reading join: a second object of another class reads
+    # absurd after the other verbs ("cutting a birthday cake and a large board": blind
+    # review round 27; "flies a red kite and a fish", "throws a snowball and a boomerang")
+    for pred in ("eat", "cut", "fly", "throw", "kick", "pull", "push", "feed", "hug"):
+        assert addable.joinable(COOC, pred, "man") == ((), ()), pred
 
 
 def test_no_join_where_the_object_is_placed_itself_or_in_a_list():
@@ -118,24 +120,23 @@ def test_no_join_after_a_mass_noun_or_a_bare_plural():
         texts, rejected = texts_over_seeds(cap, ents, [(0, pred, 1)], "connect", 8)
         assert not any(f"{obj} and " in t for t in texts), texts
         assert rejected["connect_join_mass"], rejected
-    cap = "A woman playing with her cat."
+    cap = "A woman carrying her cat."
     texts, _ = texts_over_seeds(
-        cap, [("woman", "woman", []), ("cat", "cat", [])], [(0, "play with", 1)], "connect", 20
+        cap, [("woman", "woman", []), ("cat", "cat", [])], [(0, "carry", 1)], "connect", 20
     )
     assert any(" cat and " in t for t in texts), texts
 
 
 def test_no_join_after_a_plural_and_none_of_a_thing_out_of_its_setting():
     """A possessive opens one thing or many: "hugging their families and a calf" joins a list
-    of many (``connect_join_mass``). A thing connect may add joins only where the statistics
-    place it: people hug calves, but not at an airport gate."""
+    of many (``connect_join_mass``). Nothing joins a person, and no person or animal is
+    joined."""
     cap = "Soldiers hugging their families at an airport arrival gate."
     gate = ("airport arrival gate", "airport arrival gate", [])
     ents = [("Soldiers", "soldier", []), ("families", "family", []), gate]
     texts, rejected = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 12)
     assert not any("families and " in t for t in texts), texts
     assert rejected["connect_join_mass"], rejected
-    assert "calf" in addable.joinable(COOC, "hug", "soldier")[0]
     # nothing joins a person (blind review round 22: "pushing her younger brother and a
     # stroller on a playground swing")
     cap = "A soldier hugging his wife at an airport arrival gate."
@@ -143,8 +144,8 @@ def test_no_join_after_a_plural_and_none_of_a_thing_out_of_its_setting():
     texts, rejected = texts_over_seeds(cap, ents, [(0, "hug", 1), (0, "at", 2)], "connect", 40)
     assert not any(" wife and " in t for t in texts), texts
     assert rejected["connect_join_person"], rejected
-    # an animal joins a thing only where the statistics place it: no calf at an airport,
-    # and no person is the thing joined ("carrying a suitcase and a toddler")
+    # no animal is the thing joined (no calf at an airport: round 27 leaves out every animal),
+    # and no person ("carrying a suitcase and a toddler")
     cap = "A man carrying a suitcase at an airport arrival gate."
     ents = [("man", "man", []), ("suitcase", "suitcase", []), gate]
     texts, _ = texts_over_seeds(cap, ents, [(0, "carry", 1), (0, "at", 2)], "connect", 40)

@@ -144,7 +144,8 @@ def test_a_word_tied_to_the_old_object_keeps_it():
     ents = [("gray tabby cat", "cat", ["gray", "tabby"]), ("couch", "couch", [])]
     texts, rejected = built(cap, ents, [(0, "sleep on", 1)], "replace_object")
     assert not any("tabby" in t and "cat" not in t for t in texts), texts
-    assert rejected["tied_word"]
+    # refused by its tie, or as a word of no type never seen with the new name (round 27)
+    assert rejected["tied_word"] or rejected["implausible_attribute"]
     cap = "A girl rides a bicycle with training wheels."
     ents = [("girl", "girl", []), ("bicycle", "bicycle", []), ("training wheels", "wheel", [])]
     texts, rejected = built(cap, ents, [(0, "ride", 1), (1, "with", 2)], "replace_object")

@@ -276,6 +276,14 @@ class Connect(Strategy):
             # her younger brother and a stroller on a playground swing": blind review round
             # 22; "playing frisbee with his son and a controller")
             return self._refuse("connect_join_person")
+        head = self.scene.names[rel.object]
+        if self._part_of_someone(rel.object) or self.cooc.part_or_worn(head):
+            # "a girl holds her nose and a jar" (read in the written corpus's output)
+            return self._refuse("connect_join_part")
+        if addable.is_bulky(head) or addable.is_bulky(head.split()[-1]):
+            # one carries it by itself ("two men carry a heavy couch and a stone statue up a
+            # narrow staircase": blind review round 27)
+            return self._refuse("connect_join_bulky")
         if not self._one_thing(rel.object):
             # a second item after a mass noun or a bare plural reads wrong ("eating ice cream
             # and a noodle", "throwing snowballs and a dart": read in the fresh set's output)
@@ -302,7 +310,8 @@ class Connect(Strategy):
             and (w in here or (w not in things and object_class(w) not in placed))
             and singular(w) not in said
             and object_class(w) not in classes
-            and thing_kind(w) != "person"  # "carrying a suitcase and a toddler"
+            and thing_kind(w) not in ("person", "animal")  # "carrying a suitcase and a toddler"
+            and not addable.is_bulky(w)  # "carries a wooden desk and a red kite"
             and len(w.split()) + 2 <= self.extra_words
             and w not in grammar.UNCOUNTABLE  # "eating an apple and the hay"
             and (self.detected is None or self._absent(w))
@@ -399,6 +408,9 @@ class Connect(Strategy):
                 or w in NOT_OBJECTS
                 or w in lex["never"]
                 or w in grammar.UNCOUNTABLE
+                # seen once as a thing may be a parse's slip ("a horse and rider gallop and a
+                # chases seagull": read in the written corpus's output)
+                or self.cooc.n("obj", w) < addable.JOIN_SEEN
                 or not (w in lex["kinds"] or object_class(w) in COSUBJECT_CLASSES)
                 or singular(w) != w
                 or len(w.split()) + 2 > self.extra_words
@@ -627,10 +639,12 @@ class Connect(Strategy):
         # at the end, a reader takes it as placing the scene's place too ("fans filling the
         # stands at a baseball stadium, near a dog")
         size = self._size(i)
-        if self._huge_before(len(self.text)):
+        if self._huge_before(len(self.text), VAST):
+            size = "vast"  # "a traffic jam stretches across a highway, near a backpack"
+        elif self._huge_before(len(self.text)):
             # the caption's first noun phrase or its last names a huge thing: the new one is
             # read as near it ("a lighthouse on a rocky point, near a dog")
-            size = "vast" if self._huge_before(len(self.text), VAST) else "huge"
+            size = "huge"
         fits = _SIZE_FITS[size]
         # a short caption takes a bare plural ("wooden fence near trucks"): a thing that
         # comes in numbers, one word

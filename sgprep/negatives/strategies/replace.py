@@ -14,6 +14,7 @@ from itertools import accumulate
 from sgprep.lexicon import keyed, words
 from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
+    LOOK_VERBS,
     NON_EXCLUSIVE,
     NOT_OBJECTS,
     PLURALIA,
@@ -61,7 +62,13 @@ from sgprep.negatives.strategies.replace_words import (
     size_fits,
     worn_slot,
 )
-from sgprep.negatives.strategies.swap import bound_material, knowledge, thing_kind
+from sgprep.negatives.strategies.swap import (
+    AGES,
+    METAL_COLOURS,
+    bound_material,
+    knowledge,
+    thing_kind,
+)
 from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
@@ -77,10 +84,9 @@ from sgprep.schema import Entity, Relation
 #: scenes of the rarer of the two, at least LIKELY_MIN times (tuned on the dev captions:
 #: 0.2 also refused "a man on a surfboard" -> "on a skateboard"; 0.35 kept "sheets on the
 #: bed" -> "blankets"). People, seen with nearly everything, are left out.
-#: Grown-ups' nouns, and the age words a person's noun may carry: a grown-up becomes a child
-#: ("a woman" -> "a boy") only where no age word is said.
+#: Grown-ups' nouns: a grown-up becomes a child ("a woman" -> "a boy") only where no age
+#: word (:data:`~sgprep.negatives.strategies.swap.AGES`) is said.
 GROWN_UPS = words("grown_up_nouns")
-AGES = words("grown_words") | words("young_words")
 #: An antonym replaces first where the statistics saw it this often with the object: once
 #: may be chance, and an antonym said once is a word the captions hardly use ("a tall
 #: building" -> "a short building", "a short tree": 27 of the fresh set's replacements, which
@@ -106,10 +112,6 @@ MANY_COLOURS = 4
 #: a new name must be one the statistics saw so ("shredded cheese" -> "shredded butter",
 #: "iced tea" -> "iced milk": blind review round 23).
 FOOD_STATES = frozenset({"cut", "cooking", "temperature"})
-#: Collective nouns -> what each gathers, in the singular (the lexicon's
-#: ``collective_members``): a thing after "a bunch of" is replaced only by another the
-#: collective gathers ("a bunch of bananas" -> "a bunch of pears": blind review round 25).
-COLLECTIVES = {k: frozenset(v) for k, v in keyed("collective_members").items()}
 #: Attributes a caption word ties a thing to (the lexicon's ``attribute_ties``): caption word
 #: -> the attribute groups it ties; an attribute of such a group is replaced only by another
 #: of it ("a skier racing down a steep snowy slope" -> "muddy": blind review round 22).
@@ -323,6 +325,7 @@ class Replace(Strategy):
                 continue
             if (
                 new not in have
+                and not (new in METAL_COLOURS and thing_kind(obj) in ("person", "animal"))
                 and not c.is_related(new, a, "adj")
                 and not same_state(new, a)
                 and new not in knowledge().shades.get(a.lower(), ())  # "white" -> "cream"
@@ -414,7 +417,7 @@ class Replace(Strategy):
             # its young or a kind of it is named too: "a duck and her ducklings" -> "a swan
             # and her ducklings" (blind review round 25)
             return self._refuse("kin_named")
-        gathered = self._gathered(i)
+        gathered = self.gathered(i)
         if gathered is not None and singular(o) not in gathered:
             return self._refuse("collective")  # "a bunch of people": the lexicon does not say
         kin = siblings.group_of(old) is None  # WordNet's co-hyponyms: the statistics judge
@@ -504,6 +507,18 @@ class Replace(Strategy):
             ):
                 self.rejected["implausible_attribute"] += 1  # "shredded cheese" -> "butter"
                 continue
+            if any(
+                attribute_kind(a) == "other" and not c.attribute_ok_by_class(a, new)
+                for a in attrs - self.scene.fixed(i)
+            ):
+                # a word of no type kept before the new name must have been seen with it ("on
+                # the front porch" -> "on the front tower": blind review round 27)
+                self.rejected["implausible_attribute"] += 1
+                continue
+            being = not ANIMATE.isdisjoint((object_class(new), thing_kind(new)))
+            if not being and not self._with_animals(i, new):
+                self.rejected["animal_place"] += 1  # "fish swimming in a large terrarium"
+                continue
             why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
             if why:
                 self.rejected[why] += 1  # "a tennis player swinging a baseball bat"
@@ -525,15 +540,6 @@ class Replace(Strategy):
             return new
         return self._refuse("no_attested_replacement")
 
-    def _gathered(self, i: int) -> frozenset[str] | None:
-        """What the collective noun before entity i gathers ("a bunch of | bananas": bananas,
-        grapes, flowers...; lexicon ``collective_members``), None where no collective of the
-        lexicon comes right before it."""
-        before = self.words_before(i, 2)
-        if before is None or len(before) < 2 or before[1] != "of":
-            return None
-        return COLLECTIVES.get(before[0])
-
     def _seen_in_context(self, i: int, new: str, rels: list[Relation]) -> bool:
         """A kin replacement (:func:`siblings.kin`, no hand-written group says where it goes or
         what it does) must be attested: every relation of entity i, with ``new`` in its place,
@@ -549,8 +555,19 @@ class Replace(Strategy):
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}
         seen = {n for n in others if c.n("scene", *sorted((new, n)))}
-        animals = {n for n in others if object_class(n) == "animal"}
-        return not others or (bool(seen) and animals <= seen)
+        return not others or (bool(seen) and self._with_animals(i, new))
+
+    def _with_animals(self, i: int, new: str) -> bool:
+        """``new`` in entity i's place was seen in a scene with each animal the caption's
+        other entities name: an animal keeps to its places ("a farmer milking a cow in a barn"
+        -> "in a chicken coop": round 22; "a child stares at the fish swimming in a large
+        aquarium" -> "terrarium": round 27)."""
+        c, names = self.cooc, self.scene.names
+        return all(
+            c.n("scene", *sorted((new, n)))
+            for k, n in enumerate(names)
+            if k != i and n != new and "animal" in (object_class(n), thing_kind(n))
+        )
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`; made once per process and
@@ -630,6 +647,16 @@ class Replace(Strategy):
                     # an animal's group says what it does; a thing does only what it was
                     # seen doing ("a fire hydrant spraying water" -> "a mailbox spraying")
                     return "implausible_agent"
+                if (
+                    " " not in p
+                    and verb not in LOOK_VERBS  # "a cat watching a bird" -> "a dog"
+                    and "animal" in (object_class(new), thing_kind(new))
+                    and c.judge(new, p, names[r.object])
+                ):
+                    # and an animal does a thing to what the statistics saw it do it to ("a
+                    # dog carries a stick through a shallow creek" -> "a cat": round 27);
+                    # where it is ("sleeping in a sink") its group says
+                    return "implausible_relation"
                 continue
             undergoes = group.takes is None or verb in group.takes or c.n("po", p, new)
             by_animal = object_class(names[r.subject]) == "animal"

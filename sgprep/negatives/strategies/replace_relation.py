@@ -64,6 +64,9 @@ SCENE_PLACES = [["in"], ["on"], ["at"], ["near"], ["by"]]
 #: the object is, not where the scene is ("changing a tire | on a car" -> "rolling a tire on
 #: a car": blind review rounds 22 and 23), though a setting's word may name it.
 THING_CLASSES = frozenset({"vehicle", "furniture", "small object", "food", "animal", "person"})
+#: How often a verb with the opposite of its preposition must have been seen, with any
+#: object, for replace_relation to write it (seen once may be a parse's slip).
+PREDICATE_SEEN = 2
 #: A verb seen with a direct object more than this many times as often as with a preposition
 #: does not replace a verb used with that preposition alone (:meth:`ReplaceRelation._takes_an_object`).
 TRANSITIVE_RATIO = 2
@@ -102,6 +105,10 @@ class ReplaceRelation(Strategy):
                     return self._refuse(why)
                 if self._tied_position(r, tail):
                     return self._refuse("tied_position")  # "hides behind a tree"
+                if words[:-n] and self.cooc is not None and not self._said(new_pred):
+                    # a verb takes the opposite only where the captions say them together
+                    # ("packing sandwiches into a lunch box" -> "out of": blind review round 27)
+                    return self._refuse("unattested_predicate")
                 if self.cooc is not None:
                     why = self.cooc.judge(
                         self.scene.names[r.subject],
@@ -136,6 +143,16 @@ class ReplaceRelation(Strategy):
         new_verb = self._by_frequency(k, rest, options) if self.cooc is not None else None
         new_verb = new_verb or self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _said(self, predicate: str) -> bool:
+        """The statistics saw ``predicate`` :data:`PREDICATE_SEEN` times or more, with any
+        object (once per process and predicate)."""
+        return self.scene.memos.memo(
+            ("predicate_said", predicate),
+            lambda key: (
+                sum(self.cooc.neighbours("po", 0, predicate_key(key[1])).values()) >= PREDICATE_SEEN
+            ),
+        )
 
     def _by_frequency(self, k: int, rest: list[str], options: list[str]) -> str:
         """One of ``options`` drawn by how often the statistics saw it between these two

@@ -80,6 +80,13 @@ OVERSHADOWING = words("overshadowing_verbs")
 #: seen once on a cat is a slip or a breed's name ("a russian blue"), never "a blue cat"
 #: (blind review round 25).
 BEING_COLOUR_SEEN = 2
+#: Words of a person's age ("little", "old", "tall" of a grown-up): one stays in its slot
+#: for a new name only where the statistics saw it with that name ("a woman hands a cone to a
+#: little boy" -> "a boy hands a cone to a little woman": blind review round 27).
+AGES = words("grown_words") | words("young_words")
+#: Colours named after a metal: never a being's ("a bronze dog" is a statue; lexicon
+#: ``metal_colours``).
+METAL_COLOURS = words("metal_colours")
 #: Attributes that say an animal is a young one ("a baby elephant"): it is the smaller.
 YOUNG_ATTRIBUTES = words("young_animal_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
@@ -303,22 +310,24 @@ class Swap(Strategy):
         c = self.cooc
         if swap_type(attribute) == "colour" and thing_kind(name) in ("person", "animal"):
             a = attribute.lower()
-            return max(c.n("attr", a, n) for n in {name, _head(name)}) >= BEING_COLOUR_SEEN
+            return a not in METAL_COLOURS and (
+                max(c.n("attr", a, n) for n in {name, _head(name)}) >= BEING_COLOUR_SEEN
+            )
         return c.attribute_ok_by_class(attribute, name)
 
     def _off_pole(self, attribute: str, name: str) -> bool:
-        """``name`` is a being (its kind sets its size; a made thing comes in sizes: "a small
-        car", "a large car") and ``attribute`` a size of one pole (:data:`SIZE_POLES`) that
-        the statistics never saw with it (or, where they saw no size of it, with its head),
-        though they saw it :data:`POLE_SEEN` times or more at the other pole, in the same
-        dimension (:func:`size_fits`): a tiny mouse is never huge, a tall giraffe never short.
-        Only an extreme size (:data:`EXTREME_SIZES`: "a huge girl", "a huge mouse") or, for
-        an animal, a height: a milder size may say an age ("a big boy", "a little boy") or a
-        breed ("a small horse"), which the statistics count too seldom to tell."""
+        """``attribute`` is a size of one pole (:data:`SIZE_POLES`) that the statistics never
+        saw with ``name`` (or, where they saw no size of it, with its head), though they saw
+        it :data:`POLE_SEEN` times or more at the other pole, in the same dimension
+        (:func:`size_fits`): a tiny mouse is never huge, a tall giraffe never short, a cruise
+        ship never tiny (blind review round 27). Only an extreme size (:data:`EXTREME_SIZES`:
+        "a huge girl", "a huge mouse") or, for an animal, a height: a milder size may say an
+        age ("a big boy", "a little boy"), a breed ("a small horse") or a model ("a small
+        car", "a large car"), which the statistics count too seldom to tell."""
         a = attribute.lower()
         pole = next((p for p in SIZE_POLES if a in p), None)
         kind = thing_kind(name)
-        if pole is None or kind not in ("person", "animal"):
+        if pole is None:
             return False
         if a not in EXTREME_SIZES and not (kind == "animal" and a in HEIGHTS):
             return False
@@ -729,6 +738,18 @@ class Swap(Strategy):
             return self._refuse("fixed_expression")
         if self._breaks_list(i, j):
             return self._refuse("breaks_list")
+        for k, new in ((i, nj), (j, ni)):
+            members = self.gathered(k)
+            if members is not None and singular(new.split()[-1]) not in members:
+                return self._refuse("collective")  # "a flock of pigeons" -> "of children"
+            if (
+                self.cooc is not None
+                and object_class(new) == "person"
+                and any(
+                    a.lower() in AGES and not self.cooc.attribute_ok(a, new) for a in self._own(k)
+                )
+            ):
+                return self._refuse("age_word")  # "to a little boy" -> "to a little woman"
         graph = with_entities(
             self.g,
             self.scene.bare,
