@@ -25,12 +25,12 @@ NEAR_SYNONYMS: dict[str, list[frozenset[str]]] = {
     "adj": [frozenset(g) for g in groups("near_synonym_adjectives")],
 }
 #: Verbs that mean nearly the same with one object (and not with others): who rides a wave
-#: catches it ("rides a horse" -> "catches a horse" stays false). Object head -> groups.
-NEAR_SYNONYMS_WITH: dict[str, list[frozenset[str]]] = {
-    obj: [frozenset(row["verbs"])]
-    for row in rows("near_synonym_verbs_with")
-    for obj in row["objects"]
-}
+#: catches it ("rides a horse" -> "catches a horse" stays false). Object head -> groups; the
+#: head of either end of a relation is looked up (gulls that follow a boat surround it).
+NEAR_SYNONYMS_WITH: dict[str, list[frozenset[str]]] = {}
+for _row in rows("near_synonym_verbs_with"):
+    for _obj in _row["objects"]:
+        NEAR_SYNONYMS_WITH.setdefault(_obj, []).append(frozenset(_row["verbs"]))
 
 
 def _similar(a: str, b: str) -> bool:

@@ -64,6 +64,9 @@ SCENE_PLACES = [["in"], ["on"], ["at"], ["near"], ["by"]]
 #: the object is, not where the scene is ("changing a tire | on a car" -> "rolling a tire on
 #: a car": blind review rounds 22 and 23), though a setting's word may name it.
 THING_CLASSES = frozenset({"vehicle", "furniture", "small object", "food", "animal", "person"})
+#: Opposites of a way into or out of a place, and the words of a way's other end.
+PATHS = frozenset({"into", "out of"})
+WAY_WORDS = words("way_words")
 #: How often a verb with the opposite of its preposition must have been seen, with any
 #: object, for replace_relation to write it (seen once may be a parse's slip).
 PREDICATE_SEEN = 2
@@ -105,6 +108,10 @@ class ReplaceRelation(Strategy):
                     return self._refuse(why)
                 if self._tied_position(r, tail):
                     return self._refuse("tied_position")  # "hides behind a tree"
+                if tail in PATHS and self._two_paths(r):
+                    # "carries boxes from a truck into a shop" -> "out of a shop": the way
+                    # from one place is the way into the other (blind review round 28)
+                    return self._refuse("two_paths")
                 if words[:-n] and self.cooc is not None and not self._said(new_pred):
                     # a verb takes the opposite only where the captions say them together
                     # ("packing sandwiches into a lunch box" -> "out of": blind review round 27)
@@ -143,6 +150,18 @@ class ReplaceRelation(Strategy):
         new_verb = self._by_frequency(k, rest, options) if self.cooc is not None else None
         new_verb = new_verb or self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _two_paths(self, r: Relation) -> bool:
+        """Another relation of r's subject with r's verb says where the way goes from or to
+        (a word of :data:`WAY_WORDS`: "from a truck")."""
+        verb = r.predicate.lower().split()[:1]
+        return any(
+            x is not r
+            and x.subject == r.subject
+            and x.predicate.lower().split()[:1] == verb
+            and not WAY_WORDS.isdisjoint(x.predicate.lower().split()[1:])
+            for x in self.g.relations
+        )
 
     def _said(self, predicate: str) -> bool:
         """The statistics saw ``predicate`` :data:`PREDICATE_SEEN` times or more, with any
@@ -291,6 +310,9 @@ class ReplaceRelation(Strategy):
             v
             for v in plausible
             if v not in said
+            # a verb that says little may be true too ("welding a metal pipe" -> "fixing":
+            # blind review round 28; "throwing a frisbee" -> "holding")
+            and v not in UNSPECIFIC_VERBS
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)
@@ -398,6 +420,7 @@ class ReplaceRelation(Strategy):
             and predicate_key(" ".join([v, *rest])) in seen
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"
+            and not related_with(v, verb, s)  # "followed by seagulls" -> "surrounded by"
         )
 
     def _subject_verbs(self, s: str, rest: list[str], vocab_verbs: list[str]) -> tuple[str, ...]:

@@ -306,8 +306,13 @@ class Swap(Strategy):
     def _seen_on(self, attribute: str, name: str) -> bool:
         """:meth:`Cooc.attribute_ok_by_class`, but a colour of a being only where the
         statistics saw it :data:`BEING_COLOUR_SEEN` times on the name or its head ("a blue
-        cat", once in the corpus, is no cat's colour: blind review round 25)."""
+        cat", once in the corpus, is no cat's colour: blind review round 25), and of an
+        unpainted thing only where they saw it on that thing."""
         c = self.cooc
+        if swap_type(attribute) == "colour" and _head(name) in knowledge().unpainted:
+            # a pool, a road, a harbor: only colours seen on it, not its class's ("a clear
+            # red pool": blind review round 28)
+            return c.attribute_ok(attribute, name)
         if swap_type(attribute) == "colour" and thing_kind(name) in ("person", "animal"):
             a = attribute.lower()
             return a not in METAL_COLOURS and (
