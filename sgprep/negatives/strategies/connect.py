@@ -15,7 +15,7 @@ from itertools import accumulate
 
 from sgprep.lexicon import words as lexicon_words
 from sgprep.negatives import addable, grammar, scenes
-from sgprep.negatives.cooc import NOT_OBJECTS, object_class, predicate_key, singular
+from sgprep.negatives.cooc import NOT_OBJECTS, lemma, object_class, predicate_key, singular
 from sgprep.negatives.cooc_lexicon import FIXED_EXPRESSIONS
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
 from sgprep.negatives.scene import (
@@ -74,6 +74,9 @@ ALONE_WORDS = lexicon_words("alone_words")
 #: Finite verbs of one subject: one after a second subject would have to agree ("a dog and a
 #: cat | is ...").
 FINITE_VERBS = lexicon_words("finite_verbs_of_one")
+#: Verbs of a body busy with what it does, hands and all: such a person is given nothing to
+#: have with them (the lexicon's ``busy_hands_verbs``).
+BUSY_HANDS = lexicon_words("busy_hands_verbs")
 #: Verbs of a subject moving fast or in mid-air: nothing is put beside a caption that has one
 #: ("a convertible driving along a coastal road, beside a puppy").
 SWIFT_VERBS = lexicon_words("swift_verbs")
@@ -677,6 +680,7 @@ class Connect(Strategy):
             object_class(self.scene.names[i]) == "person"
             and (not clause or self._opens(i))
             and addable.carried(self._addable_things()[obj])
+            and not self._hands_busy(i)
         )
         pred = self._predicate(len(self.text) + len(phrase) + 2 + clause, person)
         if len(pred.split()) + len(phrase.split()) > self.extra_words:
@@ -702,6 +706,16 @@ class Connect(Strategy):
         # near things (every predicate here places it so)
         placed = any(r.subject == i for r in self.g.relations)
         return chars, (i, pred, obj, attrs, placed, bare, clause)
+
+    def _hands_busy(self, i: int) -> bool:
+        """Entity i does what keeps its hands busy (:data:`BUSY_HANDS`: it climbs, swims,
+        juggles): it has nothing with it ("a boy climbs a tall tree, with a suitcase": blind
+        review round 29)."""
+        return any(
+            r.subject == i and lemma(r.predicate.lower().split()[0]) in BUSY_HANDS
+            for r in self.g.relations
+            if r.predicate.split()
+        )
 
     def _predicate(self, rest: int, person: bool) -> str:
         """How the new thing is placed: a predicate of ``addable.json``'s ``predicates`` the

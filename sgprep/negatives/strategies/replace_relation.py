@@ -8,6 +8,7 @@ from __future__ import annotations
 from sgprep.lexicon import keyed, rows, words
 from sgprep.negatives.cooc import (
     FAR_AWAY,
+    LEADING_VERBS,
     NOT_OBJECTS,
     VIEW_RELATIVE,
     WEAK_VERBS,
@@ -43,6 +44,8 @@ TIED_POSITIONS = {w: _TIED[g] for g, verbs in keyed("tied_position_verbs").items
 #: Verbs that say little of what is done with a thing: a replacement ("holding a bat" ->
 #: "swinging a bat", "watching the kite" -> "flying the kite") may be true as well.
 UNSPECIFIC_VERBS = words("unspecific_verbs")
+#: Verbs of a being at rest: nothing leads it (the lexicon's ``resting_verbs``).
+RESTING_VERBS = words("resting_verbs")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
@@ -137,6 +140,10 @@ class ReplaceRelation(Strategy):
             # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
             # does the new thing may well do the old one too
             return self._refuse("may_be_true")
+        if self._purpose(r, verb):
+            # the verb says what a thing is used for ("uses a magnifying glass to read a
+            # newspaper" -> "to sell": blind review round 29)
+            return self._refuse("purpose_clause")
         if self._second_complement(r):
             # "teaching her dog | a new trick" -> "hugging her dog a new trick"; "helping a
             # boy | climb onto a bench" -> "teaching a boy climb" (blind review round 17)
@@ -150,6 +157,25 @@ class ReplaceRelation(Strategy):
         new_verb = self._by_frequency(k, rest, options) if self.cooc is not None else None
         new_verb = new_verb or self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
+
+    def _purpose(self, r: Relation, verb: str) -> bool:
+        """Relation r's verb is what its subject uses a thing for: the subject "uses" something
+        in another relation, and the caption says "to" and the verb."""
+        uses = any(
+            x is not r and x.subject == r.subject and lemma(x.predicate.lower().split()[0]) == "use"
+            for x in self.g.relations
+            if x.predicate.split()
+        )
+        return uses and f" to {verb} " in f" {self.text.lower()} "
+
+    def _resting(self, k: int) -> bool:
+        """Entity k rests: it is the subject of a verb of :data:`RESTING_VERBS` ("a dog lying
+        in the grass")."""
+        return any(
+            x.subject == k and lemma(x.predicate.lower().split()[0]) in RESTING_VERBS
+            for x in self.g.relations
+            if x.predicate.split()
+        )
 
     def _two_paths(self, r: Relation) -> bool:
         """Another relation of r's subject with r's verb says where the way goes from or to
@@ -313,6 +339,8 @@ class ReplaceRelation(Strategy):
             # a verb that says little may be true too ("welding a metal pipe" -> "fixing":
             # blind review round 28; "throwing a frisbee" -> "holding")
             and v not in UNSPECIFIC_VERBS
+            # one leads no one at rest ("pets a dog lying in the grass" -> "walks": round 29)
+            and not (v in LEADING_VERBS and self._resting(r.object))
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)

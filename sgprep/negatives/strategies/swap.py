@@ -52,9 +52,16 @@ from sgprep.negatives.scene import (
     with_entities,
 )
 from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
+from sgprep.negatives.siblings import GENDER_CUES
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
-from sgprep.negatives.strategies.replace_words import size_fits
-from sgprep.negatives.strategies.shuffle import CHILDREN, STRENGTH_VERBS, grown_up, small_one
+from sgprep.negatives.strategies.replace_words import GENDERED, size_fits
+from sgprep.negatives.strategies.shuffle import (
+    CHILDREN,
+    REFERENCE_WORDS,
+    STRENGTH_VERBS,
+    grown_up,
+    small_one,
+)
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.words import contradicts, same_state
 
@@ -71,8 +78,6 @@ POLE_SEEN = 3
 EXTREME_SIZES = words("extreme_sizes")
 #: Size words of height (the lexicon's ``size_dimensions``): an animal's is its kind's.
 HEIGHTS = frozenset(keyed("size_dimensions")["height"])
-#: Pronouns and possessives that point back at a being ("his", "their").
-REFERENCE_WORDS = words("reference_words")
 #: Verbs whose subject is the bigger of the two ("a large oak shading a small chapel"): a
 #: size swap across one turns the scene impossible (blind review round 25).
 OVERSHADOWING = words("overshadowing_verbs")
@@ -755,6 +760,8 @@ class Swap(Strategy):
                 )
             ):
                 return self._refuse("age_word")  # "to a little boy" -> "to a little woman"
+            if self._gender_cue(k, new):
+                return self._refuse("gender_cue")  # "an elderly woman with a white beard"
         graph = with_entities(
             self.g,
             self.scene.bare,
@@ -762,6 +769,18 @@ class Swap(Strategy):
             bare_relations=self.scene.bare_relations,
         )
         return Perturbation("swap_object", "swap", graph, (SetHead(i, nj, ni), SetHead(j, ni, nj)))
+
+    def _gender_cue(self, k: int, new: str) -> bool:
+        """``new`` in entity k's slot is a person of the other gender, and the slot keeps a
+        word of one gender (:data:`~sgprep.negatives.siblings.GENDER_CUES`: "bearded") or
+        something had, held or worn of one ("with a white beard": blind review round 29)."""
+        old = self.g.entities[k].head.lower()
+        if GENDERED.get(new, GENDERED.get(old)) == GENDERED.get(old):
+            return False
+        names = self.scene.names
+        return not GENDER_CUES.isdisjoint(a.lower() for a in self._own(k)) or any(
+            r.subject == k and names[r.object].split()[-1] in GENDER_CUES for r in self.g.relations
+        )
 
     def _role_size(self, i: int, j: int) -> bool:
         """After the swap a child or a small one lifts, pushes, carries or helps a grown-up
