@@ -517,10 +517,10 @@ class Replace(Strategy):
                 self.rejected["implausible_attribute"] += 1
                 continue
             being = not ANIMATE.isdisjoint((object_class(new), thing_kind(new)))
-            if not being and not self._with_animals(i, new):
+            if not being and not self._seen_with_others(i, new, beings=True):
                 self.rejected["animal_place"] += 1  # "fish swimming in a large terrarium"
                 continue
-            if new.split()[-1] in ROOMS and not self._furnished(i, new):
+            if new.split()[-1] in ROOMS and not self._seen_with_others(i, new, beings=False):
                 self.rejected["room_misfit"] += 1  # "a toilet next to a sink in a kitchen"
                 continue
             why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
@@ -559,29 +559,26 @@ class Replace(Strategy):
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}
         seen = {n for n in others if c.n("scene", *sorted((new, n)))}
-        return not others or (bool(seen) and self._with_animals(i, new))
+        return not others or (bool(seen) and self._seen_with_others(i, new, beings=True))
 
-    def _furnished(self, i: int, new: str) -> bool:
-        """A new room (:data:`ROOMS`) was seen in a scene with each thing the caption's other
-        entities name, beings aside: a room keeps its fittings ("a white toilet next to a
-        small sink in a narrow bathroom" -> "kitchen": blind review round 28)."""
+    def _seen_with_others(self, i: int, new: str, beings: bool) -> bool:
+        """``new`` in entity i's place was seen in a scene with each thing the caption's other
+        entities name: each animal (``beings``: an animal keeps to its places, "a farmer
+        milking a cow in a barn" -> "in a chicken coop": round 22; "a child stares at the fish
+        swimming in a large aquarium" -> "terrarium": round 27), or each thing that is no
+        being (a room keeps its fittings, "a white toilet next to a small sink in a narrow
+        bathroom" -> "kitchen": round 28)."""
         c, names = self.cooc, self.scene.names
         return all(
             c.n("scene", *sorted((new, n)))
             for k, n in enumerate(names)
-            if k != i and n != new and ANIMATE.isdisjoint((object_class(n), thing_kind(n)))
-        )
-
-    def _with_animals(self, i: int, new: str) -> bool:
-        """``new`` in entity i's place was seen in a scene with each animal the caption's
-        other entities name: an animal keeps to its places ("a farmer milking a cow in a barn"
-        -> "in a chicken coop": round 22; "a child stares at the fish swimming in a large
-        aquarium" -> "terrarium": round 27)."""
-        c, names = self.cooc, self.scene.names
-        return all(
-            c.n("scene", *sorted((new, n)))
-            for k, n in enumerate(names)
-            if k != i and n != new and "animal" in (object_class(n), thing_kind(n))
+            if k != i
+            and n != new
+            and (
+                "animal" in (object_class(n), thing_kind(n))
+                if beings
+                else ANIMATE.isdisjoint((object_class(n), thing_kind(n)))
+            )
         )
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
