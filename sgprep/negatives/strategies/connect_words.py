@@ -43,10 +43,10 @@ VAST = words("vast_places")
 #: Rooms: nothing is put next to one ("a bathroom with the curtain closed, next to a puppy":
 #: blind review round 14).
 ROOMS = words("rooms")
-#: Huge things: a place, a building, a ship, a plane, a train. Only a big thing
+#: Huge things: a place, a building, a house, a ship, a plane, a train. Only a big thing
 #: (:func:`sgprep.negatives.addable.fits_huge`) is of a size to be put near one (blind review round 6: "a lighthouse
 #: beside a cat", "a large ship docked in a busy harbour, near a dog", "planes landing by an
-#: umbrella").
+#: umbrella"; round 30: "a stone farmhouse stands at the top of a hill near a suitcase").
 HUGE = HUGE_PLACES | words("huge_things")
 #: Verbs after a caption's first noun phrase that connect's phrase may come before ("the
 #: fence near a bicycle | is gray"); not before another verb ("people by a cat | stand").
