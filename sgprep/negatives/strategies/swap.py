@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sgprep.lexicon import groups, keyed, words
-from sgprep.negatives import kinds
+from sgprep.negatives import grammar, kinds
 from sgprep.negatives.cooc import (
     FREE_STANDING,
     NATURAL,
@@ -78,8 +78,9 @@ POLE_SEEN = 3
 EXTREME_SIZES = words("extreme_sizes")
 #: Size words of height (the lexicon's ``size_dimensions``): an animal's is its kind's.
 HEIGHTS = frozenset(keyed("size_dimensions")["height"])
-#: Verbs whose subject is the bigger of the two ("a large oak shading a small chapel"): a
-#: size swap across one turns the scene impossible (blind review round 25).
+#: Verbs that say which of the two is the bigger ("a large oak shading a small chapel", "a
+#: little girl hides behind a large curtain"): a size swap across one turns the scene
+#: impossible (blind review rounds 25 and 31).
 OVERSHADOWING = words("overshadowing_verbs")
 #: How often the statistics must have seen a colour on a being to judge it alone: a colour
 #: seen once on a cat is a slip or a breed's name ("a russian blue"), never "a blue cat"
@@ -749,6 +750,18 @@ class Swap(Strategy):
         if self._breaks_list(i, j):
             return self._refuse("breaks_list")
         for k, new in ((i, nj), (j, ni)):
+            old = self.scene.names[k]
+            if (
+                self.article(k) == ""
+                and (self.words_before(k, 1) or ["and"])[-1] not in ("and", "or")
+                and old.split()[-1] in PLURALIA
+                and new.split()[-1] not in PLURALIA
+                and new.split()[-1] not in grammar.UNCOUNTABLE
+            ):
+                # a name that takes an article into a plural-only name's bare slot (not in a
+                # list, whose first article serves all): "a woman in a green scarf ... a man
+                # in glasses" -> "a man in scarf" (round 31)
+                return self._refuse("article_needed")
             members = self.gathered(k)
             if members is not None and singular(new.split()[-1]) not in members:
                 return self._refuse("collective")  # "a flock of pigeons" -> "of children"
