@@ -133,3 +133,15 @@ def test_a_pellet_is_never_added():
         80,
     )
     assert not any("pellet" in t for t in texts), texts
+
+
+def test_no_one_walks_a_dog_where_the_parse_puts_the_washer_in_the_tub():
+    # the parse places the woman in the bathtub, not the dog: neither walks there
+    texts, _ = _texts(
+        "A woman washing her dog in a bathtub.",
+        [("woman", "woman", []), ("dog", "dog", []), ("bathtub", "bathtub", [])],
+        [(0, "wash", 1), (0, "in", 2)],
+        "replace_relation",
+        40,
+    )
+    assert not any("walking" in t for t in texts), texts
