@@ -516,8 +516,7 @@ class Replace(Strategy):
                 # the front porch" -> "on the front tower": blind review round 27)
                 self.rejected["implausible_attribute"] += 1
                 continue
-            being = not ANIMATE.isdisjoint((object_class(new), thing_kind(new)))
-            if not being and not self._seen_with_others(i, new, beings=True):
+            if thing_kind(new) not in ANIMATE and not self._seen_with_others(i, new, beings=True):
                 self.rejected["animal_place"] += 1  # "fish swimming in a large terrarium"
                 continue
             if new.split()[-1] in ROOMS and not self._seen_with_others(i, new, beings=False):
@@ -574,11 +573,7 @@ class Replace(Strategy):
             for k, n in enumerate(names)
             if k != i
             and n != new
-            and (
-                "animal" in (object_class(n), thing_kind(n))
-                if beings
-                else ANIMATE.isdisjoint((object_class(n), thing_kind(n)))
-            )
+            and (thing_kind(n) == "animal" if beings else thing_kind(n) not in ANIMATE)
         )
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
@@ -662,7 +657,7 @@ class Replace(Strategy):
                 if (
                     " " not in p
                     and verb not in LOOK_VERBS  # "a cat watching a bird" -> "a dog"
-                    and "animal" in (object_class(new), thing_kind(new))
+                    and thing_kind(new) == "animal"
                     and c.judge(new, p, names[r.object])
                 ):
                     # and an animal does a thing to what the statistics saw it do it to ("a
