@@ -41,7 +41,7 @@ from sgprep.negatives.scene import (
     with_entities,
 )
 from sgprep.negatives.strategies.connect_words import ROOMS
-from sgprep.negatives.strategies.replace_relation import ReplaceRelation
+from sgprep.negatives.strategies.replace_relation import IMPLICIT_VERBS, ReplaceRelation
 from sgprep.negatives.strategies.replace_words import (
     CLAUSE_ENDS,
     GENDERED,
@@ -67,6 +67,7 @@ from sgprep.negatives.strategies.swap import (
     AGES,
     METAL_COLOURS,
     bound_material,
+    in_colour_compound,
     knowledge,
     thing_kind,
 )
@@ -229,7 +230,7 @@ class Replace(Strategy):
             return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
         if contradicts(new, [x for x in e.attributes if x != a]):
             return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
-        if self._in_colour_compound(e, a) and not (
+        if in_colour_compound(e, a, self.cooc) and not (
             a.lower() in COLOUR_MODIFIERS and new.lower() in COLOUR_MODIFIERS
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
             return self._refuse("colour_compound")
@@ -257,29 +258,6 @@ class Replace(Strategy):
         k = words.index(w) if w in words else 0
         before = words[k - 1] if k else ""
         return bool(before) and before not in DETERMINERS and not before.endswith("ly")
-
-    def _in_colour_compound(self, e: Entity, a: str) -> bool:
-        """``a`` is one word of a two-word colour in the entity's text ("navy blue", "light
-        blue", "dark green"): a modifier of :data:`COLOUR_MODIFIERS` before a colour, or the
-        name of a thing that is not one of the entity's attributes ("mustard yellow", "brick
-        red": replacing the colour alone gave "mustard pink", blind review round 9)."""
-        words = (e.text or "").lower().split()
-        w = a.lower()
-        if w not in words:
-            return False
-        k = words.index(w)
-        before = words[k - 1] if k else ""
-        after = words[k + 1] if k + 1 < len(words) else ""
-        if w in COLOUR_MODIFIERS and attribute_type(after) == "colour":
-            return True
-        if attribute_type(w) != "colour" or not before:
-            return False
-        return before in COLOUR_MODIFIERS or (
-            self.cooc is not None
-            and attribute_type(before) != "colour"
-            and before not in {x.lower() for x in e.attributes}
-            and self.cooc.known(before)
-        )
 
     def _attested_attribute(self, i: int, a: str, have: set[str]) -> str | None:
         """An attribute of the same type seen with this object and not a synonym of ``a``,
@@ -327,6 +305,9 @@ class Replace(Strategy):
             if (
                 new not in have
                 and not (new in METAL_COLOURS and thing_kind(obj) in ("person", "animal"))
+                # a material seen once with the thing may be a parse's slip ("wooden handled
+                # shears" -> "large wooden shears": blind review round 32)
+                and not (kind == "material" and c.n("attr", new, obj) < ANTONYM_SEEN)
                 and not c.is_related(new, a, "adj")
                 and not same_state(new, a)
                 and new not in knowledge().shades.get(a.lower(), ())  # "white" -> "cream"
@@ -473,6 +454,7 @@ class Replace(Strategy):
         context = (old, plural, shared, article, worn, one_wearer, bare)
         own = set((e.text or old).lower().split())
         scene = None  # the rest of the caption: its settings, sports and tied words (lazily)
+        done_there = self._done_there(i, rels)
         # the siblings in an even random order, the first that fits proposed: the statistics'
         # counts judge it only after (:meth:`balanced`)
         for new in self.rng.sample(options, len(options)):
@@ -522,6 +504,9 @@ class Replace(Strategy):
             if new.split()[-1] in ROOMS and not self._seen_with_others(i, new, beings=False):
                 self.rejected["room_misfit"] += 1  # "a toilet next to a sink in a kitchen"
                 continue
+            if any(not c.n("po", p, new) for p in done_there):
+                self.rejected["place_misfit"] += 1  # "splashes her feet in a tower"
+                continue
             why = siblings.contradiction(new, old, scene) or self._undoable(i, new, rels)
             if why:
                 self.rejected[why] += 1  # "a tennis player swinging a baseball bat"
@@ -542,6 +527,28 @@ class Replace(Strategy):
                 return self._refuse("word_balance")  # "a bicycle" -> "a scooter": now and then
             return new
         return self._refuse("no_attested_replacement")
+
+    def _done_there(self, i: int, rels: list[Relation]) -> list[str]:
+        """What the statistics saw done at entity i as a place, and a new place must have been
+        seen with too: a verb of the subject of a place preposition to it, joined to the
+        preposition ("a little girl splashes her feet | in a fountain": "splash in"), where
+        the statistics saw it with the old place (blind review round 32: "in a tower")."""
+        c, old, out = self.cooc, self.scene.names[i], []
+        for r in rels:
+            place = r.predicate.lower()
+            if r.object != i or " " in place or relation_type(place) != "spatial":
+                continue
+            for x in self.g.relations:
+                words = x.predicate.lower().split()
+                if x.subject != r.subject or x is r or not words:
+                    continue
+                verb = lemma(words[0])
+                if relation_type(x.predicate) != "action" or verb in IMPLICIT_VERBS:
+                    continue
+                p = f"{verb} {place}"
+                if c.n("po", p, old):
+                    out.append(p)
+        return out
 
     def _seen_in_context(self, i: int, new: str, rels: list[Relation]) -> bool:
         """A kin replacement (:func:`siblings.kin`, no hand-written group says where it goes or

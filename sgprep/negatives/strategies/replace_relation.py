@@ -233,7 +233,8 @@ class ReplaceRelation(Strategy):
         (:data:`ENCLOSING`: "a pitcher on the mound in front of a packed stadium" -> "behind
         a packed stadium": ``encloses_scene``), or both ends are roles and marks a sport puts
         in one order (:data:`FIXED_ROLES`: the catcher crouches behind home plate:
-        ``fixed_position``). Blind review round 5."""
+        ``fixed_position``), or both are furniture, which a room sets in its place whatever
+        the side it is seen from (``furniture_layout``). Blind review rounds 5 and 32."""
         if tail not in VIEW_RELATIVE:
             return None
         ends = [self.scene.names[r.subject].split()[-1], self.scene.names[r.object].split()[-1]]
@@ -245,6 +246,10 @@ class ReplaceRelation(Strategy):
         a, b = ({singular(w) for w in self._end_words(k)} for k in (r.subject, r.object))
         if _roles_of(a, b) or _roles_of(b, a):
             return "fixed_position"
+        if all(object_class(self.scene.names[x]) == "furniture" for x in (r.subject, r.object)):
+            # a room's furniture stands as it stands: from the room's other side "an office
+            # chair in front of a desk" is behind it (blind review round 32)
+            return "furniture_layout"
         return None
 
     def _end_words(self, k: int) -> list[str]:
@@ -331,7 +336,7 @@ class ReplaceRelation(Strategy):
             plausible = table[key] = self._plausible_verbs(s, o, verb, rest, vocab_verbs)
         if not plausible:
             return []
-        said = {lemma(w) for w in self.text.lower().split()}  # "chef preparing ... preparing"
+        said = {lemma(w) for w in WORD.findall(self.text.lower())}  # "preparing ... serving."
         # the verb of every relation of this subject that has it changes ("eat" for "play")
         others = [
             (self.scene.names[x.object], x.predicate.lower().split()[1:])

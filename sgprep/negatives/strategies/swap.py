@@ -41,6 +41,7 @@ from sgprep.negatives.perturbation import Candidate, Perturbation, SetAttribute,
 from sgprep.negatives.scene import (
     ANIMATE,
     ANTONYMS,
+    CONTAINING,
     DETERMINERS,
     MAX_MEMO,
     Strategy,
@@ -63,7 +64,8 @@ from sgprep.negatives.strategies.shuffle import (
     small_one,
 )
 from sgprep.negatives.validity import is_symmetric
-from sgprep.negatives.words import contradicts, same_state
+from sgprep.negatives.vocab import attribute_type
+from sgprep.negatives.words import COLOUR_MODIFIERS, contradicts, same_state
 
 #: The two poles of size (the lexicon's near-synonym groups of "big" and of "small"): a
 #: being the statistics saw :data:`POLE_SEEN` times or more at one pole and never at the
@@ -250,6 +252,31 @@ def bound_material(e, a: str) -> bool:
     before = words[at - 1] if at else ""
     own = {x.lower() for x in e.attributes}
     return before in own and swap_type(before) not in ("colour", "size", "material")
+
+
+def in_colour_compound(e, a: str, cooc=None) -> bool:
+    """``a`` is one word of a two-word colour in entity ``e``'s text ("navy blue", "light
+    blue", "dark green"): a modifier of :data:`COLOUR_MODIFIERS` before a colour, or the
+    name of a thing that is not one of the entity's attributes, where ``cooc`` knows it
+    ("mustard yellow", "brick red": replacing the colour alone gave "mustard pink", blind
+    review round 9; swapping it, "a dark cream armchair", round 32)."""
+    words = (e.text or "").lower().split()
+    w = a.lower()
+    if w not in words:
+        return False
+    k = words.index(w)
+    before = words[k - 1] if k else ""
+    after = words[k + 1] if k + 1 < len(words) else ""
+    if w in COLOUR_MODIFIERS and attribute_type(after) == "colour":
+        return True
+    if attribute_type(w) != "colour" or not before:
+        return False
+    return before in COLOUR_MODIFIERS or (
+        cooc is not None
+        and attribute_type(before) != "colour"
+        and before not in {x.lower() for x in e.attributes}
+        and cooc.known(before)
+    )
 
 
 def _stands(obj: str) -> bool:
@@ -491,6 +518,12 @@ class Swap(Strategy):
         why = self._attr_may_be_true(i, j, a, b)
         if why:
             return self._refuse(why)
+        if (in_colour_compound(ei, a, self.cooc) or in_colour_compound(ej, b, self.cooc)) and not (
+            a.lower() in COLOUR_MODIFIERS and b.lower() in COLOUR_MODIFIERS
+        ):
+            # the modifier stays and says how the new colour is: "a dark blue armchair" ->
+            # "a dark cream armchair" (blind review round 32); "dark" for "light" is whole
+            return self._refuse("colour_compound")
         if self._bound_material(i, a) or self._bound_material(j, b):
             # "clear glass", "stainless steel": the word before says what the material is
             # like, and goes with no other ("a clear wooden vase", "stainless wooden
@@ -562,14 +595,27 @@ class Swap(Strategy):
     def _bears(self, i: int, j: int) -> bool:
         """A relation between entities i and j says one holds, carries or bears the other
         (a word of :data:`SUPPORT` in it: "ride on back of", "carry", "sit in"), or towers
-        over it (its verb one of :data:`OVERSHADOWING`: "shade", "dwarf")."""
-        return any(
+        over it (its verb one of :data:`OVERSHADOWING`: "shade", "dwarf"); or one is in or on
+        a thing the other has (:data:`CONTAINING`: "a small puppy sleeps inside a large man's
+        slipper", blind review round 32)."""
+        rels = self.g.relations
+        if any(
             {r.subject, r.object} == {i, j}
             and (
                 not SUPPORT.isdisjoint(key := predicate_key(r.predicate).split())
                 or key[0] in OVERSHADOWING  # "a large oak shading a small chapel"
             )
-            for r in self.g.relations
+            for r in rels
+        ):
+            return True
+        return any(
+            {r.subject, x.subject} == {i, j}
+            and r.object == x.object
+            and not SUPPORT.isdisjoint(predicate_key(r.predicate).split())
+            and predicate_key(x.predicate) in CONTAINING
+            for r in rels
+            for x in rels
+            if x is not r
         )
 
     def _attr_may_be_true(self, i: int, j: int, a: str, b: str) -> str | None:
