@@ -495,6 +495,22 @@ class Strategy:
         ("bicycle" -> "scooter") made the rare ones that word (issue 32)."""
         return new >= old or self.rng.random() < (new / old) ** BALANCE
 
+    def garbled(self, i: int) -> bool:
+        """Entity i's text runs a clause into its noun phrase: a word in "-ing" before its
+        last word, after a word that is neither one of its attributes nor a determiner ("the
+        shore chasing seagulls", where the parse took the verb in). Moved whole, it reads
+        "the shore chasing seagulls run along the dog" (blind review round 33)."""
+        e = self.g.entities[i]
+        words = (e.text or "").lower().split()
+        own = {w for a in e.attributes for w in a.lower().split()}
+        return any(
+            words[k].endswith("ing")
+            and words[k] not in own
+            and words[k - 1] not in own
+            and words[k - 1] not in DETERMINERS
+            for k in range(1, len(words) - 1)
+        )
+
     def words_before(self, i: int, n: int) -> list[str] | None:
         """The last ``n`` words of the caption before entity i's span, in lower case (fewer
         where the caption has fewer), None where the caption does not say where it is."""

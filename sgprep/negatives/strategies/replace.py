@@ -207,6 +207,10 @@ class Replace(Strategy):
         if self._verb_like(i):  # "as the old crowd watches": "old" of a verb
             return self._refuse("verb_as_noun")
         have = {x.lower() for x in e.attributes}
+        if self._adverb_before(i, a):
+            # "a newly paved road" -> "a newly dusty road" (blind review round 33): the
+            # adverb says how the thing was made so
+            return self._refuse("compound")
         if self._made_by_noun(e, a) or bound_material(e, a):
             # "a graffiti covered wall" -> "graffiti bare"; "stainless steel" -> "stainless
             # chrome" (blind review round 24)
@@ -245,6 +249,21 @@ class Replace(Strategy):
                 bare_relations=self.scene.bare_relations,
             ),
             (SetAttribute(i, a, new),),
+        )
+
+    def _adverb_before(self, i: int, a: str) -> bool:
+        """The word before attribute ``a`` (in the entity's text, or in the caption where the
+        text opens with it) is an adverb ("newly paved", "freshly cut", "extremely old"), not
+        an attribute of its own ("a lovely old house")."""
+        e = self.g.entities[i]
+        words = (e.text or "").lower().split()
+        w = a.lower()
+        k = words.index(w) if w in words else -1
+        before = words[k - 1 : k] if k > 0 else (self.words_before(i, 1) if k == 0 else [])
+        return (
+            bool(before)
+            and before[0].endswith("ly")
+            and before[0] not in {x.lower() for x in e.attributes}
         )
 
     @staticmethod
@@ -640,6 +659,14 @@ class Replace(Strategy):
                 a = a.lower()
                 if attribute_type(a) == "colour" and a not in own and not c.attribute_ok(a, new):
                     return "implausible_attribute"
+        if new in siblings.ONE_SEAT and any(
+            self.scene.plural(j) and object_class(n) in ANIMATE
+            for j, n in enumerate(names)
+            if j != i
+        ):
+            # several beings and one seat, whatever the parse found them doing ("three
+            # friends sit on a couch laughing", no relation parsed -> "an armchair": round 33)
+            return "implausible_relation"
         for r in rels:
             p = predicate_key(r.predicate)
             if r.object == i and new in siblings.ONE_SEAT:
@@ -664,12 +691,13 @@ class Replace(Strategy):
                 if (
                     " " not in p
                     and verb not in LOOK_VERBS  # "a cat watching a bird" -> "a dog"
-                    and thing_kind(new) == "animal"
+                    and (thing_kind(new) == "animal" or object_class(new) == "vehicle")
                     and c.judge(new, p, names[r.object])
                 ):
-                    # and an animal does a thing to what the statistics saw it do it to ("a
-                    # dog carries a stick through a shallow creek" -> "a cat": round 27);
-                    # where it is ("sleeping in a sink") its group says
+                    # and an animal or a vehicle does a thing to what the statistics saw it
+                    # do it to ("a dog carries a stick through a shallow creek" -> "a cat":
+                    # round 27; "a truck carrying logs" -> "a bus": round 33); where it is
+                    # ("sleeping in a sink") its group says
                     return "implausible_relation"
                 continue
             undergoes = group.takes is None or verb in group.takes or c.n("po", p, new)

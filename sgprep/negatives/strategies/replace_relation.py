@@ -75,6 +75,11 @@ WAY_WORDS = words("way_words")
 #: How often a verb with the opposite of its preposition must have been seen, with any
 #: object, for replace_relation to write it (seen once may be a parse's slip).
 PREDICATE_SEEN = 2
+#: A place seen with fewer verbs than this says too little of what is done there for
+#: replace_relation to ask its new verb to be one of them.
+PLACE_VERBS_SEEN = 5
+#: Places of a whole scene (the lexicon's ``scene_places``: a beach, a field, a kitchen).
+SCENES = words("scene_places")
 #: A verb seen with a direct object more than this many times as often as with a preposition
 #: does not replace a verb used with that preposition alone (:meth:`ReplaceRelation._takes_an_object`).
 TRANSITIVE_RATIO = 2
@@ -146,7 +151,7 @@ class ReplaceRelation(Strategy):
             # what one does with one's own hands says how: "washes her hands at a sink" ->
             # "presses her hands" (blind review round 30)
             return self._refuse("body_part")
-        if self._purpose(r, verb):
+        if self._purpose(verb):
             # the verb says what a thing is used for ("uses a magnifying glass to read a
             # newspaper" -> "to sell": blind review round 29)
             return self._refuse("purpose_clause")
@@ -164,20 +169,12 @@ class ReplaceRelation(Strategy):
         new_verb = new_verb or self.rng.choice(options)
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
 
-    def _purpose(self, r: Relation, verb: str) -> bool:
-        """Relation r's verb says what its subject does another thing for: the subject does
-        something else too (an action of another relation), and the caption says "to" and the
-        verb ("uses a magnifying glass | to read a newspaper", "dives into the sand | to save
-        the ball")."""
-        other = any(
-            x is not r
-            and x.subject == r.subject
-            and relation_type(x.predicate) == "action"
-            and lemma(x.predicate.lower().split()[0]) != verb
-            for x in self.g.relations
-            if x.predicate.split()
-        )
-        return other and f" to {verb} " in f" {self.text.lower()} "
+    def _purpose(self, verb: str) -> bool:
+        """Relation r's verb says what its subject does another thing for: the caption says
+        "to" and the verb ("uses a magnifying glass | to read a newspaper", "dives into the
+        sand | to save the ball"), after a verb of its own or not ("a dog jumps high | to
+        catch a frisbee" -> "to carry": blind review round 33)."""
+        return f" to {verb} " in f" {self.text.lower()} "
 
     def _held_still(self, k: int, but: int | None = None) -> bool:
         """Entity k rests (the subject of a verb of :data:`RESTING_VERBS`: "a dog lying in the
@@ -190,6 +187,38 @@ class ReplaceRelation(Strategy):
             if lemma(words[0]) in RESTING_VERBS or words in (["in"], ["on"], ["inside"]):
                 return True
         return False
+
+    def _places(self, r: Relation) -> list[frozenset[str]]:
+        """For each place of relation r's ends (a one-word spatial relation of either to a
+        third thing: "pizza | in | brick oven"), the verbs the statistics saw said at it, with
+        any preposition (:data:`PLACE_VERBS_SEEN` or more of them: else too few to judge).
+        Not a place of the whole scene (:data:`SCENES`), where anything may be done ("selling
+        a kite | on the beach")."""
+        out = []
+        for x in self.g.relations:
+            p = x.predicate.lower()
+            place = self.scene.names[x.object]
+            if (
+                x is r
+                or x.subject not in (r.subject, r.object)
+                or x.object in (r.subject, r.object)
+                or " " in p
+                or relation_type(p) != "spatial"
+                or place.split()[-1] in SCENES
+            ):
+                continue
+            verbs = self.scene.memos.memo(("verbs_at", place), self._verbs_at)
+            if len(verbs) >= PLACE_VERBS_SEEN:
+                out.append(verbs)
+        return out
+
+    def _verbs_at(self, key: tuple[str, str]) -> frozenset[str]:
+        """The verbs (first words of predicates of action) seen with place ``key[1]``."""
+        return frozenset(
+            p.split()[0]
+            for p in self.cooc.neighbours("po", 1, key[1])
+            if relation_type(p) == "action"
+        )
 
     def _two_paths(self, r: Relation) -> bool:
         """Another relation of r's subject with r's verb says where the way goes from or to
@@ -351,10 +380,15 @@ class ReplaceRelation(Strategy):
         # plausible with it too (:meth:`Cooc.judge`), else "feeds carrots on a cutting
         # board", "eats a pizza to a woman" (blind review round 13)
         adjunct = self._adjunct(r)
+        places = self._places(r)
         return [
             v
             for v in plausible
             if v not in said
+            # done where the caption puts it: a verb the captions use at each place of its
+            # ends ("makes pizza in a brick oven" -> "eats pizza": blind review round 33;
+            # "picks strawberries in a field" -> "dips": rounds 22, 26, 29 and 32)
+            and all(v in seen for seen in places)
             # a verb that says little may be true too ("welding a metal pipe" -> "fixing":
             # blind review round 28; "throwing a frisbee" -> "holding")
             and v not in UNSPECIFIC_VERBS
