@@ -10,6 +10,7 @@ from collections import Counter
 from neg_helpers import CUBES, build_all, graph, strategy_class
 
 from sgprep.negatives import addable, scenes
+from sgprep.negatives.cooc_count import FIXED_EXPRESSIONS
 from sgprep.negatives.realise import Realiser
 from sgprep.negatives.scene import Scene
 from sgprep.negatives.stage import NegativesSettings, NegativesStage
@@ -41,10 +42,18 @@ def connected(caption, entities, relations=(), seeds=12, detected=None):
 
 
 def added(texts, caption):
-    """The things connect added to the caption."""
+    """The things connect added to the caption (a fixed expression's words name no thing of
+    their own: "a hot dog" adds no dog)."""
     words = {a.word for a in addable.addable_table(VOCAB.cooc)}
+    texts = [_without_fixed(t) for t in texts]
     found = {o for t in texts for o in words if f" {o}" in t and f" {o}" not in caption}
     return {o for o in found if not any(o != x and o in x for x in found)}  # "bear": "teddy bear"
+
+
+def _without_fixed(text: str) -> str:
+    for x in FIXED_EXPRESSIONS:
+        text = text.replace(f" {x}", " ")
+    return text
 
 
 def vehicles_and_big() -> set[str]:

@@ -67,6 +67,7 @@ from sgprep.negatives.strategies.swap import (
     AGES,
     METAL_COLOURS,
     bound_material,
+    fixed_with,
     in_colour_compound,
     knowledge,
     thing_kind,
@@ -234,6 +235,8 @@ class Replace(Strategy):
             return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
         if contradicts(new, [x for x in e.attributes if x != a]):
             return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
+        if fixed_with(new, self.scene.names[i]):
+            return self._refuse("fixed_expression")  # "calm blue water" -> "white water"
         if in_colour_compound(e, a, self.cooc) and not (
             a.lower() in COLOUR_MODIFIERS and new.lower() in COLOUR_MODIFIERS
         ):  # "navy blue" -> "navy black"; "light blue" -> "dark blue" is whole
@@ -777,7 +780,9 @@ class Replace(Strategy):
                 table.clear()
             c = self.cooc
             if kind == "part":
-                hit = bool(
+                # had by x, and a part by nature (had half the times it is named): "a boy |
+                # has | bicycle" is his, not a part of him (the counts of 44,337 captions)
+                hit = c.part_or_worn(new) and bool(
                     c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
                 )
             else:

@@ -25,6 +25,7 @@ from pathlib import Path
 from sgprep.lexicon import groups, keyed, words
 from sgprep.negatives import grammar, kinds
 from sgprep.negatives.cooc import (
+    FIXED_EXPRESSIONS,
     FREE_STANDING,
     NATURAL,
     NEARBY,
@@ -252,6 +253,12 @@ def bound_material(e, a: str) -> bool:
     before = words[at - 1] if at else ""
     own = {x.lower() for x in e.attributes}
     return before in own and swap_type(before) not in ("colour", "size", "material")
+
+
+def fixed_with(attribute: str, name: str) -> bool:
+    """``attribute`` before ``name``'s head makes a name of its own (:data:`FIXED_EXPRESSIONS`:
+    "white water" is rapids, "hot dog" a sausage)."""
+    return f"{attribute.lower()} {name.split()[-1]}" in FIXED_EXPRESSIONS
 
 
 def in_colour_compound(e, a: str, cooc=None) -> bool:
@@ -551,6 +558,8 @@ class Swap(Strategy):
         }
         if contradicts(b, new[i]) or contradicts(a, new[j]):
             return self._refuse("implausible_attribute")  # "a rusty new bicycle"
+        if any(fixed_with(x, self.scene.names[k]) for k, x in ((i, b), (j, a))):
+            return self._refuse("fixed_expression")  # "calm white water" (round 34)
         if self.cooc is not None:
             # the relations, and the attributes that stay, are as the caption has them, which
             # attests them; each object must take the attribute it gets, by the statistics or
