@@ -170,9 +170,9 @@ class ReplaceRelation(Strategy):
         return self._set_pred(k, " ".join([new_verb, *rest]), SetPredicate(k, verb, new_verb, True))
 
     def _purpose(self, verb: str) -> bool:
-        """Relation r's verb says what its subject does another thing for: the caption says
-        "to" and the verb ("uses a magnifying glass | to read a newspaper", "dives into the
-        sand | to save the ball"), after a verb of its own or not ("a dog jumps high | to
+        """``verb`` says what its subject does something for: the caption says "to" and the
+        verb ("uses a magnifying glass | to read a newspaper", "dives into the sand | to save
+        the ball"), after a verb the parse made a relation of or not ("a dog jumps high | to
         catch a frisbee" -> "to carry": blind review round 33)."""
         return f" to {verb} " in f" {self.text.lower()} "
 

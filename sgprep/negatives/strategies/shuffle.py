@@ -30,6 +30,7 @@ GROWN_UPS = words("grown_up_nouns")
 LIST_WORDS = words("list_words")
 #: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
 HAD = words("had_relations")
+#: Prepositions: a relation that ends in one says where a thing is ("sleep on | a couch").
 PREPOSITIONS = words("prepositions")
 
 
