@@ -29,7 +29,7 @@ from sgprep.negatives.perturbation import (
     SetPredicate,
 )
 from sgprep.negatives.vocab import relation_type
-from sgprep.negatives.words import LIST_SEAMS, SEAM_WORDS, attribute_type
+from sgprep.negatives.words import LIST_SEAMS, PREPOSITIONS, SEAM_WORDS, attribute_type
 from sgprep.schema import Entity, SceneGraph
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’-][A-Za-z0-9]+)*")
@@ -66,10 +66,6 @@ class Disfluent(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
-
-
-#: Prepositions and particles: one right before an edited preposition doubles it.
-PREPOSITIONS = words("prepositions")
 
 
 class Word(NamedTuple):

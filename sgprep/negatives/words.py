@@ -23,6 +23,9 @@ SIZES = words("size_words")
 #: Prepositions and spatial phrases: a predicate made only of these is spatial (or a bare
 #: preposition such as "with", "of"), else an action.
 SPATIAL_WORDS = words("spatial_words")
+#: Prepositions and particles: one right before an edited preposition doubles it (the
+#: realiser); a relation that ends in one says where a thing is ("sleep on | a couch").
+PREPOSITIONS = words("prepositions")
 
 
 @lru_cache(maxsize=65536)

@@ -12,6 +12,7 @@ from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
 from sgprep.negatives.scene import Strategy, is_mutual, same_class, with_entities
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric, same_entity
+from sgprep.negatives.words import PREPOSITIONS
 from sgprep.schema import Relation
 
 #: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
@@ -30,8 +31,6 @@ GROWN_UPS = words("grown_up_nouns")
 LIST_WORDS = words("list_words")
 #: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
 HAD = words("had_relations")
-#: Prepositions: a relation that ends in one says where a thing is ("sleep on | a couch").
-PREPOSITIONS = words("prepositions")
 
 
 def small_one(head: str, attributes: list[str]) -> bool:
