@@ -582,8 +582,10 @@ def test_connect_goes_at_the_end_or_before_a_clause_never_before_a_participle():
     texts = [t for t in texts if t]
     cap = "two young girls sitting at a dinner table"
     # never "girls near a horse sitting at"; connect only adds (issue 32); a thing a person
-    # has with them goes right after the person ("two young girls with a dog sitting at")
-    assert all(t.startswith((cap + " ", cap + ", ", "two young girls with ")) for t in texts)
+    # has with them goes right after the person ("two young girls with a dog sitting at"),
+    # and so does a second subject ("two young girls and a cat sitting at")
+    starts = (cap + " ", cap + ", ", "two young girls with ", "two young girls and ")
+    assert all(t.startswith(starts) for t in texts)
     assert not any(" near " in t.split(" sitting ")[0] for t in texts), texts
     texts, _ = made(
         "a man in a blue shirt throws a frisbee",
@@ -597,22 +599,24 @@ def test_connect_goes_at_the_end_or_before_a_clause_never_before_a_participle():
 
 def test_connect_without_a_seam_after_its_noun_phrase_goes_at_the_end_and_names_no_sport():
     texts, _ = made(
-        "a man holds an umbrella over a woman in the rain.",
+        # in the park: in the rain (no setting) only a bicycle was left to add, too few things
+        # (connect's MIN_OPTIONS) with 53,675 captions counted
+        "a man holds an umbrella over a woman in the park.",
         [
             ("man", "man", []),
             ("umbrella", "umbrella", []),
             ("woman", "woman", []),
-            ("rain", "rain", []),
+            ("park", "park", []),
         ],
         [(0, "hold", 1), (1, "over", 2), (2, "in", 3)],
         "connect",
         with_text=True,
     )
     texts = [t for t in texts if t]
-    cap = "a man holds an umbrella over a woman in the rain"
+    cap = "a man holds an umbrella over a woman in the park"
     added = [t for t in texts if t.startswith(cap + " ") or t.startswith(cap + ", ")]
     assert added and all(t.endswith(".") for t in added), texts  # after it, or a clause
-    # or in the place of "in the rain": "... over a woman near a ladder."
+    # or in the place of "in the park": "... over a woman near a ladder."
     assert all(
         t.startswith("a man holds an umbrella over a woman ") and t.endswith(".")
         for t in texts
@@ -870,7 +874,9 @@ def test_two_things_worn_by_one_person_exchanged_say_the_same():
         "redraw_relation",
         with_text=True,
     )
-    assert not texts and rejected["list_reorder"]  # "wearing a dark hat with a white uniform"
+    # "wearing a dark hat with a white uniform": the two had by one (list_reorder), both at
+    # one thing by a relation that holds either way (may_be_true, round 35)
+    assert not texts and (rejected["list_reorder"] or rejected["may_be_true"])
 
 
 def test_a_replaced_noun_keeps_the_article_it_needs():

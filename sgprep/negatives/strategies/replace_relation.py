@@ -46,6 +46,16 @@ TIED_POSITIONS = {w: _TIED[g] for g, verbs in keyed("tied_position_verbs").items
 UNSPECIFIC_VERBS = words("unspecific_verbs")
 #: Verbs of a being at rest: nothing leads it (the lexicon's ``resting_verbs``).
 RESTING_VERBS = words("resting_verbs")
+#: Verbs of how one holds one's body ("sit", "stand", "kneel"): one does something else at
+#: once, so such a verb changes only for another of them ("students sit at long tables" ->
+#: "study at long tables": blind review round 35), and another verb never for one.
+POSTURE_VERBS = words("posture_verbs")
+#: Verbs where the doer moves or bears the other one: never of several grown beings ("a
+#: woman walks three large dogs" -> "carries three large dogs": blind review round 36).
+STRENGTH_VERBS = words("strength_verbs")
+GROWN = words("grown_words") | words("grown_up_nouns")
+#: Pronouns and possessives ("its trunk").
+REFERENCE_WORDS = words("reference_words")
 #: Verbs whose subject moves with their object: never said of a subject at rest elsewhere.
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
@@ -147,9 +157,10 @@ class ReplaceRelation(Strategy):
             # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
             # does the new thing may well do the old one too
             return self._refuse("may_be_true")
-        if object_class(self.scene.names[r.object]) == "body part":
+        if object_class(self.scene.names[r.object]) == "body part" or self._own_part(r.object):
             # what one does with one's own hands says how: "washes her hands at a sink" ->
-            # "presses her hands" (blind review round 30)
+            # "presses her hands" (blind review round 30); "an elephant lifts its trunk" ->
+            # "reaches its trunk" (round 36)
             return self._refuse("body_part")
         if self._purpose(verb):
             # the verb says what a thing is used for ("uses a magnifying glass to read a
@@ -175,6 +186,26 @@ class ReplaceRelation(Strategy):
         the ball"), after a verb the parse made a relation of or not ("a dog jumps high | to
         catch a frisbee" -> "to carry": blind review round 33)."""
         return f" to {verb} " in f" {self.text.lower()} "
+
+    def _own_part(self, k: int) -> bool:
+        """Entity k is a part of a being's own, by the statistics (had half the times it is
+        named), after a possessive ("its trunk", "his hand")."""
+        name = self.scene.names[k]
+        return (
+            self.cooc is not None
+            and self.article(k) in REFERENCE_WORDS
+            and self.cooc.n("po", "have", name) * 2 >= self.cooc.n("obj", name) > 0
+        )
+
+    def _grown_ones(self, k: int) -> bool:
+        """Entity k is several beings, grown by name or by a word of size or age ("three
+        large dogs", "two men")."""
+        e = self.g.entities[k]
+        return (
+            object_class(self.scene.names[k]) in ("person", "animal")
+            and self.scene.plural(k)
+            and not GROWN.isdisjoint([e.head.lower(), *(a.lower() for a in e.attributes)])
+        )
 
     def _held_still(self, k: int, but: int | None = None) -> bool:
         """Entity k rests (the subject of a verb of :data:`RESTING_VERBS`: "a dog lying in the
@@ -397,6 +428,7 @@ class ReplaceRelation(Strategy):
             # shoulders": round 30), and rides nothing while sitting elsewhere ("children sit
             # on the floor sketching a marble statue of a horse" -> "riding": round 30)
             and not (v in LEADING_VERBS and self._held_still(r.object))
+            and not (v in STRENGTH_VERBS and self._grown_ones(r.object))
             and not (v in MOVING_WITH and self._held_still(r.subject, but=r.object))
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
@@ -502,6 +534,7 @@ class ReplaceRelation(Strategy):
             v
             for v in verbs
             if v != verb
+            and (v in POSTURE_VERBS) == (verb in POSTURE_VERBS)
             and predicate_key(" ".join([v, *rest])) in seen
             and not c.is_related(v, verb, "verb")
             and not related_with(v, verb, o)  # "rides a wave" -> "catches a wave"

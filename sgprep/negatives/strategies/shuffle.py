@@ -241,4 +241,23 @@ class Shuffle(Strategy):
         heads = {self.scene.names[k].split()[-1] for k in (x, y)}
         if heads <= FIXED_ROLES.keys():
             return self._refuse("fixed_position")
+        if self._by_one_thing(x, y):
+            return self._refuse("may_be_true")
         return self._exchange(x, y, "redraw_relation")
+
+    def _by_one_thing(self, x: int, y: int) -> bool:
+        """Both are at one third thing, one of them by a relation that holds either way round
+        ("a red bicycle leans against a fence | next to a blue scooter": the fence is next to
+        the scooter). They are there together, and exchanged the caption says the same
+        (blind review round 35)."""
+        names = self.scene.names
+        at: dict[int, dict[int, bool]] = {x: {}, y: {}}  # thing -> third -> by a mutual one
+        for r in self.g.relations:
+            for k, other in ((r.subject, r.object), (r.object, r.subject)):
+                if k in at and other not in (x, y):
+                    tail = " ".join(predicate_key(r.predicate).split()[1:])
+                    mutual = is_mutual(r.predicate, names[k], names[other]) or (
+                        bool(tail) and is_symmetric(tail)
+                    )
+                    at[k][other] = at[k].get(other, False) or mutual
+        return any(at[x][z] or at[y][z] for z in at[x].keys() & at[y].keys())

@@ -89,6 +89,13 @@ OVERSHADOWING = words("overshadowing_verbs")
 #: seen once on a cat is a slip or a breed's name ("a russian blue"), never "a blue cat"
 #: (blind review round 25).
 BEING_COLOUR_SEEN = 2
+#: ... and in this share of the colours seen on it: twice on a cat of 191 colours is a
+#: breed's name still ("a russian blue cat" twice in 53,675 captions; "a blue cat" read
+#: after blind review round 25's fix), twice on a bird of 17 is a bird's colour.
+BEING_COLOUR_SHARE = 0.02
+#: A thing the statistics saw made of this many materials takes only those (and metal) by
+#: its kind (:meth:`Swap._made_otherwise`).
+MATERIALS_KNOWN = 3
 #: Words of a person's age ("little", "old", "tall" of a grown-up): one stays in its slot
 #: for a new name only where the statistics saw it with that name ("a woman hands a cone to a
 #: little boy" -> "a boy hands a cone to a little woman": blind review round 27).
@@ -335,7 +342,7 @@ class Swap(Strategy):
                 not never(attribute, name) and not self._off_pole(attribute, name)
             ) and (
                 self._seen_on(attribute, name)
-                or fits_by_kind(attribute, name)
+                or (fits_by_kind(attribute, name) and not self._made_otherwise(attribute, name))
                 or (
                     swap_type(attribute) == "colour"
                     and (made or any(w in toys for w in name.lower().split()[:-1]))
@@ -343,10 +350,43 @@ class Swap(Strategy):
             )
         return hit
 
+    def _made_otherwise(self, attribute: str, name: str) -> bool:
+        """A material that ``name``'s kind takes, but not ``name``: the captions say what it
+        is made of in :data:`MATERIALS_KNOWN` materials or more, and not this one ("a wooden
+        table holds a metal teapot" -> "a wooden teapot": a teapot is ceramic, glass or
+        porcelain; blind review round 35). Metal, what made things are of when no caption
+        says so ("a metal spoon": spoons are said to be wooden or plastic), always fits."""
+        a = attribute.lower()
+        if swap_type(a) != "material" or a == "metal":
+            return False
+        seen = {w for w in self.cooc.neighbours("attr", 1, name) if swap_type(w) == "material"}
+        return len(seen) >= MATERIALS_KNOWN and a not in seen
+
+    def _holds(self, k: int) -> bool:
+        """Entity k is a container the caption says the contents of ("a cup | of coffee")."""
+        return any(
+            r.object == k
+            and predicate_key(r.predicate) == "in"
+            and self.words_before(r.subject, 1) == ["of"]
+            for r in self.g.relations
+        )
+
+    def _colours(self, name: str) -> int:
+        """How many colours the statistics saw on ``name`` (once per name and process)."""
+        return self.scene.memos.memo(
+            ("colours_seen", name),
+            lambda _: sum(
+                n
+                for w, n in self.cooc.neighbours("attr", 1, name).items()
+                if swap_type(w) == "colour"
+            ),
+        )
+
     def _seen_on(self, attribute: str, name: str) -> bool:
         """:meth:`Cooc.attribute_ok_by_class`, but a colour of a being only where the
-        statistics saw it :data:`BEING_COLOUR_SEEN` times on the name or its head ("a blue
-        cat", once in the corpus, is no cat's colour: blind review round 25), and of an
+        statistics saw it :data:`BEING_COLOUR_SEEN` times on the name or its head, and in
+        :data:`BEING_COLOUR_SHARE` of its colours ("a blue cat" is no cat's colour: blind
+        review round 25), and of an
         unpainted thing only where they saw it on that thing."""
         c = self.cooc
         if swap_type(attribute) == "colour" and _head(name) in knowledge().unpainted:
@@ -355,8 +395,9 @@ class Swap(Strategy):
             return c.attribute_ok(attribute, name)
         if swap_type(attribute) == "colour" and thing_kind(name) in ("person", "animal"):
             a = attribute.lower()
-            return a not in METAL_COLOURS and (
-                max(c.n("attr", a, n) for n in {name, _head(name)}) >= BEING_COLOUR_SEEN
+            return a not in METAL_COLOURS and any(
+                c.n("attr", a, n) >= max(BEING_COLOUR_SEEN, BEING_COLOUR_SHARE * self._colours(n))
+                for n in {name, _head(name)}
             )
         return c.attribute_ok_by_class(attribute, name)
 
@@ -490,6 +531,13 @@ class Swap(Strategy):
         out, ents, n = [], self.g.entities, self.paired()
         for i in range(n):
             for j in range(i + 1, n):
+                if (
+                    ents[i].attributes
+                    and ents[j].attributes
+                    and (self.noun_as_attribute(i) or self.noun_as_attribute(j))
+                ):
+                    self.rejected["noun_as_attribute"] += 1  # "a tiny kitten peers up at"
+                    continue
                 for a in ents[i].attributes:
                     for b in ents[j].attributes:
                         if (
@@ -536,6 +584,10 @@ class Swap(Strategy):
             # like, and goes with no other ("a clear wooden vase", "stainless wooden
             # appliances": blind review round 17)
             return self._refuse("compound")
+        if swap_type(a) == "temperature" and (self._holds(i) or self._holds(j)):
+            # a container's temperature is its contents': "a hot cup of coffee next to a cold
+            # glass of orange juice" -> "a hot glass of orange juice" (blind review round 35)
+            return self._refuse("implausible_attribute")
         if swap_type(a) == "size" and self._young_and_grown(i, j):
             # a young one's size is set by its age: "a tiny kitten beside a big dog" -> "a big
             # kitten beside a tiny dog", "a small cub next to a large bear" (round 21)
@@ -724,6 +776,12 @@ class Swap(Strategy):
     def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
         ni, nj = self.scene.names[i], self.scene.names[j]
+        if (self.words_before(i, 1) == ["of"]) != (self.words_before(j, 1) == ["of"]):
+            # what a thing holds or is made of for what is on it: "a bowl of rice with
+            # vegetables and a fried egg on top" -> "a bowl of egg ... and a fried rice on
+            # top" (blind review round 36); two contents ("a cup of tea and a glass of
+            # milk") may change places
+            return self._refuse("contents")
         animate = object_class(ni) in ANIMATE and object_class(nj) in ANIMATE
         symmetric = any(
             {r.subject, r.object} == {i, j}
