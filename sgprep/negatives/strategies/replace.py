@@ -461,6 +461,15 @@ class Replace(Strategy):
             return self._refuse("article_needed")  # "drinking a beer" -> "a wine", "a milk"
         if article in ("another", "other") or before == ["other"]:
             return self._refuse("another")  # "a giraffe ... and another giraffe"
+        if any(
+            j != i
+            and singular(x.split()[-1]) == singular(o)
+            and (self.article(j) in ("another", "other") or self.words_before(j, 1) == ["other"])
+            for j, x in enumerate(names)
+        ):
+            # the caption says it is one of several: "a goat stands on a rock while other goats
+            # graze below" -> "a cow ... while other goats" (blind review round 37)
+            return self._refuse("another")
         rels = [r for r in self.g.relations if i in (r.subject, r.object) and r.subject != r.object]
         plural = (e.count or 1) > 1 or grammar.is_plural_form(
             e.text.split()[-1] if e.text else "", e.head

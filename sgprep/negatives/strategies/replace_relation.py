@@ -24,7 +24,7 @@ from sgprep.negatives.scene import DETERMINERS, MAX_MEMO, WORD, Strategy, with_e
 from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.validity import OPPOSITES
 from sgprep.negatives.vocab import relation_type
-from sgprep.negatives.words import SPATIAL_WORDS
+from sgprep.negatives.words import COLOUR_MODIFIERS, SPATIAL_WORDS, attribute_kind
 from sgprep.schema import Relation, SceneGraph
 
 #: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
@@ -469,6 +469,10 @@ class ReplaceRelation(Strategy):
         first = words[0]
         if first in DETERMINERS or first in COMPLEMENT_WORDS:
             return True  # "teaching her dog a new trick", "teaching his daughter how to"
+        if attribute_kind(first) == "colour" or first in COLOUR_MODIFIERS:
+            # what the verb makes it: "repaints an old wooden chair | bright green" ->
+            # "sands an old wooden chair bright green" (blind review round 37)
+            return True
         return any(
             x is not r
             and relation_type(x.predicate) == "action"
