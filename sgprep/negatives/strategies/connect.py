@@ -123,9 +123,9 @@ DESCRIBING_KINDS = frozenset({"colour", "size"})
 GENERAL_ATTRIBUTE = 10
 #: connect adds a thing only where this many may be drawn: where one or two are possible
 #: (a cat or a stool by a plate of food), the scene says the added word, and a few such
-#: settings made it the commonest of all (the fresh set: a stool 6.7 % of the additions
-#: with every possible thing drawn alike; 4.0 % with three at least, on 29.9 % of captions
-#: rather than 32.5 %).
+#: settings made it the commonest of all (the fresh set, when this was chosen: a stool 6.7 %
+#: of the additions with every possible thing drawn alike; 4.0 % with three at least, on
+#: 29.9 % of captions rather than 32.5 %).
 MIN_OPTIONS = 3
 #: A word counted as an object more than once in this many of its uses as an attribute is a
 #: noun ("a toy car", "a laundry basket"); less often, a slip of the parse ("the wet").
