@@ -445,10 +445,14 @@ class Cooc(CoocTables):
             self._pools[key] = _cumulative(getattr(self, f"_options_{kind}")(*context))
         return self._pools[key]
 
+    def is_part(self, obj: str) -> bool:
+        """Seen as a part of something: had by it half the times it is named ("a wheel")."""
+        return self.n("po", "have", obj) * 2 >= self.n("obj", obj)
+
     def part_or_worn(self, obj: str) -> bool:
-        """Seen as a part of something (had by it, half the time) or worn: "a boy near a
-        shirt", "a boat near a wheel" read wrong."""
-        return self.n("po", "have", obj) * 2 >= self.n("obj", obj) or self.n("po", "wear", obj) > 0
+        """Seen as a part of something (:meth:`is_part`) or worn: "a boy near a shirt", "a
+        boat near a wheel" read wrong."""
+        return self.is_part(obj) or self.n("po", "wear", obj) > 0
 
     def _options_end(self, other: str, predicate: str, as_subject: bool) -> dict[str, int]:
         out: dict[str, int] = {}

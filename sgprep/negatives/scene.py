@@ -501,6 +501,10 @@ class Strategy:
         ("bicycle" -> "scooter") made the rare ones that word (issue 32)."""
         return new >= old or self.rng.random() < (new / old) ** BALANCE
 
+    def after_of(self, k: int) -> bool:
+        """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
+        return (self.words_before(k, 1) or [None])[-1] == "of"
+
     def noun_as_attribute(self, i: int) -> bool:
         """Entity i has an attribute that names a being while its own name is a word the
         statistics hardly know as a thing (:data:`NOUN_SEEN`): the parse took the clause's

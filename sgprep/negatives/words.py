@@ -26,6 +26,18 @@ SPATIAL_WORDS = words("spatial_words")
 #: Prepositions and particles: one right before an edited preposition doubles it (the
 #: realiser); a relation that ends in one says where a thing is ("sleep on | a couch").
 PREPOSITIONS = words("prepositions")
+#: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
+#: climb", "carries three large dogs").
+STRENGTH_VERBS = words("strength_verbs")
+#: Pronouns and possessives that point back at a being ("his", "their", "its trunk").
+REFERENCE_WORDS = words("reference_words")
+GROWN_WORDS = words("grown_words")
+GROWN_UPS = words("grown_up_nouns")
+
+
+def grown_up(head: str, attributes: list[str]) -> bool:
+    """A grown-up's noun, or a word of age among the attributes."""
+    return head.lower() in GROWN_UPS or not GROWN_WORDS.isdisjoint(a.lower() for a in attributes)
 
 
 @lru_cache(maxsize=65536)

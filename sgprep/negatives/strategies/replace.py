@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 
-from sgprep.lexicon import keyed, words
+from sgprep.lexicon import keyed
 from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
     LOOK_VERBS,
@@ -75,6 +75,7 @@ from sgprep.negatives.strategies.swap import (
 from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
+    GROWN_UPS,
     attribute_group,
     attribute_kind,
     contradicts,
@@ -87,9 +88,6 @@ from sgprep.schema import Entity, Relation
 #: scenes of the rarer of the two, at least LIKELY_MIN times (tuned on the dev captions:
 #: 0.2 also refused "a man on a surfboard" -> "on a skateboard"; 0.35 kept "sheets on the
 #: bed" -> "blankets"). People, seen with nearly everything, are left out.
-#: Grown-ups' nouns: a grown-up becomes a child ("a woman" -> "a boy") only where no age
-#: word (:data:`~sgprep.negatives.strategies.swap.AGES`) is said.
-GROWN_UPS = words("grown_up_nouns")
 #: An antonym replaces first where the statistics saw it this often with the object: once
 #: may be chance, and an antonym said once is a word the captions hardly use ("a tall
 #: building" -> "a short building", "a short tree": 27 of the fresh set's replacements, which
@@ -629,11 +627,7 @@ class Replace(Strategy):
             ),
             None,
         )
-        return stuff is None or all(
-            c.n("scene", *sorted((stuff, n)))
-            for k, n in enumerate(self.scene.names)
-            if k != i and n != stuff and thing_kind(n) == "animal"
-        )
+        return stuff is None or self._seen_with_others(i, stuff, beings=True)
 
     def _seen_with_others(self, i: int, new: str, beings: bool) -> bool:
         """``new`` in entity i's place was seen in a scene with each thing the caption's other

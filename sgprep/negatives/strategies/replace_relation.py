@@ -24,7 +24,14 @@ from sgprep.negatives.scene import DETERMINERS, MAX_MEMO, WORD, Strategy, with_e
 from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.validity import OPPOSITES
 from sgprep.negatives.vocab import relation_type
-from sgprep.negatives.words import COLOUR_MODIFIERS, SPATIAL_WORDS, attribute_kind
+from sgprep.negatives.words import (
+    COLOUR_MODIFIERS,
+    REFERENCE_WORDS,
+    SPATIAL_WORDS,
+    STRENGTH_VERBS,
+    attribute_kind,
+    grown_up,
+)
 from sgprep.schema import Relation, SceneGraph
 
 #: Relations a parser infers from "'s", "of" or "with" rather than a verb in the caption:
@@ -50,12 +57,6 @@ RESTING_VERBS = words("resting_verbs")
 #: once, so such a verb changes only for another of them ("students sit at long tables" ->
 #: "study at long tables": blind review round 35), and another verb never for one.
 POSTURE_VERBS = words("posture_verbs")
-#: Verbs where the doer moves or bears the other one: never of several grown beings ("a
-#: woman walks three large dogs" -> "carries three large dogs": blind review round 36).
-STRENGTH_VERBS = words("strength_verbs")
-GROWN = words("grown_words") | words("grown_up_nouns")
-#: Pronouns and possessives ("its trunk").
-REFERENCE_WORDS = words("reference_words")
 #: Verbs whose subject moves with their object: never said of a subject at rest elsewhere.
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
@@ -194,17 +195,19 @@ class ReplaceRelation(Strategy):
         return (
             self.cooc is not None
             and self.article(k) in REFERENCE_WORDS
-            and self.cooc.n("po", "have", name) * 2 >= self.cooc.n("obj", name) > 0
+            and self.cooc.n("obj", name) > 0
+            and self.cooc.is_part(name)
         )
 
     def _grown_ones(self, k: int) -> bool:
         """Entity k is several beings, grown by name or by a word of size or age ("three
-        large dogs", "two men")."""
+        large dogs", "two men"): one moves or bears none of them (:data:`STRENGTH_VERBS`: "a
+        woman walks three large dogs" -> "carries three large dogs", blind review round 36)."""
         e = self.g.entities[k]
         return (
             object_class(self.scene.names[k]) in ("person", "animal")
             and self.scene.plural(k)
-            and not GROWN.isdisjoint([e.head.lower(), *(a.lower() for a in e.attributes)])
+            and grown_up(e.head, e.attributes)
         )
 
     def _held_still(self, k: int, but: int | None = None) -> bool:

@@ -12,21 +12,14 @@ from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
 from sgprep.negatives.scene import Strategy, is_mutual, same_class, with_entities
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.validity import is_symmetric, same_entity
-from sgprep.negatives.words import PREPOSITIONS
+from sgprep.negatives.words import PREPOSITIONS, REFERENCE_WORDS, STRENGTH_VERBS, grown_up
 from sgprep.schema import Relation
 
 #: Verbs said of many at once: many doers exchanged for one read ill-formed ("children crowd
 #: around the table", redrawn "a woman crowds around the table"); one thing may surround.
 COLLECTIVE_VERBS = words("collective_verbs")
-#: Verbs where the doer must be able to move the other one ("a tall man helps a small girl
-#: climb"): exchanged, a small doer and a grown one done to reads as absurd.
-STRENGTH_VERBS = words("strength_verbs")
-#: Pronouns and possessives that point back at a being ("his", "their").
-REFERENCE_WORDS = words("reference_words")
 SMALL_WORDS = frozenset("small little young tiny baby".split())
 CHILDREN = words("child_nouns")
-GROWN_WORDS = words("grown_words")
-GROWN_UPS = words("grown_up_nouns")
 #: What may stand between two items of one list: "a hat, a white shirt and a tie".
 LIST_WORDS = words("list_words")
 #: Relations of a thing to what it wears or has: "in", "with", "wearing" say the same.
@@ -36,11 +29,6 @@ HAD = words("had_relations")
 def small_one(head: str, attributes: list[str]) -> bool:
     """A child's noun, or a word of smallness or youth among the attributes."""
     return head.lower() in CHILDREN or not SMALL_WORDS.isdisjoint(a.lower() for a in attributes)
-
-
-def grown_up(head: str, attributes: list[str]) -> bool:
-    """A grown-up's noun, or a word of age among the attributes."""
-    return head.lower() in GROWN_UPS or not GROWN_WORDS.isdisjoint(a.lower() for a in attributes)
 
 
 class Shuffle(Strategy):
@@ -142,24 +130,14 @@ class Shuffle(Strategy):
         """The two are together (a relation between them that holds either way round:
         "next to", "with") and what the exchange moves is only where one of them is ("on
         a blue couch"): the other is most likely there too, and the exchange says the same."""
-        names = self.scene.names
         together, places = False, []
         for r in self.g.relations:
             if {r.subject, r.object} == {s, o}:
-                tail = " ".join(predicate_key(r.predicate).split()[1:])  # "sleep | next to"
-                together = (
-                    together
-                    or is_mutual(r.predicate, names[s], names[o])
-                    or (bool(tail) and is_symmetric(tail))
-                )
+                together = together or self._either_way(r)
             elif r.subject in (s, o) or r.object in (s, o):
                 words = r.predicate.lower().split()
                 places.append(bool(words) and words[-1] in PREPOSITIONS)
         return together and bool(places) and all(places)
-
-    def _after_of(self, k: int) -> bool:
-        """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
-        return (self.words_before(k, 1) or [None])[-1] == "of"
 
     def _small(self, i: int) -> bool:
         e = self.g.entities[i]
@@ -234,7 +212,7 @@ class Shuffle(Strategy):
         pitcher")."""
         if self.scene.plural(x) != self.scene.plural(y):
             return self._refuse("number_mismatch")
-        if self._after_of(x) or self._after_of(y):
+        if self.after_of(x) or self.after_of(y):
             # what a thing holds or is made of ("a bowl of soup with a spoon" -> "a bowl of a
             # spoon with a soup"; "a plate of fried rice with shrimp": the same dish)
             return self._refuse("contents")
@@ -255,14 +233,18 @@ class Shuffle(Strategy):
         ("a red bicycle leans against a fence | next to a blue scooter": the fence is next to
         the scooter). They are there together, and exchanged the caption says the same
         (blind review round 35)."""
-        names = self.scene.names
         at: dict[int, dict[int, bool]] = {x: {}, y: {}}  # thing -> third -> by a mutual one
         for r in self.g.relations:
             for k, other in ((r.subject, r.object), (r.object, r.subject)):
                 if k in at and other not in (x, y):
-                    tail = " ".join(predicate_key(r.predicate).split()[1:])
-                    mutual = is_mutual(r.predicate, names[k], names[other]) or (
-                        bool(tail) and is_symmetric(tail)
-                    )
-                    at[k][other] = at[k].get(other, False) or mutual
+                    at[k][other] = at[k].get(other, False) or self._either_way(r)
         return any(at[x][z] or at[y][z] for z in at[x].keys() & at[y].keys())
+
+    def _either_way(self, r: Relation) -> bool:
+        """Relation r holds either way round: mutual (:func:`is_mutual`), or a verb with a
+        symmetric tail ("sleep | next to")."""
+        names = self.scene.names
+        tail = " ".join(predicate_key(r.predicate).split()[1:])
+        return is_mutual(r.predicate, names[r.subject], names[r.object]) or (
+            bool(tail) and is_symmetric(tail)
+        )

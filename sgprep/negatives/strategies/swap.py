@@ -57,16 +57,18 @@ from sgprep.negatives.siblings import COLOURS as OWN_COLOURS
 from sgprep.negatives.siblings import GENDER_CUES
 from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
 from sgprep.negatives.strategies.replace_words import GENDERED, size_fits
-from sgprep.negatives.strategies.shuffle import (
-    CHILDREN,
-    REFERENCE_WORDS,
-    STRENGTH_VERBS,
-    grown_up,
-    small_one,
-)
+from sgprep.negatives.strategies.shuffle import CHILDREN, small_one
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.vocab import attribute_type
-from sgprep.negatives.words import COLOUR_MODIFIERS, contradicts, same_state
+from sgprep.negatives.words import (
+    COLOUR_MODIFIERS,
+    GROWN_WORDS,
+    REFERENCE_WORDS,
+    STRENGTH_VERBS,
+    contradicts,
+    grown_up,
+    same_state,
+)
 
 #: The two poles of size (the lexicon's near-synonym groups of "big" and of "small"): a
 #: being the statistics saw :data:`POLE_SEEN` times or more at one pole and never at the
@@ -99,7 +101,7 @@ MATERIALS_KNOWN = 3
 #: Words of a person's age ("little", "old", "tall" of a grown-up): one stays in its slot
 #: for a new name only where the statistics saw it with that name ("a woman hands a cone to a
 #: little boy" -> "a boy hands a cone to a little woman": blind review round 27).
-AGES = words("grown_words") | words("young_words")
+AGES = GROWN_WORDS | words("young_words")
 #: Colours named after a metal: never a being's ("a bronze dog" is a statue; lexicon
 #: ``metal_colours``).
 METAL_COLOURS = words("metal_colours")
@@ -365,9 +367,7 @@ class Swap(Strategy):
     def _holds(self, k: int) -> bool:
         """Entity k is a container the caption says the contents of ("a cup | of coffee")."""
         return any(
-            r.object == k
-            and predicate_key(r.predicate) == "in"
-            and self.words_before(r.subject, 1) == ["of"]
+            r.object == k and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
             for r in self.g.relations
         )
 
@@ -529,13 +529,10 @@ class Swap(Strategy):
     # --- swap_attribute ------------------------------------------------------------------
     def swap_attribute(self) -> list[Candidate]:
         out, ents, n = [], self.g.entities, self.paired()
+        misparsed = {i for i in range(n) if ents[i].attributes and self.noun_as_attribute(i)}
         for i in range(n):
             for j in range(i + 1, n):
-                if (
-                    ents[i].attributes
-                    and ents[j].attributes
-                    and (self.noun_as_attribute(i) or self.noun_as_attribute(j))
-                ):
+                if ents[i].attributes and ents[j].attributes and {i, j} & misparsed:
                     self.rejected["noun_as_attribute"] += 1  # "a tiny kitten peers up at"
                     continue
                 for a in ents[i].attributes:
@@ -776,7 +773,7 @@ class Swap(Strategy):
     def _swap_obj(self, i: int, j: int) -> Perturbation | None:
         ei, ej = self.g.entities[i], self.g.entities[j]
         ni, nj = self.scene.names[i], self.scene.names[j]
-        if (self.words_before(i, 1) == ["of"]) != (self.words_before(j, 1) == ["of"]):
+        if self.after_of(i) != self.after_of(j):
             # what a thing holds or is made of for what is on it: "a bowl of rice with
             # vegetables and a fried egg on top" -> "a bowl of egg ... and a fried rice on
             # top" (blind review round 36); two contents ("a cup of tea and a glass of
