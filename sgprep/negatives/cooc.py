@@ -253,14 +253,22 @@ class Cooc(CoocTables):
         return "made" if max(colours.get(obj, 0), colours.get(head, 0)) >= MANY_COLOURS else None
 
     def judge(
-        self, s: str, predicate: str, o: str, strict: bool = False, seen: int = 1
+        self,
+        s: str,
+        predicate: str,
+        o: str,
+        strict: bool = False,
+        seen: int = 1,
+        whole: str | None = None,
     ) -> str | None:
         """None if "s predicate o" is plausible: seen as a triple, or (for the heads when a
-        compound is unseen) subject with predicate and predicate with object, and an action's
-        verb with that subject. Else the reason: ``implausible_agent`` (the subject never
-        does that: "a building pulls a train") or ``implausible_relation``."""
+        compound is unseen; never for ``whole``, a name judged as it is) subject with
+        predicate and predicate with object, and an action's verb with that subject. Else the
+        reason: ``implausible_agent`` (the subject never does that: "a building pulls a
+        train") or ``implausible_relation``."""
         p = predicate_key(predicate)
-        hs, ho = s.split()[-1], o.split()[-1]
+        hs = s if s == whole else s.split()[-1]
+        ho = o if o == whole else o.split()[-1]
         if self.n("spo", s, p, o) >= seen or self.n("spo", hs, p, ho) >= seen:
             return None  # (``seen`` 2: a triple seen once may be a parse's slip)
         if strict:  # a new pairing of two objects the caption has: only what was seen
@@ -282,8 +290,15 @@ class Cooc(CoocTables):
         seen. The relation between the two themselves is :meth:`judge_reversed`'s."""
         if self.judge(s, predicate, o, strict=True, seen=2) is None:
             return None
-        if predicate_key(predicate) in SUPPORT:  # "red cars on a train": "a train on red cars"
+        p = predicate_key(predicate)
+        if p in SUPPORT:  # "red cars on a train": "a train on red cars"
             return "implausible_relation"
+        if relation_type(p) == "action" and not (
+            self.n("agent", s, p.split()[0]) or self.n("agent", s.split()[-1], p.split()[0])
+        ):
+            # a class does not say what each of its members does: "a horse kicks at a dog that
+            # is barking" -> "a dog kicks at a horse that is barking" (blind review round 38)
+            return "implausible_agent"
         return None if object_class(s) and object_class(o) else "implausible_relation"
 
     def judge_reversed(self, s: str, predicate: str, o: str) -> str | None:

@@ -501,6 +501,13 @@ class Strategy:
         ("bicycle" -> "scooter") made the rare ones that word (issue 32)."""
         return new >= old or self.rng.random() < (new / old) ** BALANCE
 
+    def named_twice(self, x: int, y: int) -> bool:
+        """A third entity has the name of entity x or y: one thing named twice, which an
+        exchange of names splits ("a woman feeds a baby ... while the baby grabs at the bowl"
+        -> "a baby feeds a baby": blind review rounds 37 and 38)."""
+        names = self.scene.names
+        return any(names[z] in (names[x], names[y]) for z in range(len(names)) if z not in (x, y))
+
     def after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
         return (self.words_before(k, 1) or [None])[-1] == "of"

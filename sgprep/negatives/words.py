@@ -7,7 +7,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from sgprep.lexicon import words
+from sgprep.lexicon import keyed, words
 
 COLOURS = words("colours")
 MATERIALS = words("materials")
@@ -92,6 +92,17 @@ def contradicts(attribute: str, others) -> bool:
     # and the other way round: "rusty" moved onto a thing that is new (blind review round 26:
     # "an old shiny tractor and a rusty new pickup truck")
     return a in WORN_STATES and not NEW_WORDS.isdisjoint(others)
+
+
+#: A state -> the states it says of a thing as well ("dry": "dusty").
+IMPLIED_STATES = keyed("implied_states")
+
+
+def implied(attribute: str, others) -> bool:
+    """``attribute`` is said by one of ``others`` already: "dusty" of a thing "dry" (blind
+    review round 38: "a dry grassy plain" -> "a dry dusty plain" may be true)."""
+    a = attribute.lower()
+    return any(a in IMPLIED_STATES.get(x.lower(), ()) for x in others)
 
 
 def same_state(a: str, b: str) -> bool:

@@ -648,8 +648,11 @@ class Connect(Strategy):
         # at the end, a reader takes it as placing the scene's place too ("fans filling the
         # stands at a baseball stadium, near a dog")
         size = self._size(i)
-        if self._huge_before(len(self.text), VAST):
-            size = "vast"  # "a traffic jam stretches across a highway, near a backpack"
+        if self._huge_before(len(self.text), VAST) or (clause and self._huge_before(0, ROOMS)):
+            # "a traffic jam stretches across a highway, near a backpack"; after a comma a
+            # phrase places a room the caption opens with ("a cubicle with a swivel chair, a
+            # desk lamp and a small potted plant, beside a gecko": blind review round 38)
+            size = "vast"
         elif self._huge_before(len(self.text)):
             # the caption's first noun phrase or its last names a huge thing: the new one is
             # read as near it ("a lighthouse on a rocky point, near a dog")

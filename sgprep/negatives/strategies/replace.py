@@ -79,6 +79,7 @@ from sgprep.negatives.words import (
     attribute_group,
     attribute_kind,
     contradicts,
+    implied,
     same_state,
 )
 from sgprep.schema import Entity, Relation
@@ -242,6 +243,8 @@ class Replace(Strategy):
             return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
         if contradicts(new, [x for x in e.attributes if x != a]):
             return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
+        if implied(new, [x for x in e.attributes if x != a]):
+            return self._refuse("may_be_true")  # "a dry grassy plain" -> "a dry dusty plain"
         if fixed_with(new, self.scene.names[i]):
             return self._refuse("fixed_expression")  # "calm blue water" -> "white water"
         if in_colour_compound(e, a, self.cooc) and not (
@@ -602,10 +605,13 @@ class Replace(Strategy):
         places ("a farmer milking a cow in a barn" -> "in a chicken coop": blind review round
         22)."""
         c, names = self.cooc, self.scene.names
+        # a counted compound is judged whole: a hand truck is no truck ("a wheelbarrow full of
+        # dirt" -> "a hand truck full of dirt": blind review round 38)
+        whole = new if " " in new and c.known(new) else None
         for r in rels:
             s = new if r.subject == i else names[r.subject]
             o = new if r.object == i else names[r.object]
-            if c.judge(s, r.predicate, o) is not None:
+            if c.judge(s, r.predicate, o, whole=whole) is not None:
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}
         seen = {n for n in others if c.n("scene", *sorted((new, n)))}
@@ -735,7 +741,9 @@ class Replace(Strategy):
                     " " not in p
                     and verb not in LOOK_VERBS  # "a cat watching a bird" -> "a dog"
                     and (thing_kind(new) == "animal" or object_class(new) == "vehicle")
-                    and c.judge(new, p, names[r.object])
+                    # a vehicle does to a thing only what it was seen doing to it: "a truck
+                    # carrying a load of logs" -> "a car" (blind review round 38)
+                    and c.judge(new, p, names[r.object], strict=object_class(new) == "vehicle")
                 ):
                     # and an animal or a vehicle does a thing to what the statistics saw it
                     # do it to ("a dog carries a stick through a shallow creek" -> "a cat":
@@ -771,6 +779,8 @@ class Replace(Strategy):
             if j != i and f.span and f.span[0] <= e.span[0] <= e.span[1] <= f.span[1] != e.span[1]:
                 return True
         after = WORD.search(text[e.span[1] :].lower())  # the next word only
+        if after is not None and self.cooc.known(f"{self.scene.names[i].split()[-1]} {after[0]}"):
+            return True  # a name the parse cut short: "a teddy | bear" -> "a doll bear" (round 38)
         return after is not None and after[0].endswith("ed") and len(after[0]) > 4
 
     def _verb_like(self, i: int) -> bool:

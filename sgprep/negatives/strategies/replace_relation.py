@@ -59,6 +59,8 @@ RESTING_VERBS = words("resting_verbs")
 POSTURE_VERBS = words("posture_verbs")
 #: Verbs whose subject moves with their object: never said of a subject at rest elsewhere.
 MOVING_WITH = LEADING_VERBS | {"ride"}
+#: Verbs done to or in the ground: never said of one at rest on a thing or in one.
+GROUND_VERBS = words("ground_verbs")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
@@ -433,6 +435,9 @@ class ReplaceRelation(Strategy):
             and not (v in LEADING_VERBS and self._held_still(r.object))
             and not (v in STRENGTH_VERBS and self._grown_ones(r.object))
             and not (v in MOVING_WITH and self._held_still(r.subject, but=r.object))
+            # nor digs or buries there ("a squirrel eats a nut while sitting on a fence post"
+            # -> "buries": blind review round 38)
+            and not (v in GROUND_VERBS and self._held_still(r.subject, but=r.object))
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)

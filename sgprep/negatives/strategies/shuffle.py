@@ -221,10 +221,7 @@ class Shuffle(Strategy):
             return self._refuse("fixed_position")
         if self._by_one_thing(x, y):
             return self._refuse("may_be_true")
-        names = self.scene.names
-        if any(names[z] in (names[x], names[y]) for z in range(len(names)) if z not in (x, y)):
-            # one thing named twice ("a woman feeds a baby ... while the baby reaches for the
-            # bowl" -> "a baby feeds a baby": blind review round 37)
+        if self.named_twice(x, y):
             return self._refuse("named_twice")
         return self._exchange(x, y, "redraw_relation")
 
