@@ -461,8 +461,12 @@ class Cooc(CoocTables):
         return self._pools[key]
 
     def is_part(self, obj: str) -> bool:
-        """Seen as a part of something: had by it half the times it is named ("a wheel")."""
-        return self.n("po", "have", obj) * 2 >= self.n("obj", obj)
+        """A part of a body by its class, or seen as a part of something: had by it half the
+        times it is named ("a wheel"; "a hand", had 333 times in 669 with 63,150 captions
+        counted, is one by its class)."""
+        return object_class(obj) == "body part" or self.n("po", "have", obj) * 2 >= self.n(
+            "obj", obj
+        )
 
     def part_or_worn(self, obj: str) -> bool:
         """Seen as a part of something (:meth:`is_part`) or worn: "a boy near a shirt", "a

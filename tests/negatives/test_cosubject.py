@@ -50,15 +50,15 @@ def added_word(text: str, opening: str, rest: str) -> str:
 
 
 def test_a_second_animal_does_what_the_first_does_right_after_it():
-    cap = "A horse standing in the doorway of a stable."
+    # (by a stable's doorway, with 63,150 captions counted, every animal seen there is
+    # expected there: none is added)
+    cap = "A horse standing in a field."
     texts, _ = second_subjects(
-        cap,
-        [("horse", "horse", []), ("doorway", "doorway", []), ("stable", "stable", [])],
-        [(0, "stand in", 1), (1, "of", 2)],
+        cap, [("horse", "horse", []), ("field", "field", [])], [(0, "stand in", 1)]
     )
     assert texts, "no second subject"
     for text in texts:
-        new = added_word(text, "A horse", r"standing in the doorway of a stable\.")
+        new = added_word(text, "A horse", r"standing in a field\.")
         # a being beside a being, never a thing ("a horse and a bench standing"), never a
         # person (two people together are often both there), never another horse
         kind = addable.lexicon()["kinds"].get(new)
@@ -157,11 +157,11 @@ def test_no_second_subject_after_what_the_subject_wears_or_has_nor_for_a_room():
 
 
 def test_the_second_subject_takes_every_relation_of_the_first_in_the_graph():
-    cap = "A horse standing in the doorway of a stable."
+    cap = "A horse standing in a field next to a fence."
     g = graph(
         cap,
-        [("horse", "horse", []), ("doorway", "doorway", []), ("stable", "stable", [])],
-        [(0, "stand in", 1), (1, "of", 2)],
+        [("horse", "horse", []), ("field", "field", []), ("fence", "fence", [])],
+        [(0, "stand in", 1), (1, "next to", 2)],
     )
     for seed in range(16):
         scene = Scene(g, VOCAB, random.Random(seed), Counter(), VOCAB.cooc, cap, 1.75, None, LIMIT)

@@ -104,6 +104,6 @@ def test_a_skateboard_goes_only_where_a_setting_places_it():
         ],
         [(0, "with", 1), (0, "walk along", 2)],
         "connect",
-        80,
+        160,
     )
     assert any("skateboard" in t for t in texts), texts

@@ -176,7 +176,9 @@ def test_thin_furniture_goes_out_of_doors_only_where_it_was_seen():
     table = {a.word: a for a in addable.addable_table(VOCAB.cooc)}
     indoors = addable.lexicon()["indoor"]
     assert table["loveseat"].possible <= indoors, table["loveseat"]
-    assert "street" in table["couch"].possible  # a couch left on the curb, seen so
+    # a hammock seen in gardens and on beaches goes there (with 53,675 captions counted, a
+    # couch left on the curb went on a street)
+    assert {"beach", "lawn"} <= table["hammock"].possible
     cap = "A group of cyclists ride along a winding mountain road."
     texts, _ = texts_over_seeds(
         cap,
@@ -202,10 +204,11 @@ def test_no_wild_animal_or_toy_is_a_pet_or_added_anywhere():
 
 def test_connect_adds_nothing_where_one_or_two_things_may_be_added():
     # by a plate of food, the few things possible (a cat, a stool) were the commonest
-    # additions of all: with fewer than three, the scene says the added word
+    # additions of all: with fewer than three (five since round 38's recount: by an animal
+    # in no setting, an umbrella), the scene says the added word
     from sgprep.negatives.strategies.connect import MIN_OPTIONS
 
-    assert MIN_OPTIONS == 3
+    assert MIN_OPTIONS == 5
     texts, rejected = texts_over_seeds(
         "A black horse grazing in a fenced pasture.",
         [("black horse", "horse", ["black"]), ("fenced pasture", "pasture", ["fenced"])],
