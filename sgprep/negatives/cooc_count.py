@@ -93,6 +93,15 @@ class BoundedCounter(dict):
             self.prune()
 
 
+def plural_form(surface: str, head: str) -> bool:
+    """``surface`` is a plural of ``head`` (:func:`grammar.is_plural_form`), where the parse
+    left a word it did not lemmatise as its head ("Bananas, apples, and oranges fill a
+    basket": "Bananas" -> "Peach", blind review round 39) judged by its singular."""
+    return grammar.is_plural_form(
+        surface, singular(head) if surface.lower() == head.lower() else head
+    )
+
+
 @lru_cache(maxsize=65536)
 def singular(noun: str) -> str:
     n = noun.lower()

@@ -19,6 +19,7 @@ from typing import NamedTuple
 from sgprep.lexicon import keyed, ordered, words
 from sgprep.negatives import grammar
 from sgprep.negatives.cooc import PLURALIA, singular
+from sgprep.negatives.cooc_count import plural_form
 from sgprep.negatives.perturbation import (
     Attach,
     Edit,
@@ -185,7 +186,7 @@ class Realiser:
             surface = self.text[slice(*_span(self.head_word(i)))]
         except NoSpanEdit:
             return False
-        if grammar.is_plural_form(surface, e.head):
+        if plural_form(surface, e.head):
             return True
         if grammar.plural(surface).lower() != surface.lower():
             return False

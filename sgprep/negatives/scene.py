@@ -31,6 +31,7 @@ from sgprep.negatives.cooc import (
     object_class,
     predicate_key,
 )
+from sgprep.negatives.cooc_count import plural_form
 from sgprep.negatives.perturbation import Candidate
 from sgprep.negatives.validity import is_symmetric
 from sgprep.negatives.vocab import Vocabulary, relation_type
@@ -406,9 +407,7 @@ class Scene:
     def plural(self, i: int) -> bool:
         """Entity i is several: a count above one, or a plural noun."""
         e = self.g.entities[i]
-        return (e.count or 1) > 1 or grammar.is_plural_form(
-            e.text.split()[-1] if e.text else "", e.head
-        )
+        return (e.count or 1) > 1 or plural_form(e.text.split()[-1] if e.text else "", e.head)
 
     def either_person(self, i: int, j: int) -> bool:
         """Entities i and j are people, one named by how it stands to the other or by nothing

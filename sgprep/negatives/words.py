@@ -76,6 +76,11 @@ def attribute_group(word: str) -> str | None:
     return hit[0] if hit else None
 
 
+def states_of(group: str) -> frozenset[str]:
+    """Every word of a group of states ("cooking": "grilled", "fried", ...)."""
+    return frozenset(w for w, (g, _) in _groups().items() if g == group)
+
+
 #: States that say a thing has aged: it is not "new" ("a rusty new bicycle").
 WORN_STATES = words("worn_states")
 #: Words that say a thing has not aged.

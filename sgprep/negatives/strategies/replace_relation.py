@@ -29,8 +29,10 @@ from sgprep.negatives.words import (
     REFERENCE_WORDS,
     SPATIAL_WORDS,
     STRENGTH_VERBS,
+    attribute_group,
     attribute_kind,
     grown_up,
+    states_of,
 )
 from sgprep.schema import Relation, SceneGraph
 
@@ -61,6 +63,9 @@ POSTURE_VERBS = words("posture_verbs")
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
+#: Verbs of cooking: the verbs of the cooking states (``data/attribute_groups.json``: "grilled"
+#: -> "grill"), and "cook".
+COOKING_VERBS = frozenset({lemma(w) for w in states_of("cooking")} | {"cook"})
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
@@ -200,6 +205,10 @@ class ReplaceRelation(Strategy):
             and self.cooc.n("obj", name) > 0
             and self.cooc.is_part(name)
         )
+
+    def _cooked(self, k: int) -> bool:
+        """Entity k has a state of cooking ("roasted corn")."""
+        return any(attribute_group(a) == "cooking" for a in self.g.entities[k].attributes)
 
     def _grown_ones(self, k: int) -> bool:
         """Entity k is several beings, grown by name or by a word of size or age ("three
@@ -438,6 +447,9 @@ class ReplaceRelation(Strategy):
             # nor digs or buries there ("a squirrel eats a nut while sitting on a fence post"
             # -> "buries": blind review round 38)
             and not (v in GROUND_VERBS and self._held_still(r.subject, but=r.object))
+            # a thing cooked already may be cooked again ("sells roasted corn" -> "grills
+            # roasted corn": blind review round 39)
+            and not (v in COOKING_VERBS and self._cooked(r.object))
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)
