@@ -64,8 +64,10 @@ MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
 #: Verbs of cooking: the verbs of the cooking states (``data/attribute_groups.json``: "grilled"
-#: -> "grill"), and "cook".
-COOKING_VERBS = frozenset({lemma(w) for w in states_of("cooking")} | {"cook"})
+#: -> "grill", "stir-fried" -> "fry"), and "cook".
+COOKING_VERBS = frozenset(
+    {lemma(w.split("-")[-1]) for w in states_of("cooking") if w.endswith("ed")} | {"cook"}
+)
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
