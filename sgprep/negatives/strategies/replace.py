@@ -41,7 +41,11 @@ from sgprep.negatives.scene import (
     with_entities,
 )
 from sgprep.negatives.strategies.connect_words import ROOMS
-from sgprep.negatives.strategies.replace_relation import IMPLICIT_VERBS, ReplaceRelation
+from sgprep.negatives.strategies.replace_relation import (
+    IMPLICIT_VERBS,
+    SEE_THROUGH,
+    ReplaceRelation,
+)
 from sgprep.negatives.strategies.replace_words import (
     CLAUSE_ENDS,
     GENDERED,
@@ -250,6 +254,14 @@ class Replace(Strategy):
             return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
         if implied(new, [x for x in e.attributes if x != a]):
             return self._refuse("may_be_true")  # "a dry grassy plain" -> "a dry dusty plain"
+        if (
+            a.lower() in SEE_THROUGH
+            and new.lower() not in SEE_THROUGH
+            and not LOOK_VERBS.isdisjoint(map(lemma, self.scene.words))
+        ):
+            # what is watched through it: "children watch a polar bear swim behind a thick
+            # glass wall" -> "concrete wall" (blind review round 40)
+            return self._refuse("implausible_attribute")
         if fixed_with(new, self.scene.names[i]):
             return self._refuse("fixed_expression")  # "calm blue water" -> "white water"
         if in_colour_compound(e, a, self.cooc) and not (
@@ -618,7 +630,11 @@ class Replace(Strategy):
             o = new if r.object == i else names[r.object]
             # what a being has, holds or wears must be seen so ("the man with the umbrella"
             # -> "the man with the awning": blind review round 39)
-            had = r.object == i and predicate_key(r.predicate) in HAD and object_class(s) in ANIMATE
+            had = (
+                r.object == i
+                and predicate_key(r.predicate) in HAD
+                and (object_class(s) in ANIMATE or s.split()[-1] in siblings.SEVERAL)
+            )
             if c.judge(s, r.predicate, o, strict=had, whole=whole) is not None:
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}

@@ -63,6 +63,13 @@ POSTURE_VERBS = words("posture_verbs")
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
+#: What several do to one ball among them: one is no change for another.
+SHARED_PLAY = words("shared_play_verbs")
+#: Caption words that only some verbs make true ("sparks": weld, grind): word -> the groups.
+VERB_TIES: dict[str, tuple[frozenset[str], ...]] = {}
+for _verbs, _words in keyed("verb_ties").items():
+    for _w in _words:
+        VERB_TIES[_w] = (*VERB_TIES.get(_w, ()), frozenset(_verbs.split(",")))
 #: Verbs of cooking: the verbs of the cooking states (``data/attribute_groups.json``: "grilled"
 #: -> "grill", "stir-fried" -> "fry"), and "cook".
 COOKING_VERBS = frozenset(
@@ -70,6 +77,8 @@ COOKING_VERBS = frozenset(
 )
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
+#: Things and materials one sees through: behind one from one side is in front from the other.
+SEE_THROUGH = words("see_through_things")
 #: Places that hold the scene: nothing in them is behind or in front of them (flipping "a
 #: pitcher in front of a packed stadium" says nothing a photo could show).
 ENCLOSING = words("enclosing_places")
@@ -138,6 +147,10 @@ class ReplaceRelation(Strategy):
                     return self._refuse(why)
                 if self._tied_position(r, tail):
                     return self._refuse("tied_position")  # "hides behind a tree"
+                if tail in VIEW_RELATIVE and self.see_through(r.object):
+                    # "swims behind a thick glass wall" -> "in front of": seen through it, from
+                    # the other side (blind review round 40)
+                    return self._refuse("may_be_true")
                 if tail in PATHS and self._two_paths(r):
                     # "carries boxes from a truck into a shop" -> "out of a shop": the way
                     # from one place is the way into the other (blind review round 28)
@@ -206,6 +219,14 @@ class ReplaceRelation(Strategy):
             and self.article(k) in REFERENCE_WORDS
             and self.cooc.n("obj", name) > 0
             and self.cooc.is_part(name)
+        )
+
+    def see_through(self, k: int) -> bool:
+        """Entity k is a thing one sees through, by its name or its material ("a glass
+        wall")."""
+        e = self.g.entities[k]
+        return self.scene.names[k].split()[-1] in SEE_THROUGH or not SEE_THROUGH.isdisjoint(
+            a.lower() for a in e.attributes
         )
 
     def _cooked(self, k: int) -> bool:
@@ -428,6 +449,12 @@ class ReplaceRelation(Strategy):
         # board", "eats a pizza to a woman" (blind review round 13)
         adjunct = self._adjunct(r)
         places = self._places(r)
+        # a caption word only the old verb's group makes true keeps the verb in the group
+        # ("sparks fly as a worker welds two metal pipes" -> "carries": blind review round 40)
+        tied = [g for w in set(self.scene.words) for g in VERB_TIES.get(w, ()) if verb in g]
+        # several doing one of these to one ball do the others too ("young men toss a
+        # football" -> "catch": round 40)
+        shared = verb in SHARED_PLAY and self.scene.plural(r.subject)
         return [
             v
             for v in plausible
@@ -452,6 +479,8 @@ class ReplaceRelation(Strategy):
             # a thing cooked already may be cooked again ("sells roasted corn" -> "grills
             # roasted corn": blind review round 39)
             and not (v in COOKING_VERBS and self._cooked(r.object))
+            and all(v in g for g in tied)
+            and not (shared and v in SHARED_PLAY)
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)
