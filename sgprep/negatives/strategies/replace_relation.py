@@ -66,10 +66,11 @@ GROUND_VERBS = words("ground_verbs")
 #: What several do to one ball among them: one is no change for another.
 SHARED_PLAY = words("shared_play_verbs")
 #: Caption words that only some verbs make true ("sparks": weld, grind): word -> the groups.
-VERB_TIES: dict[str, tuple[frozenset[str], ...]] = {}
-for _verbs, _words in keyed("verb_ties").items():
-    for _w in _words:
-        VERB_TIES[_w] = (*VERB_TIES.get(_w, ()), frozenset(_verbs.split(",")))
+VERB_TIES: dict[str, tuple[frozenset[str], ...]] = {
+    w: tuple(frozenset(v.split(",")) for v, ws in keyed("verb_ties").items() if w in ws)
+    for ws in keyed("verb_ties").values()
+    for w in ws
+}
 #: Verbs of cooking: the verbs of the cooking states (``data/attribute_groups.json``: "grilled"
 #: -> "grill", "stir-fried" -> "fry"), and "cook".
 COOKING_VERBS = frozenset(
@@ -147,7 +148,7 @@ class ReplaceRelation(Strategy):
                     return self._refuse(why)
                 if self._tied_position(r, tail):
                     return self._refuse("tied_position")  # "hides behind a tree"
-                if tail in VIEW_RELATIVE and self.see_through(r.object):
+                if tail in VIEW_RELATIVE and self._see_through(r.object):
                     # "swims behind a thick glass wall" -> "in front of": seen through it, from
                     # the other side (blind review round 40)
                     return self._refuse("may_be_true")
@@ -221,7 +222,7 @@ class ReplaceRelation(Strategy):
             and self.cooc.is_part(name)
         )
 
-    def see_through(self, k: int) -> bool:
+    def _see_through(self, k: int) -> bool:
         """Entity k is a thing one sees through, by its name or its material ("a glass
         wall")."""
         e = self.g.entities[k]
