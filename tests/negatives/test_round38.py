@@ -3,7 +3,14 @@ gives them), refused after the round."""
 
 from __future__ import annotations
 
-from neg_helpers import texts_over_seeds
+import random
+from collections import Counter
+
+from neg_helpers import bundled_memos, strategy_class, texts_over_seeds
+
+from sgprep.negatives.scene import Scene
+from sgprep.negatives.vocab import load_vocab
+from sgprep.schema import Entity, Relation, SceneGraph
 
 
 def test_a_lists_last_phrase_stays_with_its_last_item():
@@ -173,3 +180,32 @@ def test_a_phrase_after_a_comma_places_the_room_the_caption_opens_with():
     )
     assert not any("plant, " in t for t in texts), texts
     assert rejected["connect_scale"]
+
+
+def test_a_graph_that_does_not_say_where_its_things_are_is_swapped_without_error():
+    # a parser may give no spans: the list's last phrase is then unknown, not an error
+    vocab = load_vocab()
+    g = SceneGraph(
+        parser="hand",
+        entities=[
+            Entity(text="large bed", head="bed", attributes=["large"]),
+            Entity(text="small lamp", head="lamp", attributes=["small"]),
+            Entity(text="nightstand", head="nightstand"),
+        ],
+        relations=[Relation(subject=0, predicate="on", object=2)]
+        + [Relation(subject=1, predicate="on", object=2)],
+    )
+    rejected = Counter()
+    for seed in range(4):
+        scene = Scene(
+            g,
+            vocab,
+            random.Random(seed),
+            rejected,
+            vocab.cooc,
+            "a large bed and a small lamp on a nightstand",
+            memos=bundled_memos(),
+        )
+        for build in strategy_class("swap_object")(scene).candidates("swap_object"):
+            build()
+    assert sum(rejected.values())

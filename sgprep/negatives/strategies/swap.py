@@ -1030,15 +1030,19 @@ class Swap(Strategy):
     def _phrase_after(self, k: int, pair: tuple[int, int]) -> list:
         """The relations of entity k, as the subject, with a thing other than ``pair`` that the
         caption names right after k's noun phrase, no other thing between ("a small lamp | on
-        a nightstand")."""
-        ents, end = self.g.entities, self.g.entities[k].span[1]
+        a nightstand"); none where the graph does not say where its things are."""
+        ents, span = self.g.entities, self.g.entities[k].span
+        if span is None:
+            return []
         out = []
         for r in self.g.relations:
-            if r.subject != k or r.object in pair:
+            if r.subject != k or r.object in pair or ents[r.object].span is None:
                 continue
             start = ents[r.object].span[0]
-            if start >= end and not any(
-                end <= e.span[0] < start for z, e in enumerate(ents) if z not in (k, r.object)
+            if start >= span[1] and not any(
+                e.span is not None and span[1] <= e.span[0] < start
+                for z, e in enumerate(ents)
+                if z not in (k, r.object)
             ):
                 out.append(r)
         return out
