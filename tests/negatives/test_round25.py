@@ -116,14 +116,12 @@ def test_names_and_materials_that_may_say_the_same():
 
 
 def test_a_jungle_gym_is_no_jungle():
+    # (the round's caption, "A child climbing on a jungle gym at a school playground.", has
+    # too few things seen with a gym or a playground left to draw from since round 41's rule)
     texts, _ = texts_over_seeds(
-        "A child climbing on a jungle gym at a school playground.",
-        [
-            ("child", "child", []),
-            ("jungle gym", "gym", []),
-            ("school playground", "playground", []),
-        ],
-        [(0, "climb on", 1), (1, "at", 2)],
+        "A kid climbing a jungle gym in a park.",
+        [("kid", "kid", []), ("jungle gym", "gym", []), ("park", "park", [])],
+        [(0, "climb", 1), (0, "in", 2)],
         "connect",
         40,
     )

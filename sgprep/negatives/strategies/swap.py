@@ -129,6 +129,8 @@ class Knowledge:
     shapes: frozenset[str]
     #: made things whose colour is their stuff's ("street", "track"): the statistics decide
     unpainted: frozenset[str]
+    #: things whose colour is the light they give: judged as a being's colours
+    glowing: frozenset[str]
     made: frozenset[str]
     person: frozenset[str]
     animal: frozenset[str]
@@ -156,6 +158,7 @@ def knowledge() -> Knowledge:
     return Knowledge(
         shapes=frozenset(data["shapes"]),
         unpainted=frozenset(data["unpainted"]),
+        glowing=frozenset(data["glowing"]),
         made=frozenset(data["made"]),
         person=frozenset(data["person"]),
         animal=frozenset(data["animal"]),
@@ -340,13 +343,20 @@ class Swap(Strategy):
         if hit is None:
             if len(table) > MAX_MEMO:
                 table.clear()
+            # a light's colour is the statistics' alone, never its kind's (:meth:`_seen_on`)
+            glowing = swap_type(attribute) == "colour" and _head(name) in knowledge().glowing
             hit = table[key] = (
                 not never(attribute, name) and not self._off_pole(attribute, name)
             ) and (
                 self._seen_on(attribute, name)
-                or (fits_by_kind(attribute, name) and not self._made_otherwise(attribute, name))
+                or (
+                    not glowing
+                    and fits_by_kind(attribute, name)
+                    and not self._made_otherwise(attribute, name)
+                )
                 or (
                     swap_type(attribute) == "colour"
+                    and not glowing
                     and (made or any(w in toys for w in name.lower().split()[:-1]))
                 )
             )
@@ -386,14 +396,16 @@ class Swap(Strategy):
         """:meth:`Cooc.attribute_ok_by_class`, but a colour of a being only where the
         statistics saw it :data:`BEING_COLOUR_SEEN` times on the name or its head, and in
         :data:`BEING_COLOUR_SHARE` of its colours ("a blue cat" is no cat's colour: blind
-        review round 25), and of an
+        review round 25) or of a light (``glowing``: "black lights", round 41), and of an
         unpainted thing only where they saw it on that thing."""
         c = self.cooc
         if swap_type(attribute) == "colour" and _head(name) in knowledge().unpainted:
             # a pool, a road, a harbor: only colours seen on it, not its class's ("a clear
             # red pool": blind review round 28)
             return c.attribute_ok(attribute, name)
-        if swap_type(attribute) == "colour" and thing_kind(name) in ("person", "animal"):
+        if swap_type(attribute) == "colour" and (
+            thing_kind(name) in ("person", "animal") or _head(name) in knowledge().glowing
+        ):
             a = attribute.lower()
             return a not in METAL_COLOURS and any(
                 c.n("attr", a, n) >= max(BEING_COLOUR_SEEN, BEING_COLOUR_SHARE * self._colours(n))
