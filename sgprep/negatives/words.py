@@ -85,13 +85,17 @@ def states_of(group: str) -> frozenset[str]:
 WORN_STATES = words("worn_states")
 #: Words that say a thing has not aged.
 NEW_WORDS = words("unaged_words")
+#: A state -> the states it rules out ("steaming": "cold"), read either way round.
+CONTRARY_STATES = keyed("contrary_states")
 
 
 def contradicts(attribute: str, others) -> bool:
     """``attribute`` says the opposite of one of ``others``, a thing's other attributes: "new"
     of a thing rusty, weathered or faded (blind review round 22: "a rusty new bicycle"), or
-    one of those of a thing new."""
+    one of those of a thing new, or a state another rules out (``contrary_states``)."""
     a, others = attribute.lower(), {x.lower() for x in others}
+    if any(a in CONTRARY_STATES.get(x, ()) or x in CONTRARY_STATES.get(a, ()) for x in others):
+        return True  # "steaming cold water" (blind review round 42)
     if a in NEW_WORDS:
         return not WORN_STATES.isdisjoint(others)
     # and the other way round: "rusty" moved onto a thing that is new (blind review round 26:

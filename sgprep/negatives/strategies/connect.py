@@ -836,6 +836,10 @@ class Connect(Strategy):
             return "huge"
         if cls in ("building", "vehicle", "plant") or head in STRUCTURES or head in PLACES:
             return "big"
+        if addable.lexicon()["kinds"].get(obj, (None,))[0] == "vehicle":
+            # a vehicle by WordNet the classes miss ("a tram moving down a street lined with
+            # tall trees, behind a backpack": blind review round 42)
+            return "big"
         return "any" if cls in ("person", "animal", "furniture") or head in GROUPS else "small"
 
     def _anchor(self, i: int) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sgprep.lexicon import keyed, rows, words
 from sgprep.negatives.cooc import (
     FAR_AWAY,
+    FIXED_EXPRESSIONS,
     LEADING_VERBS,
     NOT_OBJECTS,
     VIEW_RELATIVE,
@@ -63,6 +64,11 @@ POSTURE_VERBS = words("posture_verbs")
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
+#: Verbs that use their object up: never for one the subject does something else to as well.
+CONSUMING_VERBS = words("consuming_verbs")
+#: A compound name counted this many times or more undergoes only the verbs seen done to it,
+#: not its head's ("a mountain goat": photographed, watched; never milked or led).
+WHOLE_SEEN = 10
 #: What several do to one ball among them: one is no change for another.
 SHARED_PLAY = words("shared_play_verbs")
 #: Caption words that only some verbs make true ("sparks": weld, grind): word -> the groups.
@@ -344,6 +350,12 @@ class ReplaceRelation(Strategy):
         a, b = ({singular(w) for w in self._end_words(k)} for k in (r.subject, r.object))
         if _roles_of(a, b) or _roles_of(b, a):
             return "fixed_position"
+        if OPPOSITES[tail] == "behind" and not FAR_AWAY.isdisjoint(
+            map(singular, self._end_words(r.object))
+        ):
+            # nothing is seen behind the far-off ("a tent stands on a ridge in front of a snowy
+            # mountain range" -> "behind": blind review round 42)
+            return "far_behind"
         if all(object_class(self.scene.names[x]) == "furniture" for x in (r.subject, r.object)):
             # a room's furniture stands as it stands: from the room's other side "an office
             # chair in front of a desk" is behind it (blind review round 32)
@@ -456,6 +468,9 @@ class ReplaceRelation(Strategy):
         # several doing one of these to one ball do the others too ("young men toss a
         # football" -> "catch": round 40)
         shared = verb in SHARED_PLAY and self.scene.plural(r.subject)
+        whole = (
+            o if " " in o and o not in FIXED_EXPRESSIONS and c.n("obj", o) >= WHOLE_SEEN else None
+        )
         return [
             v
             for v in plausible
@@ -480,6 +495,12 @@ class ReplaceRelation(Strategy):
             # a thing cooked already may be cooked again ("sells roasted corn" -> "grills
             # roasted corn": blind review round 39)
             and not (v in COOKING_VERBS and self._cooked(r.object))
+            # nor eats what it goes on handling ("picks strawberries and puts them in a
+            # small basket" -> "eats": blind review round 42)
+            and not (v in CONSUMING_VERBS and self._handled_too(k))
+            # a compound counted often undergoes its own verbs ("photographs a mountain
+            # goat" -> "milks": round 42)
+            and (whole is None or c.n("po", predicate_key(" ".join([v, *rest])), whole))
             and all(v in g for g in tied)
             and not (shared and v in SHARED_PLAY)
             # the caption's verb takes no object here ("talking | to a friend"): nor may the
@@ -492,6 +513,17 @@ class ReplaceRelation(Strategy):
             )
             and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
         ]
+
+    def _handled_too(self, k: int) -> bool:
+        """Relation k's subject does another action to its object as well."""
+        r = self.g.relations[k]
+        return any(
+            j != k
+            and x.subject == r.subject
+            and x.object == r.object
+            and relation_type(x.predicate) == "action"
+            for j, x in enumerate(self.g.relations)
+        )
 
     def _takes_an_object(self, verb: str, rest: list[str]) -> bool:
         """The statistics see ``verb`` with a direct object more than twice as often as with
