@@ -910,10 +910,15 @@ class Connect(Strategy):
         weights (the square root of how often captions name them: common words, but not
         "a table" everywhere), made once per graph."""
         if self._addable_pool is None:
-            self._addable_pool = self._list_addable()
+            words, weights, unseen = self._list_addable()
+            if unseen:
+                # once per graph, outside the memo: the stage's counts do not depend on
+                # what one process met before
+                self.rejected["connect_unseen_with"] += 1
+            self._addable_pool = words, weights
         return self._addable_pool
 
-    def _list_addable(self) -> tuple[list[str], list[float]]:
+    def _list_addable(self) -> tuple[list[str], list[float], int]:
         names, words = self.scene.names, self.scene.words
         key = ("addable", tuple(words), tuple(names))
         if self.detected is None:  # the same words and names: the same answer
@@ -925,7 +930,9 @@ class Connect(Strategy):
             return table[key]
         return self._filter_addable(scenes.settings_of(words + names))
 
-    def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float]]:
+    def _filter_addable(self, setting: frozenset[str]) -> tuple[list[str], list[float], int]:
+        """The things connect may add to this caption, their weights, and how many
+        :meth:`_seen_in` left out."""
         names, words = self.scene.names, self.scene.words
         kinds = addable.lexicon()["kinds"]
         # a plane, a train or a ship does not keep a truck away: of its size, and what is
@@ -955,6 +962,7 @@ class Connect(Strategy):
         seen: set[str] = set()
         for n in grounds:
             seen |= self.scene.memos.memo(("seen_in", setting, n), self._seen_in)
+        unseen = 0
         for obj, fit, cls, weight in addable_here:
             if (
                 obj in said
@@ -965,12 +973,12 @@ class Connect(Strategy):
             ):
                 continue
             if grounds and obj not in seen:
-                self.rejected["connect_unseen_with"] += 1
+                unseen += 1
                 continue
             out.append((obj, fit, weight))
         # every thing possible there, by weight: keeping only those of the most settings
         # made the few seen everywhere ("a dog") most of all additions
-        return [o for o, _, _ in out], [w for _, _, w in out]
+        return [o for o, _, _ in out], [w for _, _, w in out], unseen
 
     def _possible_here(self) -> frozenset[str]:
         """The addable things possible in the settings the caption names (once per setting)."""
