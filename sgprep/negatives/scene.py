@@ -520,9 +520,13 @@ class Strategy:
         if self.cooc is None:
             return False
         e = self.g.entities[i]
-        return any(object_class(a.lower()) in ANIMATE for a in e.attributes) and (
-            self.cooc.n("obj", self.scene.names[i]) < NOUN_SEEN
-        )
+        # or a word of its text before the name does ("a red fox trots across a snowy field":
+        # "trots", with "red"; "an orange fox trots": blind review round 43)
+        words = [a.lower() for a in e.attributes] + (e.text or "").lower().split()[:-1]
+        kinds_of = addable.lexicon()["kinds"]
+        return any(
+            object_class(w) in ANIMATE or kinds_of.get(w, (None,))[0] == "animal" for w in words
+        ) and (self.cooc.n("obj", self.scene.names[i]) < NOUN_SEEN)
 
     def garbled(self, i: int) -> bool:
         """Entity i's text runs a clause into its noun phrase: a word in "-ing" before its

@@ -76,3 +76,16 @@ def test_a_tram_is_a_vehicle_nothing_small_is_put_by():
         60,
     )
     assert texts and not any(w in t for t in texts for w in ("backpack", "umbrella")), texts
+
+
+def test_two_words_of_no_type_are_not_swapped():
+    texts, rejected = texts_over_seeds(
+        "A toddler stacking colorful plastic blocks on a soft carpet",
+        [("toddler", "toddler", []), ("colorful plastic blocks", "block", ["colorful", "plastic"])]
+        + [("soft carpet", "carpet", ["soft"])],
+        [(0, "stack", 1), (0, "on", 2)],
+        "swap_attribute",
+        12,
+    )
+    assert not any("soft plastic" in t for t in texts), texts
+    assert rejected["attribute_types_differ"]

@@ -231,6 +231,8 @@ class Replace(Strategy):
         e = self.g.entities[i]
         if self._verb_like(i):  # "as the old crowd watches": "old" of a verb
             return self._refuse("verb_as_noun")
+        if self.noun_as_attribute(i):  # "a red fox trots": "red" of "trots", the fox's name
+            return self._refuse("noun_as_attribute")
         have = {x.lower() for x in e.attributes}
         if self._adverb_before(i, a):
             # "a newly paved road" -> "a newly dusty road" (blind review round 33): the
@@ -524,6 +526,13 @@ class Replace(Strategy):
         own = set((e.text or old).lower().split())
         scene = None  # the rest of the caption: its settings, sports and tied words (lazily)
         done_there = self._done_there(i, rels)
+        # what it holds, said after "of" ("a bowl of | cereal"): a new container must have
+        # been seen holding it ("a bottle of cereal": blind review round 43)
+        held = [
+            names[r.subject]
+            for r in rels
+            if r.object == i and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
+        ]
         # the siblings in an even random order, the first that fits proposed: the statistics'
         # counts judge it only after (:meth:`balanced`)
         for new in self.rng.sample(options, len(options)):
@@ -579,6 +588,11 @@ class Replace(Strategy):
                 # a new place keeps the caption's things: "a woman with a suitcase reads the
                 # departure board at a station" -> "at a zoo" (blind review round 41)
                 self.rejected["place_misfit"] += 1
+                continue
+            if any(
+                not (c.n("spo", x, "in", new) or c.n("spo", x.split()[-1], "in", new)) for x in held
+            ):
+                self.rejected["contents"] += 1  # "a bowl of cereal" -> "a bottle of cereal"
                 continue
             if any(not c.n("po", p, new) for p in done_there):
                 self.rejected["place_misfit"] += 1  # "splashes her feet in a tower"

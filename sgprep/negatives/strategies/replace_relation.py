@@ -147,8 +147,12 @@ class ReplaceRelation(Strategy):
             tail = " ".join(words[-n:])
             if tail in OPPOSITES:
                 new_pred = " ".join(words[:-n] + [OPPOSITES[tail]])
-                if self.cooc is not None and self._part_of(r.subject, r.object):
-                    return self._refuse("part_of_whole")  # "wheels under the skateboard"
+                if self.cooc is not None and any(
+                    self._part_of(x, r.object) for x in (r.subject, *self._done_to(k))
+                ):
+                    # "wheels under the skateboard"; "a mechanic changing a tire | on a small
+                    # yellow car" -> "under": the tire is on it (blind review round 43)
+                    return self._refuse("part_of_whole")
                 why = self._fixed_layout(r, tail)
                 if why:
                     return self._refuse(why)
@@ -513,6 +517,27 @@ class ReplaceRelation(Strategy):
             )
             and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
         ]
+
+    def _done_to(self, k: int) -> list[int]:
+        """What relation k's subject acts on right before relation k's object, no other thing
+        between ("changing | a tire | on a car"): the preposition may be that thing's."""
+        r, ents = self.g.relations[k], self.g.entities
+        span = ents[r.object].span
+        if span is None:
+            return []
+        out = []
+        for x in self.g.relations:
+            o = x.object
+            if x.subject != r.subject or o in (r.object, r.subject) or ents[o].span is None:
+                continue
+            end = ents[o].span[1]
+            if end <= span[0] and not any(
+                e.span is not None and end <= e.span[0] < span[0]
+                for z, e in enumerate(ents)
+                if z not in (o, r.object)
+            ):
+                out.append(o)
+        return out
 
     def _handled_too(self, k: int) -> bool:
         """Relation k's subject does another action to its object as well."""

@@ -570,6 +570,13 @@ class Swap(Strategy):
                             # spots it; swap colour with colour, size with size
                             self.rejected["attribute_types_differ"] += 1
                             continue
+                        if swap_type(a) == "other":
+                            # two words of no type say nothing of one scale: each may well
+                            # be true of both ("a toddler stacking colorful plastic blocks on
+                            # a soft carpet" -> "soft plastic blocks on a colorful carpet":
+                            # blind review round 42)
+                            self.rejected["attribute_types_differ"] += 1
+                            continue
                         out.append(lambda i=i, j=j, a=a, b=b: self._swap_attr(i, j, a, b))
         return out
 
@@ -1028,6 +1035,12 @@ class Swap(Strategy):
                 # "... a small bed on a nightstand" (blind review round 38)
                 if c.judge(new, r.predicate, names[r.object], strict=True, seen=2):
                     return "implausible_relation"
+            for r in self._phrase_before(k, (i, j)):
+                # and the phrase before its first item is that item's: "two large monitors on
+                # a white desk and a black swivel chair" -> "on a white swivel chair" (blind
+                # review round 43)
+                if c.judge_by_class(names[r.subject], r.predicate, new):
+                    return "implausible_relation"
             if not self._knows(new):
                 return "unknown_object"
             fixed = self.scene.fixed(k)
@@ -1055,6 +1068,26 @@ class Swap(Strategy):
                 e.span is not None and span[1] <= e.span[0] < start
                 for z, e in enumerate(ents)
                 if z not in (k, r.object)
+            ):
+                out.append(r)
+        return out
+
+    def _phrase_before(self, k: int, pair: tuple[int, int]) -> list:
+        """The relations to entity k, as the object, from a thing other than ``pair`` whose
+        noun phrase the caption names right before k's, no other thing between ("two large
+        monitors | on a white desk"); none where the graph does not say where its things are."""
+        ents, span = self.g.entities, self.g.entities[k].span
+        if span is None:
+            return []
+        out = []
+        for r in self.g.relations:
+            if r.object != k or r.subject in pair or ents[r.subject].span is None:
+                continue
+            end = ents[r.subject].span[1]
+            if end <= span[0] and not any(
+                e.span is not None and end <= e.span[0] < span[0]
+                for z, e in enumerate(ents)
+                if z not in (k, r.subject)
             ):
                 out.append(r)
         return out
