@@ -507,6 +507,20 @@ class Strategy:
         names = self.scene.names
         return any(names[z] in (names[x], names[y]) for z in range(len(names)) if z not in (x, y))
 
+    def follows(self, a: int, b: int) -> bool:
+        """Entity b's noun phrase comes after entity a's in the caption with no other thing
+        between ("a small lamp | on a nightstand"); never where the graph does not say where
+        either is."""
+        ents = self.g.entities
+        sa, sb = ents[a].span, ents[b].span
+        if sa is None or sb is None or sb[0] < sa[1]:
+            return False
+        return not any(
+            e.span is not None and sa[1] <= e.span[0] < sb[0]
+            for z, e in enumerate(ents)
+            if z not in (a, b)
+        )
+
     def after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
         return (self.words_before(k, 1) or [None])[-1] == "of"

@@ -520,24 +520,16 @@ class ReplaceRelation(Strategy):
 
     def _done_to(self, k: int) -> list[int]:
         """What relation k's subject acts on right before relation k's object, no other thing
-        between ("changing | a tire | on a car"): the preposition may be that thing's."""
-        r, ents = self.g.relations[k], self.g.entities
-        span = ents[r.object].span
-        if span is None:
-            return []
-        out = []
-        for x in self.g.relations:
-            o = x.object
-            if x.subject != r.subject or o in (r.object, r.subject) or ents[o].span is None:
-                continue
-            end = ents[o].span[1]
-            if end <= span[0] and not any(
-                e.span is not None and end <= e.span[0] < span[0]
-                for z, e in enumerate(ents)
-                if z not in (o, r.object)
-            ):
-                out.append(o)
-        return out
+        between (:meth:`follows`: "changing | a tire | on a car"): the preposition may be
+        that thing's."""
+        r = self.g.relations[k]
+        return [
+            x.object
+            for x in self.g.relations
+            if x.subject == r.subject
+            and x.object not in (r.object, r.subject)
+            and self.follows(x.object, r.object)
+        ]
 
     def _handled_too(self, k: int) -> bool:
         """Relation k's subject does another action to its object as well."""

@@ -1054,43 +1054,23 @@ class Swap(Strategy):
 
     def _phrase_after(self, k: int, pair: tuple[int, int]) -> list:
         """The relations of entity k, as the subject, with a thing other than ``pair`` that the
-        caption names right after k's noun phrase, no other thing between ("a small lamp | on
-        a nightstand"); none where the graph does not say where its things are."""
-        ents, span = self.g.entities, self.g.entities[k].span
-        if span is None:
-            return []
-        out = []
-        for r in self.g.relations:
-            if r.subject != k or r.object in pair or ents[r.object].span is None:
-                continue
-            start = ents[r.object].span[0]
-            if start >= span[1] and not any(
-                e.span is not None and span[1] <= e.span[0] < start
-                for z, e in enumerate(ents)
-                if z not in (k, r.object)
-            ):
-                out.append(r)
-        return out
+        caption names right after k's noun phrase (:meth:`follows`: "a small lamp | on a
+        nightstand")."""
+        return [
+            r
+            for r in self.g.relations
+            if r.subject == k and r.object not in pair and self.follows(k, r.object)
+        ]
 
     def _phrase_before(self, k: int, pair: tuple[int, int]) -> list:
         """The relations to entity k, as the object, from a thing other than ``pair`` whose
-        noun phrase the caption names right before k's, no other thing between ("two large
-        monitors | on a white desk"); none where the graph does not say where its things are."""
-        ents, span = self.g.entities, self.g.entities[k].span
-        if span is None:
-            return []
-        out = []
-        for r in self.g.relations:
-            if r.object != k or r.subject in pair or ents[r.subject].span is None:
-                continue
-            end = ents[r.subject].span[1]
-            if end <= span[0] and not any(
-                e.span is not None and end <= e.span[0] < span[0]
-                for z, e in enumerate(ents)
-                if z not in (k, r.subject)
-            ):
-                out.append(r)
-        return out
+        noun phrase the caption names right before k's (:meth:`follows`: "two large monitors
+        | on a white desk")."""
+        return [
+            r
+            for r in self.g.relations
+            if r.object == k and r.subject not in pair and self.follows(r.subject, k)
+        ]
 
     def _scene_swap(self, i: int, j: int) -> str | None:
         """Two things in different places of the scene change places: the new triples must
