@@ -14,6 +14,7 @@ from itertools import accumulate
 from sgprep.lexicon import keyed
 from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
+    GENERIC_SIZES,
     LOOK_VERBS,
     NON_EXCLUSIVE,
     NOT_OBJECTS,
@@ -569,11 +570,16 @@ class Replace(Strategy):
                 self.rejected["implausible_attribute"] += 1  # "shredded cheese" -> "butter"
                 continue
             if any(
-                attribute_kind(a) == "other" and not c.attribute_ok_by_class(a, new)
+                (
+                    attribute_kind(a) == "other"
+                    or (attribute_kind(a) == "size" and a not in GENERIC_SIZES)
+                )
+                and not c.attribute_ok_by_class(a, new)
                 for a in attrs - self.scene.fixed(i)
             ):
                 # a word of no type kept before the new name must have been seen with it ("on
-                # the front porch" -> "on the front tower": blind review round 27)
+                # the front porch" -> "on the front tower": blind review round 27), and a size
+                # that measures one way ("a tall cake" -> "a tall pie": round 44)
                 self.rejected["implausible_attribute"] += 1
                 continue
             if thing_kind(new) not in ANIMATE and not self._seen_with_others(i, new, beings=True):

@@ -131,6 +131,8 @@ class Knowledge:
     unpainted: frozenset[str]
     #: things whose colour is the light they give: judged as a being's colours
     glowing: frozenset[str]
+    #: materials whose colour a thing made of them has: it takes no other in a swap
+    earth_materials: frozenset[str]
     made: frozenset[str]
     person: frozenset[str]
     animal: frozenset[str]
@@ -159,6 +161,7 @@ def knowledge() -> Knowledge:
         shapes=frozenset(data["shapes"]),
         unpainted=frozenset(data["unpainted"]),
         glowing=frozenset(data["glowing"]),
+        earth_materials=frozenset(data["earth_materials"]),
         made=frozenset(data["made"]),
         person=frozenset(data["person"]),
         animal=frozenset(data["animal"]),
@@ -337,6 +340,12 @@ class Swap(Strategy):
         made of some stuff ("a blue teddy bear", "a yellow rubber duck")."""
         toys = knowledge().toys
         made = any(x.lower() in toys or swap_type(x) == "material" for x in attributes)
+        # a red brick platform is the brick's colour: never a silver one (round 44)
+        earthy = swap_type(attribute) == "colour" and any(
+            x.lower() in knowledge().earth_materials for x in attributes
+        )
+        if earthy:
+            return False
         key = (attribute, name, made)
         table = self.scene.memos.table("swap_fits")  # by words: kept across graphs
         hit = table.get(key)
