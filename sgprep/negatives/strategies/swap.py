@@ -340,12 +340,6 @@ class Swap(Strategy):
         made of some stuff ("a blue teddy bear", "a yellow rubber duck")."""
         toys = knowledge().toys
         made = any(x.lower() in toys or swap_type(x) == "material" for x in attributes)
-        # a red brick platform is the brick's colour: never a silver one (round 44)
-        earthy = swap_type(attribute) == "colour" and any(
-            x.lower() in knowledge().earth_materials for x in attributes
-        )
-        if earthy:
-            return False
         key = (attribute, name, made)
         table = self.scene.memos.table("swap_fits")  # by words: kept across graphs
         hit = table.get(key)
@@ -635,6 +629,12 @@ class Swap(Strategy):
         }
         if contradicts(b, new[i]) or contradicts(a, new[j]):
             return self._refuse("implausible_attribute")  # "a rusty new bicycle"
+        if swap_type(a) == "colour" and any(
+            x.lower() in knowledge().earth_materials for x in (*new[i], *new[j])
+        ):
+            # a red brick platform is the brick's colour: never a silver one (blind review
+            # round 44; "a red clay court" -> "a yellow clay court")
+            return self._refuse("implausible_attribute")
         if any(fixed_with(x, self.scene.names[k]) for k, x in ((i, b), (j, a))):
             return self._refuse("fixed_expression")  # "calm white water" (round 34)
         if self.cooc is not None:
