@@ -64,6 +64,10 @@ POSTURE_VERBS = words("posture_verbs")
 MOVING_WITH = LEADING_VERBS | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
+#: Things one faces to use them: in front of one is behind it from the other side.
+FACED = words("faced_things")
+#: Forms of "be": a bare verb right after one is an adjective the parse took for a verb.
+COPULAS = words("copula_forms")
 #: Verbs that use their object up: never for one the subject does something else to as well.
 CONSUMING_VERBS = words("consuming_verbs")
 #: A compound name counted this many times or more undergoes only the verbs seen done to it,
@@ -158,6 +162,11 @@ class ReplaceRelation(Strategy):
                     return self._refuse(why)
                 if self._tied_position(r, tail):
                     return self._refuse("tied_position")  # "hides behind a tree"
+                if tail in VIEW_RELATIVE and self._faced(r.object):
+                    # one at a music stand or a drum kit is in front of it or behind it as
+                    # the camera sees ("plays a violin in front of a music stand" -> "behind":
+                    # blind review round 45; "sits behind a large drum kit": round 44)
+                    return self._refuse("may_be_true")
                 if tail in VIEW_RELATIVE and self._see_through(r.object):
                     # "swims behind a thick glass wall" -> "in front of": seen through it, from
                     # the other side (blind review round 40)
@@ -196,6 +205,8 @@ class ReplaceRelation(Strategy):
             # "presses her hands" (blind review round 30); "an elephant lifts its trunk" ->
             # "reaches its trunk" (round 36)
             return self._refuse("body_part")
+        if self._after_copula(verb):
+            return self._refuse("verb_as_adjective")  # "a dishwasher is open" -> "is load"
         if self._purpose(verb):
             # the verb says what a thing is used for ("uses a magnifying glass to read a
             # newspaper" -> "to sell": blind review round 29)
@@ -239,6 +250,21 @@ class ReplaceRelation(Strategy):
         return self.scene.names[k].split()[-1] in SEE_THROUGH or not SEE_THROUGH.isdisjoint(
             a.lower() for a in e.attributes
         )
+
+    def _faced(self, k: int) -> bool:
+        """Entity k is a thing one faces to use it (``faced_things``: "a music stand", "a drum
+        kit"), by its name or the last two words of its text."""
+        words = (self.g.entities[k].text or "").lower().split()
+        return bool(
+            {self.scene.names[k], self.scene.names[k].split()[-1], " ".join(words[-2:])} & FACED
+        )
+
+    def _after_copula(self, verb: str) -> bool:
+        """The caption says ``verb`` in its bare form right after a form of "be": an
+        adjective the parse took for a verb ("a dishwasher is open" -> "is load": blind
+        review round 45)."""
+        words = WORD.findall(self.text.lower())
+        return any(w == verb and k and words[k - 1] in COPULAS for k, w in enumerate(words))
 
     def _cooked(self, k: int) -> bool:
         """Entity k has a state of cooking ("roasted corn")."""
