@@ -159,6 +159,19 @@ def addable_table(cooc) -> tuple[Addable, ...]:
 
 #: How far up its WordNet parents a thing looks for one the statistics place somewhere.
 PARENT_STEPS = 4
+
+
+def lineage(word: str):
+    """``word``, then its WordNet parents (``object_kinds.json``'s ``parents``), nearest
+    first, :data:`PARENT_STEPS` of them at most: "golden retriever", "retriever", "dog", ..."""
+    parents = lexicon()["parents"]
+    for _ in range(PARENT_STEPS + 1):
+        yield word
+        word = parents.get(word)
+        if word is None:
+            return
+
+
 #: A thing seen with settings' words fewer times than this is placed by its parent too: a
 #: few sightings place it by chance ("a spaniel" seen in a tub twice is still a dog, and may
 #: go where a dog goes).

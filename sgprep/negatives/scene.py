@@ -521,6 +521,15 @@ class Strategy:
             if z not in (a, b)
         )
 
+    def contents(self, k: int) -> list[int]:
+        """The entities entity k holds, as the caption says after "of" ("a cup | of coffee",
+        "a bowl | of cereal")."""
+        return [
+            r.subject
+            for r in self.g.relations
+            if r.object == k and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
+        ]
+
     def after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
         return (self.words_before(k, 1) or [None])[-1] == "of"

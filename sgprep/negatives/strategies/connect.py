@@ -1033,17 +1033,13 @@ class Connect(Strategy):
         "seen_in", the setting, the name): "a dog" seen by a sink now and then places a
         retriever there; nothing places a corgi on an ice rink (blind review round 41)."""
         _, setting, other = key
-        c, parents = self.cooc, addable.lexicon()["parents"]
+        c = self.cooc
 
-        def seen(obj: str | None) -> bool:
-            need = 1
-            for _ in range(addable.PARENT_STEPS + 1):
-                if obj is None:
-                    return False
-                if c.n("scene", *sorted((obj, other))) >= need:
-                    return True
-                obj, need = parents.get(obj), PARENT_SEEN
-            return False
+        def seen(obj: str) -> bool:
+            return any(
+                c.n("scene", *sorted((x, other))) >= (PARENT_SEEN if k else 1)
+                for k, x in enumerate(addable.lineage(obj))
+            )
 
         return frozenset(
             obj
@@ -1065,14 +1061,11 @@ class Connect(Strategy):
         # may a golden retriever (rare names, seldom counted with anything, were added most
         # of all: "golden retriever" was connect's commonest word). By the counts alone: a
         # truck is a vehicle, as a car is, and may still join a car
-        parents = addable.lexicon()["parents"]
-        for _ in range(addable.PARENT_STEPS + 1):
-            n = c.n("scene", *sorted((obj, other)))
-            if n >= 2 and n >= 0.05 * c.n("obj", other):
+        share = 0.05 * c.n("obj", other)
+        for x in addable.lineage(obj):
+            n = c.n("scene", *sorted((x, other)))
+            if n >= 2 and n >= share:
                 return True
-            obj = parents.get(obj)
-            if obj is None:
-                return False
         return False
 
     def _absent(self, obj: str) -> bool:

@@ -529,11 +529,7 @@ class Replace(Strategy):
         done_there = self._done_there(i, rels)
         # what it holds, said after "of" ("a bowl of | cereal"): a new container must have
         # been seen holding it ("a bottle of cereal": blind review round 43)
-        held = [
-            names[r.subject]
-            for r in rels
-            if r.object == i and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
-        ]
+        held = [names[x] for x in self.contents(i)]
         # the siblings in an even random order, the first that fits proposed: the statistics'
         # counts judge it only after (:meth:`balanced`)
         for new in self.rng.sample(options, len(options)):
@@ -590,7 +586,9 @@ class Replace(Strategy):
             ):
                 self.rejected["room_misfit"] += 1  # "a toilet next to a sink in a kitchen"
                 continue
-            if new in SETTING_WORDS and not self._seen_with_any(i, new):
+            if new in SETTING_WORDS and not self._seen_with_others(
+                i, new, beings=False, each=False
+            ):
                 # a new place keeps the caption's things: "a woman with a suitcase reads the
                 # departure board at a station" -> "at a zoo" (blind review round 41)
                 self.rejected["place_misfit"] += 1
@@ -694,21 +692,27 @@ class Replace(Strategy):
         )
         return stuff is None or self._seen_with_others(i, stuff, beings=True)
 
-    def _seen_with_others(self, i: int, new: str, beings: bool, seen: int = 1) -> bool:
+    def _seen_with_others(
+        self, i: int, new: str, beings: bool, seen: int = 1, each: bool = True
+    ) -> bool:
         """``new`` in entity i's place was seen in a scene with each thing the caption's other
         entities name: each animal (``beings``: an animal keeps to its places, "a farmer
         milking a cow in a barn" -> "in a chicken coop": round 22; "a child stares at the fish
         swimming in a large aquarium" -> "terrarium": round 27), or each thing that is no
         being (a room keeps its fittings, "a white toilet next to a small sink in a narrow
-        bathroom" -> "kitchen": round 28), ``seen`` times or more."""
+        bathroom" -> "kitchen": round 28), ``seen`` times or more; with ``each`` false, one of
+        them at least, or the caption names none (a new place keeps the caption's things: "the
+        departure board at a station" -> "at a zoo": round 41)."""
         c, names = self.cooc, self.scene.names
-        return all(
-            c.n("scene", *sorted((new, n))) >= seen
+        others = [
+            n
             for k, n in enumerate(names)
             if k != i
             and n != new
             and (thing_kind(n) == "animal" if beings else thing_kind(n) not in ANIMATE)
-        )
+        ]
+        hits = (c.n("scene", *sorted((new, n))) >= seen for n in others)
+        return all(hits) if each or not others else any(hits)
 
     def _worn_by(self, wearer: str, new: str) -> bool:
         """``new`` may be worn by ``wearer``: the statistics saw it worn by that name, or saw
@@ -720,23 +724,15 @@ class Replace(Strategy):
         hit = table.get(wearer)
         if hit is None:
             worn = {
-                rest.split(SEP)[1]
-                for rest in self.cooc.neighbours("spo", 0, wearer)
-                if rest.split(SEP)[0] in WORN_PREDICATES
+                o
+                for p, _, o in (
+                    rest.partition(SEP) for rest in self.cooc.neighbours("spo", 0, wearer)
+                )
+                if p in WORN_PREDICATES and worn_slot(o)
             }
-            worn = {w for w in worn if worn_slot(w)}
             hit = table[wearer] = (len(worn), frozenset(worn | {w.split()[-1] for w in worn}))
         n, seen = hit
         return not WEARS_KNOWN <= n < WEARS_ANY or singular(new.split()[-1]) in seen or new in seen
-
-    def _seen_with_any(self, i: int, new: str) -> bool:
-        """``new`` in entity i's place was seen in a scene with one thing at least that the
-        caption's other entities name, beings and people aside, or the caption names none."""
-        c, names = self.cooc, self.scene.names
-        others = [
-            n for k, n in enumerate(names) if k != i and n != new and thing_kind(n) not in ANIMATE
-        ]
-        return not others or any(c.n("scene", *sorted((new, n))) for n in others)
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`; made once per process and

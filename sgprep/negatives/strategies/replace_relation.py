@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sgprep.lexicon import keyed, rows, words
 from sgprep.negatives.cooc import (
+    _COPULA,
     FAR_AWAY,
     FIXED_EXPRESSIONS,
     LEADING_VERBS,
@@ -66,8 +67,6 @@ MOVING_WITH = LEADING_VERBS | {"ride"}
 GROUND_VERBS = words("ground_verbs")
 #: Things one faces to use them: in front of one is behind it from the other side.
 FACED = words("faced_things")
-#: Forms of "be": a bare verb right after one is an adjective the parse took for a verb.
-COPULAS = words("copula_forms")
 #: Verbs that use their object up: never for one the subject does something else to as well.
 CONSUMING_VERBS = words("consuming_verbs")
 #: A compound name counted this many times or more undergoes only the verbs seen done to it,
@@ -264,7 +263,7 @@ class ReplaceRelation(Strategy):
         adjective the parse took for a verb ("a dishwasher is open" -> "is load": blind
         review round 45)."""
         words = WORD.findall(self.text.lower())
-        return any(w == verb and k and words[k - 1] in COPULAS for k, w in enumerate(words))
+        return any(w == verb and k and words[k - 1] in _COPULA for k, w in enumerate(words))
 
     def _cooked(self, k: int) -> bool:
         """Entity k has a state of cooking ("roasted corn")."""

@@ -377,13 +377,6 @@ class Swap(Strategy):
         seen = {w for w in self.cooc.neighbours("attr", 1, name) if swap_type(w) == "material"}
         return len(seen) >= MATERIALS_KNOWN and a not in seen
 
-    def _holds(self, k: int) -> bool:
-        """Entity k is a container the caption says the contents of ("a cup | of coffee")."""
-        return any(
-            r.object == k and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
-            for r in self.g.relations
-        )
-
     def _colours(self, name: str) -> int:
         """How many colours the statistics saw on ``name`` (once per name and process)."""
         return self.scene.memos.memo(
@@ -603,7 +596,7 @@ class Swap(Strategy):
             # like, and goes with no other ("a clear wooden vase", "stainless wooden
             # appliances": blind review round 17)
             return self._refuse("compound")
-        if swap_type(a) == "temperature" and (self._holds(i) or self._holds(j)):
+        if swap_type(a) == "temperature" and (self.contents(i) or self.contents(j)):
             # a container's temperature is its contents': "a hot cup of coffee next to a cold
             # glass of orange juice" -> "a hot glass of orange juice" (blind review round 35)
             return self._refuse("implausible_attribute")
