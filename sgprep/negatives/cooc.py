@@ -66,6 +66,8 @@ from sgprep.negatives.cooc_lexicon import (  # noqa: F401
     NEARBY,
     NON_EXCLUSIVE,
     OBJECT_CLASSES,
+    OWN_COLOUR_SEEN,
+    OWN_COLOUR_SHARE,
     PAINTED,
     PEOPLE_ONLY_VERBS,
     PROXIMITY,
@@ -225,7 +227,7 @@ class Cooc(CoocTables):
         if attribute.lower() in GENERIC_SIZES and object_class(obj) in SIZED:
             return True  # "a large dog beside a small cat": any animal, vehicle... comes in sizes
         cls = self._paint_class(obj)
-        if cls is None or attribute_type(attribute) != "colour":
+        if cls is None or attribute_type(attribute) != "colour" or self.own_colour(obj):
             return False
         if "class_attrs" not in self._by_context:
             table: dict[str, int] = {}
@@ -236,6 +238,22 @@ class Cooc(CoocTables):
                     table[key(a, c)] = table.get(key(a, c), 0) + n
             self._by_context["class_attrs"] = table
         return self._by_context["class_attrs"].get(key(attribute.lower(), cls), 0) >= 2
+
+    def own_colour(self, obj: str) -> bool:
+        """``obj`` has a colour of its own: seen in colours :data:`OWN_COLOUR_SEEN` times or
+        more, one of them :data:`OWN_COLOUR_SHARE` of those times or more (a school bus:
+        yellow). Once per process and name."""
+        memo = self._by_context.setdefault("own_colour", {})
+        hit = memo.get(obj)
+        if hit is None:
+            seen = [
+                n
+                for a, n in self.neighbours("attr", 1, obj).items()
+                if attribute_type(a) == "colour"
+            ]
+            total = sum(seen)
+            hit = memo[obj] = total >= OWN_COLOUR_SEEN and max(seen) >= OWN_COLOUR_SHARE * total
+        return hit
 
     def _paint_class(self, obj: str) -> str | None:
         """The class whose colours ``obj`` may take: its own if made (:data:`PAINTED`), "made"

@@ -106,6 +106,12 @@ LOOK_VERBS = words("look_verbs")
 FAR_AWAY = words("far_away_things")
 #: Things of no class seen in this many colours come in any colour (signs, walls, doors).
 MANY_COLOURS = 4
+#: A thing seen in a colour this many times or more, one colour this share of them, has its
+#: own colour: it takes only colours seen on it ("a yellow school bus", 16 of 18 yellow, and
+#: 2 bright yellow: never "a red school bus", which vehicles would allow: blind review
+#: round 46).
+OWN_COLOUR_SEEN = 8
+OWN_COLOUR_SHARE = 0.8
 #: ... unless natural: their colours are few and fixed ("a blue leaf", "pink grass").
 NATURAL = words("natural_colour_things")
 #: Classes of made things, which come in any colour.

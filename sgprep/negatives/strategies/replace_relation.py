@@ -67,6 +67,12 @@ MOVING_WITH = LEADING_VERBS | {"ride"}
 GROUND_VERBS = words("ground_verbs")
 #: Things one faces to use them: in front of one is behind it from the other side.
 FACED = words("faced_things")
+#: What a thing rests on, one thing at a time ("on", "on top of").
+RESTING_ON = words("resting_on_relations")
+#: Relations of a thing nearer the camera than another or farther.
+FRONT_BEHIND = frozenset({"behind", "in front of", "in back of"})
+#: Classes of things a being is before or behind as the camera sees: a dog at its bowl.
+SMALL_CLASSES = frozenset({"small object", "food"})
 #: Verbs that use their object up: never for one the subject does something else to as well.
 CONSUMING_VERBS = words("consuming_verbs")
 #: A compound name counted this many times or more undergoes only the verbs seen done to it,
@@ -166,6 +172,15 @@ class ReplaceRelation(Strategy):
                     # the camera sees ("plays a violin in front of a music stand" -> "behind":
                     # blind review round 45; "sits behind a large drum kit": round 44)
                     return self._refuse("may_be_true")
+                if tail in FRONT_BEHIND and self._being_at_small(r):
+                    # a being at a small thing is in front of it or behind it as the camera
+                    # sees ("a dog sits patiently in front of a bowl of food" -> "behind":
+                    # blind review round 46)
+                    return self._refuse("may_be_true")
+                if OPPOSITES[tail] in RESTING_ON and self._rests_elsewhere(r):
+                    # "bowling shoes sit on the floor under a bench" -> "on the floor on a
+                    # bench": one rests on one thing (blind review round 46)
+                    return self._refuse("two_supports")
                 if tail in VIEW_RELATIVE and self._see_through(r.object):
                     # "swims behind a thick glass wall" -> "in front of": seen through it, from
                     # the other side (blind review round 40)
@@ -241,6 +256,24 @@ class ReplaceRelation(Strategy):
             and self.cooc.n("obj", name) > 0
             and self.cooc.is_part(name)
         )
+
+    def _being_at_small(self, r: Relation) -> bool:
+        """Relation r goes from a person or an animal to a small thing or food."""
+        ends = (self.scene.names[r.subject], self.scene.names[r.object])
+        return object_class(ends[0]) in ("person", "animal") and object_class(ends[1]) in (
+            SMALL_CLASSES
+        )
+
+    def _rests_elsewhere(self, r: Relation) -> bool:
+        """Relation r's subject rests on another thing by another relation (one that ends in
+        a word of :data:`RESTING_ON`: "sits on | the floor")."""
+        for x in self.g.relations:
+            words = x.predicate.lower().split()
+            if x is r or x.subject != r.subject or x.object == r.object:
+                continue
+            if any(" ".join(words[-n:]) in RESTING_ON for n in (1, 2, 3)):
+                return True
+        return False
 
     def _see_through(self, k: int) -> bool:
         """Entity k is a thing one sees through, by its name or its material ("a glass
@@ -500,6 +533,10 @@ class ReplaceRelation(Strategy):
         whole = (
             o if " " in o and o not in FIXED_EXPRESSIONS and c.n("obj", o) >= WHOLE_SEEN else None
         )
+        # what the object is made of, said after "of", where the old verb was seen done to it:
+        # the new one must be too ("tosses a round ball of dough" -> "kicks": blind review
+        # round 46)
+        stuff = [x for x in self._stuff_of(r.object) if c.n("po", predicate_key(verb), x)]
         return [
             v
             for v in plausible
@@ -536,6 +573,11 @@ class ReplaceRelation(Strategy):
             # new one, which the statistics must see with the preposition at least as often
             # as with an object ("throwing to a friend": round 19)
             and not (rest and self._takes_an_object(v, rest))
+            # nor one this subject is seen doing to things far more than with the preposition
+            # ("two old women chat from balconies" -> "hang from": women hang laundry, and
+            # the two "hang from a balcony" counted were such: blind review round 46)
+            and not (rest and self._takes_an_object(v, rest, s))
+            and all(c.n("po", predicate_key(" ".join([v, *rest])), x) for x in stuff)
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others
@@ -567,17 +609,30 @@ class ReplaceRelation(Strategy):
             for j, x in enumerate(self.g.relations)
         )
 
-    def _takes_an_object(self, verb: str, rest: list[str]) -> bool:
+    def _takes_an_object(self, verb: str, rest: list[str], subject: str | None = None) -> bool:
         """The statistics see ``verb`` with a direct object more than twice as often as with
-        the preposition ``rest`` (throw: a ball, seldom "to" someone); once per process."""
+        the preposition ``rest`` (throw: a ball, seldom "to" someone), or, given a
+        ``subject``, this subject so (a woman hangs things far more than she hangs from
+        them); once per process."""
 
         def count(pred: str) -> int:
+            if subject is not None:
+                return self.cooc.n("sp", subject, pred)
             return sum(self.cooc.neighbours("po", 0, pred).values())
 
         return self.scene.memos.memo(
-            ("takes_an_object", verb, tuple(rest)),
+            ("takes_an_object", verb, tuple(rest), subject),
             lambda key: count(verb) > TRANSITIVE_RATIO * count(" ".join([verb, *rest])),
         )
+
+    def _stuff_of(self, k: int) -> list[str]:
+        """The names of what entity k is made of or holds, said right after it with "of" ("a
+        round ball | of dough")."""
+        return [
+            self.scene.names[j]
+            for j in range(len(self.g.entities))
+            if j != k and self.follows(k, j) and self.after_of(j)
+        ]
 
     def _second_complement(self, r: Relation) -> bool:
         """The verb's object is followed in the caption, with no comma, by a second noun

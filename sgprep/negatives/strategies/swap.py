@@ -346,20 +346,25 @@ class Swap(Strategy):
         if hit is None:
             if len(table) > MAX_MEMO:
                 table.clear()
-            # a light's colour is the statistics' alone, never its kind's (:meth:`_seen_on`)
-            glowing = swap_type(attribute) == "colour" and _head(name) in knowledge().glowing
+            # a light's colour is the statistics' alone, never its kind's (:meth:`_seen_on`),
+            # as is that of a thing with a colour of its own ("a yellow school bus" -> "red":
+            # blind review round 46)
+            colour = swap_type(attribute) == "colour"
+            counted_only = colour and (
+                _head(name) in knowledge().glowing or self.cooc.own_colour(name)
+            )
             hit = table[key] = (
                 not never(attribute, name) and not self._off_pole(attribute, name)
             ) and (
                 self._seen_on(attribute, name)
                 or (
-                    not glowing
+                    not counted_only
                     and fits_by_kind(attribute, name)
                     and not self._made_otherwise(attribute, name)
                 )
                 or (
-                    swap_type(attribute) == "colour"
-                    and not glowing
+                    colour
+                    and not counted_only
                     and (made or any(w in toys for w in name.lower().split()[:-1]))
                 )
             )
