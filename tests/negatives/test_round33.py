@@ -101,12 +101,13 @@ def test_two_together_exchange_nothing_but_where_one_of_them_is():
     # "sleeps next to" reads the same both ways (round 35); a verb that need not does not
     # either, where only the dog's place moves
     assert rejected["symmetric_relation"]
+    # (not "a sleeping cat": since round 47 one asleep never plays, whatever else holds)
     texts, rejected = texts_over_seeds(
-        "A small white dog plays on a blue couch next to a sleeping cat.",
+        "A small white dog plays on a blue couch next to a gray cat.",
         [
             ("small white dog", "dog", ["small", "white"]),
             ("blue couch", "couch", ["blue"]),
-            ("sleeping cat", "cat", ["sleeping"]),
+            ("gray cat", "cat", ["gray"]),
         ],
         [(0, "play on", 1), (0, "play next to", 2)],
         "shuffle_relation",

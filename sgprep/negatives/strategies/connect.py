@@ -1035,10 +1035,17 @@ class Connect(Strategy):
         _, setting, other = key
         c = self.cooc
 
+        kinds = addable.lexicon()["kinds"]
+
         def seen(obj: str) -> bool:
+            # a vehicle keeps to its own scenes: cars are seen by mirrors and sidewalks,
+            # which placed a sedan in a clothing shop and a gondola on a snowy sidewalk (blind
+            # review round 47)
+            own = kinds.get(obj, (None,))[0] == "vehicle"
             return any(
                 c.n("scene", *sorted((x, other))) >= (PARENT_SEEN if k else 1)
                 for k, x in enumerate(addable.lineage(obj))
+                if not (k and own)
             )
 
         return frozenset(

@@ -69,6 +69,10 @@ GROUND_VERBS = words("ground_verbs")
 FACED = words("faced_things")
 #: What a thing rests on, one thing at a time ("on", "on top of").
 RESTING_ON = words("resting_on_relations")
+#: Verbs of trade: said only where the captions trade at one of the caption's things.
+TRADE_VERBS = words("trade_verbs")
+#: Relations of a thing below another.
+BENEATH = frozenset({"under", "beneath", "below", "underneath"})
 #: Relations of a thing nearer the camera than another or farther.
 FRONT_BEHIND = frozenset({"behind", "in front of", "in back of"})
 #: Classes of things a being is before or behind as the camera sees: a dog at its bowl.
@@ -177,6 +181,10 @@ class ReplaceRelation(Strategy):
                     # sees ("a dog sits patiently in front of a bowl of food" -> "behind":
                     # blind review round 46)
                     return self._refuse("may_be_true")
+                if OPPOSITES[tail] in BENEATH and self._acted_on(r.subject):
+                    # "a veterinarian examines a small dog on a steel table" -> "under": what
+                    # one acts on is where one can (blind review round 47)
+                    return self._refuse("acted_on_there")
                 if OPPOSITES[tail] in RESTING_ON and self._rests_elsewhere(r):
                     # "bowling shoes sit on the floor under a bench" -> "on the floor on a
                     # bench": one rests on one thing (blind review round 46)
@@ -262,6 +270,29 @@ class ReplaceRelation(Strategy):
         ends = (self.scene.names[r.subject], self.scene.names[r.object])
         return object_class(ends[0]) in ("person", "animal") and object_class(ends[1]) in (
             SMALL_CLASSES
+        )
+
+    def _trade_place(self) -> bool:
+        """The statistics saw a verb of :data:`TRADE_VERBS` said at, in or on a thing the
+        caption names (a market, a stall, a street)."""
+        c = self.cooc
+        return any(
+            c.n("po", f"{verb} {prep}", name)
+            for name in set(self.scene.names)
+            for verb in TRADE_VERBS
+            for prep in ("at", "in", "on")
+        )
+
+    def _acted_on(self, k: int) -> bool:
+        """Another entity does something to entity k (an action, not "have" or "be": "a
+        veterinarian examines | a small dog")."""
+        return any(
+            x.object == k
+            and x.subject != k
+            and relation_type(x.predicate) == "action"
+            and lemma(x.predicate.split()[0]) not in IMPLICIT_VERBS
+            for x in self.g.relations
+            if x.predicate.split()
         )
 
     def _rests_elsewhere(self, r: Relation) -> bool:
@@ -578,6 +609,9 @@ class ReplaceRelation(Strategy):
             # the two "hang from a balcony" counted were such: blind review round 46)
             and not (rest and self._takes_an_object(v, rest, s))
             and all(c.n("po", predicate_key(" ".join([v, *rest])), x) for x in stuff)
+            # one buys or sells where the captions say trade is done ("a woman cuts vegetables"
+            # in a kitchen -> "sells"; "sipping tea" at a cafe table -> "selling": round 47)
+            and (v not in TRADE_VERBS or self._trade_place())
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others

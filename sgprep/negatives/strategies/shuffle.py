@@ -10,7 +10,7 @@ from sgprep.lexicon import words
 from sgprep.negatives.cooc import lemma, predicate_key
 from sgprep.negatives.perturbation import Candidate, MoveNPs, Perturbation
 from sgprep.negatives.scene import Strategy, is_mutual, same_class, with_entities
-from sgprep.negatives.strategies.replace_relation import FIXED_ROLES
+from sgprep.negatives.strategies.replace_relation import FIXED_ROLES, RESTING_VERBS
 from sgprep.negatives.validity import is_symmetric, same_entity
 from sgprep.negatives.words import PREPOSITIONS, REFERENCE_WORDS, STRENGTH_VERBS, grown_up
 from sgprep.schema import Relation
@@ -107,7 +107,7 @@ class Shuffle(Strategy):
         verb said of many (:data:`COLLECTIVE_VERBS`) goes from many doers to one ("a woman crowds around
         the table": ``verb_number``); a small one or a child now helps, lifts or carries
         (:data:`STRENGTH_VERBS`) a grown-up ("a small girl helps a tall man climb":
-        ``role_size``)."""
+        ``role_size``); one said to sleep or rest now acts (``resting_doer``)."""
         for r in relations:
             if r.subject not in moved:
                 continue
@@ -124,7 +124,18 @@ class Shuffle(Strategy):
                 return "verb_number"  # "a fence surrounding the field" is fine
             if verb in STRENGTH_VERBS and self._small(r.subject) and self._grown(r.object):
                 return "role_size"
+            if verb not in RESTING_VERBS and self._resting(r.subject):
+                # "a cat licks the face of a sleeping puppy" -> "a sleeping puppy licks the
+                # face of a cat" (blind review round 47)
+                return "resting_doer"
         return None
+
+    def _resting(self, i: int) -> bool:
+        """Entity i is said to be at rest by a word before its name ("a sleeping puppy"): an
+        attribute or a word of its text."""
+        e = self.g.entities[i]
+        words = [a.lower() for a in e.attributes] + (e.text or "").lower().split()[:-1]
+        return any(w.endswith("ing") and lemma(w) in RESTING_VERBS for w in words)
 
     def _together_there(self, s: int, o: int) -> bool:
         """The two are together (a relation between them that holds either way round:
