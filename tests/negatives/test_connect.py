@@ -461,7 +461,10 @@ def test_a_breed_the_statistics_saw_nowhere_goes_where_its_parent_goes():
     assert "snow" in bernard.possible and "snow" not in dog.possible
     assert dog.possible and dog.possible <= bernard.possible
     assert dog.typical <= bernard.typical and addable.is_pet(bernard)
-    assert not table["cheetah"].possible  # placed by no parent: never added by a pet
+    # placed by no parent, never added by a pet: where a cat goes ("home") it never goes, and
+    # only where the statistics saw it itself (with 72,813 captions counted, "wild")
+    assert "home" in table["cat"].possible and "home" not in table["cheetah"].possible
+    assert table["cheetah"].possible <= {"wild"} and not addable.is_pet(table["cheetah"])
     anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
     assert {"saint bernard", "dog"} <= anywhere and "cheetah" not in anywhere
 

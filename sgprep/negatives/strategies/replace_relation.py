@@ -71,6 +71,11 @@ FACED = words("faced_things")
 RESTING_ON = words("resting_on_relations")
 #: Verbs of trade: said only where the captions trade at one of the caption's things.
 TRADE_VERBS = words("trade_verbs")
+#: Verbs of going on foot, and what one does while going.
+GOING = words("going_verbs")
+ON_THE_MOVE = words("on_the_move_verbs")
+#: Verbs of what one rides or steers, one at a time.
+ONE_AT_A_TIME = words("one_at_a_time_verbs")
 #: Relations of a thing below another.
 BENEATH = frozenset({"under", "beneath", "below", "underneath"})
 #: Relations of a thing nearer the camera than another or farther.
@@ -270,6 +275,26 @@ class ReplaceRelation(Strategy):
         ends = (self.scene.names[r.subject], self.scene.names[r.object])
         return object_class(ends[0]) in ("person", "animal") and object_class(ends[1]) in (
             SMALL_CLASSES
+        )
+
+    def _going(self, r: Relation) -> bool:
+        """Relation r's subject goes on foot by another relation ("walk along | the shore"),
+        or relation r's verb is a participle in a caption whose main verb is one of going ("a
+        man carrying a surfboard and a woman holding sandals walk along the shore": the parse
+        gives the walk to the woman alone)."""
+        if any(
+            x is not r
+            and x.subject == r.subject
+            and relation_type(x.predicate) == "action"
+            and lemma(x.predicate.split()[0]) in GOING
+            for x in self.g.relations
+            if x.predicate.split()
+        ):
+            return True
+        words = WORD.findall(self.text.lower())
+        verb = lemma(r.predicate.split()[0])
+        return any(w.endswith("ing") and lemma(w) == verb for w in words) and any(
+            not w.endswith("ing") and lemma(w) in GOING for w in words
         )
 
     def _trade_place(self) -> bool:
@@ -612,6 +637,16 @@ class ReplaceRelation(Strategy):
             # one buys or sells where the captions say trade is done ("a woman cuts vegetables"
             # in a kitchen -> "sells"; "sipping tea" at a cafe table -> "selling": round 47)
             and (v not in TRADE_VERBS or self._trade_place())
+            # one walking does only what one does on the move ("a man carrying a surfboard
+            # ... walk along the shore" -> "waxing": blind review round 48)
+            and not (v not in ON_THE_MOVE and self._going(r))
+            # one rides or drives one at a time ("a man leads two camels" -> "rides two
+            # camels": blind review round 48)
+            and not (
+                v in ONE_AT_A_TIME
+                and self.scene.plural(r.object)
+                and not self.scene.plural(r.subject)
+            )
             and all(
                 c.judge(s, " ".join([v, *tail]), x, strict=True, seen=2) is None
                 for x, tail in others
