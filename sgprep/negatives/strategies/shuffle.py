@@ -73,6 +73,11 @@ class Shuffle(Strategy):
             return self._refuse("may_be_true")
         if self.scene.either_person(s, o):
             return self._refuse("may_be_true")  # "a friend throwing a frisbee to a man"
+        if {self.article(s), self.article(o)} & {"another", "other"}:
+            # "as a woman does push ups and another man stretches" -> "another a woman":
+            # the word says the other is one more of a kind named before (blind review
+            # round 49)
+            return self._refuse("another")
         if {self.article(s), self.article(o)} & REFERENCE_WORDS:
             # a possessive stays in its slot: "a young mother reads a picture book to her two
             # children" -> "her two children read ... to a young mother" (blind review round 29)

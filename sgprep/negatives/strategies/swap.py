@@ -211,6 +211,15 @@ def swap_type(attribute: str) -> str:
     return "age" if a in knowledge().ages else kinds.kind(a)
 
 
+def _reads_contrary(moved: str, attributes: list[str]) -> bool:
+    """A word of ``moved``, an attribute of several words, is an antonym of another of
+    ``attributes``: "light pink" moved beside "heavy" reads "heavy light pink" (blind review
+    round 49: a bowling ball, dumbbells)."""
+    words = moved.lower().split()
+    others = {x.lower() for x in attributes if x != moved}
+    return len(words) > 1 and any(not others.isdisjoint(ANTONYMS.get(w, ())) for w in words)
+
+
 @lru_cache(maxsize=65536)
 def fits_by_kind(attribute: str, obj: str) -> bool:
     """Whether ``obj`` may have ``attribute`` by its kind: :func:`kinds.attribute_fits`, else
@@ -631,6 +640,8 @@ class Swap(Strategy):
         }
         if contradicts(b, new[i]) or contradicts(a, new[j]):
             return self._refuse("implausible_attribute")  # "a rusty new bicycle"
+        if _reads_contrary(b, new[i]) or _reads_contrary(a, new[j]):
+            return self._refuse("reads_contrary")  # "a heavy light pink bowling ball"
         if swap_type(a) == "colour" and any(
             x.lower() in knowledge().earth_materials for x in (*new[i], *new[j])
         ):
