@@ -242,18 +242,13 @@ class Cooc(CoocTables):
     def own_colour(self, obj: str) -> bool:
         """``obj`` has a colour of its own: seen in colours :data:`OWN_COLOUR_SEEN` times or
         more, one of them :data:`OWN_COLOUR_SHARE` of those times or more (a school bus:
-        yellow). Once per process and name."""
-        memo = self._by_context.setdefault("own_colour", {})
-        hit = memo.get(obj)
-        if hit is None:
-            seen = [
-                n
-                for a, n in self.neighbours("attr", 1, obj).items()
-                if attribute_type(a) == "colour"
-            ]
-            total = sum(seen)
-            hit = memo[obj] = total >= OWN_COLOUR_SEEN and max(seen) >= OWN_COLOUR_SHARE * total
-        return hit
+        yellow). Its callers' memos keep the verdicts (a table per name here would grow with
+        every name a corpus has)."""
+        seen = [
+            n for a, n in self.neighbours("attr", 1, obj).items() if attribute_type(a) == "colour"
+        ]
+        total = sum(seen)
+        return total >= OWN_COLOUR_SEEN and max(seen) >= OWN_COLOUR_SHARE * total
 
     def _paint_class(self, obj: str) -> str | None:
         """The class whose colours ``obj`` may take: its own if made (:data:`PAINTED`), "made"

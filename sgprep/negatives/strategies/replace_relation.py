@@ -593,6 +593,7 @@ class ReplaceRelation(Strategy):
         # the new one must be too ("tosses a round ball of dough" -> "kicks": blind review
         # round 46)
         stuff = [x for x in self._stuff_of(r.object) if c.n("po", predicate_key(verb), x)]
+        going = self._going(r)
         return [
             v
             for v in plausible
@@ -639,7 +640,7 @@ class ReplaceRelation(Strategy):
             and (v not in TRADE_VERBS or self._trade_place())
             # one walking does only what one does on the move ("a man carrying a surfboard
             # ... walk along the shore" -> "waxing": blind review round 48)
-            and not (v not in ON_THE_MOVE and self._going(r))
+            and not (v not in ON_THE_MOVE and going)
             # one rides or drives one at a time ("a man leads two camels" -> "rides two
             # camels": blind review round 48)
             and not (
