@@ -105,3 +105,27 @@ def test_a_colour_of_two_words_never_reads_against_the_others():
     )
     assert not any("heavy light pink" in t for t in texts), texts
     assert rejected["reads_contrary"]
+
+
+def test_things_of_one_last_word_share_one_weight():
+    # a duffel bag, a tote bag, a tool bag, a golf bag and a grocery bag each drawn like any
+    # one thing made "bag" the word connect's additions said most ("a man holds onto a pole
+    # inside a crowded subway car, beside a tool bag": reader b's failure)
+    from collections import Counter
+
+    from neg_helpers import plausible
+
+    strategy = plausible(
+        "connect",
+        "A man holds onto a pole inside a crowded subway car.",
+        [("man", "man", []), ("pole", "pole", [])]
+        + [("crowded subway car", "car", ["crowded", "subway"])],
+        [(0, "hold onto", 1), (1, "inside", 2)],
+    )
+    words, weights, _ = strategy._list_addable()
+    heads = Counter(w.split()[-1] for w in words)
+    assert heads["bag"] >= 3
+    by_word = dict(zip(words, weights))
+    bags = [w for w in words if w.split()[-1] == "bag"]
+    single = next(w for w in words if heads[w.split()[-1]] == 1)
+    assert sum(by_word[b] for b in bags) == pytest.approx(by_word[single])

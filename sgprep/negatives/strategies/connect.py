@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from functools import lru_cache
 from itertools import accumulate
 
@@ -977,8 +978,15 @@ class Connect(Strategy):
                 continue
             out.append((obj, fit, weight))
         # every thing possible there, by weight: keeping only those of the most settings
-        # made the few seen everywhere ("a dog") most of all additions
-        return [o for o, _, _ in out], [w for _, _, w in out], unseen
+        # made the few seen everywhere ("a dog") most of all additions. Things of one last
+        # word share one weight: a duffel bag, a tote bag, a tool bag and a golf bag each
+        # drawn alike made "bag" the word the additions said most (6.2 % on the fresh set)
+        heads = Counter(o.split()[-1] for o, _, _ in out)
+        return (
+            [o for o, _, _ in out],
+            [w / heads[o.split()[-1]] for o, _, w in out],
+            unseen,
+        )
 
     def _possible_here(self) -> frozenset[str]:
         """The addable things possible in the settings the caption names (once per setting)."""
