@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import accumulate
 
-from sgprep.lexicon import keyed, words
+from sgprep.lexicon import keyed
 from sgprep.negatives import grammar, kinds, siblings
 from sgprep.negatives.cooc import (
     GENERIC_SIZES,
@@ -45,6 +45,7 @@ from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.strategies.connect_words import HUGE_PLACES, PLACES, ROOMS
 from sgprep.negatives.strategies.replace_relation import (
     IMPLICIT_VERBS,
+    SCENES,
     SEE_THROUGH,
     ReplaceRelation,
 )
@@ -106,7 +107,7 @@ WEARS_KNOWN = 4
 #: 267 words.
 PLACE_KNOWN = 20
 #: The last words of names of places (a skate park, a post office, a kitchen).
-PLACE_HEADS = PLACES | HUGE_PLACES | ROOMS | words("scene_places")
+PLACE_HEADS = PLACES | HUGE_PLACES | ROOMS | SCENES
 WEARS_ANY = 30
 #: Scene co-occurrence at which a replacement is likely in the photo too ("a mug beside the
 #: plate" -> "a fork beside the plate"): seen with a caption object in this share of the

@@ -291,7 +291,7 @@ class ReplaceRelation(Strategy):
             if x.predicate.split()
         ):
             return True
-        words = WORD.findall(self.text.lower())
+        words = self.scene.words
         verb = lemma(r.predicate.split()[0])
         return any(w.endswith("ing") and lemma(w) == verb for w in words) and any(
             not w.endswith("ing") and lemma(w) in GOING for w in words
@@ -351,7 +351,7 @@ class ReplaceRelation(Strategy):
         """The caption says ``verb`` in its bare form right after a form of "be": an
         adjective the parse took for a verb ("a dishwasher is open" -> "is load": blind
         review round 45)."""
-        words = WORD.findall(self.text.lower())
+        words = self.scene.words
         return any(w == verb and k and words[k - 1] in _COPULA for k, w in enumerate(words))
 
     def _cooked(self, k: int) -> bool:
@@ -564,7 +564,7 @@ class ReplaceRelation(Strategy):
             plausible = table[key] = self._plausible_verbs(s, o, verb, rest, vocab_verbs)
         if not plausible:
             return []
-        said = {lemma(w) for w in WORD.findall(self.text.lower())}  # "preparing ... serving."
+        said = {lemma(w) for w in self.scene.words}  # "preparing ... serving."
         # the verb of every relation of this subject that has it changes ("eat" for "play")
         others = [
             (self.scene.names[x.object], x.predicate.lower().split()[1:])
