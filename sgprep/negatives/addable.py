@@ -77,6 +77,8 @@ def lexicon() -> dict:
         "craft": frozenset(w for w, (_, _, sub) in kinds.items() if sub == "craft"),
         "parents": wordnet.get("parents", {}),
         "never": frozenset(extra["never"]),
+        "unnamed": frozenset(extra["unnamed"]),
+        "unnamed_parents": frozenset(extra["unnamed_parents"]),
         "indoor": frozenset(extra["indoor_settings"]),
         "outdoor_only": frozenset(extra["outdoor_kinds"]),
         "small": frozenset(extra["small"]),
@@ -95,6 +97,17 @@ def lexicon() -> dict:
     }
 
 
+def _unnamed(word: str, lex: dict) -> bool:
+    """A thing one carries in the hand and a caption seldom names (``addable.json``'s
+    ``unnamed``, by the thing, its last word or its WordNet parent: a tote, a tool bag, a
+    pannier): a reader cannot tell it is not in the photo (blind review rounds 47-50)."""
+    return (
+        word in lex["unnamed"]
+        or word.split()[-1] in lex["unnamed"]
+        or lex["parents"].get(word) in lex["unnamed_parents"]
+    )
+
+
 def addable_table(cooc) -> tuple[Addable, ...]:
     """The things of a salient kind that ``cooc`` counts :data:`MIN_COUNT` times or more, with
     the settings it saw them in; sorted by word (a fixed order keeps draws deterministic)."""
@@ -106,6 +119,7 @@ def addable_table(cooc) -> tuple[Addable, ...]:
         if n >= MIN_COUNT
         and w in lex["kinds"]
         and w not in lex["never"]
+        and not _unnamed(w, lex)  # "beside a tote": one may carry it unnamed
         and w not in lex["craft"]  # a boat, a plane: by water or a runway they may well be
         # there, elsewhere absurd ("a plane window view, behind a gondola": round 10)
     }

@@ -50,3 +50,40 @@ SAME = [
 def test_words_that_may_say_the_same(caption, entities, relations, kind, same):
     texts, _ = texts_over_seeds(caption, entities, relations, kind, 40)
     assert not any(same in t for t in texts), texts
+
+
+CARRIED = [
+    (
+        "A woman in a raincoat waits at a bus stop holding an umbrella while cars splash "
+        "through puddles nearby.",
+        [("woman", "woman", []), ("raincoat", "raincoat", []), ("bus stop", "bus stop", [])]
+        + [("umbrella", "umbrella", []), ("cars", "car", []), ("puddles", "puddle", [])],
+        [(0, "in", 1), (0, "wait at", 2), (0, "hold", 3), (4, "splash through", 5)],
+    ),
+    (
+        "A boy blows out candles on his cake while friends sing.",
+        [("boy", "boy", []), ("candles", "candle", []), ("cake", "cake", [])]
+        + [("friends", "friend", [])],
+        [(0, "blow out", 1), (1, "on", 2), (0, "have", 2)],
+    ),
+    (
+        "Children skip stones across the river while their father sets up a folding chair and "
+        "a dog splashes in the shallows.",
+        [("Children", "child", []), ("stones", "stone", []), ("river", "river", [])]
+        + [("father", "father", []), ("folding chair", "chair", ["folding"])]
+        + [("dog", "dog", []), ("shallows", "shallows", [])],
+        [(0, "skip", 1), (1, "across", 2), (3, "set up", 4), (5, "splash in", 6)],
+    ),
+]
+
+
+@pytest.mark.parametrize("caption,entities,relations", CARRIED)
+def test_nothing_one_carries_unnamed_is_added(caption, entities, relations):
+    """A bag, a tote, a sack, a pannier, a bucket: one may carry it, and a caption seldom
+    names it, so a reader cannot tell it is not in the photo (reader b, rounds 47-50: "beside
+    a tote", "near a pannier", "beside a sack")."""
+    texts, _ = texts_over_seeds(caption, entities, relations, "connect", 40)
+    added = {t[len(caption) - 1 :] for t in texts}
+    assert texts, "connect adds something else here"
+    carried = ("bag", "tote", "sack", "pannier", "bucket", "pail", "basket", "purse")
+    assert not any(w in a for a in added for w in carried), added
