@@ -530,6 +530,18 @@ class Strategy:
             if r.object == k and predicate_key(r.predicate) == "in" and self.after_of(r.subject)
         ]
 
+    def had_states(self, k: int) -> list[str]:
+        """The attributes of what entity k has or is with, which say its state too ("an old
+        picnic table with | peeling paint": a new table has no peeling paint, blind review
+        round 50)."""
+        ents = self.g.entities
+        return [
+            a
+            for r in self.g.relations
+            if r.subject == k and r.object != k and predicate_key(r.predicate) in ("have", "with")
+            for a in ents[r.object].attributes
+        ]
+
     def after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
         return (self.words_before(k, 1) or [None])[-1] == "of"

@@ -87,3 +87,25 @@ def test_nothing_one_carries_unnamed_is_added(caption, entities, relations):
     assert texts, "connect adds something else here"
     carried = ("bag", "tote", "sack", "pannier", "bucket", "pail", "basket", "purse")
     assert not any(w in a for a in added for w in carried), added
+
+
+def test_nothing_is_made_new_that_has_a_worn_part():
+    """What a thing has says its state too: "an old picnic table with peeling paint" is not
+    new, whether swapped ("a new black grill ... an old picnic table" -> "an old black grill
+    ... a new picnic table with peeling paint": both readers) or replaced."""
+    cap = "A new black grill stands beside an old picnic table with peeling paint."
+    ents = [("new black grill", "grill", ["new", "black"]), ("old picnic table", "table", ["old"])]
+    ents += [("peeling paint", "paint", ["peeling"])]
+    rels = [(0, "stand beside", 1), (1, "with", 2)]
+    for kind in ("swap_attribute", "replace_attribute"):
+        texts, _ = texts_over_seeds(cap, ents, rels, kind, 20)
+        assert not any("new picnic table" in t for t in texts), texts
+    # without the peeling paint the same swap is made
+    texts, _ = texts_over_seeds(
+        "A new black grill stands beside an old picnic table.",
+        ents[:2],
+        rels[:1],
+        "swap_attribute",
+        20,
+    )
+    assert any("new picnic table" in t for t in texts), texts

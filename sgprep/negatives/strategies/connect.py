@@ -294,6 +294,10 @@ class Connect(Strategy):
             # her younger brother and a stroller on a playground swing": blind review round
             # 22; "playing frisbee with his son and a controller")
             return self._refuse("connect_join_person")
+        if thing_kind(self.scene.names[rel.subject]) == "animal":
+            # an animal holds or carries one thing, in its mouth ("a dog carries a stick and
+            # an orange pumpkin through shallow water": blind review round 51)
+            return self._refuse("connect_join_animal")
         head = self.scene.names[rel.object]
         if self._part_of_someone(rel.object) or self.cooc.part_or_worn(head):
             # "a girl holds her nose and a jar" (read in the written corpus's output)

@@ -70,7 +70,7 @@ from sgprep.negatives.strategies.replace_words import (
     size_fits,
     worn_slot,
 )
-from sgprep.negatives.strategies.shuffle import CHILDREN, HAD
+from sgprep.negatives.strategies.shuffle import HAD
 from sgprep.negatives.strategies.swap import (
     AGES,
     METAL_COLOURS,
@@ -197,16 +197,6 @@ def _made_state(word: str) -> bool:
     return participle and attribute_type(word) == "other" and attribute_group(word) is None
 
 
-def _people_differ(old: str, new: str) -> bool:
-    """Two names of people that cannot be one person: of two genders ("a man" -> "a woman"),
-    or one grown and one a child ("a man" -> "a child"). A girl may be called a woman, and a
-    child is a boy or a girl."""
-    gender = GENDERED.get(old), GENDERED.get(new)
-    if None not in gender and gender[0] != gender[1]:
-        return True
-    return (old in GROWN_UPS and new in CHILDREN) or (old in CHILDREN and new in GROWN_UPS)
-
-
 class Replace(Strategy):
     """replace's candidates for one scene."""
 
@@ -278,8 +268,9 @@ class Replace(Strategy):
             for group in ATTRIBUTE_TIES.get(w, ())
         ):
             return self._refuse("tied_word")  # "a welder working on a metal frame" -> "wooden"
-        if contradicts(new, [x for x in e.attributes if x != a]):
-            return self._refuse("implausible_attribute")  # "a rusty old bicycle" -> "new"
+        if contradicts(new, [x for x in e.attributes if x != a] + self.had_states(i)):
+            # "a rusty old bicycle" -> "new"; "an old table with peeling paint" -> "new"
+            return self._refuse("implausible_attribute")
         if implied(new, [x for x in e.attributes if x != a]):
             return self._refuse("may_be_true")  # "a dry grassy plain" -> "a dry dusty plain"
         if (
@@ -520,8 +511,7 @@ class Replace(Strategy):
         plural = self.scene.plural(i)
         # a pronoun or a partner anywhere in the caption, punctuation aside ("... behind him."),
         # or a cue in the noun phrase itself ("a bearded man"; the rest: ``gender_cue`` below)
-        # (a child's too: "a child hugs his dog" -> "a woman" no more than "a man" -> "a woman")
-        gendered = (old in GENDERED or old in WHO) and (
+        gendered = old in GENDERED and (
             not (PRONOUNS | GENDERED_KIN).isdisjoint(self.scene.words)
             or not siblings.GENDER_CUES.isdisjoint(WORD.findall((e.text or "").lower()))
         )
@@ -560,17 +550,13 @@ class Replace(Strategy):
             if gathered is not None and singular(new.split()[-1]) not in gathered:
                 self.rejected["collective"] += 1  # "a bunch of bananas" -> "a bunch of pears"
                 continue
-            if gendered and GENDERED.get(new, GENDERED.get(old)) != GENDERED.get(old):
+            if gendered and GENDERED.get(new, GENDERED[old]) != GENDERED[old]:
                 self.rejected["gender_cue"] += 1  # "a woman with his hat"
                 continue
-            if (old in GENDERED or new in GENDERED) and not _people_differ(old, new):
+            if old in GENDERED and GENDERED.get(new) == GENDERED[old]:
                 self.rejected["same_gender"] += 1  # "a woman" -> "a girl": she may be both
                 continue
-            if (
-                (old in GENDERED or old in CHILDREN)
-                and (old in GROWN_UPS) != (new in GROWN_UPS)
-                and attrs & AGES
-            ):
+            if old in GENDERED and (old in GROWN_UPS) != (new in GROWN_UPS) and attrs & AGES:
                 self.rejected["age_word"] += 1  # "an old man" -> "an old girl"
                 continue
             verdict = memo.get((new, context))
@@ -1057,8 +1043,6 @@ class Replace(Strategy):
         )
         if person and (o in WHO) != (n in WHO):
             return "may_be_true"  # "a young batter" -> "a young man": he may be both
-        if person:
-            return None  # one person "has" another as kin, never as a part ("her child")
         if n in PARTS or object_class(new) == "body part":
             return "part_of_whole"
         if any(singular(o) in g and singular(n) in g for g in MAY_BE_SAME):

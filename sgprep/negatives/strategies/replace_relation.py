@@ -6,6 +6,7 @@ on" -> "stand on"), in the same form."""
 from __future__ import annotations
 
 from sgprep.lexicon import keyed, rows, words
+from sgprep.negatives import grammar
 from sgprep.negatives.cooc import (
     _COPULA,
     FAR_AWAY,
@@ -25,7 +26,7 @@ from sgprep.negatives.perturbation import Candidate, Perturbation, SetPredicate
 from sgprep.negatives.scene import DETERMINERS, MAX_MEMO, WORD, Strategy, with_entities
 from sgprep.negatives.scenes import SETTING_WORDS
 from sgprep.negatives.validity import OPPOSITES
-from sgprep.negatives.vocab import relation_type
+from sgprep.negatives.vocab import attribute_type, relation_type
 from sgprep.negatives.words import (
     COLOUR_MODIFIERS,
     REFERENCE_WORDS,
@@ -100,6 +101,12 @@ VERB_TIES: dict[str, tuple[frozenset[str], ...]] = {
 COOKING_VERBS = frozenset(
     {lemma(w.split("-")[-1]) for w in states_of("cooking") if w.endswith("ed")} | {"cook"}
 )
+#: Verbs that need whom a thing goes to: a new one only with "to" after its object.
+RECIPIENT_VERBS = words("recipient_verbs")
+#: Pronouns of whom a thing goes to, before a verb's object ("shows them a hose").
+OBJECT_PRONOUNS = words("object_pronouns")
+#: Words before a participle that make it a verb's passive or perfect ("is seated").
+AUXILIARIES = _COPULA | words("copula_seams")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
 AGAINST_WALL = words("against_wall_things")
 #: Things and materials one sees through: behind one from one side is in front from the other.
@@ -227,6 +234,10 @@ class ReplaceRelation(Strategy):
             # "people holding frisbees" -> "playing", "watching the kite" -> "flying": who
             # does the new thing may well do the old one too
             return self._refuse("may_be_true")
+        if self._likeness(r.subject) or self._likeness(r.object):
+            # a painted horse on a carousel is ridden, never brushed or fed (blind review
+            # round 51: "a little girl rides a painted horse" -> "brushes")
+            return self._refuse("likeness")
         if object_class(self.scene.names[r.object]) == "body part" or self._own_part(r.object):
             # what one does with one's own hands says how: "washes her hands at a sink" ->
             # "presses her hands" (blind review round 30); "an elephant lifts its trunk" ->
@@ -234,6 +245,11 @@ class ReplaceRelation(Strategy):
             return self._refuse("body_part")
         if self._after_copula(verb):
             return self._refuse("verb_as_adjective")  # "a dishwasher is open" -> "is load"
+        if self._bare_participle(r, verb, rest):
+            # a past participle that says a state: another verb's reads broken ("friends
+            # seated around a table" -> "laughed around"; "lined with boats and stacked
+            # crates" -> "carried crates": blind review round 51)
+            return self._refuse("participle_relation")
         if self._purpose(verb):
             # the verb says what a thing is used for ("uses a magnifying glass to read a
             # newspaper" -> "to sell": blind review round 29)
@@ -354,6 +370,38 @@ class ReplaceRelation(Strategy):
         words = self.scene.words
         return any(w == verb and k and words[k - 1] in _COPULA for k, w in enumerate(words))
 
+    def _bare_participle(self, r: Relation, verb: str, rest: list[str]) -> bool:
+        """The caption says ``verb`` as a past participle with no form of "be" before it,
+        and not as a past tense: with a preposition after it ("friends | seated | around a
+        table"), or after a word other than its subject's name ("boats and | stacked |
+        crates")."""
+        words = self.scene.words
+        subject = self.scene.names[r.subject].split()[-1]
+        for k, w in enumerate(words):
+            if w == verb or lemma(w) != verb:
+                continue
+            if not (w.endswith("ed") or w in grammar.IRREGULAR_PARTICIPLES):
+                continue
+            before = words[k - 1] if k else ""
+            if before in AUXILIARIES:
+                continue
+            if rest or singular(before) != subject:
+                return True
+        return False
+
+    def _likeness(self, k: int) -> bool:
+        """Entity k is a being's likeness: an animal or a person named with a word of a toy
+        or a likeness, or of its stuff ("a painted horse", "a stone lion", "a stuffed bear")."""
+        from sgprep.negatives.strategies.swap import knowledge  # swap imports this module
+
+        e = self.g.entities[k]
+        if object_class(self.scene.names[k]) not in ("animal", "person"):
+            return False
+        toys = knowledge().toys
+        return any(
+            x.lower() in toys or attribute_type(x.lower()) == "material" for x in e.attributes
+        )
+
     def _cooked(self, k: int) -> bool:
         """Entity k has a state of cooking ("roasted corn")."""
         return any(attribute_group(a) == "cooking" for a in self.g.entities[k].attributes)
@@ -371,14 +419,16 @@ class ReplaceRelation(Strategy):
 
     def _held_still(self, k: int, but: int | None = None) -> bool:
         """Entity k rests (the subject of a verb of :data:`RESTING_VERBS`: "a dog lying in the
-        grass") or is held in or on a thing ("a dog in a metal tub", "his daughter on his
-        shoulders"), other than entity ``but``."""
+        grass"), is cooked ("a pig roasting on a spit") or is held in or on a thing ("a dog in
+        a metal tub", "his daughter on his shoulders"), other than entity ``but``."""
         for x in self.g.relations:
             words = x.predicate.lower().split()
             if x.subject != k or x.object == but or not words:
                 continue
             if lemma(words[0]) in RESTING_VERBS or words in (["in"], ["on"], ["inside"]):
                 return True
+            if lemma(words[0]) in COOKING_VERBS:
+                return True  # "tends a whole pig roasting on a spit" -> "walks" (round 51)
         return False
 
     def _places(self, r: Relation) -> list[frozenset[str]]:
@@ -653,6 +703,9 @@ class ReplaceRelation(Strategy):
                 for x, tail in others
             )
             and (adjunct is None or c.judge(s, " ".join([v, *adjunct[1]]), adjunct[0]) is None)
+            # one hands a thing to someone: only where the caption says to whom ("steps out
+            # carrying shopping bags" -> "handing": blind review round 51)
+            and (v not in RECIPIENT_VERBS or (adjunct is not None and adjunct[1] == ["to"]))
         ]
 
     def _done_to(self, k: int) -> list[int]:
@@ -713,6 +766,9 @@ class ReplaceRelation(Strategy):
         span = self.g.entities[r.object].span
         if not self.text or span is None:
             return False
+        before = [w for w in self.words_before(r.object, 2) or () if w not in DETERMINERS]
+        if before and before[-1] in OBJECT_PRONOUNS:
+            return True  # "shows them | a coiled hose" -> "unrolls them" (blind review round 51)
         after = self.text[span[1] :].lstrip()
         words = WORD.findall(after[:30].lower())
         if not after or not after[0].isalpha() or not words:

@@ -213,11 +213,14 @@ def swap_type(attribute: str) -> str:
 
 def _reads_contrary(moved: str, attributes: list[str]) -> bool:
     """A word of ``moved``, an attribute of several words, is an antonym of another of
-    ``attributes``: "light pink" moved beside "heavy" reads "heavy light pink" (blind review
-    round 49: a bowling ball, dumbbells)."""
+    ``attributes`` or a state it rules out: "light pink" moved beside "heavy" reads "heavy
+    light pink" (blind review round 49: a bowling ball, dumbbells); "bright purple" beside
+    "faded", "faded bright purple" (round 51)."""
     words = moved.lower().split()
     others = {x.lower() for x in attributes if x != moved}
-    return len(words) > 1 and any(not others.isdisjoint(ANTONYMS.get(w, ())) for w in words)
+    return len(words) > 1 and any(
+        not others.isdisjoint(ANTONYMS.get(w, ())) or contradicts(w, others) for w in words
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -638,7 +641,9 @@ class Swap(Strategy):
             i: [b if x == a else x for x in ei.attributes],
             j: [a if x == b else x for x in ej.attributes],
         }
-        if contradicts(b, new[i]) or contradicts(a, new[j]):
+        if contradicts(b, new[i] + self.had_states(i)) or contradicts(
+            a, new[j] + self.had_states(j)
+        ):
             return self._refuse("implausible_attribute")  # "a rusty new bicycle"
         if _reads_contrary(b, new[i]) or _reads_contrary(a, new[j]):
             return self._refuse("reads_contrary")  # "a heavy light pink bowling ball"
