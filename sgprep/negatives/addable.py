@@ -228,8 +228,8 @@ def _placed_by_parent(
 def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tuple[Addable, int]]:
     """The things possible in every one of ``settings`` or all but one (a caption may name a
     setting in passing: "a pony walking near the ocean"; furniture in every one) and typical
-    of none, each with how many it fits; indoors nothing big and no vehicle
-    (``outdoor_kinds``), no wild animal but on a farm or in the wild where it was seen. With
+    of none, each with how many it fits; indoors nothing big, no vehicle (``outdoor_kinds``)
+    and no furniture, no wild animal but on a farm or in the wild where it was seen. With
     no setting named, or too few things seen there (:data:`MIN_POOL`): the things one meets
     anywhere."""
     lex = lexicon()
@@ -258,6 +258,11 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
         if indoors and (a.kind in lex["outdoor_only"] or a.big):
             continue  # never a truck by a bed, whatever a parse error counted
+        if indoors and a.kind == "furniture":
+            # a room is furnished: a loveseat, a footstool, a desk may be there unnamed (blind
+            # review round 52: "a little girl blows out candles ..., beside a loveseat"; rounds
+            # 34-37: a bed in a kid's room, a footstool in a bedroom, stools in kitchens)
+            continue
         if (
             a.kind == "animal"
             and not is_pet(a)

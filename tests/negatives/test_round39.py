@@ -35,7 +35,9 @@ def test_a_double_decker_is_a_bus():
         24,
     )
     assert not any("double-decker" in t and "buses" not in t for t in texts), texts
-    assert rejected["tied_word"]
+    # refused as a kind named by a modifier of joined words (round 52's "claw-foot"), which
+    # comes before the tie of "double-decker" to buses
+    assert rejected["compound"] or rejected["tied_word"]
 
 
 def test_what_a_person_has_must_be_seen_had():

@@ -489,6 +489,10 @@ class Replace(Strategy):
         ):
             return self._refuse("compound")  # "a neatly made bed" -> "a neatly made armchair"
         attrs = {a.lower() for a in e.attributes}
+        if before and "-" in before[0] and before[0] not in attrs:
+            # a modifier of joined words names a kind of the thing ("a claw-foot tub" -> "a
+            # claw-foot bottle": blind review round 52; "a wood-burning stove")
+            return self._refuse("compound")
         if group.takes is None and siblings.FLAVOURS & attrs:
             return self._refuse("compound")  # "orange juice" -> "orange milk"
         if old in siblings.DRINKS and any(attribute_type(a) == "colour" for a in attrs):

@@ -105,6 +105,11 @@ COOKING_VERBS = frozenset(
 RECIPIENT_VERBS = words("recipient_verbs")
 #: Pronouns of whom a thing goes to, before a verb's object ("shows them a hose").
 OBJECT_PRONOUNS = words("object_pronouns")
+#: Words that say a thing is at the front or the back ("the back burner"): in front of or
+#: behind another, it stays so.
+FRONT_BACK_WORDS = words("front_back_words")
+#: Caption words of a place or a tool of cooking: a verb of cooking comes in only with one.
+COOKING_WORDS = words("cooking_words")
 #: Words before a participle that make it a verb's passive or perfect ("is seated").
 AUXILIARIES = _COPULA | words("copula_seams")
 #: Things that stand against a wall: nothing is behind them ("a rug behind the fireplace").
@@ -188,6 +193,14 @@ class ReplaceRelation(Strategy):
                     # the camera sees ("plays a violin in front of a music stand" -> "behind":
                     # blind review round 45; "sits behind a large drum kit": round 44)
                     return self._refuse("may_be_true")
+                if tail in FRONT_BEHIND and self._placed_for_being(k):
+                    # the verb's object is set where the being faces ("sets two bowls of soup
+                    # in front of a couple" -> "behind": blind review round 52)
+                    return self._refuse("may_be_true")
+                if tail in FRONT_BEHIND and self._said_at_back(r):
+                    # "a pot on the back burner behind a frying pan" -> "in front of"
+                    # (blind review round 52)
+                    return self._refuse("tied_position")
                 if tail in FRONT_BEHIND and self._being_at_small(r):
                     # a being at a small thing is in front of it or behind it as the camera
                     # sees ("a dog sits patiently in front of a bowl of food" -> "behind":
@@ -292,6 +305,35 @@ class ReplaceRelation(Strategy):
         return object_class(ends[0]) in ("person", "animal") and object_class(ends[1]) in (
             SMALL_CLASSES
         )
+
+    def _placed_for_being(self, k: int) -> bool:
+        """Relation k's object is a person or an animal, and its verb has a direct object of
+        its own ("sets | two bowls | in front of a couple"): the place is the thing's, where
+        the being faces it."""
+        r = self.g.relations[k]
+        if object_class(self.scene.names[r.object]) not in ("person", "animal"):
+            return False
+        verb = lemma(r.predicate.split()[0])
+        return any(
+            x.subject == r.subject
+            and x.object not in (r.object, r.subject)
+            and len(x.predicate.split()) == 1
+            and lemma(x.predicate) == verb
+            for x in self.g.relations
+        )
+
+    def _said_at_back(self, r: Relation) -> bool:
+        """Relation r's subject, or what it is on or in, is said to be at the front or the
+        back (:data:`FRONT_BACK_WORDS`: "a pot | on the back burner")."""
+        at = {r.subject} | {
+            x.object
+            for x in self.g.relations
+            if x.subject == r.subject
+            and x.object != r.object
+            and x.predicate.split()[-1] in ("on", "in", "at")
+        }
+        ents = self.g.entities
+        return any(a.lower() in FRONT_BACK_WORDS for x in at for a in ents[x].attributes)
 
     def _going(self, r: Relation) -> bool:
         """Relation r's subject goes on foot by another relation ("walk along | the shore"),
@@ -644,6 +686,7 @@ class ReplaceRelation(Strategy):
         # round 46)
         stuff = [x for x in self._stuff_of(r.object) if c.n("po", predicate_key(verb), x)]
         going = self._going(r)
+        cooking_here = not COOKING_WORDS.isdisjoint(self.scene.words)
         return [
             v
             for v in plausible
@@ -668,6 +711,9 @@ class ReplaceRelation(Strategy):
             # a thing cooked already may be cooked again ("sells roasted corn" -> "grills
             # roasted corn": blind review round 39)
             and not (v in COOKING_VERBS and self._cooked(r.object))
+            # nor where nothing in the caption cooks ("a girl tosses bread" to ducks at a pond
+            # -> "toasts": blind review round 52)
+            and not (v in COOKING_VERBS and verb not in COOKING_VERBS and not cooking_here)
             # nor eats what it goes on handling ("picks strawberries and puts them in a
             # small basket" -> "eats": blind review round 42)
             and not (v in CONSUMING_VERBS and self._handled_too(k))
