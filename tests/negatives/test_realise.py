@@ -166,12 +166,14 @@ def test_redraw_moves_two_noun_phrases_that_share_no_relation():
 
 
 def test_a_normalised_preposition_is_found_under_its_written_spelling():
-    cap = "a white counter underneath windows"
+    cap = "a white counter underneath cabinets"
     g = graph(
-        cap, [("white counter", "counter", ["white"]), ("windows", "window", [])], [(0, "under", 1)]
+        cap,
+        [("white counter", "counter", ["white"]), ("cabinets", "cabinet", [])],
+        [(0, "under", 1)],
     )
     [p], _ = build_all(g, "replace_relation")
-    assert Realiser(cap, g).realise(p) == ("a white counter on windows", "span_edit")
+    assert Realiser(cap, g).realise(p) == ("a white counter on cabinets", "span_edit")
 
 
 def test_predicative_attribute_and_passive_verb_in_place():

@@ -16,7 +16,14 @@ from itertools import accumulate
 
 from sgprep.lexicon import words as lexicon_words
 from sgprep.negatives import addable, grammar, scenes
-from sgprep.negatives.cooc import NOT_OBJECTS, lemma, object_class, predicate_key, singular
+from sgprep.negatives.cooc import (
+    NOT_OBJECTS,
+    PLURALIA,
+    lemma,
+    object_class,
+    predicate_key,
+    singular,
+)
 from sgprep.negatives.cooc_lexicon import FIXED_EXPRESSIONS
 from sgprep.negatives.perturbation import Attach, Candidate, Perturbation
 from sgprep.negatives.scene import (
@@ -336,12 +343,15 @@ class Connect(Strategy):
             and not addable.is_bulky(w)  # "carries a wooden desk and a red kite"
             and len(w.split()) + 2 <= self.extra_words
             and w not in grammar.UNCOUNTABLE  # "eating an apple and the hay"
+            and w not in PLURALIA  # "holds a fishing rod and a binoculars"
             and (self.detected is None or self._absent(w))
             and not any(self._expected_with(w, x) for x in set(names))
         ]
         if not options:
             return self._refuse("connect_nothing_absent")
-        obj, attrs, chars = self._draw_joined(options)
+        # what one holds besides is of a size to hold: never sized ("holds a fishing rod and a
+        # giant snowball": blind review round 53)
+        obj, attrs, chars = self._draw_joined(options, sizes=False)
         return chars, (rel.object, rel.predicate, obj, attrs, False, False, False, rel.subject)
 
     def _cosubject(self) -> tuple[int, tuple] | None:
@@ -557,12 +567,16 @@ class Connect(Strategy):
                 return i, r, agrees
         return None
 
-    def _draw_joined(self, options: list[tuple[str, float]]) -> tuple[str, list[str], int]:
+    def _draw_joined(
+        self, options: list[tuple[str, float]], sizes: bool = True
+    ) -> tuple[str, list[str], int]:
         """A thing joined in a list (:meth:`_joined`, :meth:`_cosubject`): one of ``options``
-        drawn by weight, an attribute where the caption leaves room for one, and the
-        characters of the negative that says " and a red cup"."""
+        drawn by weight, an attribute where the caption leaves room for one (no size where
+        not ``sizes``), and the characters of the negative that says " and a red cup"."""
         obj = self._draw_three(options, 1)[0]
         attrs = self._attribute(obj) if self.extra_words >= 5 else []
+        if not sizes:
+            attrs = [a for a in attrs if attribute_kind(a) != "size"]
         return obj, attrs, len(self.text) + len(_with_article(" ".join([*attrs, obj]))) + 5
 
     def _one_thing(self, i: int) -> bool:

@@ -543,6 +543,13 @@ class Replace(Strategy):
         # what it holds, said after "of" ("a bowl of | cereal"): a new container must have
         # been seen holding it ("a bottle of cereal": blind review round 43)
         held = [names[x] for x in self.contents(i)]
+        # and what holds it ("a pot of | tea"): a new stuff must have been seen in it ("a pot
+        # of juice": blind review round 53)
+        holders = [
+            names[r.object]
+            for r in self.g.relations
+            if r.subject == i and predicate_key(r.predicate) == "in" and self.after_of(i)
+        ]
         # the siblings in an even random order, the first that fits proposed: the statistics'
         # counts judge it only after (:meth:`balanced`)
         for new in self.rng.sample(options, len(options)):
@@ -610,6 +617,12 @@ class Replace(Strategy):
                 not (c.n("spo", x, "in", new) or c.n("spo", x.split()[-1], "in", new)) for x in held
             ):
                 self.rejected["contents"] += 1  # "a bowl of cereal" -> "a bottle of cereal"
+                continue
+            if any(
+                not (c.n("spo", new, "in", x) or c.n("spo", new, "in", x.split()[-1]))
+                for x in holders
+            ):
+                self.rejected["contents"] += 1  # "a pot of tea" -> "a pot of juice"
                 continue
             if not self._fits_places(i, new):
                 # "a skate park full of kids on scooters" -> "on motorcycles" (blind review

@@ -108,6 +108,10 @@ OBJECT_PRONOUNS = words("object_pronouns")
 #: Words that say a thing is at the front or the back ("the back burner"): in front of or
 #: behind another, it stays so.
 FRONT_BACK_WORDS = words("front_back_words")
+#: Things upright in a wall: nothing is put on one ("a blanket on a window").
+UPRIGHT = words("upright_things")
+#: States of a lid, a hood or a door raised: under it is over what it covers.
+RAISED = words("raised_states")
 #: Caption words of a place or a tool of cooking: a verb of cooking comes in only with one.
 COOKING_WORDS = words("cooking_words")
 #: Words before a participle that make it a verb's passive or perfect ("is seated").
@@ -192,6 +196,20 @@ class ReplaceRelation(Strategy):
                     # one at a music stand or a drum kit is in front of it or behind it as
                     # the camera sees ("plays a violin in front of a music stand" -> "behind":
                     # blind review round 45; "sits behind a large drum kit": round 44)
+                    return self._refuse("may_be_true")
+                obj = self.g.entities[r.object]
+                if (
+                    OPPOSITES[tail] in ("on", "on top of")
+                    and self.scene.names[r.object].split()[-1] in UPRIGHT
+                ):
+                    # nothing rests on a window ("a striped blanket under a window" -> "on a
+                    # window": blind review round 53)
+                    return self._refuse("implausible_relation")
+                if {tail, OPPOSITES[tail]} <= {"over", "under"} | BENEATH | {
+                    "on"
+                } and not RAISED.isdisjoint(a.lower() for a in obj.attributes):
+                    # under a raised hood is over what it covers ("leans over the open hood"
+                    # -> "under the open hood": blind review round 53)
                     return self._refuse("may_be_true")
                 if tail in FRONT_BEHIND and self._placed_for_being(k):
                     # the verb's object is set where the being faces ("sets two bowls of soup
@@ -819,6 +837,12 @@ class ReplaceRelation(Strategy):
         words = WORD.findall(after[:30].lower())
         if not after or not after[0].isalpha() or not words:
             return False
+        if words[0] == "of" and len(words) > 2:
+            # past what the object holds ("three plates | of food"), a participle says how it
+            # is held ("balanced along one arm": "carries" -> "sets", blind review round 53)
+            words = words[2:]
+            if words[0].endswith("ed") and words[0] not in DETERMINERS:
+                return True
         first = words[0]
         if first in DETERMINERS or first in COMPLEMENT_WORDS:
             return True  # "teaching her dog a new trick", "teaching his daughter how to"

@@ -732,7 +732,10 @@ class Swap(Strategy):
         - an attribute moved onto a thing that an item of its list may have it already ("a
           girl in a blue hat and apron" -> "... a blue apron": her apron may be blue)."""
         heads, ents = self._heads(), self.g.entities
-        if heads[i] == heads[j] and not self._between(i, j)[1] and self._same_number(i, j):
+        # or named alike where the parse ran a verb into the name ("a yellow umbrella and a
+        # blue umbrella shade two beach chairs": "blue umbrella shade", blind review round 53)
+        alike = heads[i] == heads[j] or self._first_noun(i) == self._first_noun(j) is not None
+        if alike and not self._between(i, j)[1] and self._same_number(i, j):
             new_i = [b if x == a else x for x in self._own(i)]
             new_j = [a if x == b else x for x in self._own(j)]
             whole = sorted(new_i) == sorted(self._own(j)) and sorted(new_j) == sorted(self._own(i))
@@ -769,6 +772,15 @@ class Swap(Strategy):
             and object_class(names[r.object if r.subject in (i, j) else r.subject]) in ANIMATE
             for r in self.g.relations
         )
+
+    def _first_noun(self, k: int) -> str | None:
+        """The first word of entity k's text after its attributes, singular ("blue umbrella
+        shade": "umbrella"); None where there is none."""
+        e = self.g.entities[k]
+        words = (e.text or "").lower().split()
+        said = {w for a in e.attributes for w in a.lower().split()}
+        rest = [w for w in words if w not in said]
+        return singular(rest[0]) if rest else None
 
     def _heads(self) -> list[str]:
         """Each entity's head noun, singular and lower-case (found once per graph)."""
