@@ -86,6 +86,7 @@ def lexicon() -> dict:
         "carried": frozenset(extra["carried_kinds"]),
         "pet_settings": frozenset(extra["pet_settings"]),
         "animal_settings": frozenset(extra["animal_settings"]),
+        "no_animal_settings": frozenset(extra["no_animal_settings"]),
         "setting_bound": frozenset(extra["setting_bound"]),
         "setting_bound_kinds": frozenset(extra["setting_bound_kinds"]),
         "typical": {w: frozenset(s) for w, s in extra["typical"].items()},
@@ -252,12 +253,16 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
 
     need = max(1, len(settings) - 1)
     indoors = bool(settings & lex["indoor"])
+    # no animal in a public building, a pet at home aside ("a hospital hallway, behind a pug")
+    beastless = bool(settings & lex["no_animal_settings"]) and not settings & lex["pet_settings"]
     out, seen = [], set()
     for a in table:
         if settings & a.typical or (settings & lex["strict"]) - a.possible:
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
         if indoors and (a.kind in lex["outdoor_only"] or a.big):
             continue  # never a truck by a bed, whatever a parse error counted
+        if beastless and a.kind == "animal":
+            continue
         if indoors and a.kind == "furniture":
             # a room is furnished: a loveseat, a footstool, a desk may be there unnamed (blind
             # review round 52: "a little girl blows out candles ..., beside a loveseat"; rounds
@@ -286,6 +291,7 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             if a.word not in seen
             and not settings & a.typical
             and not (indoors and (a.kind in lex["outdoor_only"] or a.big))
+            and not (beastless and a.kind == "animal")
         ]
     return out
 

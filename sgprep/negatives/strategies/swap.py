@@ -685,8 +685,12 @@ class Swap(Strategy):
         young = kinds.YOUNG_BY_NAME
         heads = [_head(self.scene.names[k]) for k in (i, j)]
         classes = [
-            object_class(h) or ("animal" if h in young and h not in CHILDREN else None)
-            for h in heads
+            object_class(h)
+            or ("animal" if h in young and h not in CHILDREN else None)
+            # a breed the classes do not know ("a large golden retriever": blind review
+            # round 54)
+            or ("animal" if thing_kind(self.scene.names[k]) == "animal" else None)
+            for h, k in zip(heads, (i, j))
         ]
         # or by a word that says so: "a small baby elephant" beside "a large gray elephant"
         # (blind review round 26)
