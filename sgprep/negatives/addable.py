@@ -79,6 +79,7 @@ def lexicon() -> dict:
         "never": frozenset(extra["never"]),
         "unnamed": frozenset(extra["unnamed"]),
         "unnamed_parents": frozenset(extra["unnamed_parents"]),
+        "outdoor_things": frozenset(extra["outdoor_things"]),
         "indoor": frozenset(extra["indoor_settings"]),
         "outdoor_only": frozenset(extra["outdoor_kinds"]),
         "small": frozenset(extra["small"]),
@@ -263,6 +264,8 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             continue  # never a truck by a bed, whatever a parse error counted
         if beastless and a.kind == "animal":
             continue
+        if indoors and a.word in lex["outdoor_things"]:
+            continue  # a seesaw in a living room (blind review round 55)
         if indoors and a.kind == "furniture":
             # a room is furnished: a loveseat, a footstool, a desk may be there unnamed (blind
             # review round 52: "a little girl blows out candles ..., beside a loveseat"; rounds
@@ -292,6 +295,7 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and not settings & a.typical
             and not (indoors and (a.kind in lex["outdoor_only"] or a.big))
             and not (beastless and a.kind == "animal")
+            and not (indoors and a.word in lex["outdoor_things"])
         ]
     return out
 

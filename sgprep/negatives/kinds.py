@@ -11,7 +11,9 @@ things ("old", "new"). Anything else: no knowledge, and the caller refuses as be
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
+from pathlib import Path
 
 from sgprep.lexicon import rows, words
 from sgprep.negatives.cooc import PAINTED, YOUNG, object_class, singular
@@ -20,6 +22,17 @@ from sgprep.negatives.vocab import attribute_type
 from sgprep.negatives.words import attribute_kind
 
 #: Made things of no class in :data:`cooc.OBJECT_CLASSES` that come in any colour.
+#: The binding kinds (a data file: shapes, made things, toys, ages, materials...), read by
+#: swap (:func:`sgprep.negatives.strategies.swap.knowledge`) and replace_relation.
+BINDING_KINDS = Path(__file__).resolve().parent / "data" / "binding_kinds.json"
+
+
+@lru_cache(maxsize=1)
+def binding_data() -> dict:
+    """``data/binding_kinds.json``, read once per process."""
+    return json.loads(BINDING_KINDS.read_text(encoding="utf-8"))
+
+
 MADE = words("made_things")
 #: Materials by what is made of them (heads, singular).
 MADE_OF: dict[str, frozenset[str]] = {}

@@ -119,7 +119,8 @@ def test_no_join_after_a_mass_noun_or_a_bare_plural():
         ents = [(cap.split()[1], cap.split()[1], []), (obj, obj, [])]
         texts, rejected = texts_over_seeds(cap, ents, [(0, pred, 1)], "connect", 8)
         assert not any(f"{obj} and " in t for t in texts), texts
-        assert rejected["connect_join_mass"], rejected
+        # a train joins nothing in any case: only a person holds a second thing (round 55)
+        assert rejected["connect_join_mass"] or rejected["connect_join_doer"], rejected
     cap = "A woman carrying her cat."
     texts, _ = texts_over_seeds(
         cap, [("woman", "woman", []), ("cat", "cat", [])], [(0, "carry", 1)], "connect", 20

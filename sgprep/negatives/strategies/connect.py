@@ -37,6 +37,7 @@ from sgprep.negatives.scene import (
     with_entities,
 )
 from sgprep.negatives.strategies.connect_words import (
+    AFLOAT,
     AIRBORNE,
     BARE_PLURAL_CATEGORIES,
     CONNECT_PREDICATES,
@@ -301,10 +302,12 @@ class Connect(Strategy):
             # her younger brother and a stroller on a playground swing": blind review round
             # 22; "playing frisbee with his son and a controller")
             return self._refuse("connect_join_person")
-        if thing_kind(self.scene.names[rel.subject]) == "animal":
+        if thing_kind(self.scene.names[rel.subject]) != "person":
             # an animal holds or carries one thing, in its mouth ("a dog carries a stick and
-            # an orange pumpkin through shallow water": blind review round 51)
-            return self._refuse("connect_join_animal")
+            # an orange pumpkin through shallow water": blind review round 51), and a thing
+            # holds what it is made to ("a white plate holds a green salad and a plant":
+            # round 55)
+            return self._refuse("connect_join_doer")
         head = self.scene.names[rel.object]
         if self._part_of_someone(rel.object) or self.cooc.part_or_worn(head):
             # "a girl holds her nose and a jar" (read in the written corpus's output)
@@ -886,6 +889,9 @@ class Connect(Strategy):
             or obj in NOT_ANCHORS
             or head in NOT_ANCHORS
             or (head in AIRBORNE and not IN_THE_AIR.isdisjoint(self.scene.words))
+            # "several boats | in front of a mastiff | are anchored in a quiet bay" (blind
+            # review round 55)
+            or (obj in addable.lexicon()["craft"] and not AFLOAT.isdisjoint(self.scene.words))
             or self.scene.memos.memo(("part", obj), self._part)
         )
 

@@ -30,6 +30,8 @@ NOT_ANCHORS = words("not_anchor_nouns")
 #: then ("kites flying in the sky, beside a table").
 AIRBORNE = words("airborne_things")
 IN_THE_AIR = words("in_the_air_words")
+#: Caption words that put its boats on the water: a boat afloat places nothing near it.
+AFLOAT = words("afloat_words")
 #: Classes of things nothing is put near: parts, clothes, small things, food.
 NOT_ANCHOR_CLASSES = frozenset({"body part", "clothing"})
 #: Big things that stay where they are: nothing small is put near them.

@@ -543,6 +543,7 @@ class Replace(Strategy):
         # what it holds, said after "of" ("a bowl of | cereal"): a new container must have
         # been seen holding it ("a bottle of cereal": blind review round 43)
         held = [names[x] for x in self.contents(i)]
+        rooms_here = any(k != i and n.split()[-1] in ROOMS for k, n in enumerate(names))
         # and what holds it ("a pot of | tea"): a new stuff must have been seen in it ("a pot
         # of juice": blind review round 53)
         holders = [
@@ -601,7 +602,13 @@ class Replace(Strategy):
             if thing_kind(new) not in ANIMATE and not self._seen_with_others(i, new, beings=True):
                 self.rejected["animal_place"] += 1  # "fish swimming in a large terrarium"
                 continue
-            if new.split()[-1] in ROOMS and not self._seen_with_others(
+            if rooms_here and self._a_room(new):
+                # a room in a room: "a toilet" is a room by one sense, whose kin are rooms ("a
+                # toilet, a sink and a bathtub fill a small bathroom" -> "a library": blind
+                # review round 55)
+                self.rejected["room_misfit"] += 1
+                continue
+            if self._a_room(new) and not self._seen_with_others(
                 i, new, beings=False, seen=ROOM_SEEN
             ):
                 self.rejected["room_misfit"] += 1  # "a toilet next to a sink in a kitchen"
@@ -769,6 +776,13 @@ class Replace(Strategy):
             hit = table[wearer] = (len(worn), frozenset(worn | {w.split()[-1] for w in worn}))
         n, seen = hit
         return not WEARS_KNOWN <= n < WEARS_ANY or singular(new.split()[-1]) in seen or new in seen
+
+    def _a_room(self, name: str) -> bool:
+        """``name`` is a room: by its last word (:data:`ROOMS`, "a ballroom"), or by its kin,
+        which are rooms ("a library", "a cubby")."""
+        if name.split()[-1] in ROOMS or name.endswith("room"):
+            return True
+        return len(ROOMS.intersection(siblings.kin(name) or ())) >= 2
 
     def _sibling_pool(self, old: str) -> tuple[str, ...]:
         """``old``'s siblings (:mod:`sgprep.negatives.siblings`; made once per process and

@@ -6,7 +6,7 @@ on" -> "stand on"), in the same form."""
 from __future__ import annotations
 
 from sgprep.lexicon import keyed, rows, words
-from sgprep.negatives import grammar
+from sgprep.negatives import grammar, kinds
 from sgprep.negatives.cooc import (
     _COPULA,
     FAR_AWAY,
@@ -64,6 +64,8 @@ RESTING_VERBS = words("resting_verbs")
 POSTURE_VERBS = words("posture_verbs")
 #: Verbs whose subject moves with their object: never said of a subject at rest elsewhere.
 CARRYING = words("carrying_verbs")
+#: Verbs of a thing at rest against or on another: carried off by no new verb.
+PROPPED = words("propped_verbs")
 MOVING_WITH = LEADING_VERBS | CARRYING | {"ride"}
 #: Verbs done to or in the ground: never said of one at rest on a thing or in one.
 GROUND_VERBS = words("ground_verbs")
@@ -356,6 +358,16 @@ class ReplaceRelation(Strategy):
 
         return self.scene.memos.memo(("verbs_with", name), made)
 
+    def _propped(self, r: Relation) -> bool:
+        """Relation r's object leans, rests or stands on or against another thing than r's
+        subject (:data:`PROPPED`: "a ladder | leaning against a house")."""
+        return any(
+            x.subject == r.object
+            and x.object != r.subject
+            and lemma(x.predicate.split()[0]) in PROPPED
+            for x in self.g.relations
+        )
+
     def _moved_by_other(self, r: Relation) -> bool:
         """Relation r's object is moved by a being other than r's subject ("a cart | pulled
         by a white ox"): the subject of a verb of :data:`MOVING_WITH` or "pull"."""
@@ -511,12 +523,10 @@ class ReplaceRelation(Strategy):
     def _likeness(self, k: int) -> bool:
         """Entity k is a being's likeness: an animal or a person named with a word of a toy
         or a likeness, or of its stuff ("a painted horse", "a stone lion", "a stuffed bear")."""
-        from sgprep.negatives.strategies.swap import knowledge  # swap imports this module
-
         e = self.g.entities[k]
         if object_class(self.scene.names[k]) not in ("animal", "person"):
             return False
-        toys = knowledge().toys
+        toys = kinds.binding_data()["toys"]
         return any(
             x.lower() in toys or attribute_type(x.lower()) == "material" for x in e.attributes
         )
@@ -799,6 +809,9 @@ class ReplaceRelation(Strategy):
             # nor pushes what another being moves ("a man drives a cart pulled by a white ox"
             # -> "pushes": blind review round 54)
             and not (v in CARRYING and self._moved_by_other(r))
+            # nor carries what leans or rests elsewhere ("climbs a ladder leaning against a
+            # house" -> "carries": blind review round 55)
+            and not (v in CARRYING and self._propped(r))
             # nor digs or buries there ("a squirrel eats a nut while sitting on a fence post"
             # -> "buries": blind review round 38)
             and not (v in GROUND_VERBS and self._held_still(r.subject, but=r.object))

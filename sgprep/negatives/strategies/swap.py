@@ -16,11 +16,9 @@ that breaks a list ("a girl in a blue apron and apron").
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from sgprep.lexicon import groups, keyed, words
 from sgprep.negatives import grammar, kinds
@@ -111,7 +109,6 @@ METAL_COLOURS = words("metal_colours")
 #: Attributes that say an animal is a young one ("a baby elephant"): it is the smaller.
 YOUNG_ATTRIBUTES = words("young_animal_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
-BINDING_KINDS = Path(__file__).resolve().parents[1] / "data" / "binding_kinds.json"
 #: Relations that stack one solid on another: toy blocks stack either way round ("a red cube
 #: on top of a green sphere" -> "a red sphere on top of a green cube"), nothing else does.
 STACKING = words("stacking_relations")
@@ -155,7 +152,7 @@ class Knowledge:
 @lru_cache(maxsize=1)
 def knowledge() -> Knowledge:
     """The binding kinds, loaded once per process."""
-    data = json.loads(BINDING_KINDS.read_text(encoding="utf-8"))
+    data = kinds.binding_data()
     shades: dict[str, frozenset[str]] = {}
     for group in data["colour_shades"]:
         for colour in group:
@@ -771,11 +768,16 @@ class Swap(Strategy):
         """Entity i or j is in a relation with a person or an animal other than the two (worn,
         held, ridden): that tells two things of one name apart."""
         names = self.scene.names
-        return any(
-            (r.subject in (i, j)) != (r.object in (i, j))
-            and object_class(names[r.object if r.subject in (i, j) else r.subject]) in ANIMATE
-            for r in self.g.relations
-        )
+        beings: dict[int, set[str]] = {i: set(), j: set()}
+        for r in self.g.relations:
+            if (r.subject in (i, j)) == (r.object in (i, j)):
+                continue
+            mine, other = (r.subject, r.object) if r.subject in (i, j) else (r.object, r.subject)
+            if object_class(names[other]) in ANIMATE:
+                beings[mine].add(names[other])
+        # beings of one name tell nothing apart ("a surfer on a yellow board and a surfer on
+        # a white board": blind review round 55)
+        return bool(beings[i] | beings[j]) and beings[i] != beings[j]
 
     def _first_noun(self, k: int) -> str | None:
         """The first word of entity k's text after its attributes, singular ("blue umbrella
