@@ -5,6 +5,8 @@ on" -> "stand on"), in the same form."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from sgprep.lexicon import keyed, rows, words
 from sgprep.negatives import grammar, kinds
 from sgprep.negatives.cooc import (
@@ -170,6 +172,16 @@ def _roles_of(words: set[str], others: set[str]) -> bool:
     return any(not FIXED_ROLES.get(w, frozenset()).isdisjoint(others) for w in words)
 
 
+@lru_cache(maxsize=65536)
+def _being(name: str) -> bool:
+    """``name`` names a person or an animal: by its class, else by the binding kinds'
+    lists ("a customer")."""
+    if object_class(name) in ("person", "animal"):
+        return True
+    data, head = kinds.binding_data(), singular(name.split()[-1])
+    return head in data["person"] or head in data["animal"]
+
+
 class ReplaceRelation(Strategy):
     """replace's relation family for one scene (:class:`.replace.Replace` lists it)."""
 
@@ -285,9 +297,7 @@ class ReplaceRelation(Strategy):
             return self._refuse("body_part")
         if self._after_copula(verb):
             return self._refuse("verb_as_adjective")  # "a dishwasher is open" -> "is load"
-        if any(
-            x.subject in (r.subject, r.object) and self._noun_for_verb(x) for x in self.g.relations
-        ):
+        if self._misparsed(r):
             # one end's name runs on in a word the parse took for a verb ("licks chocolate |
             # frosting off a spoon" parsed "chocolate | frost off | spoon" -> "sips chocolate":
             # blind review round 54)
@@ -370,7 +380,8 @@ class ReplaceRelation(Strategy):
 
     def _moved_by_other(self, r: Relation) -> bool:
         """Relation r's object is moved by a being other than r's subject ("a cart | pulled
-        by a white ox"): the subject of a verb of :data:`MOVING_WITH` or "pull"."""
+        by a white ox"): a person or an animal is the subject of a verb of
+        :data:`MOVING_WITH` ("pull", "carry", "lead") done to it."""
         return any(
             x.object == r.object
             and x.subject != r.subject
@@ -384,7 +395,7 @@ class ReplaceRelation(Strategy):
         its own ("sets | two bowls | in front of a couple"): the place is the thing's, where
         the being faces it."""
         r = self.g.relations[k]
-        if object_class(self.scene.names[r.object]) not in ("person", "animal"):
+        if not _being(self.scene.names[r.object]):
             return False
         verb = lemma(r.predicate.split()[0])
         return any(
@@ -484,6 +495,16 @@ class ReplaceRelation(Strategy):
         review round 45)."""
         words = self.scene.words
         return any(w == verb and k and words[k - 1] in _COPULA for k, w in enumerate(words))
+
+    def _misparsed(self, r: Relation) -> bool:
+        """One end of relation r is the subject of a relation whose verb is a word the parse
+        took for one (:meth:`_noun_for_verb`); those subjects found once per graph."""
+        bad = self.__dict__.get("_misparsed_subjects")
+        if bad is None:
+            bad = self._misparsed_subjects = frozenset(
+                x.subject for x in self.g.relations if self._noun_for_verb(x)
+            )
+        return r.subject in bad or r.object in bad
 
     def _noun_for_verb(self, x: Relation) -> bool:
         """Relation x's verb is said in the caption by a word in "-ing" the statistics count

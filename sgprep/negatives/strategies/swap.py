@@ -106,6 +106,8 @@ AGES = GROWN_WORDS | words("young_words")
 #: Colours named after a metal: never a being's ("a bronze dog" is a statue; lexicon
 #: ``metal_colours``).
 METAL_COLOURS = words("metal_colours")
+#: Words of how ripe a fruit is, which its colour says too: no colour swapped with one.
+RIPENESS = words("ripeness_words")
 #: Attributes that say an animal is a young one ("a baby elephant"): it is the smaller.
 YOUNG_ATTRIBUTES = words("young_animal_words")
 #: What binding swaps judge an object by where the statistics know nothing (see its "source").
@@ -644,6 +646,12 @@ class Swap(Strategy):
             return self._refuse("implausible_attribute")  # "a rusty new bicycle"
         if _reads_contrary(b, new[i]) or _reads_contrary(a, new[j]):
             return self._refuse("reads_contrary")  # "a heavy light pink bowling ball"
+        if swap_type(a) == "colour" and not RIPENESS.isdisjoint(
+            x.lower() for x in (*new[i], *new[j])
+        ):
+            # a fruit's colour says how ripe it is ("ripe yellow bananas next to unripe green
+            # mangoes" -> "ripe green bananas": blind review round 56)
+            return self._refuse("implausible_attribute")
         if swap_type(a) == "colour" and any(
             x.lower() in knowledge().earth_materials for x in (*new[i], *new[j])
         ):
