@@ -253,23 +253,11 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
         ]
 
     need = max(1, len(settings) - 1)
-    indoors = bool(settings & lex["indoor"])
-    # no animal in a public building, a pet at home aside ("a hospital hallway, behind a pug")
-    beastless = bool(settings & lex["no_animal_settings"]) and not settings & lex["pet_settings"]
     out, seen = [], set()
     for a in table:
         if settings & a.typical or (settings & lex["strict"]) - a.possible:
             continue  # never a town thing by a wild animal ("a bear by a river, near a skateboard")
-        if indoors and (a.kind in lex["outdoor_only"] or a.big):
-            continue  # never a truck by a bed, whatever a parse error counted
-        if beastless and a.kind == "animal":
-            continue
-        if indoors and a.word in lex["outdoor_things"]:
-            continue  # a seesaw in a living room (blind review round 55)
-        if indoors and a.kind == "furniture":
-            # a room is furnished: a loveseat, a footstool, a desk may be there unnamed (blind
-            # review round 52: "a little girl blows out candles ..., beside a loveseat"; rounds
-            # 34-37: a bed in a kid's room, a footstool in a bedroom, stools in kitchens)
+        if _out_of_place(a, settings):
             continue
         if (
             a.kind == "animal"
@@ -291,13 +279,32 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
         out += [
             (a, 0)
             for a, _ in addable_in(table, frozenset())
-            if a.word not in seen
-            and not settings & a.typical
-            and not (indoors and (a.kind in lex["outdoor_only"] or a.big))
-            and not (beastless and a.kind == "animal")
-            and not (indoors and a.word in lex["outdoor_things"])
+            if a.word not in seen and not settings & a.typical and not _out_of_place(a, settings)
         ]
     return out
+
+
+def _out_of_place(a: Addable, settings: frozenset[str]) -> bool:
+    """``a`` never goes in ``settings``, whatever the statistics say: indoors nothing big, no
+    vehicle (``outdoor_kinds``), no playground thing (``outdoor_things``) and no furniture;
+    no animal in a public building (``no_animal_settings``), a pet at home aside."""
+    lex = lexicon()
+    if settings & lex["indoor"] and (
+        a.kind in lex["outdoor_only"]  # never a truck by a bed, whatever a parse error counted
+        or a.big
+        or a.word in lex["outdoor_things"]  # a seesaw in a living room (blind review round 55)
+        # a room is furnished: a loveseat, a footstool, a desk may be there unnamed (blind
+        # review round 52: "a little girl blows out candles ..., beside a loveseat"; rounds
+        # 34-37: a bed in a kid's room, a footstool in a bedroom, stools in kitchens)
+        or a.kind == "furniture"
+    ):
+        return True
+    # "two nurses push a patient on a stretcher down a hospital hallway, behind a pug"
+    return (
+        a.kind == "animal"
+        and bool(settings & lex["no_animal_settings"])
+        and not settings & lex["pet_settings"]
+    )
 
 
 def is_pet(a: Addable) -> bool:

@@ -542,6 +542,17 @@ class Strategy:
             for a in ents[r.object].attributes
         ]
 
+    def holders(self, k: int) -> list[int]:
+        """The entities that hold entity k, as the caption says it after "of" ("a pot of |
+        tea"): :meth:`contents` the other way round."""
+        if not self.after_of(k):
+            return []
+        return [
+            r.object
+            for r in self.g.relations
+            if r.subject == k and predicate_key(r.predicate) == "in"
+        ]
+
     def after_of(self, k: int) -> bool:
         """Entity k's noun phrase follows "of" in the caption ("a bowl of | soup")."""
         return (self.words_before(k, 1) or [None])[-1] == "of"

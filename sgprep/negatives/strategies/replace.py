@@ -546,11 +546,7 @@ class Replace(Strategy):
         rooms_here = any(k != i and n.split()[-1] in ROOMS for k, n in enumerate(names))
         # and what holds it ("a pot of | tea"): a new stuff must have been seen in it ("a pot
         # of juice": blind review round 53)
-        holders = [
-            names[r.object]
-            for r in self.g.relations
-            if r.subject == i and predicate_key(r.predicate) == "in" and self.after_of(i)
-        ]
+        holders = [names[x] for x in self.holders(i)]
         # the siblings in an even random order, the first that fits proposed: the statistics'
         # counts judge it only after (:meth:`balanced`)
         for new in self.rng.sample(options, len(options)):
@@ -602,15 +598,14 @@ class Replace(Strategy):
             if thing_kind(new) not in ANIMATE and not self._seen_with_others(i, new, beings=True):
                 self.rejected["animal_place"] += 1  # "fish swimming in a large terrarium"
                 continue
-            if rooms_here and self._a_room(new):
+            room = self._a_room(new)
+            if rooms_here and room:
                 # a room in a room: "a toilet" is a room by one sense, whose kin are rooms ("a
                 # toilet, a sink and a bathtub fill a small bathroom" -> "a library": blind
                 # review round 55)
                 self.rejected["room_misfit"] += 1
                 continue
-            if self._a_room(new) and not self._seen_with_others(
-                i, new, beings=False, seen=ROOM_SEEN
-            ):
+            if room and not self._seen_with_others(i, new, beings=False, seen=ROOM_SEEN):
                 self.rejected["room_misfit"] += 1  # "a toilet next to a sink in a kitchen"
                 continue
             if new in SETTING_WORDS and not self._seen_with_others(

@@ -66,6 +66,8 @@ RESTING_VERBS = words("resting_verbs")
 POSTURE_VERBS = words("posture_verbs")
 #: Verbs whose subject moves with their object: never said of a subject at rest elsewhere.
 CARRYING = words("carrying_verbs")
+#: Predicates that hold a thing in or on another ("a dog | in | a metal tub").
+HELD_IN = (["in"], ["on"], ["inside"])
 #: Verbs of a thing at rest against or on another: carried off by no new verb.
 PROPPED = words("propped_verbs")
 MOVING_WITH = LEADING_VERBS | CARRYING | {"ride"}
@@ -371,12 +373,7 @@ class ReplaceRelation(Strategy):
     def _propped(self, r: Relation) -> bool:
         """Relation r's object leans, rests or stands on or against another thing than r's
         subject (:data:`PROPPED`: "a ladder | leaning against a house")."""
-        return any(
-            x.subject == r.object
-            and x.object != r.subject
-            and lemma(x.predicate.split()[0]) in PROPPED
-            for x in self.g.relations
-        )
+        return self._does(r.object, PROPPED, but=r.subject)
 
     def _moved_by_other(self, r: Relation) -> bool:
         """Relation r's object is moved by a being other than r's subject ("a cart | pulled
@@ -571,15 +568,22 @@ class ReplaceRelation(Strategy):
         """Entity k rests (the subject of a verb of :data:`RESTING_VERBS`: "a dog lying in the
         grass"), is cooked ("a pig roasting on a spit") or is held in or on a thing ("a dog in
         a metal tub", "his daughter on his shoulders"), other than entity ``but``."""
-        for x in self.g.relations:
-            words = x.predicate.lower().split()
-            if x.subject != k or x.object == but or not words:
-                continue
-            if lemma(words[0]) in RESTING_VERBS or words in (["in"], ["on"], ["inside"]):
-                return True
-            if lemma(words[0]) in COOKING_VERBS:
-                return True  # "tends a whole pig roasting on a spit" -> "walks" (round 51)
-        return False
+        # "tends a whole pig roasting on a spit" -> "walks" (blind review round 51)
+        return self._does(k, RESTING_VERBS | COOKING_VERBS, but) or any(
+            x.subject == k and x.object != but and x.predicate.lower().split() in HELD_IN
+            for x in self.g.relations
+        )
+
+    def _does(self, k: int, verbs: frozenset[str], but: int | None = None) -> bool:
+        """Entity k is the subject of a relation whose verb is one of ``verbs``, to another
+        entity than ``but``."""
+        return any(
+            x.subject == k
+            and x.object != but
+            and x.predicate.strip()
+            and lemma(x.predicate.lower().split()[0]) in verbs
+            for x in self.g.relations
+        )
 
     def _places(self, r: Relation) -> list[frozenset[str]]:
         """For each place of relation r's ends (a one-word spatial relation of either to a
