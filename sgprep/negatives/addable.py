@@ -177,15 +177,14 @@ def addable_table(cooc) -> tuple[Addable, ...]:
 PARENT_STEPS = 4
 
 
-def lineage(word: str):
+@lru_cache(maxsize=65_536)  # of the lexicon alone: once per word and process
+def lineage(word: str) -> tuple[str, ...]:
     """``word``, then its WordNet parents (``object_kinds.json``'s ``parents``), nearest
     first, :data:`PARENT_STEPS` of them at most: "golden retriever", "retriever", "dog", ..."""
-    parents = lexicon()["parents"]
-    for _ in range(PARENT_STEPS + 1):
-        yield word
-        word = parents.get(word)
-        if word is None:
-            return
+    parents, out = lexicon()["parents"], [word]
+    while len(out) <= PARENT_STEPS and out[-1] in parents:
+        out.append(parents[out[-1]])
+    return tuple(out)
 
 
 #: A thing seen with settings' words fewer times than this is placed by its parent too: a

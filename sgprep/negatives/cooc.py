@@ -122,6 +122,91 @@ class Cooc(CoocTables):
         self._related_cache: dict = {}
         self._word_forms: dict = {}
 
+    # --- indexes of the tables, each made once per process -----------------------------------
+    #: The indexes :meth:`prepare` makes: by one part of a table's keys (:meth:`neighbours`),
+    #: then by name (the ``_index_*`` methods).
+    INDEXES: tuple = (
+        ("attr", 0),
+        ("attr", 1),
+        ("po", 0),
+        ("po", 1),
+        ("scene", 0),
+        ("sp", 0),
+        ("sp", 1),
+        ("spo", 0),
+        ("spo", 1),
+        ("spo", 2),
+        "spo_by_pair",
+        "spo_by_class",
+        "class_attrs",
+        "colours_of",
+    )
+
+    def prepare(self) -> Cooc:
+        """Make every index of :data:`INDEXES` now (the negatives stage's setup): not within
+        the first samples' time budgets, and before the workers fork, which then share them
+        rather than each making its own. An index made on first use is the same."""
+        for which in self.INDEXES:
+            self._index(which)
+        return self
+
+    def _index(self, which):
+        """The index ``which`` (one of :data:`INDEXES`), made on first use."""
+        hit = self._by_context.get(which)
+        if hit is None:
+            if isinstance(which, tuple):
+                hit = self._index_by_part(*which)
+            else:
+                hit = getattr(self, f"_index_{which}")()
+            self._by_context[which] = hit
+        return hit
+
+    def _index_by_part(self, table: str, fixed: int) -> dict[str, dict[str, int]]:
+        """Part ``fixed`` of each key of ``table`` -> the other parts (joined) -> the count;
+        the "scene" table's pairs by either word."""
+        idx: dict[str, dict[str, int]] = {}
+        for k, n in self.tables[table].items():
+            parts = k.split(SEP)
+            rest = SEP.join(parts[:fixed] + parts[fixed + 1 :])
+            idx.setdefault(parts[fixed], {})[rest] = n
+            if table == "scene":
+                idx.setdefault(parts[1 - fixed], {})[parts[fixed]] = n
+        return idx
+
+    def _index_spo_by_pair(self) -> dict[tuple[str, str], dict[str, int]]:
+        idx: dict[tuple[str, str], dict[str, int]] = {}
+        for k, n in self.tables["spo"].items():
+            subject, p, obj = k.split(SEP)
+            idx.setdefault((subject, obj), {})[p] = n
+        return idx
+
+    def _index_spo_by_class(self) -> dict[tuple[str, str], dict[str, int]]:
+        idx: dict[tuple[str, str], dict[str, int]] = {}
+        for k, n in self.tables["spo"].items():
+            subject, p, obj = k.split(SEP)
+            c = object_class(subject)
+            if c is not None:
+                row = idx.setdefault((c, obj), {})
+                row[p] = row.get(p, 0) + n
+        return idx
+
+    def _index_class_attrs(self) -> dict[str, int]:
+        table: dict[str, int] = {}
+        for k, n in self.tables["attr"].items():
+            a, o = k.split(SEP)
+            c = self._paint_class(o)
+            if c is not None:
+                table[key(a, c)] = table.get(key(a, c), 0) + n
+        return table
+
+    def _index_colours_of(self) -> dict[str, int]:
+        seen: dict[str, set[str]] = {}
+        for k in self.tables["attr"]:
+            a, o = k.split(SEP)
+            if attribute_type(a) == "colour":
+                seen.setdefault(o, set()).add(a)
+        return {o: len(c) for o, c in seen.items()}
+
     @classmethod
     def from_json(cls, data: dict, related: dict[str, list[str]] | None = None) -> Cooc:
         c = cls()
@@ -144,6 +229,11 @@ class Cooc(CoocTables):
     def n(self, table: str, *parts: str) -> int:
         return self.tables[table].get(key(*parts), 0)
 
+    def together(self, a: str, b: str) -> int:
+        """In how many scenes the statistics saw ``a`` and ``b`` together (the "scene"
+        table, whichever order: its index by either word, made once per process)."""
+        return self.neighbours("scene", 0, a).get(b, 0)
+
     def known(self, obj: str) -> bool:
         return self.n("obj", obj) > 0
 
@@ -152,12 +242,7 @@ class Cooc(CoocTables):
         one to the head of the other (a fixed expression is its own head: a hot dog is no dog,
         "hugging a hot dog" is not "hugging a dog": blind review round 22): those
         :meth:`judge` (strict, ``seen``) passes for this pair. Indexed once per process."""
-        idx = self._by_context.get("spo_by_pair")
-        if idx is None:
-            idx = self._by_context["spo_by_pair"] = {}
-            for k, n in self.tables["spo"].items():
-                subject, p, obj = k.split(SEP)
-                idx.setdefault((subject, obj), {})[p] = n
+        idx = self._index("spo_by_pair")
         hs, ho = (x if x in FIXED_EXPRESSIONS else x.split()[-1] for x in (s, o))
         out = {p for p, n in idx.get((s, o), {}).items() if n >= seen}
         return frozenset(out | {p for p, n in idx.get((hs, ho), {}).items() if n >= seen})
@@ -197,15 +282,7 @@ class Cooc(CoocTables):
         cls = object_class(s)
         if cls is None:
             return {}
-        idx = self._by_context.get("spo_by_class")
-        if idx is None:
-            idx = self._by_context["spo_by_class"] = {}
-            for k, n in self.tables["spo"].items():
-                subject, p, obj = k.split(SEP)
-                c = object_class(subject)
-                if c is not None:
-                    row = idx.setdefault((c, obj), {})
-                    row[p] = row.get(p, 0) + n
+        idx = self._index("spo_by_class")
         hit = idx.get((cls, o))
         if hit is None and o.strip():
             hit = idx.get((cls, o.split()[-1]))
@@ -229,15 +306,7 @@ class Cooc(CoocTables):
         cls = self._paint_class(obj)
         if cls is None or attribute_type(attribute) != "colour" or self.own_colour(obj):
             return False
-        if "class_attrs" not in self._by_context:
-            table: dict[str, int] = {}
-            for k, n in self.tables["attr"].items():
-                a, o = k.split(SEP)
-                c = self._paint_class(o)
-                if c is not None:
-                    table[key(a, c)] = table.get(key(a, c), 0) + n
-            self._by_context["class_attrs"] = table
-        return self._by_context["class_attrs"].get(key(attribute.lower(), cls), 0) >= 2
+        return self._index("class_attrs").get(key(attribute.lower(), cls), 0) >= 2
 
     def own_colour(self, obj: str) -> bool:
         """``obj`` has a colour of its own: seen in colours :data:`OWN_COLOUR_SEEN` times or
@@ -259,14 +328,7 @@ class Cooc(CoocTables):
         head = obj.split()[-1]
         if cls is not None or head in NATURAL:
             return None
-        if "colours_of" not in self._by_context:
-            seen: dict[str, set[str]] = {}
-            for k in self.tables["attr"]:
-                a, o = k.split(SEP)
-                if attribute_type(a) == "colour":
-                    seen.setdefault(o, set()).add(a)
-            self._by_context["colours_of"] = {o: len(c) for o, c in seen.items()}
-        colours = self._by_context["colours_of"]
+        colours = self._index("colours_of")
         return "made" if max(colours.get(obj, 0), colours.get(head, 0)) >= MANY_COLOURS else None
 
     def judge(
@@ -296,8 +358,8 @@ class Cooc(CoocTables):
                 return "implausible_agent"
         s_ok = self.n("sp", s, p) or self.n("sp", hs, p)
         o_ok = self.n("po", p, o) or self.n("po", p, ho)
-        together = self.n("scene", *sorted((s, o))) or self.n("scene", *sorted((hs, ho)))
-        return None if s_ok and o_ok and together else "implausible_relation"
+        seen = self.together(s, o) or self.together(hs, ho)
+        return None if s_ok and o_ok and seen else "implausible_relation"
 
     def judge_by_class(self, s: str, predicate: str, o: str) -> str | None:
         """:meth:`judge` (strict), backed off to object classes: for two objects of one class
@@ -462,16 +524,7 @@ class Cooc(CoocTables):
         """Of the keys of ``table`` whose part ``fixed`` is ``value``: the other parts (joined
         by spaces for triples) with their counts ("attr", 1, "plate": the attributes seen
         with a plate). Indexed on first use, once per process."""
-        idx = self._by_context.get((table, fixed))
-        if idx is None:
-            idx = self._by_context[table, fixed] = {}
-            for k, n in self.tables[table].items():
-                parts = k.split(SEP)
-                rest = SEP.join(parts[:fixed] + parts[fixed + 1 :])
-                idx.setdefault(parts[fixed], {})[rest] = n
-                if table == "scene":
-                    idx.setdefault(parts[1 - fixed], {})[parts[fixed]] = n
-        return idx.get(value, {})
+        return self._index((table, fixed)).get(value, {})
 
     def pool(self, kind: str, *context) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """Words seen in a context, sorted, with cumulative counts (made once per process):

@@ -186,6 +186,10 @@ class NegativesStage(Stage):
         if self.vocab is None:
             self.vocab = load_vocab(self.settings.vocab)
             self.memos = Memos(self.vocab.cooc if self.settings.plausibility else None)
+            if self.settings.plausibility and self.vocab.cooc is not None:
+                # the statistics' indexes now: not within the first samples' time budgets,
+                # and shared by the workers forked after this setup
+                self.vocab.cooc.prepare()
         if self.strategies is None:
             self.strategies = {FAMILIES[k]: load_strategy(FAMILIES[k]) for k in self.families}
         if self.settings.llm_judge.enabled and self.judge is None:

@@ -409,7 +409,7 @@ class Connect(Strategy):
             for w, n in self._beings_doing(p):
                 if (
                     w not in seen
-                    and max(c.n("scene", *sorted((w, o))) for o in {obj, head}) >= COSUBJECT_SEEN
+                    and max(c.together(w, o) for o in {obj, head}) >= COSUBJECT_SEEN
                     and c.judge(w, p, obj) is None
                 ):
                     seen[w] = n
@@ -437,7 +437,7 @@ class Connect(Strategy):
                 # beside a thing of its kind ("a sandwich and a flower pot on a plate")
                 (not self._being(w) if animate else self._kind(w) != kind)
                 or (animate and w in things and w not in here)
-                or (animal and not self.cooc.n("scene", *sorted((w, subject))))
+                or (animal and not self.cooc.together(w, subject))
                 or w in said
                 or singular(w) in said
                 or w in NOT_OBJECTS
@@ -1069,13 +1069,15 @@ class Connect(Strategy):
 
         kinds = addable.lexicon()["kinds"]
 
+        near = c.neighbours("scene", 0, other)  # what was seen with it, and how often
+
         def seen(obj: str) -> bool:
             # a vehicle keeps to its own scenes: cars are seen by mirrors and sidewalks,
             # which placed a sedan in a clothing shop and a gondola on a snowy sidewalk (blind
             # review round 47)
             own = kinds.get(obj, (None,))[0] == "vehicle"
             return any(
-                c.n("scene", *sorted((x, other))) >= (PARENT_SEEN if k else 1)
+                near.get(x, 0) >= (PARENT_SEEN if k else 1)
                 for k, x in enumerate(addable.lineage(obj))
                 if not (k and own)
             )
@@ -1093,19 +1095,21 @@ class Connect(Strategy):
         things that often), or it is a synonym, hypernym or hyponym of ``other``, or its
         WordNet parent is expected (``object_kinds.json``'s ``parents``)."""
         obj, other = pair
-        c = self.cooc
-        if c.is_related(obj, other):
-            return True
         # a kind of a thing seen there is expected too: where a dog may be in the photo, so
         # may a golden retriever (rare names, seldom counted with anything, were added most
         # of all: "golden retriever" was connect's commonest word). By the counts alone: a
         # truck is a vehicle, as a car is, and may still join a car
-        share = 0.05 * c.n("obj", other)
-        for x in addable.lineage(obj):
-            n = c.n("scene", *sorted((x, other)))
-            if n >= 2 and n >= share:
-                return True
-        return False
+        often = self.scene.memos.memo(("seen_often_with", other), self._seen_often_with)
+        return not often.isdisjoint(addable.lineage(obj)) or self.cooc.is_related(obj, other)
+
+    def _seen_often_with(self, key: tuple[str, str]) -> frozenset[str]:
+        """What the statistics saw in one scene out of twenty of a name's (``key``:
+        "seen_often_with", the name), twice at least (:meth:`_expected`), once per process."""
+        other = key[1]
+        least = max(2, 0.05 * self.cooc.n("obj", other))
+        return frozenset(
+            x for x, n in self.cooc.neighbours("scene", 0, other).items() if n >= least
+        )
 
     def _absent(self, obj: str) -> bool:
         """The detector has a class for ``obj`` and did not find it in the image."""

@@ -709,7 +709,7 @@ class Replace(Strategy):
             if c.judge(s, r.predicate, o, strict=had, whole=whole) is not None:
                 return False
         others = {n for k, n in enumerate(names) if k != i and n != new}
-        seen = {n for n in others if c.n("scene", *sorted((new, n)))}
+        seen = {n for n in others if c.together(new, n)}
         return not others or (bool(seen) and self._seen_with_others(i, new, beings=True))
 
     def _ground_with_animals(self, i: int, new: str) -> bool:
@@ -749,7 +749,7 @@ class Replace(Strategy):
             and n != new
             and (thing_kind(n) == "animal" if beings else thing_kind(n) not in ANIMATE)
         ]
-        hits = (c.n("scene", *sorted((new, n))) >= seen for n in others)
+        hits = (c.together(new, n) >= seen for n in others)
         return all(hits) if each or not others else any(hits)
 
     def _worn_by(self, wearer: str, new: str) -> bool:
@@ -801,7 +801,7 @@ class Replace(Strategy):
             if k == i or names[k].split()[-1] not in PLACE_HEADS:
                 continue
             place = names[k] if " " in names[k] else " ".join((e.text or "").lower().split()[-2:])
-            if " " not in place or place == new or c.n("scene", *sorted((new, place))):
+            if " " not in place or place == new or c.together(new, place):
                 continue
             known = self.scene.memos.memo(
                 ("place_known", place),
@@ -1002,7 +1002,7 @@ class Replace(Strategy):
                     c.n("spo", x, "have", new) or c.n("spo", x.split()[-1], "have", new.split()[-1])
                 )
             else:
-                k = c.n("scene", *sorted((new, x)))
+                k = c.together(new, x)
                 hit = k >= LIKELY_MIN and k >= LIKELY_SHARE * min(c.n("obj", new), c.n("obj", x))
             table[key] = hit
         return hit
@@ -1043,7 +1043,7 @@ class Replace(Strategy):
             why = "may_be_true"
         if why:
             return why  # "a business" -> "a building", "player" -> "man"
-        if shared and c.n("scene", *sorted((old, new))):
+        if shared and c.together(old, new):
             return "may_be_true"  # "wearing a jacket" -> "wearing a shirt"
         if not plural and last in grammar.UNCOUNTABLE and o not in grammar.UNCOUNTABLE:
             return True  # "a white dress" -> "a white hair"

@@ -1026,6 +1026,8 @@ class ReplaceRelation(Strategy):
         # the caption says ("cooking eggs in a pan" -> "collecting", "feeding pigeons sitting
         # on a bench" -> "chasing")
         seen = c.seen_between(s, o)
+        if not seen:
+            return ()
         return tuple(
             v
             for v in verbs
