@@ -198,9 +198,9 @@ def test_no_wild_animal_or_toy_is_a_pet_or_added_anywhere():
     anywhere = {a.word for a, _ in addable.addable_in(tuple(table.values()), frozenset())}
     # "a sheepdog runs along a hillside ..., in front of a teddy bear"
     assert "teddy bear" not in anywhere and "orangutan" not in anywhere
-    # only where the statistics saw one (with 72,813 captions counted, at home, where it is
-    # typical; on a lawn before)
-    assert table["teddy bear"].possible == frozenset({"home"})
+    # only where the statistics saw one (with 87,045 captions counted, at home, where it is
+    # typical, and on a lawn; with 72,813 at home alone)
+    assert "home" in table["teddy bear"].possible <= frozenset({"home", "lawn"})
 
 
 def test_connect_adds_nothing_where_one_or_two_things_may_be_added():

@@ -77,7 +77,7 @@ SIZE_POLES = tuple(
 )
 POLE_SEEN = 3
 #: ... and at this pole less than this share of those times: seen once may be a slip ("a big
-#: girl", once in 72,813 captions, against 318 little, small or tiny ones).
+#: girl", once in 87,045 captions, against 466 little, small or tiny ones).
 POLE_SHARE = 0.05
 #: Sizes at an end of the scale: the only ones a person's pole refuses (a milder word may
 #: say an age: "a big boy").
