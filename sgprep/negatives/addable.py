@@ -86,6 +86,7 @@ def lexicon() -> dict:
         "unnamed": frozenset(extra["unnamed"]),
         "unnamed_parents": frozenset(extra["unnamed_parents"]),
         "outdoor_things": frozenset(extra["outdoor_things"]),
+        "indoor_things": frozenset(extra["indoor_things"]),
         "indoor": frozenset(extra["indoor_settings"]),
         "outdoor_only": frozenset(extra["outdoor_kinds"]),
         "small": frozenset(extra["small"]),
@@ -254,6 +255,7 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             and a.word not in lex["setting_bound"]
             and a.kind not in lex["setting_bound_kinds"]
             and a.kind != "furniture"  # a table, a chair: anywhere, so perhaps there (round 10)
+            and not _kept_indoors(a.word, lex)  # a violin: at home
             # a pet seen only at home stays there ("a hot air balloon above a field, beside a
             # gecko", "a boy on a bike, near a gecko": read in the fresh set's output), and one
             # seen away from it now and then (:data:`PET_AWAY_SEEN`)
@@ -286,20 +288,35 @@ def addable_in(table: tuple[Addable, ...], settings: frozenset[str]) -> list[tup
             seen.add(a.word)
     if len(out) < MIN_POOL and not settings & lex["strict"]:
         # few things seen there: the things one meets anywhere too (else the few, "a pug"
-        # in a dining room, would be every addition there)
+        # in a dining room, would be every addition there), a thing no pet only where the
+        # statistics saw it ("a man shovels snow from his driveway while his son builds a
+        # snowman, with a purple suitcase": blind review round 58)
         out += [
             (a, 0)
             for a, _ in addable_in(table, frozenset())
-            if a.word not in seen and not settings & a.typical and not _out_of_place(a, settings)
+            if a.word not in seen
+            and not settings & a.typical
+            and not _out_of_place(a, settings)
+            and (a.kind == "animal" or settings & a.possible)
         ]
     return out
+
+
+def _kept_indoors(word: str, lex: dict) -> bool:
+    """A musical instrument or a piece of furniture kept indoors (``addable.json``'s
+    ``indoor_things``), by the thing, its last word or a WordNet parent (a bongo drum)."""
+    kept = lex["indoor_things"]
+    return word.split()[-1] in kept or not kept.isdisjoint(lineage(word))
 
 
 def _out_of_place(a: Addable, settings: frozenset[str]) -> bool:
     """``a`` never goes in ``settings``, whatever the statistics say: indoors nothing big, no
     vehicle (``outdoor_kinds``), no playground thing (``outdoor_things``) and no furniture;
-    no animal in a public building (``no_animal_settings``), a pet at home aside."""
+    out of doors nothing kept indoors (``indoor_things``: a violin by a stalled car); no
+    animal in a public building (``no_animal_settings``), a pet at home aside."""
     lex = lexicon()
+    if _kept_indoors(a.word, lex) and not settings <= lex["indoor"]:
+        return True  # "... push a stalled car down the street, next to a small violin"
     if settings & lex["indoor"] and (
         a.kind in lex["outdoor_only"]  # never a truck by a bed, whatever a parse error counted
         or a.big

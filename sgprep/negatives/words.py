@@ -32,6 +32,7 @@ STRENGTH_VERBS = words("strength_verbs")
 #: Pronouns and possessives that point back at a being ("his", "their", "its trunk").
 REFERENCE_WORDS = words("reference_words")
 GROWN_WORDS = words("grown_words")
+YOUNG_WORDS = words("young_words")
 GROWN_UPS = words("grown_up_nouns")
 
 

@@ -389,6 +389,10 @@ class Connect(Strategy):
             return self._refuse("connect_cosubject_part")  # "a kitten sleeping on a dog's back"
         if not ALONE_WORDS.isdisjoint(self.scene.words):
             return self._refuse("connect_cosubject_alone")  # "a man and a dog walking alone"
+        if not GAMES_IN_PLAY.isdisjoint(self.scene.words):
+            # nobody joins a game in play: "a baseball catcher and a cat crouching behind
+            # home plate" (read after blind review round 58's fixes)
+            return self._refuse("connect_game")
         tail = WORD.findall(self.text[self.g.entities[i].span[1] :].lower())[agrees:]
         if not FINITE_VERBS.isdisjoint(tail):
             return self._refuse("connect_cosubject_verb")

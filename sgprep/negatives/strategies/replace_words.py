@@ -22,6 +22,11 @@ PRONOUNS = words("gendered_pronouns")
 #: Nouns for a person's partner or kin that say the gender of whom they belong to ("a man
 #: ... his wife"): with a pronoun, anywhere in the caption, they keep a person's gender.
 GENDERED_KIN = words("gendered_kin")
+#: A caption that names a grandchild names an old person; one that names a grandparent, no
+#: old one; one that names a coworker or a grandchild, a grown-up (lexicon ``people.json``).
+GRANDCHILD_WORDS = words("grandchild_words")
+GRANDPARENT_WORDS = words("grandparent_words")
+GROWN_KIN = words("grown_up_kin") | GRANDCHILD_WORDS
 #: Plural nouns that are also a verb's third person ("the crowd watches", "a man waves"):
 #: after another noun and ending the clause, the parser's noun may be the clause's verb
 #: (blind review round 6: "as the crowd watches" -> "as the crowd bracelets").

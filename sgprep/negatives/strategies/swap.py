@@ -63,6 +63,7 @@ from sgprep.negatives.words import (
     GROWN_WORDS,
     REFERENCE_WORDS,
     STRENGTH_VERBS,
+    YOUNG_WORDS,
     contradicts,
     grown_up,
     same_state,
@@ -102,7 +103,7 @@ MATERIALS_KNOWN = 3
 #: Words of a person's age ("little", "old", "tall" of a grown-up): one stays in its slot
 #: for a new name only where the statistics saw it with that name ("a woman hands a cone to a
 #: little boy" -> "a boy hands a cone to a little woman": blind review round 27).
-AGES = GROWN_WORDS | words("young_words")
+AGES = GROWN_WORDS | YOUNG_WORDS
 #: Colours named after a metal: never a being's ("a bronze dog" is a statue; lexicon
 #: ``metal_colours``).
 METAL_COLOURS = words("metal_colours")
