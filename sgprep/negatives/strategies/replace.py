@@ -225,7 +225,8 @@ class Replace(Strategy):
 
     @property
     def all_attributes(self) -> set[str]:
-        """Every entity's attributes in lower case, found once per graph (read only)."""
+        """Every entity's attributes in lower case, and the last word of each, found once per
+        graph (read only)."""
         if self._all_attributes is None:
             # and the last word of each ("bright red": no "red umbrellas" among which "a bright
             # red umbrella stands out": blind review round 58)
@@ -343,7 +344,7 @@ class Replace(Strategy):
         e, name = self.g.entities[i], self.scene.names[i]
         words = (e.text or "").lower().split()
         w = a.lower().split()[-1]
-        if w not in words:
+        if self.cooc is None or w not in words:
             return False
         between = [x for x in words[words.index(w) + 1 : -1] if x not in self.all_attributes]
         return bool(between) and not self.cooc.known(" ".join([*between, name.split()[-1]]))
@@ -789,7 +790,11 @@ class Replace(Strategy):
     def _stuff_of(self, state: str) -> str | None:
         """The stuff a state of the ground says (:data:`GROUND_KINDS`: "snowy": "snow",
         "muddy": "mud"), where the statistics count it; else None."""
-        if attribute_kind(state) not in GROUND_KINDS or not state.endswith("y"):
+        if (
+            self.cooc is None
+            or attribute_kind(state) not in GROUND_KINDS
+            or not state.endswith("y")
+        ):
             return None
         return next(
             (w for w in (state[:-1], state[:-2], state[:-1] + "e") if self.cooc.n("obj", w)),
