@@ -35,3 +35,19 @@ REFUSED = [
 def test_round59_failures_are_refused(caption, entities, relations, kind, never):
     texts, _ = texts_over_seeds(caption, entities, relations, kind, 60)
     assert not any(x in t for t in texts for x in never), texts
+
+
+def test_a_present_in_ed_keeps_its_lemma():
+    # "two children in snowsuits sled down a hill": the rule lemmatizer read "sled" as the
+    # past of "sle", and replace_relation said "slid" for it (round 59: the same action)
+    from sgprep.parse.rules import RuleParser
+
+    parser = RuleParser()
+    parser.setup()
+    caption = "Two children in snowsuits sled down a gentle hill covered in snow."
+    (graph,) = parser.parse_batch([caption])
+    assert "sled down" in {r.predicate for r in graph.relations}, graph.relations
+    entities = [(e.text, e.head, list(e.attributes)) for e in graph.entities]
+    relations = [(r.subject, r.predicate, r.object) for r in graph.relations]
+    texts, _ = texts_over_seeds(caption, entities, relations, "replace_relation", 60)
+    assert not any(" slid " in t or " sle " in t for t in texts), texts
