@@ -202,9 +202,9 @@ def _made_state(word: str) -> bool:
     return participle and attribute_type(word) == "other" and attribute_group(word) is None
 
 
-#: "of" and a determiner after a noun phrase: what follows names its whole ("the basket of a
-#: bicycle")
-OF_WHOLE = re.compile(r"\s+of\s+(?:a|an|the|his|her|their|its|my|our|your)\s+")
+#: "of" and a determiner after a noun phrase (blanks before it stripped: no run of blanks to
+#: scan twice): what follows names its whole ("the basket of a bicycle")
+OF_WHOLE = re.compile(r"of\s+(?:a|an|the|his|her|their|its|my|our|your)\s+")
 
 
 class Replace(Strategy):
@@ -1078,10 +1078,12 @@ class Replace(Strategy):
         e = self.g.entities[i]
         if e.span is None:
             return None
-        after = OF_WHOLE.match(self.scene.text[e.span[1] :])
+        rest = self.scene.text[e.span[1] :]
+        stripped = rest.lstrip()
+        after = OF_WHOLE.match(stripped)
         if after is None:
             return None
-        start = e.span[1] + after.end()
+        start = e.span[1] + len(rest) - len(stripped) + after.end()
         j = next(
             (
                 j
